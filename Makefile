@@ -1,0 +1,75 @@
+# Capital Lux Tutor: build, test and run targets.
+# Every variable can be overridden: `make test PYTHON=python3.12`.
+
+SHELL := /bin/bash
+
+ROOT      := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+PYTHON    ?= python3
+VENV      ?= $(ROOT)/.venv
+VPY       ?= $(VENV)/bin/python
+PIP       ?= $(VPY) -m pip
+STAMP     ?= $(VENV)/.installed
+EXTRAS    ?= test
+CHROMIUM  ?= /usr/bin/chromium
+APT_GET   ?= apt-get
+SUDO      ?= $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+MYPY      ?= $(VENV)/bin/mypy
+MYPYFLAGS ?=
+PYTEST    ?= $(VPY) -m pytest
+PYTESTFLAGS ?=
+TESTS     ?= tests
+NOTEBOOKS ?= $(wildcard $(ROOT)/notebooks/*.ipynb)
+NBVAL_ARGS ?= $(if $(strip $(NOTEBOOKS)),--nbval-lax notebooks)
+
+VOILA     ?= $(VENV)/bin/voila
+TUTOR_NB  ?= notebooks/tutorial.ipynb
+PORT      ?= 8866
+HOST      ?= 127.0.0.1
+
+# Browser tests use Debian's Chromium; Playwright never downloads its own.
+export CAPITAL_LUX_CHROMIUM ?= $(CHROMIUM)
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD ?= 1
+
+.PHONY: all venv chromium test typecheck pytest tutor bench clean
+
+all: test
+
+venv: $(STAMP)
+
+# Reinstall only when pyproject.toml changes (or the venv is gone).
+$(STAMP): $(ROOT)/pyproject.toml
+	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+	cd $(ROOT) && $(PIP) install -e ".[$(EXTRAS)]"
+	@touch $@
+
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then \
+	  echo "chromium: $(CHROMIUM) present"; \
+	else \
+	  $(SUDO) $(APT_GET) update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y chromium; \
+	fi
+
+test: venv chromium
+	cd $(ROOT) && $(MYPY) $(MYPYFLAGS)
+	cd $(ROOT) && $(PYTEST) $(TESTS) $(NBVAL_ARGS) $(PYTESTFLAGS)
+
+typecheck: venv
+	cd $(ROOT) && $(MYPY) $(MYPYFLAGS)
+
+pytest: venv chromium
+	cd $(ROOT) && $(PYTEST) $(TESTS) $(NBVAL_ARGS) $(PYTESTFLAGS)
+
+# Voila reads voila.json from the current directory, so run from the repo root.
+tutor: venv
+	cd $(ROOT) && $(VOILA) $(TUTOR_NB) --port=$(PORT) --no-browser --Voila.ip=$(HOST)
+
+bench: venv
+	cd $(ROOT) && $(VPY) -m capital_lux bench
+
+clean:
+	rm -rf $(VENV) $(ROOT)/.pytest_cache $(ROOT)/.mypy_cache $(ROOT)/.hypothesis \
+	  $(ROOT)/build $(ROOT)/dist $(ROOT)/*.egg-info $(ROOT)/test-artifacts
+	find $(ROOT) -path $(VENV) -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
