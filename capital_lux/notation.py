@@ -1,0 +1,146 @@
+"""Actions and their short text forms.
+
+Every action a player or chance can take is a small frozen value with a text
+form that parses back to the same action:
+
+>>> parse_action("capital B5")
+Play(card=Card(colour='B', value=5), to='capital')
+>>> str(parse_action("pick G3 Y6")), str(parse_action("save none"))
+('pick G3 Y6', 'save none')
+
+Decisions: ``pick B5 G3`` (draft), ``home B5`` / ``capital B5`` (play a card),
+``place Y`` (put the drawn modifier above a capital colour), ``take G`` (Cleric:
+the lowest card of that colour), ``save B Y`` / ``save none`` (gold at round end).
+Chance outcomes: ``card B5`` (a profession card comes off the deck) and
+``modifier +4`` (a modifier comes off the modifier deck).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from .cards import COLOURS, Card, NotationError, format_modifier, parse_modifier
+
+HOME = "home"
+CAPITAL = "capital"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Pick:
+    """Draft: the cards set aside face down from the cards being chosen from."""
+
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return "pick " + " ".join(map(str, self.cards))
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Play:
+    """Play a card from hand into the player's hometown or into the capital."""
+
+    card: Card
+    to: str
+
+    def __str__(self) -> str:
+        return f"{self.to} {self.card}"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class PlaceModifier:
+    """Agent: put the modifier just drawn face down above a capital colour."""
+
+    colour: str
+
+    def __str__(self) -> str:
+        return f"place {self.colour}"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class TakeLowest:
+    """Cleric: take the lowest capital card of this colour into the hometown."""
+
+    colour: str
+
+    def __str__(self) -> str:
+        return f"take {self.colour}"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class SaveWithGold:
+    """Round end: the exceeding colours this player pays gold to keep."""
+
+    colours: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "save " + (" ".join(self.colours) if self.colours else "none")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class CardDrawn:
+    """Chance: this profession card comes off the deck (deal, Scholar, setup)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"card {self.card}"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class ModifierDrawn:
+    """Chance: this modifier comes off the modifier deck (setup or Agent)."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return f"modifier {format_modifier(self.value)}"
+
+
+Action = Union[Pick, Play, PlaceModifier, TakeLowest, SaveWithGold, CardDrawn, ModifierDrawn]
+
+FORMS = (
+    "pick CARD [CARD]",
+    "home CARD",
+    "capital CARD",
+    "place COLOUR",
+    "take COLOUR",
+    "save COLOUR... | save none",
+    "card CARD",
+    "modifier VALUE",
+)
+
+
+def _colour(text: str) -> str:
+    colour = text.upper()
+    if colour not in COLOURS:
+        raise NotationError(f"{text!r} is not a colour: expected one of {', '.join(COLOURS)}")
+    return colour
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its text form; raise ``NotationError`` naming the problem."""
+    words = text.split()
+    if not words:
+        raise NotationError(f"empty action: expected one of {'; '.join(FORMS)}")
+    verb, args = words[0].lower(), words[1:]
+    if verb == "pick" and 1 <= len(args) <= 2:
+        return Pick(tuple(sorted(Card.parse(a) for a in args)))
+    if verb in (HOME, CAPITAL) and len(args) == 1:
+        return Play(Card.parse(args[0]), verb)
+    if verb == "place" and len(args) == 1:
+        return PlaceModifier(_colour(args[0]))
+    if verb == "take" and len(args) == 1:
+        return TakeLowest(_colour(args[0]))
+    if verb == "save" and args == ["none"]:
+        return SaveWithGold(())
+    if verb == "save" and args:
+        colours = sorted({_colour(a) for a in args})
+        if len(colours) != len(args):
+            raise NotationError(f"{text!r} names a colour twice")
+        return SaveWithGold(tuple(colours))
+    if verb == "card" and len(args) == 1:
+        return CardDrawn(Card.parse(args[0]))
+    if verb == "modifier" and len(args) == 1:
+        return ModifierDrawn(parse_modifier(args[0]))
+    raise NotationError(f"{text!r} is not an action: expected one of {'; '.join(FORMS)}")

@@ -1,0 +1,302 @@
+"""Positions and game records as JSON, checked against the schemas in ``schemas/``.
+
+``dumps_position(state)`` writes a whole table (hidden information included) and
+``loads_position(text)`` reads it back to an equal state, or refuses it with a
+``PositionError`` naming the problem. Records hold a game's configuration, seed
+and every action in notation; ``loads_record`` replays them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+from .cards import ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, KIND, MODIFIERS, Card, CapitalLuxError, format_modifier
+from .game import GameRecord
+from .notation import parse_action
+from .rules import cleric_options, draft_picks, gold_options
+from .state import (
+    AGENT,
+    AGENT_DRAW,
+    CLERIC,
+    DEAL,
+    DRAFT,
+    GOLD,
+    OVER,
+    PLAY,
+    SCHOLAR,
+    SETUP_CAPITAL,
+    SETUP_MODIFIERS,
+    GameState,
+)
+
+POSITION_FORMAT = "capital-lux-position"
+RECORD_FORMAT = "capital-lux-record"
+VERSION = 1
+#: Inputs larger than this are refused before parsing (a full position is about 3 KB).
+MAX_INPUT_BYTES = 256 * 1024
+
+
+class PositionError(CapitalLuxError):
+    """A position or record that cannot be read or is not a possible table."""
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema ``position`` or ``record`` shipped with the package."""
+    text = resources.files("capital_lux").joinpath(f"schemas/{name}.schema.json").read_text("utf-8")
+    result: dict[str, Any] = json.loads(text)
+    return result
+
+
+# -- writing ----------------------------------------------------------------------------
+def _cards(cards: list[Card]) -> list[str]:
+    return [str(c) for c in sorted(cards)]
+
+
+def _town(town: dict[str, list[int]]) -> list[str]:
+    return [f"{c}{v}" for c in COLOURS for v in town[c]]
+
+
+def position_dict(s: GameState) -> dict[str, Any]:
+    return {
+        "format": POSITION_FORMAT,
+        "version": VERSION,
+        "players": s.players,
+        "round": s.round,
+        "phase": s.phase,
+        "starting_player": s.starting_player,
+        "current_player": s.current,
+        "deck": [str(card) for kind, card in enumerate(ALL_CARDS) for _ in range(s.deck[kind])],
+        "hands": [_cards(h) for h in s.hands],
+        "draft": {
+            "step": s.draft_step,
+            "deal_size": s.deal_size,
+            "choosing": [_cards(h) for h in s.draft_hands],
+            "picked": [_cards(h) for h in s.draft_picks],
+        },
+        "hometowns": [_town(t) for t in s.hometowns],
+        "capital": _town(s.capital),
+        "modifiers": {
+            "deck": list(s.modifier_deck),
+            "above": [{"colour": c, "owner": o, "value": v} for c in COLOURS for o, v in s.modifiers_above[c]],
+            "pending": s.pending_modifier,
+            "setup": list(s.setup_modifiers),
+        },
+        "gold": {"players": list(s.gold), "pile": s.gold_pile},
+        "bonus": [_cards(b) for b in s.bonus],
+        "discards": _cards(s.discards),
+        "last_turns": s.last_turns,
+        "gold_decisions": {
+            "waiting": list(s.gold_queue),
+            "choices": [None if c is None else list(c) for c in s.gold_choices],
+        },
+    }
+
+
+def dumps_position(s: GameState) -> str:
+    return json.dumps(position_dict(s), indent=1)
+
+
+# -- reading ----------------------------------------------------------------------------
+def _parse_json(text: str | bytes) -> Any:
+    if len(text) > MAX_INPUT_BYTES:
+        raise PositionError(f"input is {len(text)} bytes; at most {MAX_INPUT_BYTES} are accepted")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise PositionError("input is nested too deeply to be a position or record") from None
+    except (ValueError, UnicodeDecodeError) as e:
+        raise PositionError(f"not valid JSON: {e}") from None
+
+
+@cache
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    return jsonschema.Draft202012Validator(schema(name))
+
+
+def _check_schema(data: Any, name: str) -> None:
+    error = jsonschema.exceptions.best_match(_validator(name).iter_errors(data))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "the top level"
+        raise PositionError(f"{name} does not match its schema at {where}: {error.message}")
+
+
+def loads_position(text: str | bytes) -> GameState:
+    """Read a position written by ``dumps_position``; refuse anything impossible."""
+    return position_from_dict(_parse_json(text))
+
+
+def position_from_dict(data: Any) -> GameState:
+    _check_schema(data, "position")
+    n = data["players"]
+    for key in ("hands", "hometowns", "bonus"):
+        _seat_count(data[key], n, key)
+    _seat_count(data["draft"]["choosing"], n, "draft/choosing")
+    _seat_count(data["draft"]["picked"], n, "draft/picked")
+    _seat_count(data["gold"]["players"], n, "gold/players")
+    _seat_count(data["gold_decisions"]["choices"], n, "gold_decisions/choices")
+    seats = [data["starting_player"], data["current_player"]] + [m["owner"] for m in data["modifiers"]["above"]]
+    seats += (data["last_turns"] or []) + data["gold_decisions"]["waiting"]
+    if any(seat >= n for seat in seats):
+        raise PositionError(f"a seat number is out of range for {n} players (seats are 0 to {n - 1})")
+
+    s = GameState(n)
+    s.round, s.phase = data["round"], data["phase"]
+    s.starting_player, s.current = data["starting_player"], data["current_player"]
+    s.deck = [0] * len(ALL_CARDS)
+    for card in cards(data["deck"]):
+        s.deck[KIND[card]] += 1
+    s.hands = [sorted(cards(h)) for h in data["hands"]]
+    s.draft_step, s.deal_size = data["draft"]["step"], data["draft"]["deal_size"]
+    s.draft_hands = [sorted(cards(h)) for h in data["draft"]["choosing"]]
+    s.draft_picks = [sorted(cards(h)) for h in data["draft"]["picked"]]
+    for p, town in enumerate(data["hometowns"]):
+        for card in cards(town):
+            s.hometowns[p][card.colour].append(card.value)
+    for card in cards(data["capital"]):
+        s.capital[card.colour].append(card.value)
+    for zone in [s.capital, *s.hometowns]:
+        for values in zone.values():
+            values.sort()
+    mods = data["modifiers"]
+    s.modifier_deck = sorted(mods["deck"])
+    for m in mods["above"]:
+        s.modifiers_above[m["colour"]].append((m["owner"], m["value"]))
+    s.pending_modifier, s.setup_modifiers = mods["pending"], list(mods["setup"])
+    s.gold, s.gold_pile = list(data["gold"]["players"]), data["gold"]["pile"]
+    s.bonus = [sorted(cards(b)) for b in data["bonus"]]
+    s.discards = sorted(cards(data["discards"]))
+    s.last_turns = None if data["last_turns"] is None else list(data["last_turns"])
+    s.gold_queue = list(data["gold_decisions"]["waiting"])
+    s.gold_choices = [None if c is None else tuple(sorted(set(c))) for c in data["gold_decisions"]["choices"]]
+    validate(s)
+    return s
+
+
+def cards(texts: list[str]) -> list[Card]:
+    """Cards from their text forms (already checked by the schema)."""
+    return [Card(t[0], int(t[1])) for t in texts]
+
+
+def _seat_count(items: list[Any], n: int, key: str) -> None:
+    if len(items) != n:
+        raise PositionError(f"{key} has {len(items)} entries; expected one per player ({n})")
+
+
+def validate(s: GameState) -> None:
+    """Refuse a state that no game of Capital Lux can reach in its phase."""
+    _check_cards(s)
+    _check_modifiers(s)
+    if sum(s.gold) + s.gold_pile != GOLD_DISCS:
+        raise PositionError(f"gold discs add up to {sum(s.gold) + s.gold_pile}; the game has {GOLD_DISCS}")
+    _check_phase(s)
+
+
+def _check_cards(s: GameState) -> None:
+    found: Counter[Card] = Counter()
+    for kind, count in enumerate(s.deck):
+        found[ALL_CARDS[kind]] += count
+    zones = s.hands + s.draft_hands + s.draft_picks + s.bonus + [s.discards]
+    for zone in zones:
+        found.update(zone)
+    for town in [s.capital, *s.hometowns]:
+        found.update(Card(c, v) for c, values in town.items() for v in values)
+    for card in ALL_CARDS:
+        if found[card] != COPIES[card.value]:
+            raise PositionError(
+                f"{card} appears {found[card]} times; the game has {COPIES[card.value]} "
+                f"({sum(found.values())} cards in all where the game has 72)"
+            )
+
+
+def _check_modifiers(s: GameState) -> None:
+    held = s.modifier_deck + [v for c in COLOURS for _, v in s.modifiers_above[c]]
+    if s.pending_modifier is not None:
+        held.append(s.pending_modifier)
+    if s.phase == SETUP_MODIFIERS:
+        held += s.setup_modifiers
+    if sorted(held) != sorted(MODIFIERS):
+        names = ", ".join(format_modifier(v) for v in sorted(held))
+        expected = ", ".join(format_modifier(v) for v in MODIFIERS)
+        raise PositionError(f"the modifiers are {names or 'none'}; expected each of {expected} exactly once")
+
+
+def _check_phase(s: GameState) -> None:
+    n, phase, p = s.players, s.phase, s.current
+    setup = phase in (SETUP_CAPITAL, SETUP_MODIFIERS)
+    if setup != (s.round == 0):
+        raise PositionError(f"phase {phase} does not fit round {s.round} (round 0 is the setup)")
+    if not setup and not 0 <= s.starting_player < n:
+        raise PositionError("a starting player is needed once the setup is done")
+    if phase not in (SETUP_CAPITAL, OVER) and not 0 <= p < n:
+        raise PositionError(f"phase {phase} needs a current player (0 to {n - 1}), not {p}")
+    drafting = phase in (DEAL, DRAFT)
+    if not drafting and any(s.draft_hands + s.draft_picks):
+        raise PositionError(f"draft cards are only held while dealing or drafting, not in phase {phase}")
+    if drafting and any(s.hands):
+        raise PositionError("hands are empty while dealing and drafting: the draft makes them")
+    if (phase == AGENT) != (s.pending_modifier is not None):
+        raise PositionError("a drawn modifier waits to be placed exactly when the phase is agent")
+    if phase in (SETUP_CAPITAL, SETUP_MODIFIERS, GOLD, OVER) and any(s.hands):
+        raise PositionError(f"no player holds a hand in phase {phase}")
+    if phase in (PLAY, SCHOLAR, AGENT_DRAW, AGENT, CLERIC) and not s.hands[p] and phase == PLAY:
+        raise PositionError(f"player {p} is to play but has no card in hand")
+    if phase == DRAFT and not draft_picks(s.draft_hands[p]):
+        raise PositionError(f"player {p} is to pick but holds no draft cards")
+    if phase == CLERIC and len(cleric_options(s)) < 2:
+        raise PositionError("a Cleric choice needs at least two of blue, green, yellow in the capital")
+    if phase == SCHOLAR and not s.deck_size():
+        raise PositionError("a Scholar draw needs a card in the deck")
+    if phase == AGENT_DRAW and not s.modifier_deck:
+        raise PositionError("an Agent draw needs a modifier in the modifier deck")
+    if phase == GOLD:
+        if not s.gold_queue or s.gold_queue[0] != p:
+            raise PositionError("in phase gold the current player must be the first one waiting to decide")
+        if any(len(gold_options(s, q)) < 2 for q in s.gold_queue):
+            raise PositionError("only players with gold enough to keep an exceeding colour decide on gold")
+    if s.last_turns is not None and (p in s.last_turns or len(set(s.last_turns)) != len(s.last_turns)):
+        raise PositionError("last_turns lists seats still to play, each once, not the current player")
+
+
+# -- records ----------------------------------------------------------------------------
+def record_dict(record: GameRecord, scores: list[int] | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": VERSION,
+        "players": record.players,
+        "seed": record.seed,
+        "actions": [str(a) for a in record.actions],
+    }
+    if scores is not None:
+        data["scores"] = scores
+    return data
+
+
+def dumps_record(record: GameRecord) -> str:
+    final = record.replay()
+    scores = final.scores() if final.is_terminal() else None
+    return json.dumps(record_dict(record, scores), indent=1)
+
+
+def loads_record(text: str | bytes) -> GameRecord:
+    """Read a record and check that it replays legally (and to its scores, if given)."""
+    data = _parse_json(text)
+    _check_schema(data, "record")
+    try:
+        actions = [parse_action(a) for a in data["actions"]]
+    except CapitalLuxError as e:
+        raise PositionError(f"record has an unreadable action: {e}") from None
+    record = GameRecord(data["players"], data["seed"], actions)
+    try:
+        final = record.replay()
+    except CapitalLuxError as e:
+        raise PositionError(f"record does not replay: {e}") from None
+    if "scores" in data and (not final.is_terminal() or final.scores() != data["scores"]):
+        raise PositionError(f"record claims scores {data['scores']} but replays to {final.scores()}")
+    return record

@@ -1,0 +1,177 @@
+"""What one player may know: the observer of the game.
+
+``view(state, p)`` keeps only what seat ``p`` may see: their own hand, draft cards
+and face-down modifiers, the public zones, and counts of everything else. Two
+states that differ only in what ``p`` cannot know give equal views.
+``sample_hidden`` goes the other way: a full state drawn at random among those
+``p`` cannot tell apart, for bots and risk estimates that must not peek.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .cards import ALL_CARDS, COLOURS, KIND, Card, full_deck_counts
+from .notation import Action
+from .rules import gold_options
+from .state import AGENT, Event, GameState
+
+
+@dataclass(frozen=True)
+class ModifierSlot:
+    """A modifier above a capital colour; ``value`` is None when the viewer cannot see it."""
+
+    owner: int
+    value: int | None
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    viewer: int
+    players: int
+    round: int
+    phase: str
+    to_move: int  # seat to decide, CHANCE or TERMINAL
+    starting_player: int
+    hand: tuple[Card, ...]
+    draft_hand: tuple[Card, ...]
+    draft_picks: tuple[Card, ...]
+    pending_modifier: int | None  # the viewer's own Agent draw, not yet placed
+    hand_sizes: tuple[int, ...]
+    draft_hand_sizes: tuple[int, ...]
+    draft_pick_counts: tuple[int, ...]
+    hometowns: tuple[dict[str, tuple[int, ...]], ...]
+    capital: dict[str, tuple[int, ...]]
+    modifiers_above: dict[str, tuple[ModifierSlot, ...]]
+    modifiers_revealed: bool
+    modifier_deck_size: int
+    setup_modifiers: tuple[int, ...]
+    deck_size: int
+    gold: tuple[int, ...]
+    gold_pile: int
+    bonus: tuple[tuple[Card, ...], ...]
+    discards: tuple[Card, ...]
+    last_turns: tuple[int, ...] | None
+    gold_waiting: tuple[int, ...]  # seats still to decide on gold
+    own_gold_choice: tuple[str, ...] | None
+    legal_actions: tuple[Action, ...]  # empty unless it is the viewer's decision
+
+    def capital_total(self, colour: str) -> int | None:
+        """Cards plus modifiers above, or None while a modifier is unknown to the viewer."""
+        slots = self.modifiers_above[colour]
+        if any(m.value is None for m in slots):
+            return None
+        return sum(self.capital[colour]) + sum(m.value or 0 for m in slots)
+
+    def known_modifiers(self, colour: str) -> int:
+        return sum(m.value for m in self.modifiers_above[colour] if m.value is not None)
+
+    def hometown_total(self, player: int, colour: str) -> int:
+        return sum(self.hometowns[player][colour])
+
+    def unseen_cards(self) -> list[int]:
+        """Counts per card kind of the cards the viewer cannot see (deck and others' hands)."""
+        counts = full_deck_counts()
+        seen: list[Card] = list(self.hand) + list(self.draft_hand) + list(self.draft_picks)
+        seen += list(self.discards) + [c for b in self.bonus for c in b]
+        for colour in COLOURS:
+            seen += [Card(colour, v) for v in self.capital[colour]]
+            for town in self.hometowns:
+                seen += [Card(colour, v) for v in town[colour]]
+        for card in seen:
+            counts[KIND[card]] -= 1
+        return counts
+
+    def _repr_html_(self) -> str:
+        from .html import view_html
+
+        return view_html(self)
+
+
+def view(state: GameState, viewer: int) -> PlayerView:
+    s, p = state, viewer
+    revealed = s.modifiers_revealed()
+    own_turn = s.current_player() == p
+    return PlayerView(
+        viewer=p,
+        players=s.players,
+        round=s.round,
+        phase=s.phase,
+        to_move=s.current_player(),
+        starting_player=s.starting_player,
+        hand=tuple(s.hands[p]),
+        draft_hand=tuple(sorted(s.draft_hands[p])),
+        draft_picks=tuple(sorted(s.draft_picks[p])),
+        pending_modifier=s.pending_modifier if (s.phase == AGENT and s.current == p) else None,
+        hand_sizes=tuple(len(h) for h in s.hands),
+        draft_hand_sizes=tuple(len(h) for h in s.draft_hands),
+        draft_pick_counts=tuple(len(h) for h in s.draft_picks),
+        hometowns=tuple({c: tuple(town[c]) for c in COLOURS} for town in s.hometowns),
+        capital={c: tuple(s.capital[c]) for c in COLOURS},
+        modifiers_above={
+            c: tuple(ModifierSlot(o, v if (revealed or o == p) else None) for o, v in s.modifiers_above[c])
+            for c in COLOURS
+        },
+        modifiers_revealed=revealed,
+        modifier_deck_size=len(s.modifier_deck),
+        setup_modifiers=tuple(s.setup_modifiers),
+        deck_size=s.deck_size(),
+        gold=tuple(s.gold),
+        gold_pile=s.gold_pile,
+        bonus=tuple(tuple(b) for b in s.bonus),
+        discards=tuple(sorted(s.discards)),
+        last_turns=None if s.last_turns is None else tuple(s.last_turns),
+        gold_waiting=tuple(s.gold_queue),
+        own_gold_choice=s.gold_choices[p],
+        legal_actions=tuple(s.legal_actions()) if own_turn else (),
+    )
+
+
+def visible_events(state: GameState, viewer: int) -> list[Event]:
+    """The game log as the viewer may read it."""
+    return [e for e in state.log if e.private_to in (-1, viewer)]
+
+
+def sample_hidden(state: GameState, viewer: int, rng: random.Random) -> GameState:
+    """A state drawn uniformly among those the viewer cannot tell from ``state``.
+
+    Unseen cards (the deck and other players' hands, draft cards and picks) are dealt
+    again at random into the same places and sizes; unseen modifiers (the modifier
+    deck, others' face-down modifiers and an opponent's undisclosed Agent draw) are
+    shuffled among their places. The history and log are dropped: they would tell.
+    """
+    s = state.clone()
+    s.history, s.log = [], []
+    pool: list[Card] = [card for kind, n in enumerate(s.deck) for card in [ALL_CARDS[kind]] * n]
+    others = [q for q in range(s.players) if q != viewer]
+    zones = [s.hands, s.draft_hands, s.draft_picks]
+    for q in others:
+        for zone in zones:
+            pool += zone[q]
+    rng.shuffle(pool)
+    for q in others:
+        for zone in zones:
+            size = len(zone[q])
+            zone[q] = sorted(pool[:size])
+            del pool[:size]
+    s.deck = [0] * len(ALL_CARDS)
+    for card in pool:
+        s.deck[KIND[card]] += 1
+
+    if not s.modifiers_revealed():
+        slots = [(c, i) for c in COLOURS for i, (o, _) in enumerate(s.modifiers_above[c]) if o != viewer]
+        hidden = [s.modifiers_above[c][i][1] for c, i in slots] + s.modifier_deck
+        opponent_pending = s.pending_modifier is not None and s.current != viewer
+        if opponent_pending:
+            hidden.append(s.pending_modifier)  # type: ignore[arg-type]
+        rng.shuffle(hidden)
+        for c, i in slots:
+            s.modifiers_above[c][i] = (s.modifiers_above[c][i][0], hidden.pop())
+        if opponent_pending:
+            s.pending_modifier = hidden.pop()
+        s.modifier_deck = sorted(hidden)
+    for q in others:  # others' gold decisions are secret until all are made
+        if s.gold_choices[q] is not None:
+            s.gold_choices[q] = rng.choice(gold_options(s, q)).colours  # type: ignore[union-attr]
+    return s
