@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from .cards import ALL_CARDS, COLOURS, KIND, Card, full_deck_counts
 from .notation import Action
 from .rules import gold_options
-from .state import AGENT, Event, GameState
+from .cards import MODIFIERS
+from .state import AGENT, GOLD, SETUP_MODIFIERS, Event, GameState
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,10 @@ class PlayerView:
     round: int
     phase: str
     to_move: int  # seat to decide, CHANCE or TERMINAL
+    current: int  # seat a pending decision or chance event concerns (public)
     starting_player: int
+    deal_size: int
+    draft_step: int
     hand: tuple[Card, ...]
     draft_hand: tuple[Card, ...]
     draft_picks: tuple[Card, ...]
@@ -99,7 +103,10 @@ def view(state: GameState, viewer: int) -> PlayerView:
         round=s.round,
         phase=s.phase,
         to_move=s.current_player(),
+        current=s.current,
         starting_player=s.starting_player,
+        deal_size=s.deal_size,
+        draft_step=s.draft_step,
         hand=tuple(s.hands[p]),
         draft_hand=tuple(sorted(s.draft_hands[p])),
         draft_picks=tuple(sorted(s.draft_picks[p])),
@@ -133,45 +140,69 @@ def visible_events(state: GameState, viewer: int) -> list[Event]:
     return [e for e in state.log if e.private_to in (-1, viewer)]
 
 
-def sample_hidden(state: GameState, viewer: int, rng: random.Random) -> GameState:
-    """A state drawn uniformly among those the viewer cannot tell from ``state``.
+def determinize(v: PlayerView, rng: random.Random) -> GameState:
+    """A full state drawn uniformly among those that give the view ``v``.
 
     Unseen cards (the deck and other players' hands, draft cards and picks) are dealt
-    again at random into the same places and sizes; unseen modifiers (the modifier
-    deck, others' face-down modifiers and an opponent's undisclosed Agent draw) are
-    shuffled among their places. The history and log are dropped: they would tell.
+    at random into places of the same sizes; unseen modifiers (the modifier deck,
+    others' face-down modifiers and an opponent's undisclosed Agent draw) are shuffled
+    among their places; others' secret gold decisions are drawn among their options.
+    Bots and risk estimates work from this, so they can never peek.
     """
-    s = state.clone()
-    s.history, s.log = [], []
-    pool: list[Card] = [card for kind, n in enumerate(s.deck) for card in [ALL_CARDS[kind]] * n]
-    others = [q for q in range(s.players) if q != viewer]
-    zones = [s.hands, s.draft_hands, s.draft_picks]
-    for q in others:
-        for zone in zones:
-            pool += zone[q]
+    p, n = v.viewer, v.players
+    s = GameState(n)
+    s.round, s.phase, s.starting_player, s.current = v.round, v.phase, v.starting_player, v.current
+    s.deal_size, s.draft_step = v.deal_size, v.draft_step
+    s.hometowns = [{c: list(town[c]) for c in COLOURS} for town in v.hometowns]
+    s.capital = {c: list(v.capital[c]) for c in COLOURS}
+    s.setup_modifiers = list(v.setup_modifiers)
+    s.gold, s.gold_pile = list(v.gold), v.gold_pile
+    s.bonus = [list(b) for b in v.bonus]
+    s.discards = list(v.discards)
+    s.last_turns = None if v.last_turns is None else list(v.last_turns)
+    s.gold_queue = list(v.gold_waiting)
+
+    pool = [card for kind, k in enumerate(v.unseen_cards()) for card in [ALL_CARDS[kind]] * k]
     rng.shuffle(pool)
-    for q in others:
-        for zone in zones:
-            size = len(zone[q])
-            zone[q] = sorted(pool[:size])
-            del pool[:size]
+    for zone, own, sizes in (
+        (s.hands, v.hand, v.hand_sizes),
+        (s.draft_hands, v.draft_hand, v.draft_hand_sizes),
+        (s.draft_picks, v.draft_picks, v.draft_pick_counts),
+    ):
+        for q in range(n):
+            if q == p:
+                zone[q] = list(own)
+            else:
+                zone[q] = sorted(pool[: sizes[q]])
+                del pool[: sizes[q]]
     s.deck = [0] * len(ALL_CARDS)
     for card in pool:
         s.deck[KIND[card]] += 1
 
-    if not s.modifiers_revealed():
-        slots = [(c, i) for c in COLOURS for i, (o, _) in enumerate(s.modifiers_above[c]) if o != viewer]
-        hidden = [s.modifiers_above[c][i][1] for c, i in slots] + s.modifier_deck
-        opponent_pending = s.pending_modifier is not None and s.current != viewer
-        if opponent_pending:
-            hidden.append(s.pending_modifier)  # type: ignore[arg-type]
-        rng.shuffle(hidden)
-        for c, i in slots:
-            s.modifiers_above[c][i] = (s.modifiers_above[c][i][0], hidden.pop())
-        if opponent_pending:
-            s.pending_modifier = hidden.pop()
-        s.modifier_deck = sorted(hidden)
-    for q in others:  # others' gold decisions are secret until all are made
-        if s.gold_choices[q] is not None:
+    known = [m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None]
+    if v.pending_modifier is not None:
+        known.append(v.pending_modifier)
+    if v.phase == SETUP_MODIFIERS:
+        known += v.setup_modifiers
+    unknown = list(MODIFIERS)
+    for value in known:
+        unknown.remove(value)
+    rng.shuffle(unknown)
+    for c in COLOURS:
+        s.modifiers_above[c] = [(m.owner, m.value if m.value is not None else unknown.pop()) for m in v.modifiers_above[c]]
+    if v.phase == AGENT:
+        s.pending_modifier = v.pending_modifier if v.current == p else unknown.pop()
+    s.modifier_deck = sorted(unknown)
+
+    if v.phase == GOLD:
+        s.gold_choices = [None] * n
+        s.gold_choices[p] = v.own_gold_choice
+        decided = [q for q in range(n) if q != p and q not in v.gold_waiting and len(gold_options(s, q)) > 1]
+        for q in decided:
             s.gold_choices[q] = rng.choice(gold_options(s, q)).colours  # type: ignore[union-attr]
     return s
+
+
+def sample_hidden(state: GameState, viewer: int, rng: random.Random) -> GameState:
+    """A state the viewer cannot tell from ``state``, drawn at random (see ``determinize``)."""
+    return determinize(view(state, viewer), rng)
