@@ -3,7 +3,7 @@
 
 >>> game = Game(players=2, seed=7)
 >>> game.state.phase, game.state.current_player()
-('draft', 0)
+('draft', 1)
 >>> Game(2, seed=7).state == game.state
 True
 """

@@ -9,6 +9,7 @@ and every action in notation; ``loads_record`` replays them.
 from __future__ import annotations
 
 import json
+from bisect import insort
 from collections import Counter
 from functools import cache
 from importlib import resources
@@ -300,3 +301,63 @@ def loads_record(text: str | bytes) -> GameRecord:
     if "scores" in data and (not final.is_terminal() or final.scores() != data["scores"]):
         raise PositionError(f"record claims scores {data['scores']} but replays to {final.scores()}")
     return record
+
+
+# -- prepared positions ---------------------------------------------------------------
+def _read(text: str) -> list[Card]:
+    return sorted(Card.parse(t) for t in text.split())
+
+
+def arrange(
+    players: int,
+    *,
+    round: int = 1,
+    phase: str = PLAY,
+    starting_player: int = 0,
+    current: int | None = None,
+    hands: list[str] | None = None,
+    hometowns: list[str] | None = None,
+    capital: str = "",
+    modifiers_above: list[tuple[str, int, int]] | None = None,
+    modifier_deck: list[int] | None = None,
+    gold: list[int] | None = None,
+    bonus: list[str] | None = None,
+    discards: str = "",
+    last_turns: list[int] | None = None,
+) -> GameState:
+    """A position laid out by hand, cards written as text (``"B5 G3"``).
+
+    Every card not placed is in the deck; every modifier not placed is in the
+    modifier deck unless ``modifier_deck`` says otherwise; gold not given to
+    players is in the pile. The result is validated like a loaded position.
+
+    >>> s = arrange(3, hands=["B5 G3", "Y2", "P6"], capital="B4 Y6", gold=[1, 0, 0])
+    >>> s.current_player(), s.deck_size(), s.gold_pile
+    (0, 66, 7)
+    """
+    s = GameState(players)
+    s.round, s.phase, s.starting_player = round, phase, starting_player
+    s.current = starting_player if current is None else current
+    s.hands = [_read(h) for h in hands or [""] * players]
+    for p, town in enumerate(hometowns or []):
+        for card in _read(town):
+            insort(s.hometowns[p][card.colour], card.value)
+    for card in _read(capital):
+        insort(s.capital[card.colour], card.value)
+    s.bonus = [_read(b) for b in bonus or [""] * players]
+    s.discards = _read(discards)
+    for colour, owner, value in modifiers_above or []:
+        s.modifiers_above[colour].append((owner, value))
+    placed = [v for c in COLOURS for _, v in s.modifiers_above[c]]
+    s.modifier_deck = sorted(modifier_deck if modifier_deck is not None else set(MODIFIERS) - set(placed))
+    s.gold = list(gold or [0] * players)
+    s.gold_pile = GOLD_DISCS - sum(s.gold)
+    s.last_turns = last_turns
+    used: Counter[Card] = Counter(c for zone in s.hands + s.bonus + [s.discards] for c in zone)
+    used.update(Card(c, v) for town in [s.capital, *s.hometowns] for c, vs in town.items() for v in vs)
+    s.deck = [COPIES[card.value] - used[card] for card in ALL_CARDS]
+    if any(n < 0 for n in s.deck):
+        over = [str(card) for card, n in zip(ALL_CARDS, s.deck) if n < 0]
+        raise PositionError(f"more copies than the game has of {', '.join(over)}")
+    validate(s)
+    return s
