@@ -1,0 +1,130 @@
+"""Position and record files: round trips, the schema, and refusals that name the problem."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Callable
+
+import jsonschema
+import pytest
+
+from capital_lux.game import Game
+from capital_lux.position import (
+    MAX_INPUT_BYTES,
+    PositionError,
+    arrange,
+    dumps_position,
+    dumps_record,
+    loads_position,
+    loads_record,
+    position_dict,
+    schema,
+)
+
+
+@pytest.fixture
+def mid_game() -> dict[str, Any]:
+    game = Game(3, seed=8)
+    while game.state.round < 2 or game.state.phase != "play":
+        game.play(game.state.legal_actions()[-1])
+    return position_dict(game.state)
+
+
+def test_positions_match_the_published_schema(mid_game: dict[str, Any]) -> None:
+    jsonschema.Draft202012Validator.check_schema(schema("position"))
+    jsonschema.validate(mid_game, schema("position"))
+    assert mid_game["format"] == "capital-lux-position" and mid_game["version"] == 1
+
+
+def test_round_trip(mid_game: dict[str, Any]) -> None:
+    state = loads_position(json.dumps(mid_game))
+    assert position_dict(state) == mid_game
+    assert loads_position(dumps_position(state)) == state
+
+
+def _edit(change: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def apply(data: dict[str, Any]) -> dict[str, Any]:
+        data = copy.deepcopy(data)
+        change(data)
+        return data
+
+    return apply
+
+
+def _add_card(data: dict[str, Any]) -> None:
+    data["hometowns"][0].append("B3")
+
+
+BAD = {
+    "a 73rd card": (_edit(_add_card), r"B3 appears 5 times; the game has 4 \(73 cards in all"),
+    "a fourth six of one colour": (_edit(lambda d: d["hometowns"][1].append("B6")), "B6 appears 4 times; the game has 3"),
+    "a fifth modifier": (
+        _edit(lambda d: d["modifiers"]["above"].append({"colour": "B", "owner": 0, "value": 4})),
+        "expected each of -3, -1, \\+2, \\+4 exactly once",
+    ),
+    "a ninth gold disc": (_edit(lambda d: d["gold"]["players"].__setitem__(0, d["gold"]["players"][0] + 1)), "gold discs add up to 9"),
+    "a card that does not exist": (_edit(lambda d: d["capital"].append("B7")), "capital/[0-9]+.*does not match"),
+    "an unknown field": (_edit(lambda d: d.update(extra=1)), "Additional properties"),
+    "a missing field": (_edit(lambda d: d.pop("deck")), "'deck' is a required property"),
+    "a seat out of range": (_edit(lambda d: d.update(current_player=3)), "seat number is out of range for 3 players"),
+    "too few hands": (_edit(lambda d: d["hands"].pop()), "hands has 2 entries; expected one per player"),
+    "a wrong version": (_edit(lambda d: d.update(version=2)), "version"),
+    "a phase that does not fit the round": (_edit(lambda d: d.update(round=0)), "does not fit round 0"),
+    "an Agent with nothing to place": (_edit(lambda d: d.update(phase="agent")), "exactly when the phase is agent"),
+}
+
+
+@pytest.mark.parametrize("problem", sorted(BAD))
+def test_impossible_positions_are_refused_with_a_reason(mid_game: dict[str, Any], problem: str) -> None:
+    change, message = BAD[problem]
+    with pytest.raises(PositionError, match=message):
+        loads_position(json.dumps(change(mid_game)))
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "not valid JSON"),
+        ("{", "not valid JSON"),
+        ("[1, 2]", "does not match its schema at the top level"),
+        ("[" * 100_000, "nested too deeply|not valid JSON"),
+        (b"\xff\xfe{", "not valid JSON"),
+        (" " * (MAX_INPUT_BYTES + 1), f"at most {MAX_INPUT_BYTES}"),
+    ],
+)
+def test_malformed_input_is_refused(text: str | bytes, message: str) -> None:
+    with pytest.raises(PositionError, match=message):
+        loads_position(text)
+
+
+def test_records_round_trip_and_check_their_scores() -> None:
+    game = Game(2, seed=4)
+    while not game.state.is_terminal():
+        game.play(game.state.legal_actions()[0])
+    text = dumps_record(game.record())
+    assert loads_record(text).replay() == game.state
+    jsonschema.validate(json.loads(text), schema("record"))
+    data = json.loads(text)
+    data["scores"] = [s + 1 for s in data["scores"]]
+    with pytest.raises(PositionError, match="claims scores"):
+        loads_record(json.dumps(data))
+
+
+def test_records_with_bad_actions_are_refused() -> None:
+    game = Game(2, seed=4)
+    data = json.loads(dumps_record(game.record()))
+    data["actions"].append("home B9")
+    with pytest.raises(PositionError, match="unreadable action.*is not a card"):
+        loads_record(json.dumps(data))
+    data["actions"][-1] = "home B2" if "B2" not in data["actions"] else "home Y6"
+    data["actions"] = data["actions"][:3] + ["capital Y2"]
+    with pytest.raises(PositionError, match="does not replay"):
+        loads_record(json.dumps(data))
+
+
+def test_arrange_refuses_impossible_layouts() -> None:
+    with pytest.raises(PositionError, match="more copies than the game has of B6"):
+        arrange(2, hands=["B6 B6", "B6 B6"])
+    with pytest.raises(PositionError, match="player 0 is to play but has no card"):
+        arrange(2, hands=["", "B2"])
