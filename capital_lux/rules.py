@@ -28,6 +28,8 @@ from .notation import (
 )
 from .state import (
     AGENT,
+    CARD_CHANCE_PHASES,
+    MODIFIER_CHANCE_PHASES,
     AGENT_DRAW,
     CHANCE_PHASES,
     CLERIC,
@@ -123,10 +125,14 @@ def check(s: GameState, action: Action) -> None:
     phase = s.phase
     if phase == OVER:
         raise IllegalActionError(f"the game is over; {action} cannot be played")
-    if phase in CHANCE_PHASES:
-        if any(a == action for a, _ in chance_outcomes(s)):
+    if phase in CARD_CHANCE_PHASES and isinstance(action, CardDrawn):
+        if s.deck[KIND[action.card]]:
             return
-        raise IllegalActionError(f"{action} cannot happen now: expected {_expected(s)}")
+        raise IllegalActionError(f"{action} cannot happen: no {action.card} is left in the deck")
+    if phase in MODIFIER_CHANCE_PHASES and isinstance(action, ModifierDrawn):
+        if action.value in s.modifier_deck:
+            return
+        raise IllegalActionError(f"{action} cannot happen: that modifier is not in the modifier deck")
     who = f"player {s.current}"
     if phase == PLAY and isinstance(action, Play):
         if action.card not in s.hands[s.current]:
