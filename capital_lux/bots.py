@@ -1,0 +1,475 @@
+"""Players that decide from what their seat may know.
+
+A bot's ``choose(view, rng)`` gets a ``PlayerView`` and a seeded
+``random.Random`` and returns one of ``view.legal_actions``. It never receives
+the ``GameState``: ``as_policy`` makes the view for it, and the search bot draws
+the hidden cards with ``views.determinize``. Three kinds:
+
+* ``RandomBot``: uniform over the legal actions.
+* ``RuleOfThumbBot``: a sensible beginner. It estimates each capital colour's
+  limit from what it can see, and scores every option by the points it keeps;
+  ``advise(view)`` returns the choice with a one-sentence reason (a ``Hint``).
+* ``SearchBot``: information-set Monte Carlo tree search (``capital_lux.search``).
+
+>>> from capital_lux.game import Game
+>>> from capital_lux.views import view
+>>> game = Game(players=3, seed=1)
+>>> bot = make_bot("rule")
+>>> bot.choose(view(game.state, game.state.current), random.Random(0)) in game.state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+from .cards import COLOURS, MODIFIERS, Card, format_modifier
+from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from .state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
+from .views import PlayerView, view
+
+if TYPE_CHECKING:
+    from .i18n import Translator
+
+__all__ = [
+    "Bot", "Hint", "RandomBot", "RuleOfThumbBot", "SearchBot", "BOT_KINDS", "make_bot", "parse_bot",
+    "as_policy", "N_",
+]
+
+
+def N_(message: str) -> str:
+    """Mark a text for extraction without translating it yet (Babel's default ``N_`` keyword).
+
+    Hints keep their English reason as a msgid and translate it when shown.
+    """
+    return message
+
+
+class Bot(Protocol):
+    """Anything that picks a legal action from a player's view."""
+
+    name: str
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action: ...
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested action with its reason, an English msgid with ``{named}`` placeholders.
+
+    Parameters named ``colour``/``colour2`` hold a colour letter, ``card``/``card2`` a
+    card such as ``B5``, ``modifier`` a modifier value; they are shown in the reader's
+    language. ``{hometown}`` and ``{capital}`` are always available.
+
+    >>> from capital_lux.i18n import translator
+    >>> hint = Hint(Play(Card("B", 5), "home"), N_("Plays {card} into your {hometown}."), {"card": "B5"})
+    >>> hint.text(translator("en"))
+    'Plays Agent 5 into your Hometown.'
+    """
+
+    action: Action
+    reason: str
+    params: dict[str, str | int] = field(default_factory=dict)
+
+    def text(self, t: Translator) -> str:
+        values: dict[str, str | int] = {"hometown": t.term("Hometown"), "capital": t.term("Capital")}
+        for key, value in self.params.items():
+            if key.startswith("colour"):
+                values[key] = t.colour(str(value))
+            elif key.startswith("role"):
+                values[key] = t.role(str(value))
+            elif key.startswith("card"):
+                card = Card.parse(str(value))
+                values[key] = f"{t.role(card.colour)} {card.value}"
+            elif key.startswith("modifier"):
+                values[key] = format_modifier(int(value))
+            else:
+                values[key] = value
+        return t.gettext(self.reason).format(**values)
+
+
+def _legal(view: PlayerView) -> tuple[Action, ...]:
+    if not view.legal_actions:
+        raise ValueError(f"player {view.viewer} has no decision to make now (phase {view.phase})")
+    return view.legal_actions
+
+
+class RandomBot:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        return rng.choice(_legal(view))
+
+
+# -- the rule of thumb ------------------------------------------------------------------
+#: What a card's special action is worth in points, roughly, when it can be performed.
+ACTION_WORTH: dict[str, float] = {"B": 1.5, "G": 2.0, "P": 0.0, "Y": 1.0}
+#: Points lost per face-down modifier the viewer cannot see: it might be the -3.
+CAUTION = 1.0
+#: Cards still in hand count for less than cards already down: plans change.
+HAND_DISCOUNT = 0.85
+#: How much the leading opponent's gains count against one's own.
+LEADER_WEIGHT = 0.5
+
+
+@dataclass
+class Table:
+    """The numbers a rule of thumb reasons with, seen from one seat."""
+
+    me: int
+    home: list[dict[str, int]]  # hometown totals per seat and colour
+    capital: dict[str, list[int]]  # capital card values
+    limit: dict[str, float]  # capital total as the viewer estimates it
+    gold: list[int]
+    gold_pile: int
+    hand: list[Card]
+    deck: int
+    modifier_deck: int
+
+    def copy(self) -> Table:
+        return Table(
+            self.me, [dict(h) for h in self.home], {c: v[:] for c, v in self.capital.items()},
+            dict(self.limit), self.gold[:], self.gold_pile, self.hand[:], self.deck, self.modifier_deck,
+        )
+
+
+def unseen_modifier_mean(v: PlayerView) -> float:
+    """Average value of the modifiers the viewer has not seen."""
+    seen = [m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None]
+    if v.pending_modifier is not None:
+        seen.append(v.pending_modifier)
+    pool = list(MODIFIERS)
+    for value in seen:
+        if value in pool:
+            pool.remove(value)
+    return sum(pool) / len(pool) if pool else 0.0
+
+
+def estimate_limit(v: PlayerView, colour: str, caution: float = CAUTION) -> float:
+    """The capital total of ``colour`` as far as the viewer can tell, cautiously."""
+    slots = v.modifiers_above[colour]
+    hidden = sum(m.value is None for m in slots)
+    mean = unseen_modifier_mean(v) if hidden else 0.0
+    return sum(v.capital[colour]) + v.known_modifiers(colour) + hidden * (mean - caution)
+
+
+def table_of(v: PlayerView) -> Table:
+    hand = list(v.hand) if v.phase != DRAFT else list(v.draft_picks)
+    return Table(
+        me=v.viewer,
+        home=[{c: sum(town[c]) for c in COLOURS} for town in v.hometowns],
+        capital={c: list(v.capital[c]) for c in COLOURS},
+        limit={c: estimate_limit(v, c) for c in COLOURS},
+        gold=list(v.gold),
+        gold_pile=v.gold_pile,
+        hand=hand,
+        deck=v.deck_size,
+        modifier_deck=v.modifier_deck_size,
+    )
+
+
+def kept_totals(t: Table, seat: int) -> tuple[dict[str, float], int]:
+    """Hometown totals left after the limit check, paying gold where it saves points."""
+    gold = t.gold[seat]
+    kept: dict[str, float] = {}
+    for c in sorted(COLOURS, key=lambda c: -t.home[seat][c]):  # save the biggest colours first
+        total, limit = t.home[seat][c], t.limit[c]
+        if total <= limit:
+            kept[c] = total
+            continue
+        cost = math.ceil(total - limit)
+        if cost <= gold and cost < total:
+            kept[c], gold = total - cost, gold - cost
+        else:
+            kept[c] = 0
+    return kept, gold
+
+
+def secured(t: Table, seat: int, kept_by_seat: list[dict[str, float]] | None = None) -> float:
+    """Points a seat keeps at round end if nothing else were played: cards kept, gold, bonus cards."""
+    kept, gold = kept_totals(t, seat)
+    points = sum(kept.values()) + gold
+    others = kept_by_seat or [kept_totals(t, q)[0] for q in range(len(t.home))]
+    for c in COLOURS:
+        if kept[c] > 0 and t.capital[c] and all(kept[c] > o[c] for q, o in enumerate(others) if q != seat):
+            points += max(t.capital[c])
+    return points
+
+
+def plan_hand(t: Table) -> float:
+    """What the cards in hand are worth: high cards home while they fit, the others to the capital."""
+    room = {c: t.limit[c] - t.home[t.me][c] for c in COLOURS}
+    worth = 0.0
+    for card in sorted(t.hand, key=lambda k: -k.value):
+        if card.value <= room[card.colour]:
+            worth += card.value
+            room[card.colour] -= card.value
+        else:
+            worth += ACTION_WORTH[card.colour]
+            room[card.colour] += card.value
+    return worth * HAND_DISCOUNT
+
+
+def leader(t: Table) -> int:
+    """The opponent with the most points on the table."""
+    others = [q for q in range(len(t.home)) if q != t.me]
+    return max(others, key=lambda q: (sum(t.home[q].values()) + t.gold[q], -q))
+
+
+def judge(t: Table) -> float:
+    """One number for a position: own points kept and in hand, less part of the leader's."""
+    return secured(t, t.me) + plan_hand(t) - LEADER_WEIGHT * secured(t, leader(t))
+
+
+def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
+    """The table after ``play`` (and the best Cleric take, if it leads to one)."""
+    new = t.copy()
+    card, me = play.card, t.me
+    new.hand.remove(card)
+    if play.to == HOME:
+        new.home[me][card.colour] += card.value
+        return new, None
+    new.capital[card.colour].append(card.value)
+    new.limit[card.colour] += card.value
+    if card.colour == "Y" and new.gold_pile:
+        new.gold[me] += 1
+        new.gold_pile -= 1
+    elif card.colour == "G" and new.deck:
+        new.hand.append(Card("G", 0))  # a card to come: worth the Scholar's estimate below
+    elif card.colour == "P":
+        options = [c for c in ("B", "G", "Y") if new.capital[c]]
+        if options:
+            best = max(options, key=lambda c: judge(after_take(new, c)))
+            return after_take(new, best), TakeLowest(best)
+    return new, None
+
+
+def after_take(t: Table, colour: str) -> Table:
+    new = t.copy()
+    value = min(new.capital[colour])
+    new.capital[colour].remove(value)
+    new.limit[colour] -= value
+    new.home[t.me][colour] += value
+    return new
+
+
+def judge_after_play(t: Table, play: Play) -> float:
+    new, _ = after_play(t, play)
+    bonus = 0.0
+    if play.to == CAPITAL:
+        if play.card.colour == "G" and t.deck:
+            new.hand = [k for k in new.hand if k.value]  # the drawn card is worth ACTION_WORTH
+            bonus = ACTION_WORTH["G"]
+        elif play.card.colour == "B" and t.modifier_deck:
+            bonus = ACTION_WORTH["B"]
+    return judge(new) + bonus
+
+
+def _card(card: Card) -> str:
+    return str(card)
+
+
+class RuleOfThumbBot:
+    """A sensible beginner whose every move has a one-sentence reason (see ``advise``)."""
+
+    name = "rule"
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        return self.advise(view).action
+
+    def advise(self, view: PlayerView) -> Hint:
+        """The move this bot would make, with its reason."""
+        legal = _legal(view)
+        t = table_of(view)
+        if view.phase == DRAFT:
+            return self._draft(t, legal)
+        if view.phase == PLAY:
+            return self._play(t, legal)
+        if view.phase == AGENT:
+            assert view.pending_modifier is not None
+            return self._agent(t, view.pending_modifier, legal)
+        if view.phase == CLERIC:
+            return self._cleric(t, legal)
+        if view.phase == GOLD:
+            return self._gold(view, legal)
+        return Hint(legal[0], N_("This is the only move."), {})
+
+    def _draft(self, t: Table, legal: tuple[Action, ...]) -> Hint:
+        def worth(pick: Action) -> float:
+            assert isinstance(pick, Pick)
+            new = t.copy()
+            new.hand = new.hand + list(pick.cards)
+            return plan_hand(new)
+
+        best = max(legal, key=worth)
+        assert isinstance(best, Pick)
+        cards = best.cards
+        if len(cards) == 1:
+            return Hint(best, N_("Keeps {card}, the only card left to choose."), {"card": _card(cards[0])})
+        room = {c: t.limit[c] - t.home[t.me][c] for c in COLOURS}
+        fits = [k for k in cards if k.value <= room[k.colour]]
+        params: dict[str, str | int] = {"card": _card(cards[0]), "card2": _card(cards[1])}
+        if len(fits) == 2:
+            return Hint(best, N_("Keeps {card} and {card2}: both fit within the {capital}'s limits."), params)
+        if fits:
+            return Hint(
+                best,
+                N_("Keeps {card} and {card2}: one fits in your {hometown}, the other earns a special action."),
+                params,
+            )
+        return Hint(best, N_("Keeps {card} and {card2} for their special actions in the {capital}."), params)
+
+    def _play(self, t: Table, legal: tuple[Action, ...]) -> Hint:
+        scored = [(judge_after_play(t, a), a) for a in legal if isinstance(a, Play)]
+        best_score, best = max(scored, key=lambda sa: (sa[0], sa[1].to == HOME, sa[1].card))
+        return self._explain_play(t, best)
+
+    def _explain_play(self, t: Table, play: Play) -> Hint:
+        card, colour, me = play.card, play.card.colour, t.me
+        total = t.home[me][colour]
+        limit = t.limit[colour]
+        params: dict[str, str | int] = {"card": _card(card), "colour": colour}
+        if play.to == HOME:
+            params.update(total=total + card.value, limit=math.floor(limit))
+            if total + card.value <= limit:
+                return Hint(play, N_("Plays {card} into your {hometown}: {colour} reaches {total}, "
+                                     "within the {capital}'s {limit}."), params)
+            return Hint(play, N_("Plays {card} into your {hometown}: {colour} reaches {total}, over the "
+                                 "{capital}'s {limit}, but every other card costs more."), params)
+        params.update(limit=math.floor(limit + card.value))
+        if colour == "Y":
+            at_risk = any(t.home[me][c] > t.limit[c] for c in COLOURS)
+            if at_risk and t.gold_pile:
+                return Hint(play, N_("Plays {card} into the {capital} for a gold disc: you may need gold "
+                                     "to keep a colour over its limit."), params)
+        if total > limit or any(k.colour == colour and k != card and k.value > limit - total for k in t.hand):
+            return Hint(play, N_("Plays {card} into the {capital} to make room: {colour}'s limit rises to "
+                                 "{limit}."), params)
+        if colour == "Y":
+            return Hint(play, N_("Plays {card} into the {capital} for a gold disc, worth a point at the end."),
+                        params)
+        if colour == "G":
+            return Hint(play, N_("Plays {card} into the {capital} to draw a card: it does not fit your "
+                                 "{hometown} as well as the others."), params)
+        if colour == "B":
+            return Hint(play, N_("Plays {card} into the {capital} to place a modifier where it hurts the "
+                                 "leader or helps you."), params)
+        _, take = after_play(t, play)
+        if take is not None:
+            params["colour2"] = take.colour
+            return Hint(play, N_("Plays {card} into the {capital}: the Cleric brings the lowest {colour2} "
+                                 "card to your {hometown}."), params)
+        return Hint(play, N_("Plays {card} into the {capital}: it would not fit your {hometown}."), params)
+
+    def _agent(self, t: Table, modifier: int, legal: tuple[Action, ...]) -> Hint:
+        def worth(action: Action) -> float:
+            assert isinstance(action, PlaceModifier)
+            new = t.copy()
+            new.limit[action.colour] += modifier
+            return secured(new, t.me) - secured(new, leader(new)) - 0.01 * COLOURS.index(action.colour)
+
+        best = max(legal, key=worth)
+        assert isinstance(best, PlaceModifier)
+        params: dict[str, str | int] = {"modifier": modifier, "colour": best.colour}
+        if worth(best) == max(worth(a) for a in legal) and modifier < 0:
+            return Hint(best, N_("Puts the {modifier} above {colour}: it lowers that limit where the leader "
+                                 "has more at stake than you."), params)
+        return Hint(best, N_("Puts the {modifier} above {colour}: it raises that limit where you have more "
+                             "at stake than the leader."), params)
+
+    def _cleric(self, t: Table, legal: tuple[Action, ...]) -> Hint:
+        def worth(action: Action) -> float:
+            assert isinstance(action, TakeLowest)
+            return judge(after_take(t, action.colour))
+
+        best = max(legal, key=worth)
+        assert isinstance(best, TakeLowest)
+        value = min(t.capital[best.colour])
+        return Hint(best, N_("Takes {card}: it scores in your {hometown} and costs you the least room."),
+                    {"card": f"{best.colour}{value}", "colour": best.colour})
+
+    def _gold(self, view: PlayerView, legal: tuple[Action, ...]) -> Hint:
+        me = view.viewer
+        costs = {c: view.hometown_total(me, c) - (view.capital_total(c) or 0) for c in COLOURS}
+
+        def worth(action: Action) -> tuple[int, int]:
+            assert isinstance(action, SaveWithGold)
+            kept = sum(view.hometown_total(me, c) - costs[c] for c in action.colours)
+            return kept - 0 * len(action.colours), -len(action.colours)
+
+        best = max(legal, key=lambda a: (worth(a)[0] if all(
+            view.hometown_total(me, c) > costs[c] for c in a.colours  # type: ignore[union-attr]
+        ) else -1, worth(a)[1]))
+        assert isinstance(best, SaveWithGold)
+        if not best.colours:
+            return Hint(best, N_("Keeps the gold: the cards over the limit are not worth more than it."), {})
+        spent = sum(costs[c] for c in best.colours)
+        saved = sum(view.hometown_total(me, c) for c in best.colours)
+        return Hint(best, N_("Spends {gold} gold to keep {saved} points of cards."), {"gold": spent, "saved": saved})
+
+
+class SearchBot:
+    """Information-set Monte Carlo tree search within a budget of iterations or seconds."""
+
+    name = "search"
+
+    def __init__(self, iterations: int | None = None, seconds: float | None = None, **options: Any) -> None:
+        if iterations is None and seconds is None:
+            iterations = 200
+        self.iterations = iterations
+        self.seconds = seconds
+        self.options = options
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        from .search import ismcts
+
+        legal = _legal(view)
+        if len(legal) == 1:
+            return legal[0]
+        return ismcts(view, rng, iterations=self.iterations, seconds=self.seconds, **self.options)
+
+    def __repr__(self) -> str:
+        return f"SearchBot(iterations={self.iterations}, seconds={self.seconds})"
+
+
+BOT_KINDS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "rule": RuleOfThumbBot, "search": SearchBot}
+
+
+def make_bot(kind: str, **options: Any) -> Bot:
+    """A bot of a kind named in ``BOT_KINDS``; options go to its constructor."""
+    if kind not in BOT_KINDS:
+        raise ValueError(f"unknown bot kind {kind!r}: choose from {', '.join(BOT_KINDS)}")
+    if options and kind != "search":
+        raise ValueError(f"the {kind} bot takes no options (got {', '.join(options)})")
+    return BOT_KINDS[kind](**options)
+
+
+def parse_bot(spec: str) -> Bot:
+    """A bot from text: ``random``, ``rule``, ``search``, ``search:iterations=500``, ``search:seconds=1``."""
+    kind, *settings = spec.strip().split(":")
+    options: dict[str, Any] = {}
+    for setting in settings:
+        key, sep, value = setting.partition("=")
+        if not sep or key not in ("iterations", "seconds"):
+            raise ValueError(f"bad bot option {setting!r} in {spec!r}: expected iterations=N or seconds=S")
+        try:
+            options[key] = int(value) if key == "iterations" else float(value)
+        except ValueError:
+            raise ValueError(f"bad bot option {setting!r} in {spec!r}: {value!r} is not a number") from None
+        if options[key] <= 0:
+            raise ValueError(f"bad bot option {setting!r} in {spec!r}: must be positive")
+    return make_bot(kind, **options)
+
+
+def as_policy(bot: Bot) -> Callable[[GameState, random.Random], Action]:
+    """A ``game.Policy`` for ``play_game``: the bot decides from the current seat's view only."""
+
+    def policy(state: GameState, rng: random.Random) -> Action:
+        return bot.choose(view(state, state.current), rng)
+
+    return policy

@@ -1,0 +1,254 @@
+"""Many seeded games between bots, in parallel through any ``concurrent.futures.Executor``.
+
+Game ``i`` of a run with seed ``s`` draws its cards from its own generator
+(seeded with the text ``"capital-lux/s/i"``) and each seat decides with another
+one, so a game's result does not depend on which worker played it, nor on the
+games before it: the same seed gives the same table with 1, 2 or 200 workers.
+Without an executor the games run in a process pool (or in this process when
+``workers=1``); a Dask cluster works through ``client.get_executor()``.
+
+>>> results = simulate(2, ["rule", "random"], games=4, seed=1, workers=1)
+>>> len(results.rows), sorted({row.bot for row in results.rows})
+(8, ['random', 'rule'])
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import csv
+import io
+import math
+import os
+import random
+from dataclasses import astuple, dataclass, fields
+from pathlib import Path
+from typing import IO, Iterator, Sequence
+
+from .bots import as_policy, parse_bot
+from .game import Policy, play_game
+from .rules import ranks
+from .state import GameState
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One seat of one game."""
+
+    game: int
+    seat: int
+    bot: str
+    score: int
+    rank: int  # 1 for the winners
+    win_share: float  # 1 for a sole win, 1/k for a win shared by k, else 0
+    gold: int  # gold discs at the end
+    cards_lost: int  # cards discarded for exceeding a limit
+    points_lost: int  # their value
+    gold_spent: int  # gold paid to keep cards
+    bonus_cards: int
+    bonus_points: int
+
+
+COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(PlayerResult))
+
+
+@dataclass(frozen=True)
+class BotSummary:
+    """The results of one bot (all the seats it held) over a run."""
+
+    bot: str
+    seats_played: int
+    win_rate: float
+    win_low: float  # 95% Wilson interval
+    win_high: float
+    mean_score: float
+    mean_rank: float
+    mean_cards_lost: float
+    mean_bonus_points: float
+
+
+@dataclass
+class Results:
+    """The table of a run: one row per game and seat, in game then seat order."""
+
+    players: int
+    bots: list[str]
+    games: int
+    seed: int
+    rows: list[PlayerResult]
+
+    def summary(self) -> list[BotSummary]:
+        """Per bot, in line-up order: win rate with its 95% interval, means of the other columns."""
+        out = []
+        for bot in dict.fromkeys(self.bots):
+            rows = [r for r in self.rows if r.bot == bot]
+            n = len(rows)
+            wins = sum(r.win_share for r in rows)
+            low, high = wilson_interval(wins, n)
+            out.append(BotSummary(
+                bot, n, wins / n if n else 0.0, low, high,
+                mean([r.score for r in rows]), mean([r.rank for r in rows]),
+                mean([r.cards_lost for r in rows]), mean([r.bonus_points for r in rows]),
+            ))
+        return out
+
+    def write_csv(self, out: str | Path | IO[str]) -> None:
+        """Every row as CSV with a header line (``COLUMNS``)."""
+        if isinstance(out, (str, Path)):
+            with open(out, "w", newline="", encoding="utf-8") as f:
+                self.write_csv(f)
+            return
+        writer = csv.writer(out)
+        writer.writerow(COLUMNS)
+        writer.writerows(astuple(r) for r in self.rows)
+
+    def summary_table(self) -> str:
+        """The summary as aligned text, for the terminal."""
+        share = 1 / self.players
+        head = (f"{self.games} games, {self.players} players, seed {self.seed} "
+                f"(an equal share of wins is {share:.0%})")
+        lines = [head, f"{'bot':<24} {'seats':>6} {'win rate':>9} {'95% CI':>15} {'score':>6} "
+                       f"{'rank':>5} {'lost':>5} {'bonus':>6}"]
+        for s in self.summary():
+            lines.append(
+                f"{s.bot:<24} {s.seats_played:>6} {s.win_rate:>9.1%} {f'{s.win_low:.1%}-{s.win_high:.1%}':>15} "
+                f"{s.mean_score:>6.1f} {s.mean_rank:>5.2f} {s.mean_cards_lost:>5.1f} {s.mean_bonus_points:>6.1f}"
+            )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary_table()
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        return f"<pre>{escape(self.summary_table())}</pre>"
+
+
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default).
+
+    >>> tuple(round(x, 3) for x in wilson_interval(50, 100))
+    (0.404, 0.596)
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# -- playing ------------------------------------------------------------------------------
+def game_rng(seed: int, game: int, seat: int | None = None) -> random.Random:
+    """The generator of a game's chance events (``seat=None``) or of one seat's decisions."""
+    who = "chance" if seat is None else f"seat{seat}"
+    return random.Random(f"capital-lux/{seed}/{game}/{who}")
+
+
+def play_one(players: int, bots: Sequence[str], seed: int, game: int) -> GameState:
+    """Game number ``game`` of a run: the same arguments always give the same game."""
+    policies = [seat_policy(spec, game_rng(seed, game, seat)) for seat, spec in enumerate(bots)]
+    return play_game(players, policies, game_rng(seed, game))
+
+
+def seat_policy(spec: str, seat_rng: random.Random) -> Policy:
+    """The policy of a seat that decides with its own generator, not the chance one."""
+    policy = as_policy(parse_bot(spec))
+    return lambda state, _chance: policy(state, seat_rng)
+
+
+def result_rows(state: GameState, bots: Sequence[str], game: int) -> list[PlayerResult]:
+    scores, winners, rank = state.scores(), state.winners(), ranks(state)
+    rows = []
+    for p, bot in enumerate(bots):
+        lost = [c for e in state.log if e.kind == "discard" and e.player == p for c in e.cards]
+        spent = sum(e.amount for e in state.log if e.kind == "gold_spent" and e.player == p)
+        rows.append(PlayerResult(
+            game, p, bot, scores[p], rank[p], 1 / len(winners) if p in winners else 0.0, state.gold[p],
+            len(lost), sum(c.value for c in lost), spent, len(state.bonus[p]), sum(c.value for c in state.bonus[p]),
+        ))
+    return rows
+
+
+def play_games(players: int, bots: Sequence[str], seed: int, games: Sequence[int]) -> list[PlayerResult]:
+    """Rows of the given games (a worker's share of a run)."""
+    return [row for g in games for row in result_rows(play_one(players, bots, seed, g), bots, g)]
+
+
+def line_up(players: int, bots: Sequence[str]) -> list[str]:
+    """One bot spec per seat: a single spec fills every seat. Refuses unknown bots."""
+    if players not in (2, 3, 4):
+        raise ValueError(f"Capital Lux is for 2 to 4 players, not {players}")
+    specs = [b.strip() for b in bots]
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise ValueError(f"{len(specs)} bots for {players} players: give one bot per seat, or one for all")
+    for spec in specs:
+        parse_bot(spec)
+    return specs
+
+
+def chunks(games: int, size: int) -> Iterator[range]:
+    for start in range(0, games, size):
+        yield range(start, min(games, start + size))
+
+
+def simulate(
+    players: int,
+    bots: list[str],
+    games: int,
+    seed: int,
+    executor: concurrent.futures.Executor | None = None,
+    progress: bool = False,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+) -> Results:
+    """Play ``games`` seeded games and return their ``Results``.
+
+    ``bots`` names one bot per seat (``"rule"``, ``"random"``, ``"search:iterations=200"``; see
+    ``bots.parse_bot``), or one for all seats. Games run on ``executor`` if given; otherwise on
+    a process pool of ``workers`` processes (default: one per core; ``workers=1`` plays here).
+    ``progress`` shows a bar: text in a terminal, a widget in a notebook.
+    """
+    specs = line_up(players, bots)
+    if games < 0:
+        raise ValueError(f"the number of games cannot be negative ({games})")
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    n_workers = workers or os.cpu_count() or 1
+    size = chunk_size or max(1, min(50, games // (n_workers * 8) or 1))
+    parts = list(chunks(games, size))
+    done: dict[int, list[PlayerResult]] = {}
+    from tqdm.auto import tqdm
+
+    with tqdm(total=games, disable=not progress, unit="game", desc="simulating") as bar:
+        if executor is None and n_workers == 1:
+            for i, part in enumerate(parts):
+                done[i] = play_games(players, specs, seed, part)
+                bar.update(len(part))
+        else:
+            own = executor is None
+            pool = executor or concurrent.futures.ProcessPoolExecutor(n_workers)
+            try:
+                futures = {pool.submit(play_games, players, specs, seed, part): i for i, part in enumerate(parts)}
+                for future in concurrent.futures.as_completed(futures):
+                    i = futures[future]
+                    done[i] = future.result()
+                    bar.update(len(parts[i]))
+            finally:
+                if own:
+                    pool.shutdown(cancel_futures=True)
+    rows = [row for i in range(len(parts)) for row in done[i]]
+    return Results(players, specs, games, seed, rows)
+
+
+def results_csv(results: Results) -> str:
+    """The CSV text of ``results`` (see ``Results.write_csv``)."""
+    buffer = io.StringIO()
+    results.write_csv(buffer)
+    return buffer.getvalue()
