@@ -95,7 +95,7 @@ def view_html(v: PlayerView) -> str:
             hands.append("".join(card_html(c) for c in v.hand + v.draft_hand + v.draft_picks))
         else:
             count = v.hand_sizes[p] + v.draft_hand_sizes[p] + v.draft_pick_counts[p]
-            hands.append(back_html(f"{count} cards"))
+            hands.append(back_html(f"{count} card" + ("" if count == 1 else "s")))
     return _table(
         v.players,
         v.capital,
