@@ -109,9 +109,11 @@ def _parse_json(text: str | bytes) -> Any:
     if len(text) > MAX_INPUT_BYTES:
         raise PositionError(f"input is {len(text)} bytes; at most {MAX_INPUT_BYTES} are accepted")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_float=_refuse_number, parse_constant=_refuse_number)
     except RecursionError:
         raise PositionError("input is nested too deeply to be a position or record") from None
+    except PositionError:
+        raise
     except (ValueError, UnicodeDecodeError) as e:
         raise PositionError(f"not valid JSON: {e}") from None
 
@@ -119,6 +121,19 @@ def _parse_json(text: str | bytes) -> Any:
 @cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
     return jsonschema.Draft202012Validator(schema(name))
+
+
+def _refuse_number(text: str) -> Any:
+    # JSON Schema counts 2.0 as an integer; the game has only whole numbers, written as such.
+    raise PositionError(f"{text} is not a whole number: counts, seats and values are written like 2")
+
+
+def _refuse_floats(data: Any) -> None:
+    """Refuse 2.0 where 2 is meant (schema-checked data is shallow, so recursion is safe)."""
+    if isinstance(data, float):
+        _refuse_number(repr(data))
+    for item in data.values() if isinstance(data, dict) else data if isinstance(data, list) else ():
+        _refuse_floats(item)
 
 
 def _check_schema(data: Any, name: str) -> None:
@@ -135,6 +150,7 @@ def loads_position(text: str | bytes) -> GameState:
 
 def position_from_dict(data: Any) -> GameState:
     _check_schema(data, "position")
+    _refuse_floats(data)
     n = data["players"]
     for key in ("hands", "hometowns", "bonus"):
         _seat_count(data[key], n, key)

@@ -91,6 +91,8 @@ def test_impossible_positions_are_refused_with_a_reason(mid_game: dict[str, Any]
         ("[" * 100_000, "nested too deeply|not valid JSON"),
         (b"\xff\xfe{", "not valid JSON"),
         (" " * (MAX_INPUT_BYTES + 1), f"at most {MAX_INPUT_BYTES}"),
+        ('{"players": 2.0}', "2.0 is not a whole number"),
+        ('{"players": NaN}', "NaN is not a whole number"),
     ],
 )
 def test_malformed_input_is_refused(text: str | bytes, message: str) -> None:
@@ -128,3 +130,11 @@ def test_arrange_refuses_impossible_layouts() -> None:
         arrange(2, hands=["B6 B6", "B6 B6"])
     with pytest.raises(PositionError, match="player 0 is to play but has no card"):
         arrange(2, hands=["", "B2"])
+
+
+def test_dicts_with_float_numbers_are_refused(mid_game: dict[str, Any]) -> None:
+    from capital_lux.position import position_from_dict
+
+    mid_game["players"] = 3.0
+    with pytest.raises(PositionError, match="3.0 is not a whole number"):
+        position_from_dict(mid_game)
