@@ -395,21 +395,22 @@ class RuleOfThumbBot:
 
     def _gold(self, view: PlayerView, legal: tuple[Action, ...]) -> Hint:
         me = view.viewer
-        costs = {c: view.hometown_total(me, c) - (view.capital_total(c) or 0) for c in COLOURS}
+        totals = {c: view.hometown_total(me, c) for c in COLOURS}
+        costs = {c: totals[c] - (view.capital_total(c) or 0) for c in COLOURS}  # limits are revealed now
 
         def worth(action: Action) -> tuple[int, int]:
+            """Points kept net of the gold paid; colours not worth their gold spoil the option."""
             assert isinstance(action, SaveWithGold)
-            kept = sum(view.hometown_total(me, c) - costs[c] for c in action.colours)
-            return kept - 0 * len(action.colours), -len(action.colours)
+            if any(totals[c] <= costs[c] for c in action.colours):
+                return -1, 0
+            return sum(totals[c] - costs[c] for c in action.colours), -len(action.colours)
 
-        best = max(legal, key=lambda a: (worth(a)[0] if all(
-            view.hometown_total(me, c) > costs[c] for c in a.colours  # type: ignore[union-attr]
-        ) else -1, worth(a)[1]))
+        best = max(legal, key=worth)
         assert isinstance(best, SaveWithGold)
         if not best.colours:
             return Hint(best, N_("Keeps the gold: the cards over the limit are not worth more than it."), {})
         spent = sum(costs[c] for c in best.colours)
-        saved = sum(view.hometown_total(me, c) for c in best.colours)
+        saved = sum(totals[c] for c in best.colours)
         return Hint(best, N_("Spends {gold} gold to keep {saved} points of cards."), {"gold": spent, "saved": saved})
 
 
