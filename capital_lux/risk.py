@@ -46,10 +46,10 @@ from itertools import permutations
 from typing import Callable, Iterable, Mapping, Union
 
 from . import rules
-from .cards import ALL_CARDS, COLOURS, MODIFIERS, Card
+from .cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card
 from .game import Policy, random_policy, sample_chance
 from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from .state import AGENT, CLERIC, DRAFT, GOLD, OVER, PLAY, GameState
+from .state import AGENT, CLERIC, DRAFT, GOLD, OVER, PLAY, SETUP_MODIFIERS, GameState
 from .views import PlayerView, determinize, view
 
 __all__ = [
@@ -308,7 +308,7 @@ class Estimate:
         p = hits / n
         centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
         half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-        return cls(p, max(0.0, centre - half), min(1.0, centre + half), n)
+        return cls(p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)), n)  # p inside despite rounding
 
     @classmethod
     def of_values(cls, values: list[float] | list[int]) -> Estimate:
@@ -509,10 +509,11 @@ def _outcomes(
         raise ValueError(f"unknown horizon {horizon!r}: choose from {', '.join(HORIZONS)}")
     if samples <= 0:
         raise ValueError("simulation needs at least one sample")
+    sampler = _Sampler(v)
     results = []
     for i in range(samples):
         rng = random.Random(seed * 1_000_003 + i)  # sample i is the same deal whatever the move
-        s = determinize(v, rng)
+        s = sampler.sample(rng)
         if horizon == "now":
             results.append(_round_end_now(s, v.viewer, include_hand))
             continue
@@ -520,6 +521,65 @@ def _outcomes(
             s.apply_action(first)
         results.append(_play_on(s, v.viewer, policy, trusted, rng, horizon))
     return results
+
+
+class _Sampler:
+    """``views.determinize`` for many samples of one view, with the fixed work done once.
+
+    Same distribution: the unseen cards are dealt uniformly into the others' hidden
+    places (a partial shuffle: only the dealt cards need drawing; the rest is the deck),
+    the unseen modifiers uniformly into the hidden modifier places. A gold-phase view
+    (others' secret choices to draw) goes to ``determinize`` itself.
+    """
+
+    def __init__(self, v: PlayerView) -> None:
+        self.view = v
+        self.template = determinize(v, random.Random(0))
+        p = v.viewer
+        self.template.hands[p] = list(v.hand)
+        self.cards = [ALL_CARDS[kind] for kind, k in enumerate(v.unseen_cards()) for _ in range(k)]
+        self.deck = v.unseen_cards()
+        self.zones = [
+            (name, q, sizes[q])
+            for name, sizes in (("hands", v.hand_sizes), ("draft_hands", v.draft_hand_sizes),
+                                ("draft_picks", v.draft_pick_counts))
+            for q in range(v.players)
+            if q != p and sizes[q]
+        ]
+        self.dealt = sum(size for _, _, size in self.zones)
+        self.slots = [(c, i) for c in COLOURS for i, m in enumerate(v.modifiers_above[c]) if m.value is None]
+        self.modifiers = list(unseen_modifiers(v))
+        if v.phase == SETUP_MODIFIERS:
+            for value in v.setup_modifiers:
+                self.modifiers.remove(value)
+        self.pending = v.phase == AGENT and v.current != p
+
+    def sample(self, rng: random.Random) -> GameState:
+        if self.view.phase == GOLD:
+            return determinize(self.view, rng)
+        s = self.template.clone()
+        cards, n, randbelow = self.cards[:], len(self.cards), rng.randrange
+        for i in range(self.dealt):
+            j = randbelow(i, n)
+            cards[i], cards[j] = cards[j], cards[i]
+        deck = self.deck[:]
+        start = 0
+        for name, q, size in self.zones:
+            hand = sorted(cards[start:start + size])
+            getattr(s, name)[q] = hand
+            for card in hand:
+                deck[KIND[card]] -= 1
+            start += size
+        s.deck = deck
+        modifiers = self.modifiers[:]
+        rng.shuffle(modifiers)
+        for c, i in self.slots:
+            owner, _ = s.modifiers_above[c][i]
+            s.modifiers_above[c][i] = (owner, modifiers.pop())
+        if self.pending:
+            s.pending_modifier = modifiers.pop()
+        s.modifier_deck = sorted(modifiers)
+        return s
 
 
 def simulate_risk(
@@ -571,3 +631,47 @@ def converging_estimates(
     outcomes = _outcomes(v, wanted[-1], seed, random_policy, True, "now", None, include_hand)
     hits = [(colour in o.exceeded) if colour else bool(o.exceeded) for o in outcomes]
     return [(n, Estimate.proportion(sum(hits[:n]), n)) for n in wanted]
+
+
+# -- examples and benchmark -----------------------------------------------------------
+def example_view(players: int = 4, seed: int = 34, cards_left: int = 3) -> PlayerView:
+    """A reproducible table seen by the player to move, for demonstrations and benchmarks.
+
+    Seeded game played by ``fast_policy`` until every hand in round 1 is down to about
+    ``cards_left`` cards (``cards_left=6`` stops right after the draft). The default (4
+    players, seed 34) has two modifiers the viewer cannot see and a risk of 1/2.
+    """
+    from .game import Game
+
+    game = Game(players, seed=seed)
+    rng = random.Random(seed)
+    s = game.state
+    while not (s.phase == PLAY and sum(map(len, s.hands)) <= cards_left * players) and s.round == 1:
+        game.play(fast_policy(s, rng))
+        s = game.state
+    return view(s, s.current)
+
+
+def benchmark(samples: int = 2000) -> dict[str, float]:
+    """Figures for ``python -m capital_lux bench risk`` (seconds unless named otherwise)."""
+    mid = example_view()
+    start = time.perf_counter()
+    calls = 200
+    for _ in range(calls):
+        round_end_risk(mid)
+    figures = {"exact_round_end_risk_4p_ms": round((time.perf_counter() - start) / calls * 1000, 3)}
+    for bot, n in (("fast", samples), ("rule", samples // 10)):
+        start = time.perf_counter()
+        simulate_risk(mid, n, seed=1, bot=bot)
+        figures[f"simulated_risk_round_{bot}_{n}_samples_s"] = round(time.perf_counter() - start, 3)
+    start = time.perf_counter()
+    simulate_risk(mid, samples, seed=1, horizon="now")
+    figures[f"simulated_risk_now_{samples}_samples_s"] = round(time.perf_counter() - start, 3)
+    six = example_view(players=3, seed=1, cards_left=6)
+    per_move = samples // 10
+    start = time.perf_counter()
+    moves = compare_moves(six, per_move, seed=1, bot="fast")
+    figures[f"compare_moves_6_card_hand_{len(moves)}_moves_{per_move}_samples_fast_s"] = round(
+        time.perf_counter() - start, 3
+    )
+    return figures

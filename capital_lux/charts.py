@@ -1,0 +1,248 @@
+"""Charts of risk and probability: each function returns a matplotlib ``Figure``.
+
+Figures are built with ``matplotlib.figure.Figure`` (no pyplot state), so a caller
+shows one (``display(fig)``) and drops it when done; nothing leaks between charts.
+Colour is never the only signal: every colour has a hatch pattern, its symbol and
+its name, and exceeding/safe or affordable/not are told apart by hatching too.
+All text goes through the translator ``t`` (``capital_lux.i18n.translator``).
+
+>>> from capital_lux.i18n import translator
+>>> from capital_lux.risk import Estimate
+>>> fig = convergence_chart(0.5, [(10, Estimate(0.4, 0.17, 0.69, 10))], translator("en"))
+>>> fig.axes[0].get_xlabel()
+'Samples (log scale)'
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Union
+
+from babel.numbers import format_percent
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
+from .cards import COLOURS, SYMBOLS
+from .i18n import Translator
+from .notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from .risk import Estimate, MoveEstimate, RoundEndRisk, SimulatedRisk
+
+__all__ = [
+    "FILLS", "HATCHES", "risk_chart", "gold_chart", "move_chart", "convergence_chart", "colour_label",
+    "describe_action", "percent",
+]
+
+#: Fill colours, chosen to stay apart for common colour-vision deficiencies (Paul Tol's palette).
+FILLS: dict[str, str] = {"B": "#4477AA", "G": "#228833", "P": "#EE99BB", "Y": "#CCBB44"}
+#: One hatch per colour, so the bars read without colour vision.
+HATCHES: dict[str, str] = {"B": "//", "G": "..", "P": "xx", "Y": "--"}
+EXCEED_HATCH = "xxx"
+SAFE_HATCH = ""
+AFFORD_HATCH = "//"
+SHORT_HATCH = "xxx"
+GREY, DARK = "#BBBBBB", "#333333"
+
+Probability = Union[float, Fraction]
+
+
+def percent(p: Probability, t: Translator) -> str:
+    """A probability as a percentage in the translator's language (``75%``, ``75 %``)."""
+    return str(format_percent(float(p), format="#,##0.#%", locale=t.lang))
+
+
+def _exact(p: Fraction, t: Translator) -> str:
+    text = percent(p, t)
+    return text if p.denominator == 1 else f"{p.numerator}/{p.denominator} ≈ {text}"
+
+
+def colour_label(colour: str, t: Translator) -> str:
+    """The colour's symbol and name, the way every chart labels it: ``◆ blue``."""
+    return f"{SYMBOLS[colour]} {t.colour(colour)}"
+
+
+def describe_action(action: Action, t: Translator) -> str:
+    """A short label for a decision, in the translator's language."""
+    if isinstance(action, Play):
+        if action.to == CAPITAL:
+            return t.gettext("{card} into the {capital}").format(card=action.card, capital=t.term("Capital"))
+        return t.gettext("{card} into the {hometown}").format(card=action.card, hometown=t.term("Hometown"))
+    if isinstance(action, Pick):
+        return t.gettext("pick {cards}").format(cards=" ".join(map(str, action.cards)))
+    if isinstance(action, PlaceModifier):
+        return t.gettext("modifier above {colour}").format(colour=colour_label(action.colour, t))
+    if isinstance(action, TakeLowest):
+        return t.gettext("take the lowest {colour}").format(colour=colour_label(action.colour, t))
+    if isinstance(action, SaveWithGold):
+        if not action.colours:
+            return t.gettext("keep nothing with gold")
+        names = ", ".join(colour_label(c, t) for c in action.colours)
+        return t.gettext("keep with gold: {colours}").format(colours=names)
+    return str(action)
+
+
+def _probability_axis(ax: Axes, t: Translator) -> None:
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel(t.gettext("Probability"))
+    ax.yaxis.set_major_formatter(lambda y, _: percent(y, t))
+
+
+def risk_chart(risk: RoundEndRisk | SimulatedRisk, t: Translator) -> Figure:
+    """P(exceed) per colour; exact risk adds each capital total's distribution against the hometown.
+
+    Simulated risk shows 95% intervals as error bars and the expected cards lost.
+    """
+    fig = Figure(figsize=(10, 6.5), layout="constrained")
+    labels = [colour_label(c, t) for c in COLOURS]
+    if isinstance(risk, SimulatedRisk):
+        top, bottom = fig.subplots(2, 1)
+        for ax, values in (
+            (top, [risk.colours[c].p_exceed for c in COLOURS]),
+            (bottom, [risk.colours[c].cards_lost for c in COLOURS]),
+        ):
+            _estimate_bars(ax, labels, values)
+        _probability_axis(top, t)
+        top.set_title(
+            t.gettext("Chance of exceeding, per colour, simulated ({n} samples, 95% intervals)").format(n=risk.samples)
+        )
+        bottom.set_ylabel(t.gettext("Expected cards lost"))
+        bottom.set_ylim(bottom=0)
+        return fig
+    grid = fig.add_gridspec(2, len(COLOURS), height_ratios=(1, 1.2))
+    top = fig.add_subplot(grid[0, :])
+    bars = top.bar(labels, [float(risk.colours[c].p_exceed) for c in COLOURS], edgecolor=DARK)
+    for bar, c in zip(bars, COLOURS):
+        bar.set_facecolor(FILLS[c])
+        bar.set_hatch(HATCHES[c])
+        top.annotate(_exact(risk.colours[c].p_exceed, t), (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                     ha="center", va="bottom", xytext=(0, 2), textcoords="offset points")
+    _probability_axis(top, t)
+    top.set_title(t.gettext("Chance of exceeding, per colour, if the round ended now (exact)"))
+    panels = [fig.add_subplot(grid[1, i]) for i in range(len(COLOURS))]
+    for ax, c in zip(panels, COLOURS):
+        _capital_panel(ax, risk, c, t)
+    for ax in panels[1:]:
+        ax.set_ylabel("")
+    fig.legend(
+        handles=[
+            Patch(facecolor=GREY, hatch=EXCEED_HATCH, edgecolor=DARK, label=t.gettext("you exceed")),
+            Patch(facecolor="white", hatch=SAFE_HATCH, edgecolor=DARK, label=t.gettext("safe (equal is safe)")),
+        ],
+        loc="outside lower center",
+        ncols=2,
+    )
+    return fig
+
+
+def _estimate_bars(ax: Axes, labels: list[str], values: list[Estimate]) -> None:
+    means = [e.mean for e in values]
+    errors = [[e.mean - e.low for e in values], [e.high - e.mean for e in values]]
+    bars = ax.bar(labels, means, yerr=errors, capsize=6, edgecolor=DARK, ecolor=DARK)
+    for bar, c in zip(bars, COLOURS):
+        bar.set_facecolor(FILLS[c])
+        bar.set_hatch(HATCHES[c])
+
+
+def _capital_panel(ax: Axes, risk: RoundEndRisk, colour: str, t: Translator) -> None:
+    """One colour: the capital total's distribution, bars hatched where the hometown exceeds it."""
+    cr = risk.colours[colour]
+    totals = list(cr.capital_distribution)
+    bars = ax.bar([str(x) for x in totals], [float(p) for p in cr.capital_distribution.values()], edgecolor=DARK)
+    for bar, total in zip(bars, totals):
+        exceeds = cr.hometown_total > 0 and cr.hometown_total > total  # ruling R7
+        bar.set_facecolor(FILLS[colour] if exceeds else "white")
+        bar.set_hatch(EXCEED_HATCH if exceeds else SAFE_HATCH)
+    ax.set_title(colour_label(colour, t))
+    ax.set_xlabel(
+        t.gettext("{capital} total; your {hometown}: {total}").format(
+            capital=t.term("Capital"), hometown=t.term("Hometown"), total=cr.hometown_total
+        ),
+        fontsize="small",
+    )
+    _probability_axis(ax, t)
+
+
+def gold_chart(risk: RoundEndRisk, gold: int, t: Translator) -> Figure:
+    """The gold needed to keep every colour, against the gold in hand.
+
+    Bars the player can pay for are hatched ``//``, the others ``xxx``; the line is the
+    chance that ``gold`` is enough.
+    """
+    fig = Figure(figsize=(8, 4.5), layout="constrained")
+    ax = fig.subplots()
+    needs = list(risk.gold_to_keep_all)
+    bars = ax.bar([str(g) for g in needs], [float(p) for p in risk.gold_to_keep_all.values()], edgecolor=DARK)
+    for bar, need in zip(bars, needs):
+        affordable = need <= gold
+        bar.set_facecolor(FILLS["Y"] if affordable else GREY)
+        bar.set_hatch(AFFORD_HATCH if affordable else SHORT_HATCH)
+    p = sum((q for need, q in risk.gold_to_keep_all.items() if need <= gold), Fraction(0))
+    ax.set_xlabel(t.gettext("{gold} needed to keep every colour").format(gold=t.term("gold disc", 2)))
+    _probability_axis(ax, t)
+    ax.set_title(t.gettext("Chance of affording every save: {p}").format(p=_exact(p, t)))
+    ax.legend(
+        handles=[
+            Patch(facecolor=FILLS["Y"], hatch=AFFORD_HATCH, edgecolor=DARK,
+                  label=t.gettext("you can pay (you hold {n} {gold})").format(n=gold, gold=t.term("gold disc", gold))),
+            Patch(facecolor=GREY, hatch=SHORT_HATCH, edgecolor=DARK, label=t.gettext("more than you hold")),
+        ],
+        loc="upper right",
+    )
+    return fig
+
+
+def move_chart(moves: list[MoveEstimate], t: Translator) -> Figure:
+    """Each move's expected score and risk (and chance of winning when simulated to the game's end).
+
+    Moves into the hometown are hatched ``//``, into the capital ``..``; intervals are 95%.
+    """
+    panels = 3 if moves and all(m.p_win is not None for m in moves) else 2
+    fig = Figure(figsize=(4 * panels + 2, 0.45 * max(len(moves), 4) + 1.5), layout="constrained")
+    axes = fig.subplots(1, panels, sharey=True, squeeze=False)[0]
+    labels = [describe_action(m.action, t) for m in moves]
+    hatches = [
+        (".." if m.action.to == CAPITAL else "//") if isinstance(m.action, Play) else "" for m in moves
+    ]
+    columns: list[tuple[str, list[Estimate]]] = [
+        (t.gettext("Expected score"), [m.score for m in moves]),
+        (t.gettext("Chance of exceeding in any colour"), [m.p_exceed_any for m in moves]),
+    ]
+    if panels == 3:
+        columns.append((t.gettext("Chance of winning"), [m.p_win for m in moves if m.p_win is not None]))
+    positions = list(range(len(moves)))
+    for ax, (title, values) in zip(axes, columns):
+        bars = ax.barh(positions, [e.mean for e in values],
+                       xerr=[[e.mean - e.low for e in values], [e.high - e.mean for e in values]],
+                       capsize=4, color=GREY, edgecolor=DARK, ecolor=DARK)
+        for bar, hatch in zip(bars, hatches):
+            bar.set_hatch(hatch)
+        ax.set_title(title)
+        if title != columns[0][0]:
+            ax.set_xlim(0, 1.05)
+            ax.xaxis.set_major_formatter(lambda x, _: percent(x, t))
+    axes[0].set_yticks(positions, labels)
+    axes[0].invert_yaxis()
+    if moves:
+        best = max(positions, key=lambda i: moves[i].score.mean)
+        axes[0].get_yticklabels()[best].set_fontweight("bold")
+        fig.suptitle(t.gettext("Moves compared over {n} simulated deals (95% intervals)").format(n=moves[0].score.n))
+    return fig
+
+
+def convergence_chart(exact: Probability, estimates: list[tuple[int, Estimate]], t: Translator) -> Figure:
+    """Simulated estimates with their 95% intervals closing in on the exact value as samples grow."""
+    fig = Figure(figsize=(8, 4.5), layout="constrained")
+    ax = fig.subplots()
+    sizes = [n for n, _ in estimates]
+    values = [e for _, e in estimates]
+    ax.fill_between(sizes, [e.low for e in values], [e.high for e in values], color=GREY, alpha=0.5,
+                    hatch="//", edgecolor=DARK, label=t.gettext("95% interval"))
+    ax.plot(sizes, [e.mean for e in values], marker="o", color=DARK, label=t.gettext("simulated estimate"))
+    label = _exact(exact, t) if isinstance(exact, Fraction) else percent(exact, t)
+    ax.axhline(float(exact), color="black", linestyle="--", label=t.gettext("exact value: {p}").format(p=label))
+    ax.set_xscale("log")
+    ax.set_xlabel(t.gettext("Samples (log scale)"))
+    _probability_axis(ax, t)
+    ax.set_title(t.gettext("Simulation approaching the exact value"))
+    ax.legend(loc="best")
+    return fig
