@@ -34,7 +34,44 @@ def engine(seconds: float = 2.0) -> Figures:
     return figures
 
 
-BENCHMARKS: dict[str, Callable[[], Figures]] = {"engine": engine}
+def bots(seconds: float = 3.0) -> Figures:
+    """Rule-of-thumb games per second (every seat, and one against three random bots);
+    search iterations per second on the first decisions of seeded 4-player games."""
+    from .bots import RuleOfThumbBot, as_policy
+    from .game import Game
+    from .search import ismcts
+    from .views import view
+
+    rule = as_policy(RuleOfThumbBot())
+    figures: Figures = {
+        "rule_games_per_second_4p": round(timed_rate(lambda i: play_game(4, [rule] * 4, random.Random(i)), seconds), 1),
+        "rule_vs_3_random_games_per_second_4p": round(
+            timed_rate(lambda i: play_game(4, [rule] + [random_policy] * 3, random.Random(i)), seconds), 1),
+    }
+    start, iterations = time.perf_counter(), 0
+    for seed in range(4):
+        game = Game(4, seed)
+        ismcts(view(game.state, game.state.current), random.Random(seed), iterations=250)
+        iterations += 250
+    figures["search_iterations_per_second_4p"] = round(iterations / (time.perf_counter() - start), 1)
+    return figures
+
+
+def simulation(games: int = 120) -> Figures:
+    """Throughput of ``simulate`` (4 rule-of-thumb bots) with 1 and 2 worker processes."""
+    from .simulate import simulate
+
+    figures: Figures = {}
+    for workers in (1, 2):
+        start = time.perf_counter()
+        simulate(4, ["rule"], games, seed=0, workers=workers)
+        figures[f"games_per_second_{workers}_worker{'s' if workers > 1 else ''}"] = round(
+            games / (time.perf_counter() - start), 1)
+    figures["speed_up_2_workers"] = round(figures["games_per_second_2_workers"] / figures["games_per_second_1_worker"], 2)
+    return figures
+
+
+BENCHMARKS: dict[str, Callable[[], Figures]] = {"engine": engine, "bots": bots, "simulation": simulation}
 
 
 def run(names: list[str] | None = None) -> dict[str, Figures]:
