@@ -1,0 +1,433 @@
+"""Risk and probability: exact answers against brute-force enumeration, simulation against exact."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations, permutations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from capital_lux import risk
+from capital_lux.cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card, full_deck_counts
+from capital_lux.game import Game, sample_chance
+from capital_lux.notation import Action, Play
+from capital_lux.rules import excess
+from capital_lux.state import PLAY, GameState
+from capital_lux.views import PlayerView, sample_hidden, view
+
+
+# -- tables -------------------------------------------------------------------------------
+def table(
+    players: int,
+    hometown: dict[str, list[int]],
+    capital: dict[str, list[int]],
+    modifiers: dict[str, list[tuple[int, int]]],
+    hand: tuple[str, ...] = (),
+    gold: int = 0,
+    others_hands: int = 0,
+) -> GameState:
+    """A round-1 play position for seat 0; every card shown is taken off the deck."""
+    s = GameState(players)
+    s.round, s.phase, s.starting_player, s.current = 1, PLAY, 0, 0
+    s.hometowns[0] = {c: sorted(hometown.get(c, [])) for c in COLOURS}
+    s.capital = {c: sorted(capital.get(c, [])) for c in COLOURS}
+    s.modifiers_above = {c: list(modifiers.get(c, [])) for c in COLOURS}
+    placed = [m for slots in s.modifiers_above.values() for _, m in slots]
+    s.modifier_deck = sorted(m for m in MODIFIERS if m not in placed)
+    s.hands[0] = sorted(Card.parse(c) for c in hand)
+    s.gold[0] = gold
+    s.gold_pile -= gold
+    shown = [Card(c, v) for c in COLOURS for v in s.hometowns[0][c] + s.capital[c]] + s.hands[0]
+    for card in shown:
+        s.deck[KIND[card]] -= 1
+    rng = random.Random(0)
+    for q in range(1, players):
+        for _ in range(others_hands):
+            card = sample_chance(s, rng).card  # type: ignore[union-attr]
+            s.deck[KIND[card]] -= 1
+            s.hands[q].append(card)
+        s.hands[q].sort()
+    return s
+
+
+def brute_force(s: GameState, p: int, include_hand: bool = False) -> dict[str, object]:
+    """Round-end risk by enumerating every arrangement of the modifiers p has not seen.
+
+    Independent of ``risk``: the hidden places (others' face-down modifiers, then the
+    modifier deck) are filled with every permutation of the unseen values, each equally
+    likely, and the engine's own ``excess`` judges each resulting table.
+    """
+    hidden = [(c, i) for c in COLOURS for i, (o, _) in enumerate(s.modifiers_above[c]) if o != p]
+    seen = [m for c in COLOURS for o, m in s.modifiers_above[c] if o == p]
+    unseen = [m for m in MODIFIERS if m not in seen]
+    capital: dict[str, Counter[int]] = {c: Counter() for c in COLOURS}
+    exceeds: Counter[str] = Counter()
+    gold_needed: Counter[int] = Counter()
+    count = 0
+    for arrangement in permutations(unseen):
+        t = s.clone()
+        if include_hand:
+            for card in t.hands[p]:
+                t.hometowns[p][card.colour].append(card.value)
+        for (c, i), value in zip(hidden, arrangement):
+            t.modifiers_above[c][i] = (t.modifiers_above[c][i][0], value)
+        count += 1
+        for c in COLOURS:
+            capital[c][t.capital_total(c)] += 1
+            exceeds[c] += excess(t, p, c) > 0
+        gold_needed[sum(excess(t, p, c) for c in COLOURS)] += 1
+    return {
+        "capital": {c: {k: Fraction(n, count) for k, n in capital[c].items()} for c in COLOURS},
+        "p_exceed": {c: Fraction(exceeds[c], count) for c in COLOURS},
+        "gold": {k: Fraction(n, count) for k, n in gold_needed.items()},
+        "afford": Fraction(sum(n for k, n in gold_needed.items() if k <= s.gold[p]), count),
+    }
+
+
+def assert_matches_brute_force(s: GameState, p: int, include_hand: bool = False) -> None:
+    exact = risk.round_end_risk(view(s, p), include_hand)
+    truth = brute_force(s, p, include_hand)
+    assert {c: exact.colours[c].capital_distribution for c in COLOURS} == truth["capital"]
+    assert {c: exact.colours[c].p_exceed for c in COLOURS} == truth["p_exceed"]
+    assert exact.gold_to_keep_all == truth["gold"]
+    assert exact.p_afford_all == truth["afford"]
+    assert sum(exact.gold_to_keep_all.values()) == 1
+
+
+def positions_from_games(players: int, seed: int) -> list[GameState]:
+    """Every play decision of one seeded game played by the cheap rollout policy."""
+    game, rng, found = Game(players, seed=seed), random.Random(seed), []
+    while not game.state.is_terminal():
+        if game.state.phase == PLAY:
+            found.append(game.state.clone())
+        game.play(risk.fast_policy(game.state, rng))
+    return found
+
+
+# -- exact round-end risk ---------------------------------------------------------------
+def test_worked_example_one_unknown_modifier() -> None:
+    # Yellow 9 at home; capital 7 plus an opponent's modifier; the viewer placed +2 on blue.
+    s = table(3, {"Y": [4, 5]}, {"Y": [3, 4], "B": [2]}, {"Y": [(1, 4)], "B": [(0, 2)]}, gold=2)
+    r = risk.round_end_risk(view(s, 0))
+    y = r.colours["Y"]
+    assert y.hometown_total == 9
+    assert y.capital_distribution == {4: Fraction(1, 3), 6: Fraction(1, 3), 11: Fraction(1, 3)}
+    assert y.p_exceed == Fraction(2, 3)
+    assert y.gold_needed == {0: Fraction(1, 3), 3: Fraction(1, 3), 5: Fraction(1, 3)}
+    assert r.p_afford_all == Fraction(1, 3)  # 2 gold covers only the case with nothing to pay
+    assert r.colours["B"].capital_distribution == {4: Fraction(1)}
+
+
+def test_equal_is_safe_and_an_empty_colour_never_exceeds() -> None:  # ruling R7
+    s = table(2, {"G": [3, 4]}, {"G": [6], "P": [2]}, {"G": [(1, -1)], "P": [(1, -3)]})
+    r = risk.round_end_risk(view(s, 0))
+    assert r.colours["P"].hometown_total == 0 and r.colours["P"].p_exceed == 0
+    assert min(r.colours["P"].capital_distribution) < 0  # negative capital, still safe
+    safe_at_equal = table(2, {"G": [3, 4]}, {"G": [3, 4]}, {})
+    assert risk.round_end_risk(view(safe_at_equal, 0)).colours["G"].p_exceed == 0
+    assert_matches_brute_force(s, 0)
+
+
+def test_own_modifiers_are_known_and_others_are_not() -> None:  # ruling R11
+    s = table(3, {"B": [5, 6]}, {"B": [4, 4]}, {"B": [(0, -3), (1, 4)]})
+    mine = risk.round_end_risk(view(s, 0)).colours["B"]
+    assert set(mine.capital_distribution) == {8 - 3 - 1, 8 - 3 + 2, 8 - 3 + 4}
+    theirs = risk.round_end_risk(view(s, 1)).colours["B"]
+    assert set(theirs.capital_distribution) == {8 + 4 - 3, 8 + 4 - 1, 8 + 4 + 2}
+
+
+def test_colours_are_dependent_through_shared_modifiers() -> None:
+    s = table(2, {"B": [5], "Y": [5]}, {"B": [4], "Y": [4]}, {"B": [(1, -3)], "Y": [(1, -1)]})
+    r = risk.round_end_risk(view(s, 0))
+    # each colour exceeds with probability 1/2, but both together with 1/6, not 1/4:
+    # the two unknown modifiers cannot both be the -3
+    assert r.colours["B"].p_exceed == r.colours["Y"].p_exceed == Fraction(1, 2)
+    assert r.gold_to_keep_all == {0: Fraction(1, 6), 2: Fraction(1, 3), 4: Fraction(1, 3), 6: Fraction(1, 6)}
+    assert r.p_exceed_any == Fraction(5, 6)
+    assert_matches_brute_force(s, 0)
+
+
+def test_three_unknown_modifiers_match_brute_force() -> None:
+    s = table(4, {"B": [3, 5], "G": [6], "Y": [2, 2, 3]}, {"B": [5], "G": [4], "Y": [4, 4]},
+              {"B": [(1, -1)], "G": [(2, 4)], "Y": [(3, -3), (0, 2)]}, hand=("G5", "Y3"), gold=3)
+    for include_hand in (False, True):
+        assert_matches_brute_force(s, 0, include_hand)
+
+
+@pytest.mark.parametrize("players, seed", [(2, 1), (3, 2), (4, 3), (4, 34)])
+def test_every_play_position_of_a_game_matches_brute_force(players: int, seed: int) -> None:
+    for s in positions_from_games(players, seed)[::3]:
+        for p in range(players):
+            assert_matches_brute_force(s, p, include_hand=p % 2 == 1)
+
+
+def test_risk_depends_only_on_the_view() -> None:
+    s = positions_from_games(4, 34)[12]
+    other = sample_hidden(s, 0, random.Random(5))
+    assert view(other, 0) == view(s, 0)
+    assert risk.round_end_risk(view(other, 0)) == risk.round_end_risk(view(s, 0))
+
+
+def test_revealed_modifiers_give_a_certain_answer() -> None:
+    game, rng = Game(2, seed=0), random.Random(0)
+    while game.state.phase != "gold":  # this game has one, in round 3
+        game.play(risk.fast_policy(game.state, rng))
+    v = view(game.state, game.state.current)
+    r = risk.round_end_risk(v)
+    assert all(len(cr.capital_distribution) == 1 for cr in r.colours.values())
+    assert r.p_exceed_any == 1  # the gold phase only comes to players who exceed
+
+
+# -- conditional updates -----------------------------------------------------------------
+def test_conditioning_on_a_modifier_follows_the_law_of_total_probability() -> None:
+    s = table(3, {"B": [3, 5], "Y": [6]}, {"B": [5], "Y": [5]}, {"B": [(1, -1)], "Y": [(2, 2)]})
+    v = view(s, 0)
+    whole = risk.round_end_risk(v)
+    outcomes = risk.modifier_reveal_outcomes(v, "B")
+    assert [value for value, _, _ in outcomes] == [-3, -1, 2, 4]
+    assert sum(p for _, p, _ in outcomes) == 1
+    for c in COLOURS:
+        assert sum(p * r.colours[c].p_exceed for _, p, r in outcomes) == whole.colours[c].p_exceed
+    mixed: Counter[int] = Counter()
+    for _, p, r in outcomes:
+        for gold, q in r.gold_to_keep_all.items():
+            mixed[gold] += p * q  # type: ignore[assignment]
+    assert dict(mixed) == whole.gold_to_keep_all
+    known = risk.condition_on_modifier(v, "B", 4)
+    assert known.colours["B"].capital_distribution == {9: Fraction(1)}
+    assert known.colours["B"].p_exceed == 0
+    assert set(known.colours["Y"].capital_distribution) == {5 - 3, 5 - 1, 5 + 2}
+
+
+def test_conditioning_refuses_what_cannot_be() -> None:
+    s = table(2, {}, {}, {"B": [(0, 2)], "Y": [(1, -1)]})
+    v = view(s, 0)
+    with pytest.raises(ValueError, match="no modifier above B"):
+        risk.condition_on_modifier(v, "B", 4)
+    with pytest.raises(ValueError, match="has seen it"):
+        risk.condition_on_modifier(v, "Y", 2)
+
+
+def test_next_modifier_draw_is_uniform_over_unseen_modifiers() -> None:
+    s = table(2, {}, {}, {"B": [(0, 2)], "Y": [(1, -1)]})
+    assert risk.next_modifier_distribution(view(s, 0)) == {-3: Fraction(1, 3), -1: Fraction(1, 3), 4: Fraction(1, 3)}
+    s.modifiers_above["G"] = [(1, -3), (1, 4)]
+    s.modifier_deck = []
+    assert risk.next_modifier_distribution(view(s, 0)) == {}
+
+
+# -- card odds ---------------------------------------------------------------------------
+SMALL = {Card("Y", 6): 2, Card("Y", 5): 1, Card("B", 2): 3, Card("G", 4): 1}
+
+
+def labelled(counts: dict[Card, int]) -> list[tuple[Card, int]]:
+    return [(card, i) for card, n in counts.items() for i in range(n)]
+
+
+@pytest.mark.parametrize("draws", range(0, 8))
+def test_draw_probability_matches_enumeration_of_a_small_deck(draws: int) -> None:
+    deck = labelled(SMALL)
+    hands = list(combinations(deck, draws))
+    for match, accept in (
+        ("Y", lambda c: c.colour == "Y"),
+        (Card("B", 2), lambda c: c == Card("B", 2)),
+        ({Card("Y", 6), Card("G", 4)}, lambda c: c in {Card("Y", 6), Card("G", 4)}),
+        (lambda c: c.value >= 5, lambda c: c.value >= 5),
+    ):
+        for at_least in range(0, 4):
+            hits = sum(sum(accept(card) for card, _ in hand) >= at_least for hand in hands)
+            assert risk.draw_probability(SMALL, match, draws, at_least) == Fraction(hits, len(hands))
+
+
+@pytest.mark.parametrize("hand_size", range(0, 8))
+def test_hand_probability_matches_enumeration(hand_size: int) -> None:
+    deck = labelled(SMALL)
+    hands = list(combinations(deck, hand_size))
+    for wanted in ([Card("Y", 6)], [Card("Y", 6), Card("Y", 6)], [Card("Y", 6), Card("B", 2), Card("B", 2)],
+                   [Card("G", 4), Card("Y", 5)], [Card("P", 3)], []):
+        need = Counter(wanted)
+        hits = sum(all(Counter(card for card, _ in hand)[c] >= k for c, k in need.items()) for hand in hands)
+        assert risk.hand_probability(SMALL, wanted, hand_size) == Fraction(hits, len(hands))
+
+
+@given(st.integers(1, 30), st.data())
+def test_hypergeometric_is_a_distribution(population: int, data: st.DataObject) -> None:
+    successes = data.draw(st.integers(0, population))
+    draws = data.draw(st.integers(0, population))
+    pmf = [risk.hypergeometric(population, successes, draws, k) for k in range(draws + 1)]
+    assert sum(pmf) == 1
+    mean = sum(k * p for k, p in enumerate(pmf))
+    assert mean == Fraction(draws * successes, population)
+    assert risk.hypergeometric_at_least(population, successes, draws, 0) == 1
+
+
+def test_card_odds_from_a_view_use_only_unseen_cards() -> None:
+    s = positions_from_games(3, 2)[4]
+    v = view(s, 0)
+    composition = risk.unseen_composition(v)
+    hidden = [0] * len(ALL_CARDS)
+    for k in range(len(ALL_CARDS)):
+        hidden[k] = s.deck[k]
+    for q in (1, 2):
+        for card in s.hands[q]:
+            hidden[KIND[card]] += 1
+    assert composition == {card: n for card, n in zip(ALL_CARDS, hidden) if n}
+    total = sum(composition.values())
+    yellow = sum(n for card, n in composition.items() if card.colour == "Y")
+    assert risk.draw_probability(v, "Y") == Fraction(yellow, total)
+    seen = next(iter(composition))
+    fewer = risk.unseen_composition(v, known=[seen])
+    assert sum(fewer.values()) == total - 1
+    with pytest.raises(ValueError, match="no unseen copy"):
+        risk.unseen_composition(v, known=[seen] * (composition[seen] + 1))
+
+
+def test_sampled_deck_cards_follow_the_exact_odds() -> None:
+    # The next card off the deck, drawn through the views' determinization many times,
+    # is yellow as often as the exact odds say.
+    s = positions_from_games(3, 2)[4]
+    v = view(s, 0)
+    exact = float(risk.draw_probability(v, "Y"))
+    sampler = risk._Sampler(v)
+    rng = random.Random(9)
+    n = 3000
+    hits = sum(top_of_deck(sampler.sample(rng), rng).colour == "Y" for _ in range(n))
+    assert risk.Estimate.proportion(hits, n).contains(exact)
+
+
+def top_of_deck(s: GameState, rng: random.Random) -> Card:
+    r = rng.randrange(s.deck_size())
+    for kind, count in enumerate(s.deck):
+        r -= count
+        if r < 0:
+            return ALL_CARDS[kind]
+    raise AssertionError("empty deck")
+
+
+# -- simulation --------------------------------------------------------------------------
+def test_estimates() -> None:
+    none = risk.Estimate.proportion(0, 50)
+    assert none.mean == 0 == none.low and 0 < none.high < 0.1
+    every = risk.Estimate.proportion(50, 50)
+    assert every.mean == 1 == every.high and every.low > 0.9
+    half = risk.Estimate.proportion(500, 1000)
+    assert half.contains(0.5) and half.high - half.low == pytest.approx(2 * 1.96 * math.sqrt(0.25 / 1000), rel=0.01)
+    values = risk.Estimate.of_values([1, 2, 3, 4])
+    assert values.mean == 2.5 and values.low < 2.5 < values.high and values.n == 4
+    with pytest.raises(ValueError):
+        risk.Estimate.proportion(0, 0)
+
+
+def test_sampler_gives_states_with_the_same_view() -> None:
+    for s in positions_from_games(4, 3)[::5] + positions_from_games(2, 1)[::7]:
+        for p in range(s.players):
+            v = view(s, p)
+            sampler = risk._Sampler(v)
+            rng = random.Random(p)
+            for _ in range(5):
+                assert view(sampler.sample(rng), p) == v
+
+
+def test_simulation_now_agrees_with_the_exact_risk() -> None:
+    v = risk.example_view()
+    exact = risk.round_end_risk(v)
+    assert 0 < exact.p_exceed_any < 1
+    simulated = risk.simulate_risk(v, 2000, seed=11, horizon="now")
+    assert simulated.p_exceed_any.contains(float(exact.p_exceed_any))
+    for c in COLOURS:
+        assert simulated.colours[c].p_exceed.contains(float(exact.colours[c].p_exceed))
+
+
+def home_first(state: GameState, rng: random.Random) -> Action:
+    """Plays its first card home; takes the first option otherwise."""
+    if state.phase == PLAY:
+        return Play(state.hands[state.current][0], "home")
+    return state.legal_actions()[0]
+
+
+def test_simulated_round_end_agrees_with_exact_when_the_last_card_goes_home() -> None:
+    # The viewer takes the round's very last turn with one card; played home, the round
+    # ends exactly as round_end_risk(include_hand=True) foresees.
+    s = table(3, {"Y": [4, 5], "B": [3]}, {"Y": [2, 3, 4], "B": [4]}, {"B": [(1, 2)], "Y": [(2, -1)]}, hand=("Y2",))
+    s.last_turns = []
+    v = view(s, 0)
+    exact = risk.round_end_risk(v, include_hand=True)
+    # yellow 11 against 9 + y: lost when y is -3 or -1; blue 3 against 4 + b: lost when b is -3
+    assert exact.colours["Y"].p_exceed == Fraction(1, 2) and exact.colours["B"].p_exceed == Fraction(1, 4)
+    simulated = risk.simulate_risk(v, 600, seed=3, bot=home_first, horizon="round")
+    for c in COLOURS:
+        assert simulated.colours[c].p_exceed.contains(float(exact.colours[c].p_exceed))
+    # without gold every exceeding colour is lost: Y is 11 points in 3 cards, B 3 in 1
+    assert simulated.colours["Y"].cards_lost.mean == pytest.approx(3 * simulated.colours["Y"].p_exceed.mean)
+    assert simulated.gold_spent.mean == 0
+
+
+def test_simulation_is_seeded_and_reproducible() -> None:
+    v = risk.example_view()
+    a = risk.simulate_risk(v, 40, seed=2, bot="fast")
+    assert a == risk.simulate_risk(v, 40, seed=2, bot="fast")
+    assert a != risk.simulate_risk(v, 40, seed=3, bot="fast")
+    assert a.horizon == "round" and a.p_win is None and a.samples == 40
+
+
+def test_game_horizon_estimates_winning() -> None:
+    v = risk.example_view(players=2, seed=1)
+    result = risk.simulate_risk(v, 8, seed=1, bot="fast", horizon="game")
+    assert result.p_win is not None and 0 <= result.p_win.mean <= 1
+    assert result.score.mean > 0
+
+
+def test_compare_moves_tries_every_legal_action_on_the_same_deals() -> None:
+    v = risk.example_view(players=3, seed=1, cards_left=6)
+    moves = risk.compare_moves(v, 20, seed=5, bot="fast")
+    assert [m.action for m in moves] == list(v.legal_actions)
+    assert all(m.score.n == 20 and m.p_win is None for m in moves)
+    again = risk.compare_moves(v, 20, seed=5, bot="fast")
+    assert moves == again
+    with pytest.raises(ValueError, match="horizon"):
+        risk.compare_moves(v, 5, seed=1, bot="fast", horizon="now")
+    s = positions_from_games(3, 1)[0]
+    other = view(s, (s.current + 1) % 3)
+    with pytest.raises(ValueError, match="no decision"):
+        risk.compare_moves(other, 5, seed=1, bot="fast")
+
+
+def test_rollout_policies_and_bots() -> None:
+    v = risk.example_view(players=2, seed=1)
+    with pytest.raises(ValueError, match="horizon"):
+        risk.simulate_risk(v, 5, seed=1, bot="fast", horizon="week")
+    assert risk.simulate_risk(v, 5, seed=1, bot="random").bot == "random"
+    pytest.importorskip("capital_lux.bots")
+    assert risk.simulate_risk(v, 3, seed=1, bot="rule").bot == "rule"
+    with pytest.raises(ValueError, match="unknown bot"):
+        risk.simulate_risk(v, 3, seed=1, bot="oracle")
+
+
+def test_converging_estimates_approach_the_exact_value() -> None:
+    v = risk.example_view()
+    exact = float(risk.round_end_risk(v).p_exceed_any)
+    estimates = risk.converging_estimates(v, None, [10, 100, 1000], seed=4)
+    assert [n for n, _ in estimates] == [10, 100, 1000]
+    widths = [e.high - e.low for _, e in estimates]
+    assert widths == sorted(widths, reverse=True)
+    assert estimates[-1][1].contains(exact)
+
+
+def test_fast_policy_only_chooses_legal_actions() -> None:
+    rng = random.Random(0)
+    for seed in range(3):
+        game = Game(3, seed=seed)
+        while not game.state.is_terminal():
+            action = risk.fast_policy(game.state, rng)
+            assert action in game.state.legal_actions()
+            game.play(action)
+
+
+def test_views_are_player_views() -> None:
+    assert isinstance(risk.example_view(), PlayerView)
+    assert full_deck_counts()  # the deck the odds start from
