@@ -1,0 +1,307 @@
+"""Every exercise's exact answer against brute force; the answer checker; progress files."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations_with_replacement, permutations
+from math import comb, prod
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from capital_lux import gallery
+from capital_lux.cards import ALL_CARDS, COLOURS, COPIES, KIND, Card
+from capital_lux.exercises import (
+    EXERCISES,
+    EXERCISES_BY_ID,
+    TOLERANCE,
+    Exercise,
+    Progress,
+    ProgressError,
+    check_answer,
+    format_number,
+    load_progress,
+    parse_answer,
+    question_text,
+    save_progress,
+    simulate,
+    solution_text,
+)
+from capital_lux.gallery.build import GALLERY, build
+from capital_lux.i18n import LANGUAGES, translator
+from capital_lux.notation import Play
+from capital_lux.position import position_dict
+from capital_lux.state import GameState, hand_size
+from capital_lux.views import determinize, view
+
+
+def test_at_least_ten_exercises_with_distinct_ids_and_topics() -> None:
+    assert len(EXERCISES) >= 10
+    assert len(EXERCISES_BY_ID) == len(EXERCISES)
+    topics = {ex.topic for ex in EXERCISES}
+    assert len(topics) >= 7
+
+
+# -- brute force ------------------------------------------------------------------------------
+def _visible(s: GameState, viewer: int) -> Counter[Card]:
+    """Every card the viewer sees, read from the position file's zones (not from the view)."""
+    data = position_dict(s)
+    seen: Counter[Card] = Counter()
+    zones = [data["capital"], data["discards"], data["hands"][viewer], *data["hometowns"], *data["bonus"]]
+    for zone in zones:
+        seen.update(Card.parse(c) for c in zone)
+    return seen
+
+
+def _unseen(s: GameState, viewer: int) -> Counter[Card]:
+    seen = _visible(s, viewer)
+    return Counter({card: COPIES[card.value] - seen[card] for card in ALL_CARDS if COPIES[card.value] > seen[card]})
+
+
+def _hands_of(size: int, pool: Counter[Card]) -> Iterator[tuple[int, tuple[Card, ...]]]:
+    """Every multiset of ``size`` cards from ``pool`` with its number of ways."""
+    kinds = sorted(pool)
+    for combo in combinations_with_replacement(kinds, size):
+        need = Counter(combo)
+        yield prod(comb(pool[c], k) for c, k in need.items()), combo
+
+
+def _modifier_completions(s: GameState, viewer: int) -> Iterator[GameState]:
+    """The state with the modifiers hidden from the viewer in every equally likely order."""
+    slots = [(c, i) for c in COLOURS for i, (o, _) in enumerate(s.modifiers_above[c]) if o != viewer]
+    hidden = [s.modifiers_above[c][i][1] for c, i in slots] + s.modifier_deck
+    for order in permutations(hidden):
+        new = s.clone()
+        for (c, i), value in zip(slots, order):
+            new.modifiers_above[c][i] = (new.modifiers_above[c][i][0], value)
+        new.modifier_deck = sorted(order[len(slots):])
+        yield new
+
+
+def _with_hidden_hand(s: GameState, seat: int, hand: tuple[Card, ...], viewer: int) -> GameState:
+    """The state with ``hand`` in ``seat``'s hand; other hidden hands keep their sizes."""
+    pool = _unseen(s, viewer)
+    pool.subtract(hand)
+    new = s.clone()
+    new.hands[seat] = sorted(hand)
+    rest = sorted(pool.elements())
+    for other in range(s.players):
+        if other not in (seat, viewer):
+            new.hands[other], rest = rest[: len(s.hands[other])], rest[len(s.hands[other]):]
+    new.deck = [0] * len(ALL_CARDS)
+    for card in rest:
+        new.deck[KIND[card]] += 1
+    return new
+
+
+def test_deal_answers_by_enumerating_every_hand() -> None:
+    """Every multiset of dealt cards, weighted by its number of ways."""
+    s = gallery.load("first-deal")
+    pool = _unseen(s, 0)
+    assert sum(pool.values()) == s.deck_size()  # before the deal, everything unseen is in the deck
+    totals: Counter[str] = Counter()
+    ways = 0
+    for weight, hand in _hands_of(s.deal_size, pool):
+        sixes = sum(c.value == 6 for c in hand)
+        totals["deal-any-six"] += weight * (sixes > 0)
+        totals["deal-two-merchants"] += weight * (sum(c.colour == "Y" for c in hand) == 2)
+        totals["deal-expected-sixes"] += weight * sixes
+        ways += weight
+    assert ways == comb(s.deck_size(), s.deal_size)
+    for exercise_id, total in totals.items():
+        ex = EXERCISES_BY_ID[exercise_id]
+        assert (ex.position, ex.viewer) == ("first-deal", 0)
+        assert ex.exact() == Fraction(total, ways)
+
+
+def test_scholar_answer_counts_the_cards_the_viewer_cannot_see() -> None:
+    ex = EXERCISES_BY_ID["scholar-green"]
+    s = ex.state()
+    pool = _unseen(s, ex.viewer)
+    green = sum(n for card, n in pool.items() if card.colour == "G")
+    assert ex.exact() == Fraction(green, sum(pool.values()))
+    # Each unseen card is equally likely to be on top: average the engine's exact draw
+    # probability over states the viewer cannot tell apart.
+    rng = random.Random(5)
+    draws = []
+    v = ex.view()
+    for _ in range(3000):
+        full = determinize(v, rng)
+        full.apply_action(Play(Card("G", 5), "capital"))
+        draws.append(sum(p for a, p in full.chance_outcomes() if getattr(a, "card").colour == "G"))
+    mean = sum(draws, Fraction(0)) / len(draws)
+    assert abs(mean - ex.exact()) < Fraction(1, 100)
+
+
+@pytest.mark.parametrize("exercise_id", ["modifiers-positive", "modifiers-expected-limit", "modifier-after-draw"])
+def test_modifier_answers_by_every_order_of_the_hidden_modifiers(exercise_id: str) -> None:
+    ex = EXERCISES_BY_ID[exercise_id]
+    outcomes = [ex.trial(full, random.Random(0)) for full in _modifier_completions(ex.state(), ex.viewer)]
+    assert len(outcomes) == 6
+    assert ex.exact() == sum(outcomes, Fraction(0)) / len(outcomes)
+
+
+@pytest.mark.parametrize("exercise_id", ["exceed-without-gold", "exceed-with-gold", "gold-or-hometown", "bonus-tie"])
+def test_round_end_answers_by_playing_every_hidden_completion(exercise_id: str) -> None:
+    """Every order of the hidden modifiers times every card the other player may hold,
+    played to the round end by the engine."""
+    ex = EXERCISES_BY_ID[exercise_id]
+    s = ex.state()
+    holder = next(p for p in range(s.players) if p != ex.viewer and s.hands[p])
+    total, ways = Fraction(0), 0
+    for modified in _modifier_completions(s, ex.viewer):
+        for weight, hand in _hands_of(len(s.hands[holder]), _unseen(s, ex.viewer)):
+            full = _with_hidden_hand(modified, holder, hand, ex.viewer)
+            total += weight * ex.trial(full, random.Random(0))
+            ways += weight
+    assert ex.exact() == total / ways
+
+
+def test_deck_short_by_every_hand_and_every_move_of_the_last_player() -> None:
+    ex = EXERCISES_BY_ID["deck-short"]
+    s = ex.state()
+    last = s.last_turns[0] if s.last_turns else -1
+    total, ways = Fraction(0), 0
+    for modified in _modifier_completions(s, ex.viewer):
+        for weight, hand in _hands_of(len(s.hands[last]), _unseen(s, ex.viewer)):
+            full = _with_hidden_hand(modified, last, hand, ex.viewer)
+            full.apply_action(Play(s.hands[ex.viewer][0], "home"))
+            assert full.current == last
+            moves = full.legal_actions()
+            for move in moves:
+                after = full.child(move)
+                while after.round == 2:  # anything else is forced or cannot change the deck
+                    after.apply_action(after.legal_actions()[0])
+                total += Fraction(weight * (after.deal_size < hand_size(4)), len(moves))
+            ways += weight
+    assert ex.exact() == total / ways
+
+
+def test_answers_come_from_the_view_alone() -> None:
+    """States the viewer cannot tell apart give the same exact answer."""
+    rng = random.Random(3)
+    for ex in EXERCISES:
+        v = ex.view()
+        for _ in range(3):
+            assert ex.answer(view(determinize(v, rng), ex.viewer)) == ex.exact()
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=lambda ex: ex.id)
+def test_seeded_simulation_converges_to_the_exact_answer(ex: Exercise) -> None:
+    counts, means = simulate(ex, 600, seed=1)
+    assert counts[-1] == 600 and counts == sorted(counts)
+    assert (counts, means) == simulate(ex, 600, seed=1)
+    spread = 4 * 0.5 if ex.probability else 4 * 2.0  # generous standard deviations of one trial
+    assert abs(means[-1] - float(ex.exact())) < spread / 600 ** 0.5
+
+
+# -- texts ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_text_fills_its_placeholders(lang: str) -> None:
+    t = translator(lang)
+    for ex in EXERCISES:
+        question, solution = question_text(ex, t), solution_text(ex, t)
+        assert "{" not in question + solution
+        assert format_number(ex.exact()) in solution
+
+
+def test_cards_in_texts_show_colour_symbol_role_and_value() -> None:
+    text = question_text(EXERCISES_BY_ID["scholar-green"], translator("en"))
+    assert "cl-card" in text and "Scholar <b>5</b>" in text
+
+
+# -- the checker ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "answer, status",
+    [
+        ("3/8", "correct"), ("6/16", "correct"), (" 3 / 8 ", "correct"), ("0.375", "correct"),
+        ("0,375", "correct"), ("0.38", "correct"), ("0.37", "correct"), (".375", "correct"),
+        ("37.5%", "correct"), ("37.5 %", "correct"), ("38%", "correct"), ("37%", "correct"),
+        ("3/7", "wrong"), ("0.4", "wrong"), ("0.369", "wrong"), ("36%", "wrong"), ("0.3", "wrong"),
+        ("", "invalid"), ("abc", "invalid"), ("3/0", "invalid"), ("3/8/2", "invalid"), ("1e-1", "invalid"),
+        ("nan", "invalid"), ("inf", "invalid"), ("%", "invalid"), ("3 8", "invalid"), ("1" * 50, "invalid"),
+        ("1.5", "invalid"), ("150%", "invalid"), ("-1/8", "invalid"),
+    ],
+)
+def test_checker_reads_fractions_decimals_and_percentages(answer: str, status: str) -> None:
+    assert check_answer(answer, Fraction(3, 8)).status == status
+
+
+def test_checker_tolerance_is_stated_and_inclusive() -> None:
+    assert TOLERANCE == Fraction(1, 200)
+    assert check_answer("0.38", Fraction(3, 8)).status == "correct"  # exactly 0.005 away
+    assert check_answer("0.3801", Fraction(3, 8)).status == "wrong"
+
+
+def test_checker_messages() -> None:
+    assert "3/8" in check_answer("0.375", Fraction(3, 8)).message
+    assert "too high" in check_answer("1/2", Fraction(3, 8)).message
+    assert "too low" in check_answer("0.2", Fraction(3, 8)).message
+    garbage = check_answer("three eighths", Fraction(3, 8))
+    assert garbage.value is None and "fraction like 3/8" in garbage.message
+
+
+def test_expected_values_may_be_negative_or_above_one() -> None:
+    assert check_answer("-4/3", Fraction(-4, 3), probability=False).status == "correct"
+    assert check_answer("−1.33", Fraction(-4, 3), probability=False).status == "correct"
+    assert check_answer("72/71", Fraction(72, 71), probability=False).status == "correct"
+    assert parse_answer("-4/3") == (Fraction(-4, 3), "fraction")
+
+
+def test_every_exercise_accepts_its_own_answer_in_three_forms() -> None:
+    for ex in EXERCISES:
+        exact = ex.exact()
+        for text in (format_number(exact), f"{float(exact):.3f}", f"{float(exact) * 100:.2f}%"):
+            assert check_answer(text, exact, probability=ex.probability).status == "correct", (ex.id, text)
+
+
+# -- progress ---------------------------------------------------------------------------------
+def test_progress_counts_answers_but_not_garbage(tmp_path: Path) -> None:
+    progress = Progress.empty()
+    exact = Fraction(3, 8)
+    for answer in ("1/2", "garbage", "3/8", "0.375"):
+        progress.record("deal-any-six", answer, check_answer(answer, exact))
+    assert progress.attempts == {"deal-any-six": 3}
+    assert progress.solved == {"deal-any-six": "3/8"}
+    path = tmp_path / "progress.json"
+    save_progress(progress, path)
+    assert load_progress(path) == progress
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("not json", "not a progress file"),
+        ("[]", "not a progress file"),
+        ('{"format": "capital-lux-exercise-progress", "version": 1}', "'exercises'"),
+        ('{"format": "capital-lux-exercise-progress", "version": 1, "exercises": {"x": {}}}', "not an exercise"),
+        ('{"format": "capital-lux-exercise-progress", "version": 1, '
+         '"exercises": {"deck-short": {"attempts": -1, "solved": null}}}', "whole number"),
+        ('{"format": "capital-lux-exercise-progress", "version": 1, '
+         '"exercises": {"deck-short": {"attempts": 1, "solved": 3}}}', "answer given"),
+    ],
+)
+def test_bad_progress_files_are_refused_with_a_reason(text: str, problem: str) -> None:
+    with pytest.raises(ProgressError, match=problem):
+        Progress.from_json(text)
+
+
+def test_missing_progress_file(tmp_path: Path) -> None:
+    with pytest.raises(ProgressError, match="cannot read"):
+        load_progress(tmp_path / "nowhere.json")
+
+
+# -- gallery ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", [n for n in GALLERY if n != "short-deck"])
+def test_gallery_files_are_what_the_builder_writes(name: str) -> None:
+    assert json.loads(gallery.text(name)) == build(name)
+
+
+def test_every_gallery_position_loads() -> None:
+    assert set(gallery.NAMES) == set(GALLERY)
+    for name in gallery.NAMES:
+        gallery.load(name)
