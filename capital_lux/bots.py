@@ -175,28 +175,26 @@ def table_of(v: PlayerView) -> Table:
 
 def kept_totals(t: Table, seat: int) -> tuple[dict[str, float], int]:
     """Hometown totals left after the limit check, paying gold where it saves points."""
+    home, limit = t.home[seat], t.limit
+    kept: dict[str, float] = dict(home)
     gold = t.gold[seat]
-    kept: dict[str, float] = {}
-    for c in sorted(COLOURS, key=lambda c: -t.home[seat][c]):  # save the biggest colours first
-        total, limit = t.home[seat][c], t.limit[c]
-        if total <= limit:
-            kept[c] = total
-            continue
-        cost = math.ceil(total - limit)
-        if cost <= gold and cost < total:
-            kept[c], gold = total - cost, gold - cost
+    over = [c for c in COLOURS if home[c] > limit[c]]
+    for c in sorted(over, key=lambda c: -home[c]):  # save the biggest colours first
+        cost = math.ceil(home[c] - limit[c])
+        if cost <= gold and cost < home[c]:
+            kept[c], gold = home[c] - cost, gold - cost
         else:
             kept[c] = 0
     return kept, gold
 
 
-def secured(t: Table, seat: int, kept_by_seat: list[dict[str, float]] | None = None) -> float:
+def secured(t: Table, seat: int, kept_by_seat: list[tuple[dict[str, float], int]] | None = None) -> float:
     """Points a seat keeps at round end if nothing else were played: cards kept, gold, bonus cards."""
-    kept, gold = kept_totals(t, seat)
+    everyone = kept_by_seat or [kept_totals(t, q) for q in range(len(t.home))]
+    kept, gold = everyone[seat]
     points = sum(kept.values()) + gold
-    others = kept_by_seat or [kept_totals(t, q)[0] for q in range(len(t.home))]
     for c in COLOURS:
-        if kept[c] > 0 and t.capital[c] and all(kept[c] > o[c] for q, o in enumerate(others) if q != seat):
+        if kept[c] > 0 and t.capital[c] and all(kept[c] > o[c] for q, (o, _) in enumerate(everyone) if q != seat):
             points += max(t.capital[c])
     return points
 
@@ -223,7 +221,8 @@ def leader(t: Table) -> int:
 
 def judge(t: Table) -> float:
     """One number for a position: own points kept and in hand, less part of the leader's."""
-    return secured(t, t.me) + plan_hand(t) - LEADER_WEIGHT * secured(t, leader(t))
+    everyone = [kept_totals(t, q) for q in range(len(t.home))]
+    return secured(t, t.me, everyone) + plan_hand(t) - LEADER_WEIGHT * secured(t, leader(t), everyone)
 
 
 def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
@@ -339,6 +338,10 @@ class RuleOfThumbBot:
             if total + card.value <= limit:
                 return Hint(play, N_("Plays {card} into your {hometown}: {colour} reaches {total}, "
                                      "within the {capital}'s {limit}."), params)
+            if any(k.colour == colour and k != card for k in t.hand):
+                return Hint(play, N_("Plays {card} into your {hometown}: {colour} reaches {total}, over the "
+                                     "{capital}'s {limit} for now, but your other {colour} cards can raise it."),
+                            params)
             return Hint(play, N_("Plays {card} into your {hometown}: {colour} reaches {total}, over the "
                                  "{capital}'s {limit}, but every other card costs more."), params)
         params.update(limit=math.floor(limit + card.value))
@@ -375,12 +378,16 @@ class RuleOfThumbBot:
 
         best = max(legal, key=worth)
         assert isinstance(best, PlaceModifier)
-        params: dict[str, str | int] = {"modifier": modifier, "colour": best.colour}
-        if worth(best) == max(worth(a) for a in legal) and modifier < 0:
+        colour = best.colour
+        params: dict[str, str | int] = {"modifier": modifier, "colour": colour}
+        mine, theirs = t.home[t.me][colour], t.home[leader(t)][colour]
+        if modifier < 0 and theirs > mine:
             return Hint(best, N_("Puts the {modifier} above {colour}: it lowers that limit where the leader "
                                  "has more at stake than you."), params)
-        return Hint(best, N_("Puts the {modifier} above {colour}: it raises that limit where you have more "
-                             "at stake than the leader."), params)
+        if modifier > 0 and mine > theirs:
+            return Hint(best, N_("Puts the {modifier} above {colour}: it raises that limit where you have more "
+                                 "at stake than the leader."), params)
+        return Hint(best, N_("Puts the {modifier} above {colour}, where it does you the least harm."), params)
 
     def _cleric(self, t: Table, legal: tuple[Action, ...]) -> Hint:
         def worth(action: Action) -> float:
