@@ -1,0 +1,139 @@
+"""The tutor's page: a language picker, the chapters and free play, built by ``build_app``."""
+
+from __future__ import annotations
+
+import random
+
+import ipywidgets as W
+
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalize_language, translator
+from .chapters import ChapterView, chapters
+from .panel import GamePanel
+from .session import Session, available_bot_kinds
+from .table import CSS
+
+
+def bot_kind_label(t: Translator, kind: str) -> str:
+    if kind == "rule":
+        return t.gettext("Rule of thumb (a sensible beginner)")
+    if kind == "search":
+        return t.gettext("Search (strong, slower)")
+    return t.gettext("Random (plays any legal move)")
+
+
+class FreePlay:
+    """A whole game against 1-3 bots: settings, then the game panel."""
+
+    def __init__(self, t: Translator, players: int, seed: int, bot_kind: str) -> None:
+        self.t = t
+        self.intro = W.HTML()
+        self.players = W.Dropdown(options=[2, 3, 4], value=players, layout=W.Layout(width="auto"))
+        self.players.add_class("cl-players")
+        self.kinds = available_bot_kinds()
+        self.strength = W.Dropdown(layout=W.Layout(width="auto"))
+        self.strength.add_class("cl-strength")
+        self.seed = W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em"))
+        self.seed.add_class("cl-seed")
+        self.new_game = W.Button(button_style="success", icon="play", layout=W.Layout(width="auto"))
+        self.new_game.add_class("cl-new-game")
+        self.new_game.on_click(lambda _: self.start())
+        self.settings = W.HBox([self.players, self.strength, self.seed, self.new_game],
+                               layout=W.Layout(flex_flow="row wrap", align_items="center"))
+        self._relabel(bot_kind if bot_kind in self.kinds else self.kinds[0])
+        self.panel = GamePanel(t, Session.new(players, seed, self.strength.value))
+        self.box = W.VBox([self.intro, self.settings, self.panel.box])
+        self.box.add_class("cl-freeplay")
+
+    def _relabel(self, kind: str) -> None:
+        t = self.t
+        self.intro.value = (
+            f'<div class="cl-note">{t.gettext("Play a whole game of three rounds against bots. You sit in seat 0.")}'
+            "</div>"
+        )
+        self.players.description = t.gettext("Players")
+        self.strength.description = t.gettext("Bots")
+        self.seed.description = t.gettext("Seed")
+        self.new_game.description = t.gettext("New game")
+        self.strength.options = [(bot_kind_label(t, k), k) for k in self.kinds]
+        self.strength.value = kind
+
+    def start(self) -> None:
+        self.panel.set_session(Session.new(int(self.players.value), int(self.seed.value), self.strength.value))
+
+    def set_language(self, t: Translator) -> None:
+        self.t = t
+        self._relabel(self.strength.value)
+        self.panel.set_language(t)
+
+
+class TutorApp:
+    """Holds the page's parts so that the language can change without losing any game."""
+
+    def __init__(self, lang: str, players: int, seed: int, bot_kind: str) -> None:
+        self.t = translator(lang)
+        t = self.t
+        self.title = W.HTML()
+        self.language = W.Dropdown(
+            options=[(LANGUAGE_NAMES[code], code) for code in LANGUAGES], value=t.lang, layout=W.Layout(width="auto")
+        )
+        self.language.add_class("cl-language")
+        self.language.observe(lambda change: self.set_language(change["new"]), names="value")
+        # Chapters are built when first opened: the page is ready sooner with fewer widgets.
+        self.chapter_list = chapters()
+        self.chapter_views: dict[int, ChapterView] = {}
+        self.slots = [W.VBox() for _ in self.chapter_list]
+        self.free_play = FreePlay(t, players, seed, bot_kind)
+        self.tabs = W.Tab(children=[*self.slots, self.free_play.box])
+        self.tabs.selected_index = len(self.slots)  # free play first; the chapters are one click away
+        self.tabs.add_class("cl-tabs")
+        self.tabs.observe(lambda change: self.open_chapter(change["new"]), names="selected_index")
+        style = W.HTML(CSS)
+        self.root = W.VBox([style, W.HBox([self.title, self.language]), self.tabs])
+        self.root.add_class("cl-tutor")
+        self._label()
+        self.root.add_class("cl-tutor-ready")  # browser tests wait for this
+
+    def _label(self) -> None:
+        t = self.t
+        self.title.value = f"<h2 style='margin:4px 12px 4px 0'>{t.gettext('Capital Lux Tutor')}</h2>"
+        self.language.description = t.gettext("Language")
+        titles = [c.title(t) for c in self.chapter_list] + [t.gettext("Free play")]
+        for i, title in enumerate(titles):
+            self.tabs.set_title(i, title)
+
+    def open_chapter(self, index: int | None) -> ChapterView | None:
+        """The chapter at tab ``index``, built on first use (None for free play)."""
+        if index is None or not 0 <= index < len(self.chapter_list):
+            return None
+        if index not in self.chapter_views:
+            view = ChapterView(self.t, self.chapter_list[index])
+            self.chapter_views[index] = view
+            self.slots[index].children = (view.box,)
+        return self.chapter_views[index]
+
+    def set_language(self, lang: str) -> None:
+        self.t = translator(lang)
+        self._label()
+        for chapter in self.chapter_views.values():
+            chapter.set_language(self.t)
+        self.free_play.set_language(self.t)
+
+
+def language_from_query(query: str, default: str = "en") -> str:
+    """``lang=fr`` in a URL query string (Voila's ``QUERY_STRING``); the default otherwise."""
+    from urllib.parse import parse_qs
+
+    values = parse_qs(query).get("lang", [])
+    code = normalize_language(values[0]) if values else None
+    return code or default
+
+
+def build_app(
+    lang: str = "en", players: int = 3, seed: int | None = None, bot_kind: str = "rule"
+) -> W.VBox:
+    """The tutor's root widget. ``seed=None`` draws a seed for the free game."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(10**6)
+    app = TutorApp(lang, players, seed, bot_kind)
+    app.root._tutor = app  # tests and the notebook reach the parts through the root
+    return app.root

@@ -1,0 +1,138 @@
+"""One game on screen: the table, the learner's controls, undo, the log, the round end, the scores.
+
+A ``GamePanel`` draws a ``Session`` and turns clicks into its moves. Free play and
+every chapter use one. A failure in a click shows a short message, never a
+traceback (the traceback goes to the server's log).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from html import escape
+from typing import Callable
+
+import ipywidgets as W
+
+from ..i18n import Translator
+from ..notation import Action
+from ..state import GOLD
+from .controls import Controls
+from .extras import HintPanel, RiskPanel
+from .roundend import gold_decision_html, report_html
+from .scoresheet import score_sheet_html
+from .session import Session
+from .table import table_html
+from .text import log_line
+
+LOG = logging.getLogger("capital_lux.tutor")
+#: How many log lines the page keeps (the newest last).
+LOG_LINES = 150
+
+
+class GamePanel:
+    """Widgets showing one session from the learner's seat."""
+
+    def __init__(self, t: Translator, session: Session, extras: bool = True) -> None:
+        self.t = t
+        self.session = session
+        self.on_move: list[Callable[[GamePanel, Action], None]] = []
+        self.last_render_seconds = 0.0
+        self.table = W.HTML()
+        self.table.add_class("cl-table-html")
+        self.controls = Controls(self._act)
+        self.message = W.HTML()
+        self.undo_button = W.Button(icon="undo", layout=W.Layout(width="auto"))
+        self.undo_button.add_class("cl-undo")
+        self.undo_button.on_click(lambda _: self._guard(self._undo))
+        self.log = W.HTML()
+        self.log.add_class("cl-log-html")
+        self.roundend = W.HTML()
+        self.scores = W.HTML()
+        self.scores.add_class("cl-scores-html")
+        self.risk = RiskPanel() if extras else None
+        self.hint = HintPanel(self._act) if extras else None
+        side = [self.scores]
+        if self.risk is not None:
+            side.insert(0, self.risk.box)
+        if self.hint is not None:
+            side.insert(0, self.hint.box)
+        self.log_title = W.HTML()
+        left = W.VBox([self.table, self.message, self.controls.box, self.undo_button, self.roundend],
+                      layout=W.Layout(flex="3 1 640px"))
+        right = W.VBox([*side, self.log_title, self.log], layout=W.Layout(flex="2 1 360px"))
+        self.box = W.HBox([left, right], layout=W.Layout(flex_flow="row wrap", width="100%"))
+        self.box.add_class("cl-game")
+        self.render()
+
+    # -- drawing ------------------------------------------------------------------------
+    def set_language(self, t: Translator) -> None:
+        self.t = t
+        self.render()
+
+    def set_session(self, session: Session) -> None:
+        self.session = session
+        self.controls.selected = None
+        self.message.value = ""
+        self.render()
+
+    def render(self) -> None:
+        start = time.perf_counter()
+        t, s = self.t, self.session
+        v = s.view()
+        self.table.value = table_html(t, v, s.moves)
+        self.controls.render(t, v)
+        self.undo_button.description = t.gettext("Undo my last move")
+        self.undo_button.tooltip = t.gettext(
+            "Replays the game up to your previous decision; the same cards come again."
+        )
+        self.undo_button.disabled = not s.can_undo()
+        lines = [log_line(t, e, s.seat) for e in s.log[-LOG_LINES:]]
+        self.log_title.value = f"<h4>{escape(t.gettext('Game log'))}</h4>"
+        self.log.value = '<div class="cl-log">' + "".join(f"<p>{escape(x)}</p>" for x in lines if x) + "</div>"
+        if v.phase == GOLD and s.learner_to_move():
+            self.roundend.value = gold_decision_html(t, v)
+        elif s.reports:
+            self.roundend.value = report_html(t, s.reports[-1], s.seat)
+        else:
+            self.roundend.value = ""
+        winners = s.state.winners() if s.is_over() else None  # public once the game is over
+        self.scores.value = score_sheet_html(t, v, winners)
+        if self.risk is not None:
+            self.risk.render(t, v)
+        if self.hint is not None:
+            self.hint.render(t, v)
+        self.last_render_seconds = time.perf_counter() - start
+
+    # -- clicks -------------------------------------------------------------------------
+    def _act(self, action: Action) -> None:
+        self._guard(lambda: self._play(action))
+
+    def _play(self, action: Action) -> None:
+        self.session.play(action)
+        self.message.value = ""
+        self.render()
+        for listener in self.on_move:
+            listener(self, action)
+
+    def _undo(self) -> None:
+        if not self.session.can_undo():
+            return
+        self.session.undo()
+        self.message.value = f'<div class="cl-note">{escape(self.t.gettext("Your last move was taken back."))}</div>'
+        self.render()
+
+    def _guard(self, work: Callable[[], None]) -> None:
+        try:
+            work()
+        except Exception:  # a friendly message for the learner, the details for the server log
+            LOG.exception("tutor action failed")
+            self.message.value = (
+                '<div class="cl-error">'
+                + escape(self.t.gettext("Sorry, that did not work. The game is unchanged; please try again."))
+                + "</div>"
+            )
+            try:
+                self.render()
+            except Exception:
+                LOG.exception("tutor redraw failed")

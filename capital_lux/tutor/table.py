@@ -1,0 +1,122 @@
+"""The table as HTML, drawn from the learner's view only.
+
+Opponents' hands show as counts and their face-down modifiers as "?": the view
+has nothing else to give, so nothing else can reach the page.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..cards import COLOURS, SYMBOLS, Card
+from ..html import BACKGROUNDS, BORDERS
+from ..i18n import Translator
+from ..state import DEAL, DRAFT
+from ..views import PlayerView
+from .text import modifier_text, phase_text, player_name
+
+CSS = """<style>
+.cl-tutor .cl-card{display:inline-block;margin:1px;padding:1px 5px;border:2px solid;border-radius:4px;
+ font:13px sans-serif;color:#111;white-space:nowrap}
+.cl-tutor .cl-back{display:inline-block;margin:1px;padding:1px 5px;border:2px dashed #555;border-radius:4px;
+ font:13px sans-serif;color:#111;white-space:nowrap}
+.cl-tutor .cl-own{border-style:solid;background:#eee}
+.cl-tutor table.cl-table{border-collapse:collapse;margin:4px 0}
+.cl-tutor .cl-table td,.cl-tutor .cl-table th{padding:3px 6px;text-align:left;vertical-align:top;
+ border-bottom:1px solid #ddd;line-height:1.35}
+.cl-tutor .cl-table th{white-space:nowrap}
+.cl-tutor .cl-table tr.cl-you{background:#fffbe6}
+.cl-tutor .cl-total{color:#444;font-size:12px}
+.cl-tutor .cl-log{max-height:260px;overflow-y:auto;font:13px sans-serif;border:1px solid #ccc;padding:4px}
+.cl-tutor .cl-log p{margin:2px 0}
+.cl-tutor .cl-note{font:14px sans-serif;margin:4px 0}
+.cl-tutor .cl-error{color:#8a1c1c;font:14px sans-serif}
+.cl-tutor .cl-exceed{color:#8a1c1c;font-weight:bold}
+.cl-tutor .cl-safe{color:#1b5e20}
+.cl-tutor .cl-selected{outline:3px solid #222;outline-offset:1px}
+</style>"""
+
+
+def card_html(t: Translator, card: Card) -> str:
+    """One card: symbol, translated role and value on its colour; the colour named in the tooltip."""
+    c = card.colour
+    title = escape(f"{t.role(c)} {card.value} ({t.colour(c)})")
+    return (
+        f'<span class="cl-card cl-{c}" title="{title}" '
+        f'style="background:{BACKGROUNDS[c]};border-color:{BORDERS[c]}">'
+        f"{SYMBOLS[c]} {escape(t.role(c))} <b>{card.value}</b></span>"
+    )
+
+
+def cards_html(t: Translator, cards: list[Card] | tuple[Card, ...]) -> str:
+    return "".join(card_html(t, c) for c in cards)
+
+
+def back_html(label: str, own: bool = False) -> str:
+    cls = "cl-back cl-own" if own else "cl-back"
+    return f'<span class="{cls}">{escape(label)}</span>'
+
+
+def colour_header(t: Translator, colour: str) -> str:
+    return escape(f"{SYMBOLS[colour]} {t.role(colour)} ({t.colour(colour)})")
+
+
+def table_html(t: Translator, v: PlayerView, move: int) -> str:
+    """The whole table as the learner sees it; ``move`` lets a browser wait for a redraw."""
+    me = v.viewer
+    head = "".join(f"<th>{colour_header(t, c)}</th>" for c in COLOURS)
+    capital_cells = []
+    for c in COLOURS:
+        mods = "".join(
+            back_html(
+                t.gettext("{player}: {value}").format(player=player_name(t, m.owner, me), value=modifier_text(m.value)),
+                own=m.owner == me,
+            )
+            for m in v.modifiers_above[c]
+        )
+        total = v.capital_total(c)
+        if total is None:
+            total_text = t.gettext("limit: {known} + ?").format(known=sum(v.capital[c]) + v.known_modifiers(c))
+        else:
+            total_text = t.gettext("limit: {total}").format(total=total)
+        cards = cards_html(t, [Card(c, x) for x in v.capital[c]])
+        capital_cells.append(f'<td>{cards}{mods}<div class="cl-total">{escape(total_text)}</div></td>')
+    rows = [f"<tr><th>{escape(t.term('Capital'))}</th>{''.join(capital_cells)}<td></td><td></td><td></td></tr>"]
+    for p in range(v.players):
+        name = escape(player_name(t, p, me))
+        marks = []
+        if p == v.starting_player:
+            marks.append(escape(t.gettext("starts")))
+        if v.to_move == p:
+            marks.append("▶ " + escape(t.gettext("to move")))
+        cells = []
+        for c in COLOURS:
+            values = v.hometowns[p][c]
+            town_total = f'<div class="cl-total">= {sum(values)}</div>' if values else ""
+            cells.append(f"<td>{cards_html(t, [Card(c, x) for x in values])}{town_total}</td>")
+        if v.phase in (DEAL, DRAFT):
+            held = v.draft_hand_sizes[p] + v.draft_pick_counts[p]
+        else:
+            held = v.hand_sizes[p]
+        hand = escape(t.ngettext("{n} card", "{n} cards", held).format(n=held))
+        gold = escape(t.term("gold disc", v.gold[p]))
+        bonus = cards_html(t, v.bonus[p])
+        cls = ' class="cl-you"' if p == me else ""
+        rows.append(
+            f'<tr{cls}><th>{name}<div class="cl-total">{" · ".join(marks)}</div></th>{"".join(cells)}'
+            f"<td>{back_html(hand)}</td><td>{v.gold[p]} {gold}</td><td>{bonus}</td></tr>"
+        )
+    header = (
+        f"<tr><th></th>{head}<th>{escape(t.term('hand'))}</th><th>{escape(t.term('gold disc', 2))}</th>"
+        f"<th>{escape(t.term('bonus card'))}</th></tr>"
+    )
+    status = t.gettext(
+        "Round {round} of 3 · deck: {deck} cards · gold pile: {pile} · modifier deck: {mods}"
+    ).format(round=max(v.round, 1), deck=v.deck_size, pile=v.gold_pile, mods=v.modifier_deck_size)
+    doing = phase_text(t, v.phase, v.to_move == me)
+    return (
+        f'<div class="cl-table-wrap" data-move="{move}" data-phase="{v.phase}">'
+        f'<div class="cl-note">{escape(status)}</div>'
+        f'<table class="cl-table">{header}{"".join(rows)}</table>'
+        f'<div class="cl-note cl-doing"><b>{escape(doing)}</b></div></div>'
+    )

@@ -1,0 +1,393 @@
+"""The tutor driven like a learner would: set values, click buttons, read the widgets.
+
+No browser here (see ``test_tutor_browser.py``): ``build_app()`` is plain Python.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import ipywidgets as W
+import pytest
+from ipywidgets.widgets.widget import _instances
+
+from capital_lux.cards import ALL_CARDS, COLOURS, KIND, ROLES, Card, format_modifier
+from capital_lux.notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from capital_lux.rules import cleric_options
+from capital_lux.state import AGENT, CLERIC, GOLD, OVER, PLAY
+from capital_lux.tutor import build_app, language_from_query
+from capital_lux.tutor.app import TutorApp
+from capital_lux.tutor.chapters import ChapterView, chapters
+from capital_lux.tutor.panel import GamePanel
+from capital_lux.tutor.positions import POSITIONS, prepared_game
+from capital_lux.tutor.session import Session
+from capital_lux.views import view
+
+
+def tutor(root: W.VBox) -> TutorApp:
+    app = root._tutor
+    assert isinstance(app, TutorApp)
+    return app
+
+
+def click_action(panel: GamePanel, action: Action) -> None:
+    """Perform ``action`` by clicking the learner's buttons, as in the browser."""
+    c = panel.controls
+    v = panel.session.view()
+    if isinstance(action, Pick):
+        wanted = list(action.cards)
+        for i, card in enumerate(c._draft_cards):
+            if card in wanted:
+                wanted.remove(card)
+                c.draft.items[i].click()
+        assert not c.confirm_pick.disabled
+        c.confirm_pick.click()
+    elif isinstance(action, Play):
+        c.hand.items[list(v.hand).index(action.card)].click()
+        (c.to_capital if action.to == CAPITAL else c.to_home).click()
+    else:
+        c.choices.items[c._choice_actions.index(action)].click()
+    assert "cl-error" not in panel.message.value
+
+
+def play_out(panel: GamePanel, rng: random.Random, limit: int = 200) -> int:
+    moves = 0
+    while not panel.session.is_over() and moves < limit:
+        click_action(panel, rng.choice(panel.session.view().legal_actions))
+        moves += 1
+    return moves
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_free_play_whole_game_by_clicks_reaches_the_score_sheet(players: int) -> None:
+    app = tutor(build_app(players=players, seed=11, bot_kind="rule"))
+    panel = app.free_play.panel
+    assert panel.session.state.players == players
+    play_out(panel, random.Random(players))
+    assert panel.session.state.phase == OVER
+    assert 'data-final="1"' in panel.scores.value
+    assert "Final score sheet" in panel.scores.value
+    assert "Round 3 end, step by step" in panel.roundend.value
+    assert panel.controls.hand.box.children == () or all(
+        b.layout.display == "none" for b in panel.controls.hand.items
+    )
+
+
+def test_new_game_uses_the_settings() -> None:
+    app = tutor(build_app(players=3, seed=1))
+    fp = app.free_play
+    fp.players.value = 4
+    fp.seed.value = 99
+    fp.strength.value = "random"
+    fp.new_game.click()
+    s = fp.panel.session
+    assert s.state.players == 4 and s.game.seed == 99 and s.bot_kind == "random"
+
+
+def test_hand_cards_are_buttons_with_role_value_and_symbol() -> None:
+    app = tutor(build_app(players=3, seed=2))
+    panel = app.free_play.panel
+    rng = random.Random(0)
+    while panel.session.view().phase != PLAY:
+        click_action(panel, rng.choice(panel.session.view().legal_actions))
+    v = panel.session.view()
+    buttons = [b for b in panel.controls.hand.items if b.layout.display != "none"]
+    assert len(buttons) == len(v.hand)
+    for b, card in zip(buttons, v.hand):
+        assert ROLES[card.colour] in b.description and str(card.value) in b.description
+        assert b.description.startswith(("◆", "✎", "✚", "●"))
+    # choosing a card shows where it can go, with the special action spelled out
+    buttons[0].click()
+    assert panel.controls.destinations.layout.display is None
+    assert "Capital" in panel.controls.to_capital.description
+
+
+def test_undo_replays_to_the_learners_previous_decision_with_the_same_draws() -> None:
+    app = tutor(build_app(players=4, seed=5))
+    panel = app.free_play.panel
+    rng = random.Random(3)
+    for _ in range(4):
+        click_action(panel, rng.choice(panel.session.view().legal_actions))
+    before = panel.session.view()
+    log_before = list(panel.session.log)
+    action = rng.choice(before.legal_actions)
+    click_action(panel, action)
+    after = panel.session.view()
+    panel.undo_button.click()
+    assert panel.session.view() == before
+    assert panel.session.log == log_before
+    assert "taken back" in panel.message.value
+    click_action(panel, action)  # the same decision gives the same cards again
+    assert panel.session.view() == after
+
+
+def test_undo_is_disabled_at_the_start() -> None:
+    app = tutor(build_app(players=2, seed=8))
+    assert app.free_play.panel.undo_button.disabled
+
+
+def test_a_failure_shows_a_friendly_message_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = tutor(build_app(players=3, seed=4))
+    panel = app.free_play.panel
+
+    def broken(action: Action) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(panel.session, "play", broken)
+    action = panel.session.view().legal_actions[0]
+    click_action_raw(panel, action)
+    assert "cl-error" in panel.message.value
+    assert "boom" not in panel.message.value and "Traceback" not in panel.message.value
+
+
+def click_action_raw(panel: GamePanel, action: Action) -> None:
+    c = panel.controls
+    assert isinstance(action, Pick)
+    for i in range(len(action.cards)):
+        c.draft.items[i].click()
+    c.confirm_pick.click()
+
+
+def test_language_switch_keeps_the_game_and_translates() -> None:
+    app = tutor(build_app(players=3, seed=6))
+    panel = app.free_play.panel
+    rng = random.Random(1)
+    for _ in range(3):
+        click_action(panel, rng.choice(panel.session.view().legal_actions))
+    state = panel.session.view()
+    app.language.value = "fr"
+    assert panel.session.view() == state
+    assert app.t.lang == "fr"
+    assert app.t.term("Capital") in panel.table.value
+    app.language.value = "en"
+    assert "Capital" in panel.table.value
+
+
+def test_language_from_the_url_query() -> None:
+    assert language_from_query("lang=fr") == "fr"
+    assert language_from_query("foo=1&lang=pt-BR") == "pt"
+    assert language_from_query("lang=de") == "en"
+    assert language_from_query("") == "en"
+
+
+# -- chapters ---------------------------------------------------------------------------
+PREFERRED: dict[str, tuple[str, str]] = {
+    "scholar": ("G", CAPITAL),
+    "merchant": ("Y", CAPITAL),
+    "agent": ("B", CAPITAL),
+    "cleric": ("P", CAPITAL),
+    "cleric_one": ("P", CAPITAL),
+    "cleric_none": ("P", CAPITAL),
+    "scholar_last": ("G", CAPITAL),
+    "agent_empty": ("B", CAPITAL),
+}
+
+
+def solve(chapter: ChapterView) -> None:
+    lesson = chapter.lesson
+    if lesson.quiz:
+        v = chapter.panel.session.view()
+        wrong = (v.starting_player + 1) % v.players
+        chapter.quiz_buttons[wrong].click()
+        assert "cl-done" not in chapter.status._dom_classes
+        chapter.quiz_buttons[v.starting_player].click()
+        return
+    for _ in range(80):
+        if "cl-done" in chapter.status._dom_classes:
+            return
+        legal = chapter.panel.session.view().legal_actions
+        wanted = PREFERRED.get(lesson.key)
+        choice = legal[0]
+        for a in legal:
+            if isinstance(a, Play) and wanted and (a.card.colour, a.to) == wanted:
+                choice = a
+        click_action(chapter.panel, choice)
+    raise AssertionError(f"lesson {lesson.key} not completed")
+
+
+def test_every_chapter_and_lesson_can_be_completed_by_clicking() -> None:
+    app = tutor(build_app(players=3, seed=1))
+    for index, chapter in enumerate(chapters()):
+        app.tabs.selected_index = index
+        view_ = app.chapter_views[index]
+        for i in range(len(chapter.lessons)):
+            view_.picker.value = i
+            assert view_.index == i
+            solve(view_)
+            assert "cl-done" in view_.status._dom_classes, (chapter.key, i)
+            assert view_.lesson.key in view_.done
+        view_.restart.click()
+        assert "cl-done" not in view_.status._dom_classes
+    app.language.value = "es"  # every built chapter follows the language
+    assert all(c.t.lang == "es" for c in app.chapter_views.values())
+
+
+def hand_has(state: Any, colour: str) -> bool:
+    return any(c.colour == colour for c in state.hands[0])
+
+
+POSITION_FACTS = {
+    "setup": lambda s: s.round == 1,
+    "draft": lambda s: s.phase == "draft" and s.draft_step == 1,
+    "hometown": lambda s: s.phase == PLAY,
+    "scholar": lambda s: s.phase == PLAY and hand_has(s, "G") and s.deck_size() > 0,
+    "merchant": lambda s: s.phase == PLAY and hand_has(s, "Y") and s.gold_pile > 0,
+    "agent": lambda s: s.phase == PLAY and hand_has(s, "B") and len(s.modifier_deck) > 0,
+    "cleric": lambda s: s.phase == PLAY and hand_has(s, "P") and len(cleric_options(s)) >= 2,
+    "cleric_one": lambda s: s.phase == PLAY and hand_has(s, "P") and len(cleric_options(s)) == 1,
+    "cleric_none": lambda s: s.phase == PLAY and hand_has(s, "P") and not cleric_options(s),
+    "scholar_last": lambda s: s.phase == PLAY and [c.colour for c in s.hands[0]] == ["G"] and s.deck_size() > 0,
+    "agent_empty": lambda s: s.phase == PLAY and hand_has(s, "B") and not s.modifier_deck,
+    "last_turns": lambda s: s.phase == PLAY and s.last_turns is not None,
+    "gold": lambda s: s.phase == GOLD and len(s.legal_actions()) >= 2,
+    "final": lambda s: s.phase == PLAY and s.round == 3 and s.last_turns == [],
+}
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_prepared_positions_show_what_their_lesson_is_about(name: str) -> None:
+    game = prepared_game(POSITIONS[name])
+    assert game.state.current_player() == 0
+    assert POSITION_FACTS[name](game.state), name
+
+
+def test_every_lesson_names_a_prepared_position() -> None:
+    for chapter in chapters():
+        for lesson in chapter.lessons:
+            assert lesson.position in POSITIONS
+
+
+# -- hidden information -----------------------------------------------------------------
+def card_patterns(card: Card) -> list[re.Pattern[str]]:
+    role = ROLES[card.colour]
+    return [
+        re.compile(rf"{role}\s*(?:<b>)?{card.value}\b"),
+        re.compile(rf"\b{card.colour}{card.value}\b"),
+    ]
+
+
+def widget_states(skip: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+    """Every live widget's state as one string (what could be sent to the browser)."""
+    parts = []
+    for model_id, widget in list(_instances.items()):
+        if model_id in skip:
+            continue
+        state = widget.get_state()
+        parts.append(json.dumps({k: v for k, v in state.items() if isinstance(v, (str, list, dict, int))},
+                                default=str, ensure_ascii=False))
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("players,seed", [(4, 21), (3, 22), (2, 23)])
+def test_no_hidden_information_reaches_any_widget(players: int, seed: int) -> None:
+    """Opponents' hands, draft cards and face-down modifier values never appear in widget state.
+
+    A card kind can only be searched for while no copy of it was ever visible to the
+    learner (otherwise its name may appear legitimately); a modifier value only while
+    the learner does not know a modifier of that value and it is face down.
+    """
+    W.Widget.close_all()
+    app = tutor(build_app(players=players, seed=seed, bot_kind="rule"))
+    app.free_play.panel.risk.chart_toggle.value = False  # type: ignore[union-attr]
+    panel = app.free_play.panel
+    rng = random.Random(seed)
+    ever_seen: set[int] = set()
+    checked_cards = checked_mods = 0
+    while True:
+        state = panel.session.state
+        v = view(state, 0)
+        visible = list(v.hand) + list(v.draft_hand) + list(v.draft_picks) + list(v.discards)
+        visible += [c for b in v.bonus for c in b]
+        visible += [Card(c, x) for c in COLOURS for x in v.capital[c]]
+        visible += [Card(c, x) for town in v.hometowns for c in COLOURS for x in town[c]]
+        ever_seen |= {KIND[c] for c in visible}
+        hidden = [c for p in range(1, players) for c in state.hands[p] + state.draft_hands[p] + state.draft_picks[p]]
+        secret = {KIND[c] for c in hidden} - ever_seen
+        everything = widget_states()
+        for kind in secret:
+            for pattern in card_patterns(ALL_CARDS[kind]):
+                assert not pattern.search(everything), f"opponent card {ALL_CARDS[kind]} leaked"
+            checked_cards += 1
+        if not state.modifiers_revealed():
+            known = {m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None}
+            if v.pending_modifier is not None:
+                known.add(v.pending_modifier)
+            face_down = {val for c in COLOURS for o, val in state.modifiers_above[c] if o != 0}
+            if state.phase == AGENT and state.current != 0 and state.pending_modifier is not None:
+                face_down.add(state.pending_modifier)
+            # the last round end's report shows the previous round's modifiers, public by then
+            now = widget_states(skip={panel.roundend.model_id})
+            for value in face_down - known:
+                assert format_modifier(value) not in now, f"opponent modifier {value:+d} leaked"
+                checked_mods += 1
+        if state.is_terminal():
+            break
+        click_action(panel, rng.choice(panel.session.view().legal_actions))
+    assert checked_cards > 20 and checked_mods > 0, (checked_cards, checked_mods)
+
+
+def test_the_leak_check_would_catch_a_planted_card() -> None:
+    W.Widget.close_all()
+    from capital_lux.i18n import translator
+    from capital_lux.tutor.table import card_html
+
+    planted = W.HTML(card_html(translator("en"), Card("Y", 6)))
+    assert card_patterns(Card("Y", 6))[0].search(widget_states())
+    planted.close()
+    assert not card_patterns(Card("Y", 6))[0].search(widget_states())
+
+
+def test_tables_draw_from_the_view_only() -> None:
+    """Two states the learner cannot tell apart give the same page."""
+    from capital_lux.views import sample_hidden
+    from capital_lux.tutor.table import table_html
+    from capital_lux.i18n import translator
+
+    session = Session.new(3, seed=31)
+    rng = random.Random(0)
+    while session.state.phase != PLAY:
+        session.play(rng.choice(session.view().legal_actions))
+    other = sample_hidden(session.state, 0, random.Random(1))
+    t = translator("en")
+    assert table_html(t, view(other, 0), 0) == table_html(t, session.view(), 0)
+
+
+def test_gold_decision_is_made_by_the_learner_with_buttons() -> None:
+    app = tutor(build_app(players=3, seed=1))
+    app.tabs.selected_index = 3
+    chapter = app.chapter_views[3]
+    chapter.picker.value = 1  # "Your gold decision"
+    panel = chapter.panel
+    v = panel.session.view()
+    assert v.phase == GOLD
+    labels = [b.description for b in panel.controls.choices.items if b.layout.display != "none"]
+    assert len(labels) == len(v.legal_actions) >= 2
+    assert all(isinstance(a, SaveWithGold) for a in v.legal_actions)
+    assert "Round end: your limits" in panel.roundend.value
+    click_action(panel, v.legal_actions[-1])
+    assert "step by step" in panel.roundend.value
+
+
+def test_agent_and_cleric_choices_come_from_the_legal_actions() -> None:
+    app = tutor(build_app(players=3, seed=1))
+    app.tabs.selected_index = 2
+    chapter = app.chapter_views[2]
+    chapter.picker.value = 3  # Agent
+    panel = chapter.panel
+    card = next(c for c in panel.session.view().hand if c.colour == "B")
+    click_action(panel, Play(card, CAPITAL))
+    v = panel.session.view()
+    assert v.phase == AGENT and v.pending_modifier is not None
+    assert f"{v.pending_modifier:+d}" in panel.controls.prompt.value
+    assert panel.controls._choice_actions == list(v.legal_actions)
+    assert all(isinstance(a, PlaceModifier) for a in v.legal_actions)
+    chapter.picker.value = 4  # Cleric
+    panel = chapter.panel
+    card = next(c for c in panel.session.view().hand if c.colour == "P")
+    click_action(panel, Play(card, CAPITAL))
+    v = panel.session.view()
+    assert v.phase == CLERIC
+    assert all(isinstance(a, TakeLowest) for a in panel.controls._choice_actions)
