@@ -48,7 +48,8 @@ Probability = Union[float, Fraction]
 
 def percent(p: Probability, t: Translator) -> str:
     """A probability as a percentage in the translator's language (``75%``, ``75 %``)."""
-    return str(format_percent(float(p), format="#,##0.#%", locale=t.lang))
+    # the locale's own pattern (French "50 %"), at most one decimal
+    return str(format_percent(round(float(p), 3), locale=t.lang, decimal_quantization=False))
 
 
 def _exact(p: Fraction, t: Translator) -> str:

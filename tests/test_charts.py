@@ -1,0 +1,132 @@
+"""Charts: Figures with the expected labels, hatches for every colour, text in the learner's language."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import matplotlib.pyplot as plt
+import pytest
+from matplotlib.artist import Artist
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from capital_lux import charts, risk
+from capital_lux.cards import COLOURS
+from capital_lux.i18n import translator
+from capital_lux.notation import PlaceModifier, Play, SaveWithGold, TakeLowest, parse_action
+from capital_lux.views import PlayerView
+
+EN, FR = translator("en"), translator("fr")
+
+
+@pytest.fixture(scope="module")
+def mid() -> PlayerView:
+    return risk.example_view()
+
+
+def texts(fig: Figure) -> list[str]:
+    """Every piece of text drawn in the figure (titles, labels, ticks, legends, notes)."""
+    fig.canvas.draw()
+    found = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text") and isinstance(a, Artist))]
+    return [t for t in found if t]
+
+
+def bars(ax: object) -> list[Rectangle]:
+    return [p for p in ax.patches if isinstance(p, Rectangle)]  # type: ignore[attr-defined]
+
+
+def test_exact_risk_chart(mid: PlayerView) -> None:
+    r = risk.round_end_risk(mid)
+    fig = charts.risk_chart(r, EN)
+    assert isinstance(fig, Figure)
+    top, *panels = fig.axes
+    assert [b.get_hatch() for b in bars(top)] == [charts.HATCHES[c] for c in COLOURS]
+    assert [b.get_height() for b in bars(top)] == [float(r.colours[c].p_exceed) for c in COLOURS]
+    assert [label.get_text() for label in top.get_xticklabels()] == ["◆ blue", "✎ green", "✚ pink", "● yellow"]
+    assert len(panels) == 4
+    for ax, c in zip(panels, COLOURS):
+        cr = r.colours[c]
+        assert ax.get_title() == charts.colour_label(c, EN)
+        for bar, total in zip(bars(ax), cr.capital_distribution):
+            exceeds = cr.hometown_total > total and cr.hometown_total > 0
+            assert bar.get_hatch() == (charts.EXCEED_HATCH if exceeds else charts.SAFE_HATCH)
+        assert str(cr.hometown_total) in ax.get_xlabel()
+    words = texts(fig)
+    assert "you exceed" in words and "safe (equal is safe)" in words
+    assert any(f"{r.p_exceed_any.numerator}/" in w or "%" in w for w in words)
+
+
+def test_simulated_risk_chart_shows_intervals(mid: PlayerView) -> None:
+    simulated = risk.simulate_risk(mid, 30, seed=1, bot="fast")
+    fig = charts.risk_chart(simulated, EN)
+    top, bottom = fig.axes
+    assert [b.get_hatch() for b in bars(top)] == [charts.HATCHES[c] for c in COLOURS]
+    assert len(top.lines) + len(top.collections) > 0  # the error bars
+    assert "30 samples" in top.get_title()
+    assert bottom.get_ylabel() == "Expected cards lost"
+
+
+def test_gold_chart_tells_affordable_from_not_by_hatching() -> None:
+    r = risk.RoundEndRisk(
+        colours={},
+        gold_to_keep_all={0: Fraction(1, 2), 2: Fraction(1, 4), 5: Fraction(1, 4)},
+        p_afford_all=Fraction(3, 4),
+        gold=2,
+        p_exceed_any=Fraction(1, 2),
+    )
+    fig = charts.gold_chart(r, 2, EN)
+    (ax,) = fig.axes
+    assert [b.get_hatch() for b in bars(ax)] == [charts.AFFORD_HATCH, charts.AFFORD_HATCH, charts.SHORT_HATCH]
+    assert "3/4" in ax.get_title() and "75%" in ax.get_title()
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "2", "5"]
+    assert charts.gold_chart(r, 5, EN).axes[0].get_title().endswith("100%")
+
+
+def test_move_chart(mid: PlayerView) -> None:
+    six = risk.example_view(players=3, seed=1, cards_left=6)
+    moves = risk.compare_moves(six, 6, seed=1, bot="fast")
+    fig = charts.move_chart(moves, EN)
+    score, exceed = fig.axes
+    labels = [t.get_text() for t in score.get_yticklabels()]
+    assert labels == [charts.describe_action(m.action, EN) for m in moves]
+    assert all(label.endswith(("into the Capital", "into the Hometown")) for label in labels)
+    assert [b.get_hatch() for b in bars(score)] == [".." if m.action.to == "capital" else "//" for m in moves]  # type: ignore[union-attr]
+    assert [b.get_width() for b in bars(exceed)] == [m.p_exceed_any.mean for m in moves]
+    game = risk.compare_moves(risk.example_view(players=2, seed=1, cards_left=1), 2, seed=1, bot="fast", horizon="game")
+    assert len(charts.move_chart(game, EN).axes) == 3
+
+
+def test_convergence_chart_draws_the_exact_line() -> None:
+    estimates = [(n, risk.Estimate.proportion(n // 3, n)) for n in (10, 100, 1000)]
+    fig = charts.convergence_chart(Fraction(1, 3), estimates, EN)
+    (ax,) = fig.axes
+    assert ax.get_xscale() == "log"
+    exact_line = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert exact_line and list(exact_line[0].get_ydata()) == [1 / 3, 1 / 3]
+    assert any("1/3" in t for t in texts(fig))
+
+
+def test_charts_speak_the_learners_language(mid: PlayerView) -> None:
+    fig = charts.risk_chart(risk.round_end_risk(mid), FR)
+    words = " ".join(texts(fig))
+    for colour in ("bleu", "vert", "rose", "jaune"):
+        assert colour in words
+    assert "Capitale" in words and "Cité" in words  # the rulebook's own terms
+    assert charts.percent(0.5, FR) == "50\u00a0%"  # French spacing before the sign
+
+
+def test_action_labels() -> None:
+    assert charts.describe_action(parse_action("home B5"), EN) == "B5 into the Hometown"
+    assert charts.describe_action(parse_action("pick G3 Y6"), EN) == "pick G3 Y6"
+    assert charts.describe_action(PlaceModifier("Y"), EN) == "modifier above ● yellow"
+    assert charts.describe_action(TakeLowest("G"), FR).endswith("✎ vert")
+    assert charts.describe_action(SaveWithGold(()), EN) == "keep nothing with gold"
+    assert charts.describe_action(SaveWithGold(("B", "Y")), EN) == "keep with gold: ◆ blue, ● yellow"
+    assert isinstance(parse_action("capital Y4"), Play)
+
+
+def test_figures_are_not_kept_by_pyplot(mid: PlayerView) -> None:
+    before = plt.get_fignums()
+    charts.risk_chart(risk.round_end_risk(mid), EN)
+    charts.convergence_chart(0.5, [(10, risk.Estimate.proportion(5, 10))], EN)
+    assert plt.get_fignums() == before
