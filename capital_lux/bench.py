@@ -71,7 +71,14 @@ def simulation(games: int = 120) -> Figures:
     return figures
 
 
-BENCHMARKS: dict[str, Callable[[], Figures]] = {"engine": engine, "bots": bots, "simulation": simulation}
+def risk() -> Figures:
+    """Exact round-end risk, simulated risk and the per-move comparison (``risk.benchmark``)."""
+    from .risk import benchmark
+
+    return benchmark()
+
+
+BENCHMARKS: dict[str, Callable[[], Figures]] = {"engine": engine, "bots": bots, "simulation": simulation, "risk": risk}
 
 
 def run(names: list[str] | None = None) -> dict[str, Figures]:
