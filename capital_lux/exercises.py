@@ -23,7 +23,6 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations
-from math import comb
 from pathlib import Path
 from typing import Callable
 
@@ -33,6 +32,7 @@ from .game import sample_chance
 from .html import card_html
 from .i18n import Translator, translator
 from .notation import Action, Play, SaveWithGold
+from .risk import Estimate, hypergeometric, unseen_modifiers
 from .rules import excess, gold_options
 from .state import GOLD, GameState, hand_size
 from .views import PlayerView, determinize, view
@@ -79,19 +79,10 @@ def unseen(v: PlayerView) -> list[Card]:
     return [ALL_CARDS[k] for k, n in enumerate(v.unseen_cards()) for _ in range(n)]
 
 
-def unknown_modifiers(v: PlayerView) -> list[int]:
-    """The modifiers the viewer has not seen: each hidden one is equally likely any of them."""
-    pool = list(MODIFIERS)
-    known = [m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None]
-    for value in known + ([] if v.pending_modifier is None else [v.pending_modifier]):
-        pool.remove(value)
-    return pool
-
-
 def hidden_sums(v: PlayerView, colour: str) -> list[int]:
     """Equally likely totals of the face-down modifiers above ``colour`` (ordered draws)."""
     k = sum(m.value is None for m in v.modifiers_above[colour])
-    return [sum(p) for p in permutations(unknown_modifiers(v), k)]
+    return [sum(p) for p in permutations(list(unseen_modifiers(v)), k)]
 
 
 def limits(v: PlayerView, colour: str) -> list[int]:
@@ -102,11 +93,6 @@ def limits(v: PlayerView, colour: str) -> list[int]:
 
 def share(outcomes: list[bool]) -> Fraction:
     return Fraction(sum(outcomes), len(outcomes))
-
-
-def hypergeometric(population: int, successes: int, draws: int, k: int) -> Fraction:
-    """P(exactly k successes in ``draws`` cards taken without replacement)."""
-    return Fraction(comb(successes, k) * comb(population - successes, draws - k), comb(population, draws))
 
 
 def _int(fact: Fact) -> int:
@@ -169,7 +155,7 @@ def _own_modifier(v: PlayerView) -> str:
 
 
 def _positive_facts(v: PlayerView) -> dict[str, Fact]:
-    pool = unknown_modifiers(v)
+    pool = list(unseen_modifiers(v))
     pairs = [(a, b) for i, a in enumerate(pool) for b in pool[i + 1:]]
     return {
         "own": _own_modifier(v),
@@ -181,14 +167,14 @@ def _positive_facts(v: PlayerView) -> dict[str, Fact]:
 
 
 def _limit_facts(v: PlayerView) -> dict[str, Fact]:
-    pool = unknown_modifiers(v)
+    pool = list(unseen_modifiers(v))
     k = sum(m.value is None for m in v.modifiers_above["Y"])
     mean = Fraction(sum(pool), len(pool))
     return {"cards": sum(v.capital["Y"]), "pool": _mods(pool), "mean": mean, "k": k, "mods": k * mean}
 
 
 def _after_draw_facts(v: PlayerView) -> dict[str, Fact]:
-    pool = unknown_modifiers(v)
+    pool = list(unseen_modifiers(v))
     before = pool + [v.pending_modifier or 0]
     owner = next(m.owner for m in v.modifiers_above["Y"] if m.value is None)
     return {
@@ -261,7 +247,7 @@ def _exceed_with_gold(v: PlayerView) -> Fraction:
 
 def _exceed_facts(v: PlayerView) -> dict[str, Fact]:
     card, home = v.hand[0], _home_total(v)
-    pool = unknown_modifiers(v)
+    pool = list(unseen_modifiers(v))
     base = sum(v.capital[card.colour]) + v.known_modifiers(card.colour)
     return {
         "round": v.round,
@@ -304,7 +290,7 @@ def _gold_gain(v: PlayerView) -> Fraction:
 
 def _gold_facts(v: PlayerView) -> dict[str, Fact]:
     values, cap_value, lowest = _gold_values(v)
-    pool = unknown_modifiers(v)
+    pool = list(unseen_modifiers(v))
     return {
         "card": v.hand[0],
         "lowest": lowest,
@@ -626,8 +612,9 @@ def check_answer(text: str, exact: Fraction, lang: str = "en", probability: bool
 
 
 # -- seeded simulation ------------------------------------------------------------------------
-def simulate(ex: Exercise, samples: int, seed: int, points: int = 25) -> tuple[list[int], list[float]]:
-    """Running means of ``samples`` seeded trials at about ``points`` checkpoints.
+def simulate(ex: Exercise, samples: int, seed: int, points: int = 25) -> list[tuple[int, Estimate]]:
+    """Estimates with 95% intervals after the first n of ``samples`` seeded trials, at
+    about ``points`` sample sizes n (one run, so the chart shows it settling).
 
     Each trial draws a full state that the viewer cannot tell from the real one
     (``views.determinize``) and plays it on with the engine.
@@ -635,15 +622,10 @@ def simulate(ex: Exercise, samples: int, seed: int, points: int = 25) -> tuple[l
     rng = random.Random(seed)
     v = ex.view()
     marks = sorted({max(1, round(samples ** (i / (points - 1)))) for i in range(points)} | {samples})
-    counts: list[int] = []
-    means: list[float] = []
-    total = Fraction(0)
-    for i in range(1, samples + 1):
-        total += ex.trial(determinize(v, rng), rng)
-        if i in marks:
-            counts.append(i)
-            means.append(float(total / i))
-    return counts, means
+    values = [float(ex.trial(determinize(v, rng), rng)) for _ in range(samples)]
+    if ex.probability:
+        return [(n, Estimate.proportion(round(sum(values[:n])), n)) for n in marks]
+    return [(n, Estimate.of_values(values[:n])) for n in marks]
 
 
 # -- a learner's progress ----------------------------------------------------------------------
