@@ -49,7 +49,7 @@ from . import rules
 from .cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card
 from .game import Policy, random_policy, sample_chance
 from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from .state import AGENT, CLERIC, DRAFT, GOLD, OVER, PLAY, SETUP_MODIFIERS, GameState
+from .state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, SETUP_MODIFIERS, GameState
 from .views import PlayerView, determinize, view
 
 __all__ = [
@@ -391,7 +391,9 @@ def fast_policy(s: GameState, rng: random.Random) -> Action:
             previous = card
             c, value = card
             home = sum(hometown[c])
-            limit = sum(s.capital[c]) + sum(m for o, m in modifiers[c] if o == p)
+            limit = sum(s.capital[c])
+            if modifiers[c]:
+                limit += sum(m for o, m in modifiers[c] if o == p)
             score: float = value if home + value <= limit else -value
             if score > best_score:
                 best, best_score = Play(card, HOME), score
@@ -451,7 +453,7 @@ def _round_end_now(s: GameState, p: int, include_hand: bool) -> _Outcome:
 def _play_on(s: GameState, p: int, policy: Policy, trusted: bool, rng: random.Random, horizon: str) -> _Outcome:
     last_round = max(s.round, 1) if horizon == "round" else 99
     while s.phase != OVER and s.round <= last_round:
-        action = sample_chance(s, rng) if s.is_chance_node() else policy(s, rng)
+        action = sample_chance(s, rng) if s.phase in CHANCE_PHASES else policy(s, rng)
         if trusted:
             rules.apply(s, action)  # the policy only offers legal actions: skip the check
         else:
