@@ -93,7 +93,7 @@ def risk_chart(risk: RoundEndRisk | SimulatedRisk, t: Translator) -> Figure:
 
     Simulated risk shows 95% intervals as error bars and the expected cards lost.
     """
-    fig = Figure(figsize=(10, 6.5), layout="constrained")
+    fig = Figure(figsize=(11, 7), layout="constrained")
     labels = [colour_label(c, t) for c in COLOURS]
     if isinstance(risk, SimulatedRisk):
         top, bottom = fig.subplots(2, 1)
@@ -118,6 +118,7 @@ def risk_chart(risk: RoundEndRisk | SimulatedRisk, t: Translator) -> Figure:
         top.annotate(_exact(risk.colours[c].p_exceed, t), (bar.get_x() + bar.get_width() / 2, bar.get_height()),
                      ha="center", va="bottom", xytext=(0, 2), textcoords="offset points")
     _probability_axis(top, t)
+    top.set_ylim(0, 1.18)  # room for the exact values above the bars
     top.set_title(t.gettext("Chance of exceeding, per colour, if the round ended now (exact)"))
     panels = [fig.add_subplot(grid[1, i]) for i in range(len(COLOURS))]
     for ax, c in zip(panels, COLOURS):
@@ -145,17 +146,25 @@ def _estimate_bars(ax: Axes, labels: list[str], values: list[Estimate]) -> None:
 
 
 def _capital_panel(ax: Axes, risk: RoundEndRisk, colour: str, t: Translator) -> None:
-    """One colour: the capital total's distribution, bars hatched where the hometown exceeds it."""
+    """One colour: the capital total's distribution against the hometown total (dashed line).
+
+    Bars left of the line are hatched: the hometown exceeds those totals (ruling R7).
+    """
     cr = risk.colours[colour]
     totals = list(cr.capital_distribution)
-    bars = ax.bar([str(x) for x in totals], [float(p) for p in cr.capital_distribution.values()], edgecolor=DARK)
+    bars = ax.bar(totals, [float(p) for p in cr.capital_distribution.values()], width=0.8, edgecolor=DARK)
     for bar, total in zip(bars, totals):
         exceeds = cr.hometown_total > 0 and cr.hometown_total > total  # ruling R7
         bar.set_facecolor(FILLS[colour] if exceeds else "white")
         bar.set_hatch(EXCEED_HATCH if exceeds else SAFE_HATCH)
+    if cr.hometown_total > 0:
+        ax.axvline(cr.hometown_total, color="black", linestyle="--", linewidth=1.5)
+    ax.set_xticks(sorted(set(totals) | ({cr.hometown_total} if cr.hometown_total > 0 else set())))
+    low, high = min(totals + [cr.hometown_total]), max(totals + [cr.hometown_total])
+    ax.set_xlim(low - 1, high + 1)
     ax.set_title(colour_label(colour, t))
     ax.set_xlabel(
-        t.gettext("{capital} total; your {hometown}: {total}").format(
+        t.gettext("{capital} total\nyour {hometown}: {total} (dashed line)").format(
             capital=t.term("Capital"), hometown=t.term("Hometown"), total=cr.hometown_total
         ),
         fontsize="small",
