@@ -238,8 +238,6 @@ def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
     if card.colour == "Y" and new.gold_pile:
         new.gold[me] += 1
         new.gold_pile -= 1
-    elif card.colour == "G" and new.deck:
-        new.hand.append(Card("G", 0))  # a card to come: worth the Scholar's estimate below
     elif card.colour == "P":
         options = [c for c in ("B", "G", "Y") if new.capital[c]]
         if options:
@@ -258,11 +256,11 @@ def after_take(t: Table, colour: str) -> Table:
 
 
 def judge_after_play(t: Table, play: Play) -> float:
+    """``judge`` after a play; a Scholar's draw and an Agent's modifier count at ``ACTION_WORTH``."""
     new, _ = after_play(t, play)
     bonus = 0.0
     if play.to == CAPITAL:
         if play.card.colour == "G" and t.deck:
-            new.hand = [k for k in new.hand if k.value]  # the drawn card is worth ACTION_WORTH
             bonus = ACTION_WORTH["G"]
         elif play.card.colour == "B" and t.modifier_deck:
             bonus = ACTION_WORTH["B"]
