@@ -323,8 +323,19 @@ def test_estimates() -> None:
         risk.Estimate.proportion(0, 0)
 
 
+def decision_states(players: int, seed: int) -> list[GameState]:
+    """Every decision of one seeded game: draft, play, Agent, Cleric and gold."""
+    game, rng, found = Game(players, seed=seed), random.Random(seed), []
+    while not game.state.is_terminal():
+        found.append(game.state.clone())
+        game.play(risk.fast_policy(game.state, rng))
+    return found
+
+
 def test_sampler_gives_states_with_the_same_view() -> None:
-    for s in positions_from_games(4, 3)[::5] + positions_from_games(2, 1)[::7]:
+    states = decision_states(4, 3)[::4] + decision_states(2, 0)[::5]
+    assert {s.phase for s in states} >= {"draft", "play", "agent", "gold"}
+    for s in states:
         for p in range(s.players):
             v = view(s, p)
             sampler = risk._Sampler(v)
@@ -431,3 +442,42 @@ def test_fast_policy_only_chooses_legal_actions() -> None:
 def test_views_are_player_views() -> None:
     assert isinstance(risk.example_view(), PlayerView)
     assert full_deck_counts()  # the deck the odds start from
+
+
+@pytest.mark.parametrize("phase", ["draft", "agent", "cleric", "gold"])
+def test_every_kind_of_decision_can_be_compared_and_simulated(phase: str) -> None:
+    for seed in range(40):
+        game, rng = Game(3, seed=seed), random.Random(seed)
+        while game.state.phase != phase and not game.state.is_terminal():
+            game.play(risk.fast_policy(game.state, rng))
+        if game.state.phase == phase:
+            break
+    else:
+        pytest.fail(f"no {phase} decision in 40 seeded games")
+    v = view(game.state, game.state.current)
+    moves = risk.compare_moves(v, 3, seed=1, bot="fast")
+    assert [m.action for m in moves] == list(v.legal_actions)
+    for p in range(3):
+        assert risk.simulate_risk(view(game.state, p), 3, seed=1, bot="fast").samples == 3
+        assert risk.round_end_risk(view(game.state, p)).p_afford_all <= 1
+
+
+def test_sampler_deals_hidden_cards_and_modifiers_with_the_exact_odds() -> None:
+    s = positions_from_games(4, 34)[12]
+    v = view(s, 0)
+    composition = risk.unseen_composition(v)
+    population = sum(composition.values())
+    yellow = sum(n for card, n in composition.items() if card.colour == "Y")
+    q = 1
+    exact_yellow = risk.hypergeometric_at_least(population, yellow, v.hand_sizes[q], 1)
+    slots = [(c, i) for c in COLOURS for i, m in enumerate(v.modifiers_above[c]) if m.value is None]
+    assert slots, "this table has a modifier the viewer cannot see"
+    c, i = slots[0]
+    sampler, rng, n = risk._Sampler(v), random.Random(2), 2000
+    yellow_hits = plus_four = 0
+    for _ in range(n):
+        t = sampler.sample(rng)
+        yellow_hits += any(card.colour == "Y" for card in t.hands[q])
+        plus_four += t.modifiers_above[c][i][1] == 4
+    assert risk.Estimate.proportion(yellow_hits, n).contains(float(exact_yellow))
+    assert risk.Estimate.proportion(plus_four, n).contains(1 / len(risk.unseen_modifiers(v)))
