@@ -9,7 +9,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement, permutations
 from math import comb, prod
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -308,3 +308,80 @@ def test_every_gallery_position_loads() -> None:
     assert set(gallery.NAMES) == set(GALLERY)
     for name in gallery.NAMES:
         gallery.load(name)
+
+
+# -- the app ------------------------------------------------------------------------------------
+def _app(**options: object) -> Any:
+    from capital_lux.tutor.exercises_app import ExercisesApp, build_app
+
+    root = build_app(**options)  # type: ignore[arg-type]
+    app = root._exercises
+    assert isinstance(app, ExercisesApp) and "cl-ready" in root._dom_classes
+    return app
+
+
+def test_app_checks_answers_and_refuses_garbage_without_changing_anything() -> None:
+    app = _app()
+    app.picker.value = "modifier-after-draw"
+    app.answer.value = "a third"
+    assert app.check() == "invalid"
+    assert "fraction like 3/8" in app.feedback.value
+    assert app.progress == Progress.empty() and app.simulate_button.disabled
+    app.answer.value = "1/2"
+    assert app.check() == "wrong" and "too high" in app.feedback.value
+    assert not app.simulate_button.disabled  # predicted and checked: now see it converge
+    app.answer.value = "33.3%"
+    assert app.check() == "correct"
+    assert app.progress.solved == {"modifier-after-draw": "33.3%"}
+    assert "✓" in dict((v, k) for k, v in app.picker.options)["modifier-after-draw"]
+    assert "1 of 12" in app.progress_note.value
+
+
+def test_app_simulates_with_a_seed_and_shows_the_chart() -> None:
+    app = _app(teacher=True)
+    app.picker.value = "deal-any-six"
+    app.samples.value = 100
+    app.run_simulation()
+    first = app.simulation.value
+    assert app.chart.value[:8] == b"\x89PNG\r\n\x1a\n" and app.chart.layout.display == ""
+    assert 'data-samples="100"' in first and "1274825/1859987" in first
+    app.run_simulation()
+    assert app.simulation.value == first  # same seed, same estimate
+    app.seed.value = 2
+    app.run_simulation()
+    assert app.simulation.value != first
+
+
+def test_app_teacher_mode_reveals_answers() -> None:
+    app = _app()
+    app.picker.value = "gold-or-hometown"
+    assert app.reveal.value == ""
+    app.teacher.value = True
+    assert "-4/3" in app.reveal.value
+    app.show_solution()
+    assert "-4/3" in app.solution.value
+
+
+def test_app_saves_and_loads_progress(tmp_path: Path) -> None:
+    path = tmp_path / "me.json"
+    app = _app(progress_file=str(path))
+    app.answer.value = "1274825/1859987"
+    app.check()
+    app.save()
+    assert path.exists() and "download=" in app.progress_note.value
+    other = _app(progress_file=str(path))
+    other.load()
+    assert other.progress == app.progress and "1 of 12" in other.progress_note.value
+    path.write_text("{broken", "utf-8")
+    other.load()
+    assert "Not loaded" in other.progress_note.value and other.progress == app.progress
+    other.load_upload(({"name": "p.json", "content": memoryview(app.progress.to_json().encode())},))
+    assert other.progress == app.progress
+
+
+def test_app_keeps_the_exercise_when_the_language_changes() -> None:
+    app = _app()
+    app.picker.value = "bonus-tie"
+    app.language.value = "fr"
+    assert app.picker.value == "bonus-tie"
+    assert translator("fr").role("Y") in app.question.value  # game words come from the French rulebook
