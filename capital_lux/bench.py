@@ -78,7 +78,18 @@ def risk() -> Figures:
     return benchmark()
 
 
-BENCHMARKS: dict[str, Callable[[], Figures]] = {"engine": engine, "bots": bots, "simulation": simulation, "risk": risk}
+def tutor() -> Figures:
+    """The tutor in Chromium via Voila: seconds to an interactive page (target < 5), and the
+    median time from a click playing a card to the redrawn table and risk panel in a
+    4-player game (target < 150 ms). Needs Chromium and Playwright."""
+    from .tutor.browser import measure
+
+    return measure(players=4)
+
+
+BENCHMARKS: dict[str, Callable[[], Figures]] = {
+    "engine": engine, "bots": bots, "simulation": simulation, "risk": risk, "tutor": tutor,
+}
 
 
 def run(names: list[str] | None = None) -> dict[str, Figures]:
