@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from typing import Any
+from urllib.parse import parse_qs
 
 import ipywidgets as W
 
@@ -121,11 +123,26 @@ class TutorApp:
 
 def language_from_query(query: str, default: str = "en") -> str:
     """``lang=fr`` in a URL query string (Voila's ``QUERY_STRING``); the default otherwise."""
-    from urllib.parse import parse_qs
-
     values = parse_qs(query).get("lang", [])
     code = normalize_language(values[0]) if values else None
     return code or default
+
+
+def options_from_query(query: str) -> dict[str, Any]:
+    """``build_app`` arguments from a page's query: ``?lang=fr&players=4&seed=7&bots=random``.
+
+    Anything missing or unreadable keeps its default, so a bad link still opens the tutor.
+    """
+    found = parse_qs(query)
+    options: dict[str, Any] = {"lang": language_from_query(query)}
+    for key, low, high in (("players", 2, 4), ("seed", 0, 10**9)):
+        text = found.get(key, [""])[0]
+        if text.isdigit() and low <= int(text) <= high:
+            options[key] = int(text)
+    bots = found.get("bots", [""])[0]
+    if bots in available_bot_kinds():
+        options["bot_kind"] = bots
+    return options
 
 
 def build_app(

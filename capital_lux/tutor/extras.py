@@ -16,6 +16,7 @@ import ipywidgets as W
 from ..cards import COLOURS
 from ..i18n import Translator
 from ..notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..state import GOLD, OVER
 from ..views import PlayerView
 from .text import action_label, card_text, colour_text
 
@@ -81,7 +82,7 @@ class RiskPanel:
         t, v = self._last
         self.show.description = t.gettext("Show the round-end risk")
         self.chart_toggle.description = t.gettext("Chart")
-        if not self.show.value:
+        if not self.show.value or v.phase in (GOLD, OVER):  # after the reveal the table says it all
             self.html.value = ""
             self.image.layout.display = "none"
             return

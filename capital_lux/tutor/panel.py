@@ -58,10 +58,12 @@ class GamePanel:
         if self.hint is not None:
             side.insert(0, self.hint.box)
         self.log_title = W.HTML()
-        left = W.VBox([self.table, self.message, self.controls.box, self.undo_button, self.roundend],
-                      layout=W.Layout(flex="3 1 640px"))
-        right = W.VBox([*side, self.log_title, self.log], layout=W.Layout(flex="2 1 360px"))
-        self.box = W.HBox([left, right], layout=W.Layout(flex_flow="row wrap", width="100%"))
+        left = W.VBox([self.message, self.controls.box, self.undo_button, self.roundend],
+                      layout=W.Layout(flex="3 1 560px", margin="0 12px 0 0"))
+        right = W.VBox([*side, self.log_title, self.log], layout=W.Layout(flex="2 1 380px"))
+        below = W.HBox([left, right], layout=W.Layout(flex_flow="row wrap", width="100%"))
+        self.table.layout = W.Layout(width="100%", overflow="auto")
+        self.box = W.VBox([self.table, below], layout=W.Layout(width="100%"))
         self.box.add_class("cl-game")
         self.render()
 
@@ -80,15 +82,14 @@ class GamePanel:
         start = time.perf_counter()
         t, s = self.t, self.session
         v = s.view()
-        self.table.value = table_html(t, v, s.moves)
         self.controls.render(t, v)
         self.undo_button.description = t.gettext("Undo my last move")
         self.undo_button.tooltip = t.gettext(
             "Replays the game up to your previous decision; the same cards come again."
         )
         self.undo_button.disabled = not s.can_undo()
-        lines = [log_line(t, e, s.seat) for e in s.log[-LOG_LINES:]]
-        self.log_title.value = f"<h4>{escape(t.gettext('Game log'))}</h4>"
+        lines = [log_line(t, e, s.seat) for e in reversed(s.log[-LOG_LINES:])]
+        self.log_title.value = f"<h4>{escape(t.gettext('Game log (newest first)'))}</h4>"
         self.log.value = '<div class="cl-log">' + "".join(f"<p>{escape(x)}</p>" for x in lines if x) + "</div>"
         if v.phase == GOLD and s.learner_to_move():
             self.roundend.value = gold_decision_html(t, v)
@@ -102,6 +103,8 @@ class GamePanel:
             self.risk.render(t, v)
         if self.hint is not None:
             self.hint.render(t, v)
+        # Last: a browser that sees the new table (its data-move) sees every other part updated.
+        self.table.value = table_html(t, v, s.moves)
         self.last_render_seconds = time.perf_counter() - start
 
     # -- clicks -------------------------------------------------------------------------

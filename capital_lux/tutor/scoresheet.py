@@ -44,7 +44,7 @@ def score_sheet_html(t: Translator, v: PlayerView, winners: list[int] | None = N
         counts = "".join(f"<td>{values.count(x)}</td>" for x in reversed(VALUES))
         name = escape(player_name(t, p, v.viewer))
         if final and winners and p in winners:
-            name = "🏆 " + name
+            name = "★ " + name
         rows.append(f"<tr><th>{name}</th><td>{town}</td><td>{bonus}</td><td>{gold}</td><td><b>{total}</b></td>{counts}</tr>")
     note = ""
     if final and winners is not None:

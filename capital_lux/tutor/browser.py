@@ -1,0 +1,160 @@
+"""Drive the tutor in a real browser: Voila on loopback, Debian's Chromium through Playwright.
+
+Used by ``tests/test_tutor_browser.py`` and by the ``tutor`` benchmark. Nothing
+here waits a fixed time: the page says when it is ready (``.cl-tutor-ready``)
+and when the table has been redrawn (``data-move`` on the table).
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = "notebooks/tutorial.ipynb"
+CHROMIUM = os.environ.get("CAPITAL_LUX_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+READY = ".cl-tutor-ready"
+TABLE = ".cl-table-wrap"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def voila_command(port: int) -> list[str]:
+    voila = Path(sys.executable).with_name("voila")
+    return [str(voila), NOTEBOOK, f"--port={port}", "--no-browser", "--Voila.ip=127.0.0.1"]
+
+
+@contextmanager
+def voila_server(log_path: Path | None = None, timeout: float = 60.0) -> Iterator[str]:
+    """Voila serving the tutor from the repository root (so ``voila.json`` applies); yields its URL."""
+    port = free_port()
+    log = open(log_path, "w") if log_path else subprocess.DEVNULL
+    proc = subprocess.Popen(voila_command(port), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:  # poll until the server answers (it prints nothing we could wait on portably)
+            if proc.poll() is not None:
+                raise RuntimeError(f"voila exited with code {proc.returncode}")
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                connection.request("HEAD", "/api/status")  # any answer will do; it does not start a kernel
+                connection.getresponse()
+                connection.close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError("voila did not start") from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        if log_path:
+            log.close()  # type: ignore[union-attr]
+
+
+def launch(playwright: Any) -> Any:
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def open_tutor(browser: Any, url: str, timeout_ms: float = 60_000) -> tuple[Any, float]:
+    """A new page on the tutor, and the seconds from navigation to an interactive app."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    start = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector(READY, timeout=timeout_ms)
+    page.wait_for_selector(f"{TABLE}[data-move]", timeout=timeout_ms)
+    return page, time.perf_counter() - start
+
+
+def table_move(page: Any) -> int:
+    return int(page.get_attribute(f".cl-freeplay {TABLE}", "data-move"))
+
+
+def visible(page: Any, selector: str) -> list[Any]:
+    return [e for e in page.query_selector_all(selector) if e.is_visible()]
+
+
+def learner_move(page: Any, move: int, timing: list[float] | None = None) -> bool:
+    """Make one decision by clicking, with a fixed simple policy; False once the game is over.
+
+    Policy (mirrored by the tests to rebuild the game): the first cards of the draft, the
+    first card of the hand alternately into the Hometown and the Capital, the first choice.
+    """
+    scope = ".cl-freeplay "
+    page.wait_for_selector(  # a decision to make, or the end
+        ", ".join(scope + x for x in (".cl-confirm-pick:visible", ".cl-hand-card:visible:enabled",
+                                      ".cl-choice:visible", '.cl-scores[data-final="1"]')),
+        timeout=60_000,
+    )
+    if page.query_selector(scope + '.cl-scores[data-final="1"]'):
+        return False
+    before = table_move(page)
+    draft = visible(page, scope + ".cl-draft-card")
+    confirm = visible(page, scope + ".cl-confirm-pick")
+    hand = [b for b in visible(page, scope + ".cl-hand-card") if b.is_enabled()]
+    choices = visible(page, scope + ".cl-choice")
+    if draft and confirm:
+        need = int("".join(ch for ch in confirm[0].inner_text() if ch.isdigit()) or "2")
+        for b in draft[:need]:
+            b.click()
+        start = time.perf_counter()
+        confirm[0].click()
+    elif hand:
+        hand[0].click()
+        target = scope + (".cl-to-home" if move % 2 == 0 else ".cl-to-capital")
+        page.wait_for_selector(target, state="visible")
+        start = time.perf_counter()
+        page.click(target)
+    elif choices:
+        start = time.perf_counter()
+        choices[0].click()
+    else:
+        raise RuntimeError("no decision to make on the page")
+    page.wait_for_selector(f'.cl-freeplay {TABLE}[data-move="{before + 1}"]', timeout=60_000)
+    if timing is not None and hand and not draft:
+        timing.append(time.perf_counter() - start)
+    return True
+
+
+def measure(players: int = 4, seed: int = 7) -> dict[str, float]:
+    """Page interactive after load, and click-to-redrawn-table times over a whole game."""
+    from playwright.sync_api import sync_playwright
+
+    clicks: list[float] = []
+    with voila_server() as url, sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page, load = open_tutor(browser, f"{url}?players={players}&seed={seed}&bots=rule")
+            move = 0
+            while learner_move(page, move, clicks):
+                move += 1
+        finally:
+            browser.close()
+    return {
+        "page_interactive_seconds": round(load, 2),
+        f"click_to_table_median_ms_{players}p": round(statistics.median(clicks) * 1000, 1),
+        f"click_to_table_max_ms_{players}p": round(max(clicks) * 1000, 1),
+        "plays_measured": float(len(clicks)),
+    }

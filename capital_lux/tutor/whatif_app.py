@@ -1,0 +1,421 @@
+"""The what-if explorer: load a position, edit it, compare every legal move, play on, export.
+
+``build_app(lang="fr")`` returns the page's root widget (``root._whatif`` is the
+``WhatIfApp``). A position comes from the gallery (the rulebook's examples and a few
+instructive moments), from pasted JSON or from an uploaded file. Edits are applied
+to the position file's form and accepted only if ``position_from_dict`` accepts the
+result: a refused edit shows the ``PositionError`` message and changes nothing.
+The table is drawn from one player's view; moves are compared from the view of the
+player to move (``risk.compare_moves``), so no estimate uses hidden cards.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+from html import escape
+from typing import Any
+
+import ipywidgets as W
+
+from .. import gallery
+from ..cards import CapitalLuxError
+from ..game import resolve_chance
+from ..charts import describe_action, move_chart
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from ..notation import Action, CardDrawn, ModifierDrawn, Pick, Play
+from ..risk import MoveEstimate, compare_moves, policy_for
+from ..state import GameState
+from ..views import view
+from ..whatif import (
+    PositionError,
+    as_dict,
+    check,
+    edit_gold,
+    edit_modifiers,
+    edit_turn,
+    edit_zone,
+    export_text,
+    load_text,
+    modifiers_text,
+    play_and_continue,
+    read_upload,
+    zone_text,
+)
+from .exercises_app import figure_png
+from .table import CSS, card_html, table_html
+
+SAMPLES = (20, 50, 200, 1000)
+BOTS = ("fast", "random", "rule")
+
+
+def bot_label(t: Translator, kind: str) -> str:
+    if kind == "fast":
+        return t.gettext("Quick greedy players")
+    if kind == "rule":
+        return t.gettext("Rule of thumb (slower)")
+    return t.gettext("Random players")
+
+
+def move_label_html(t: Translator, action: Action) -> str:
+    """A move with its card drawn as a card (colour, symbol, role and value)."""
+    if isinstance(action, Play):
+        place = t.term("Capital") if action.to == "capital" else t.term("Hometown")
+        return f"{card_html(t, action.card)} → {escape(place)}"
+    return escape(describe_action(action, t))
+
+
+def _interval(mean: float, low: float, high: float, percent: bool) -> str:
+    if percent:
+        return f"{mean * 100:.0f}% [{low * 100:.0f}–{high * 100:.0f}]"
+    return f"{mean:.1f} [{low:.1f}–{high:.1f}]"
+
+
+def moves_table_html(t: Translator, moves: list[MoveEstimate]) -> str:
+    """Every move with its expected score, risk of exceeding and (to the game's end) chance
+    of winning, each with its 95% interval."""
+    with_win = bool(moves) and all(m.p_win is not None for m in moves)
+    head = [t.gettext("Move"), t.gettext("Expected score"), t.gettext("Chance of exceeding in any colour")]
+    if with_win:
+        head.append(t.gettext("Chance of winning"))
+    best = max(range(len(moves)), key=lambda i: moves[i].score.mean) if moves else -1
+    rows = []
+    for i, m in enumerate(moves):
+        cells = [
+            move_label_html(t, m.action),
+            _interval(m.score.mean, m.score.low, m.score.high, False),
+            _interval(m.p_exceed_any.mean, m.p_exceed_any.low, m.p_exceed_any.high, True),
+        ]
+        if with_win and m.p_win is not None:
+            cells.append(_interval(m.p_win.mean, m.p_win.low, m.p_win.high, True))
+        cls = ' class="cl-you"' if i == best else ""
+        rows.append(f"<tr{cls}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    header = "".join(f"<th>{escape(h)}</th>" for h in head)
+    return f'<table class="cl-table cl-moves"><tr>{header}</tr>{"".join(rows)}</table>'
+
+
+def _public_line(t: Translator, seat: int, action: Action, me: int) -> str | None:
+    """A log line that gives away nothing hidden: no chance outcome, no one else's picks."""
+    if isinstance(action, (CardDrawn, ModifierDrawn)):
+        return None
+    if isinstance(action, Pick) and seat != me:
+        return t.gettext("Player {seat} picks cards.").format(seat=seat)
+    return t.gettext("Player {seat}: {move}").format(seat=seat, move=describe_action(action, t))
+
+
+class WhatIfApp:
+    """The explorer's parts; every handler is a plain method, so tests call them directly."""
+
+    def __init__(self, lang: str = "en", name: str = "rulebook-bonus", seed: int = 1) -> None:
+        self.t = translator(lang)
+        self.state: GameState = gallery.load(name)
+        self.moves: list[MoveEstimate] = []
+        self.played = 0
+        self.title = W.HTML()
+        self.language = W.Dropdown(options=[(LANGUAGE_NAMES[c], c) for c in LANGUAGES], value=self.t.lang,
+                                   layout=W.Layout(width="auto"))
+        self.language.add_class("cl-language")
+        # loading
+        self.gallery = W.Dropdown(options=list(gallery.NAMES), value=name, layout=W.Layout(width="32em"))
+        self.gallery.add_class("cl-wi-gallery")
+        self.gallery_button = W.Button(icon="folder-open")
+        self.gallery_button.add_class("cl-wi-load-gallery")
+        self.paste = W.Textarea(layout=W.Layout(width="40em", height="6em"))
+        self.paste.add_class("cl-wi-paste")
+        self.paste_button = W.Button(icon="paste")
+        self.paste_button.add_class("cl-wi-load-paste")
+        self.upload = W.FileUpload(accept=".json", multiple=False)
+        self.upload.add_class("cl-wi-upload")
+        self.message = W.HTML()
+        self.message.add_class("cl-wi-message")
+        # the table
+        self.seen_by = W.Dropdown(layout=W.Layout(width="auto"))
+        self.seen_by.add_class("cl-wi-seen-by")
+        self.table = W.HTML()
+        self.table.add_class("cl-wi-table")
+        # editing
+        self.seat = W.Dropdown(layout=W.Layout(width="auto"))
+        self.seat.add_class("cl-wi-seat")
+        self.fields: dict[str, W.Text] = {}
+        for key in ("hands", "hometowns", "bonus", "capital", "discards", "modifiers", "gold"):
+            field = W.Text(layout=W.Layout(width="40em"))
+            field.add_class(f"cl-wi-{key}")
+            self.fields[key] = field
+        self.round = W.BoundedIntText(min=0, max=3, layout=W.Layout(width="12em"))
+        self.current = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
+        self.starting = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
+        self.apply_button = W.Button(button_style="warning", icon="pencil")
+        self.apply_button.add_class("cl-wi-apply")
+        # analysis and play
+        self.samples = W.Dropdown(options=list(SAMPLES), value=50, layout=W.Layout(width="auto"))
+        self.samples.add_class("cl-wi-samples")
+        self.seed = W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em"))
+        self.seed.add_class("cl-wi-seed")
+        self.bot = W.Dropdown(layout=W.Layout(width="auto"))
+        self.bot.add_class("cl-wi-bot")
+        self.horizon = W.Dropdown(layout=W.Layout(width="auto"))
+        self.horizon.add_class("cl-wi-horizon")
+        self.analyse_button = W.Button(button_style="primary", icon="bar-chart")
+        self.analyse_button.add_class("cl-wi-analyse")
+        self.analysis = W.HTML()
+        self.analysis.add_class("cl-wi-analysis")
+        self.chart = W.Image(format="png", layout=W.Layout(max_width="760px", display="none"))
+        self.chart.add_class("cl-wi-chart")
+        self.move = W.Dropdown(layout=W.Layout(width="24em"))
+        self.move.add_class("cl-wi-move")
+        self.play_button = W.Button(button_style="success", icon="play")
+        self.play_button.add_class("cl-wi-play")
+        self.log = W.HTML()
+        self.log.add_class("cl-wi-log")
+        self.export = W.Textarea(layout=W.Layout(width="40em", height="8em"))
+        self.export.add_class("cl-wi-export")
+        self.export_button = W.Button(icon="download")
+        self.export_button.add_class("cl-wi-export-button")
+        self.download = W.HTML()
+
+        self.language.observe(lambda change: self.set_language(change["new"]), names="value")
+        self.gallery_button.on_click(lambda _: self.load_gallery(str(self.gallery.value)))
+        self.paste_button.on_click(lambda _: self.load_pasted())
+        self.upload.observe(lambda change: self.load_upload(change["new"]), names="value")
+        self._quiet = False
+        self.seen_by.observe(lambda change: None if self._quiet else self._draw_table(), names="value")
+        self.seat.observe(lambda change: None if self._quiet else self._fill_fields(), names="value")
+        self.apply_button.on_click(lambda _: self.apply_edits())
+        self.analyse_button.on_click(lambda _: self.analyse())
+        self.play_button.on_click(lambda _: self.play())
+        self.export_button.on_click(lambda _: self.export_position())
+
+        row = W.Layout(flex_flow="row wrap", align_items="center")
+        self.load_box = W.VBox([W.HBox([self.gallery, self.gallery_button], layout=row),
+                                W.HBox([self.paste, self.paste_button], layout=row), self.upload])
+        self.edit_box = W.VBox([self.seat, *self.fields.values(),
+                                W.HBox([self.round, self.current, self.starting], layout=row), self.apply_button])
+        self.analyse_box = W.VBox([W.HBox([self.samples, self.seed, self.bot, self.horizon, self.analyse_button],
+                                          layout=row), self.analysis, self.chart,
+                                   W.HBox([self.move, self.play_button], layout=row), self.log])
+        self.export_box = W.VBox([self.export_button, self.export, self.download])
+        self.tabs = W.Tab([self.load_box, self.edit_box, self.analyse_box, self.export_box])
+        self.root = W.VBox([W.HTML(CSS), W.HBox([self.title, self.language], layout=row), self.message,
+                            self.seen_by, self.table, self.tabs])
+        self.root.add_class("cl-tutor")
+        self.root.add_class("cl-whatif")
+        self._relabel()
+        self._show_state()
+        self.root.add_class("cl-ready")
+
+    # -- labels ------------------------------------------------------------------------------------
+    def _relabel(self) -> None:
+        t = self.t
+        self.title.value = f"<h2>{escape(t.gettext('What if? Explore a position'))}</h2>"
+        self.language.description = t.gettext("Language")
+        chosen = self.gallery.value
+        self.gallery.options = [(t.gettext(gallery.TITLES[n]), n) for n in gallery.NAMES]
+        self.gallery.value = chosen
+        self.gallery.description = t.gettext("Gallery")
+        self.gallery_button.description = t.gettext("Load")
+        self.paste.placeholder = t.gettext("Paste a position file (JSON) here")
+        self.paste_button.description = t.gettext("Load the pasted position")
+        self.upload.description = t.gettext("Upload a position")
+        self.seen_by.description = t.gettext("Seen by")
+        self.seat.description = t.gettext("Player")
+        labels = {
+            "hands": t.term("hand"), "hometowns": t.term("Hometown"), "bonus": t.term("bonus card"),
+            "capital": t.term("Capital"), "discards": t.term("discard"),
+            "modifiers": t.gettext("Modifiers (colour:owner:value, only the owner knows it)"),
+            "gold": t.gettext("Gold discs of each player"),
+        }
+        for key, label in labels.items():
+            self.fields[key].description = label
+        self.fields["modifiers"].placeholder = "Y:1:+4 B:0:-1"
+        self.round.description = t.term("round")
+        self.current.description = t.gettext("Player to move")
+        self.starting.description = t.term("starting player")
+        self.apply_button.description = t.gettext("Apply the changes")
+        self.samples.description = t.gettext("Samples")
+        self.seed.description = t.gettext("Seed")
+        bot = self.bot.value or BOTS[0]
+        self.bot.options = [(bot_label(t, k), k) for k in BOTS]
+        self.bot.value = bot
+        self.bot.description = t.gettext("Players")
+        horizon = self.horizon.value or "round"
+        self.horizon.options = [(t.gettext("to the round end"), "round"), (t.gettext("to the game end"), "game")]
+        self.horizon.value = horizon
+        self.horizon.description = t.gettext("Play on")
+        self.analyse_button.description = t.gettext("Compare every move")
+        self.move.description = t.gettext("Move")
+        self.play_button.description = t.gettext("Play and continue")
+        self.export_button.description = t.gettext("Export the position")
+        for i, title in enumerate([t.gettext("Load"), t.gettext("Edit"), t.gettext("Analyse and play"),
+                                   t.gettext("Export")]):
+            self.tabs.set_title(i, title)
+
+    # -- the position shown ------------------------------------------------------------------------
+    def _show_state(self) -> None:
+        s, t = self.state, self.t
+        seats = list(range(s.players))
+        to_move = s.current_player()
+        seat = self.seat.value if self.seat.value in seats else 0
+        self._quiet = True  # new options must not redraw half-updated parts
+        try:
+            self.seen_by.options = [(t.gettext("Player {seat}").format(seat=p), p) for p in seats]
+            self.seen_by.value = to_move if to_move in seats else 0
+            self.seat.options = [(str(p), p) for p in seats]
+            self.seat.value = seat
+        finally:
+            self._quiet = False
+        self._draw_table()
+        self._fill_fields()
+        self.moves = []
+        self.analysis.value = ""
+        self.chart.layout.display = "none"
+        legal = s.legal_actions() if to_move in seats else []
+        self.move.options = [(describe_action(a, t), str(a)) for a in legal]
+        self.play_button.disabled = not legal and not s.is_chance_node()
+        self.analyse_button.disabled = not legal
+        if s.is_chance_node():
+            self.move.options = [(t.gettext("let chance decide (seeded)"), "chance")]
+
+    def _draw_table(self) -> None:
+        viewer = self.seen_by.value if self.seen_by.value is not None else 0
+        self.table.value = table_html(self.t, view(self.state, int(viewer)), self.played)
+
+    def _fill_fields(self) -> None:
+        data = as_dict(self.state)
+        seat = int(self.seat.value or 0)
+        for key in ("hands", "hometowns", "bonus"):
+            self.fields[key].value = zone_text(data, key, seat)
+        for key in ("capital", "discards"):
+            self.fields[key].value = zone_text(data, key, None)
+        self.fields["modifiers"].value = modifiers_text(data)
+        self.fields["gold"].value = " ".join(str(g) for g in data["gold"]["players"])
+        self.round.value, self.current.value, self.starting.value = (
+            data["round"], data["current_player"], data["starting_player"])
+
+    def _say(self, text: str, error: bool = False) -> None:
+        css = "cl-error" if error else "cl-note"
+        self.message.value = f'<div class="{css}" data-error="{int(error)}">{escape(text)}</div>'
+
+    def _accept(self, state: GameState, note: str) -> None:
+        self.state = state
+        self.played += 1
+        self.log.value = ""
+        self._show_state()
+        self._say(note)
+
+    def _refuse(self, error: Exception) -> None:
+        self._say(self.t.gettext("Refused: {reason}").format(reason=str(error)), error=True)
+
+    # -- loading ------------------------------------------------------------------------------------
+    def load_gallery(self, name: str) -> None:
+        self.gallery.value = name
+        self._accept(gallery.load(name), self.t.gettext("Loaded: {title}").format(
+            title=self.t.gettext(gallery.TITLES[name])))
+
+    def load_pasted(self) -> None:
+        try:
+            state = load_text(self.paste.value)
+        except CapitalLuxError as error:
+            self._refuse(error)
+            return
+        self._accept(state, self.t.gettext("Loaded the pasted position."))
+
+    def load_upload(self, value: Any) -> None:
+        if not value:
+            return
+        try:
+            state = read_upload(value)
+        except CapitalLuxError as error:
+            self._refuse(error)
+            return
+        self._accept(state, self.t.gettext("Loaded {name}.").format(name=value[0]["name"]))
+
+    # -- editing --------------------------------------------------------------------------------------
+    def apply_edits(self) -> bool:
+        """Apply every field to the position; refuse (changing nothing) if it is impossible."""
+        seat = int(self.seat.value or 0)
+        try:
+            data = as_dict(self.state)
+            for key in ("hands", "hometowns", "bonus"):
+                data = edit_zone(data, key, seat, self.fields[key].value)
+            for key in ("capital", "discards"):
+                data = edit_zone(data, key, None, self.fields[key].value)
+            data = edit_modifiers(data, self.fields["modifiers"].value)
+            try:
+                gold = [int(g) for g in self.fields["gold"].value.replace(",", " ").split()]
+            except ValueError:
+                raise PositionError(f"{self.fields['gold'].value!r}: write one whole number per player") from None
+            data = edit_gold(data, gold)
+            data = edit_turn(data, int(self.round.value), int(self.current.value), int(self.starting.value))
+            state = check(data)
+        except CapitalLuxError as error:
+            self._refuse(error)
+            return False
+        self._accept(state, self.t.gettext("The changes are applied."))
+        return True
+
+    # -- analysis and play ------------------------------------------------------------------------------
+    def analyse(self) -> None:
+        """Every legal move of the player to move, compared by seeded simulation from their view."""
+        t, s = self.t, self.state
+        if self.analyse_button.disabled:
+            return
+        v = view(s, s.current_player())
+        self.moves = compare_moves(v, int(self.samples.value), int(self.seed.value), bot=str(self.bot.value),
+                                   horizon=str(self.horizon.value))
+        figure = move_chart(self.moves, t)
+        self.chart.value = figure_png(figure)
+        self.chart.layout.display = ""
+        note = t.gettext(
+            "Player {seat}'s moves, each followed by the same {n} simulated deals (seed {seed}); "
+            "95% intervals in brackets."
+        ).format(seat=v.viewer, n=int(self.samples.value), seed=int(self.seed.value))
+        self.analysis.value = f'<div class="cl-note">{escape(note)}</div>' + moves_table_html(t, self.moves)
+
+    def play(self) -> None:
+        """Play the chosen move (or let chance act), then the other seats play with the chosen
+        bots until the same seat must decide again."""
+        s, t = self.state, self.t
+        mover = s.current_player()
+        policy = policy_for(str(self.bot.value))[1]
+        seed = int(self.seed.value) + self.played
+        if s.is_chance_node():
+            new = s.clone()
+            resolve_chance(new, random.Random(seed))
+            self._accept(new, t.gettext("Chance has acted."))
+            return
+        chosen = next((a for a in s.legal_actions() if str(a) == self.move.value), None)
+        if chosen is None:
+            return
+        bots = {p: policy for p in range(s.players) if p != mover}
+        result = play_and_continue(s, chosen, seed, bots, stop_for=mover)
+        lines = []
+        replay = s.clone()
+        for action in result.actions:
+            seat = replay.current_player()
+            line = _public_line(t, seat, action, mover)
+            replay.apply_action(action)
+            if line:
+                lines.append(f"<li>{escape(line)}</li>")
+        self._accept(result.state, t.gettext("Played: {move}").format(move=describe_action(chosen, t)))
+        self.log.value = f'<ol class="cl-log">{"".join(lines)}</ol>'
+
+    # -- export ------------------------------------------------------------------------------------------
+    def export_position(self) -> str:
+        text = export_text(self.state)
+        self.export.value = text
+        data = base64.b64encode(text.encode()).decode()
+        self.download.value = (f'<a download="position.json" href="data:application/json;base64,{data}">'
+                               f"{escape(self.t.gettext('Download position.json'))}</a>")
+        return text
+
+    def set_language(self, lang: str) -> None:
+        self.t = translator(lang)
+        self._relabel()
+        self._show_state()
+
+
+def build_app(lang: str = "en", name: str = "rulebook-bonus", seed: int = 1) -> W.VBox:
+    """The explorer's root widget; ``root._whatif`` is the app."""
+    app = WhatIfApp(lang, name, seed)
+    app.root._whatif = app
+    return app.root
