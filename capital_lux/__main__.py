@@ -248,6 +248,8 @@ def play_terminal(players: int, you: int, specs: list[str], seed: int, t: Transl
             return 1
         game.play(choice)
     _tell_events(t, game.state, you, shown, say)
+    say("")
+    say(view_text(t, view(game.state, you)))
     scores, winners = game.state.scores(), game.state.winners()
     say(t.gettext("Final scores: {scores}").format(
         scores=", ".join(f"{player_name(t, p, you)} {s}" for p, s in enumerate(scores))))

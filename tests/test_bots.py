@@ -200,3 +200,12 @@ def test_rule_of_thumb_spends_gold_only_when_the_cards_are_worth_it() -> None:
         for colour in choice.colours:
             cost = v.hometown_total(v.viewer, colour) - (v.capital_total(colour) or 0)
             assert v.hometown_total(v.viewer, colour) > cost
+
+
+@pytest.mark.parametrize("name", ["bots", "search", "simulate"])
+def test_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"capital_lux.{name}"))
+    assert result.attempted > 0 and result.failed == 0
