@@ -195,6 +195,10 @@ def edit_modifiers(data: dict[str, Any], text: str) -> dict[str, Any]:
 
 def edit_gold(data: dict[str, Any], gold: Sequence[int]) -> dict[str, Any]:
     """Set each player's gold; the pile holds the rest of the 8 discs."""
+    if min(gold, default=0) < 0:
+        raise PositionError("a player cannot hold fewer than 0 gold discs")
+    if sum(gold) > GOLD_DISCS:
+        raise PositionError(f"gold discs add up to {sum(gold)}; the game has {GOLD_DISCS}")
     new = copy.deepcopy(data)
     new["gold"] = {"players": list(gold), "pile": GOLD_DISCS - sum(gold)}
     return new

@@ -1,0 +1,209 @@
+"""The what-if explorer: building, editing, loading, playing on and exporting positions,
+and its app driven through its widgets."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from capital_lux import gallery
+from capital_lux.cards import NotationError
+from capital_lux.game import random_policy
+from capital_lux.notation import Play, parse_action
+from capital_lux.position import PositionError, dumps_position, position_from_dict
+from capital_lux.state import IllegalActionError
+from capital_lux.views import view
+from capital_lux.whatif import (
+    as_dict,
+    build_position,
+    check,
+    edit_gold,
+    edit_modifiers,
+    edit_turn,
+    edit_zone,
+    export_text,
+    load_text,
+    modifiers_text,
+    play_and_continue,
+    read_upload,
+    zone_text,
+)
+
+
+def test_build_position_puts_every_other_card_in_the_deck() -> None:
+    data = build_position(3, round=1, hands=[["B5", "G3"], ["Y6"], ["P2"]], capital=["Y4"],
+                          modifiers_above=[("Y", 1, 4)])
+    state = position_from_dict(data)
+    assert state.deck_size() == 72 - 5
+    assert state.modifier_deck == [-3, -1, 2] and state.gold_pile == 8
+
+
+@pytest.mark.parametrize(
+    "edit, problem",
+    [
+        (lambda d: edit_zone(d, "capital", None, "Y4 Y6 Y6 Y6 Y6"), "Y6 appears 7 times; the game has 3"),
+        (lambda d: edit_zone(d, "hands", 0, " ".join(["B5"] * 5)), "B5 appears 7 times; the game has 4"),
+        (lambda d: edit_modifiers(d, "Y:1:+4 B:0:+4"), r"expected each of -3, -1, \+2, \+4 exactly once"),
+        (lambda d: edit_modifiers(d, "Y:1:+4 B:0:+2 G:0:-1 P:1:-3 Y:0:+4"), "modifiers"),
+        (lambda d: edit_gold(d, [5, 4, 0]), "gold discs add up to 9; the game has 8"),
+        (lambda d: edit_turn(d, 1, 3, 0), "seat number is out of range"),
+        (lambda d: edit_turn(d, 0, 0, 0), "does not fit round 0"),
+    ],
+)
+def test_impossible_edits_are_refused_with_the_position_error(edit: Any, problem: str) -> None:
+    data = as_dict(gallery.load("modifiers-round-2"))
+    with pytest.raises(PositionError, match=problem):
+        check(edit(data))
+
+
+def test_a_73rd_card_is_refused() -> None:
+    data = as_dict(gallery.load("last-turn"))
+    data["deck"].append("G2")
+    with pytest.raises(PositionError, match="73 cards in all"):
+        check(data)
+
+
+def test_bad_card_text_and_bad_modifier_text() -> None:
+    data = as_dict(gallery.load("last-turn"))
+    with pytest.raises(NotationError, match="'Z9' is not a card"):
+        edit_zone(data, "capital", None, "Y4 Z9")
+    with pytest.raises(PositionError, match="colour:owner:value"):
+        edit_modifiers(data, "Y+4")
+
+
+def test_possible_edits_keep_72_cards_and_round_trip_as_text() -> None:
+    data = as_dict(gallery.load("modifiers-round-2"))
+    edited = edit_zone(data, "hometowns", 1, zone_text(data, "hometowns", 1) + " Y2")
+    edited = edit_modifiers(edited, modifiers_text(edited).replace("Y:2:-3", "G:2:-3"))
+    state = check(edited)
+    assert state.deck_size() == gallery.load("modifiers-round-2").deck_size() - 1
+    assert [v for _, v in state.modifiers_above["G"]] == [-3]
+    assert load_text(export_text(state)) == state
+    back = edit_zone(as_dict(state), "hometowns", 1, zone_text(data, "hometowns", 1))
+    assert check(back).deck_size() == gallery.load("modifiers-round-2").deck_size()
+
+
+def test_read_upload_takes_ipywidgets_8_values() -> None:
+    text = gallery.text("rulebook-cleric")
+    value = ({"name": "p.json", "type": "application/json", "size": len(text), "content": memoryview(text.encode())},)
+    assert read_upload(value) == gallery.load("rulebook-cleric")
+    with pytest.raises(PositionError, match="no file"):
+        read_upload(())
+    with pytest.raises(PositionError, match="not valid JSON"):
+        read_upload(({"content": b"{"},))
+
+
+def test_play_and_continue_stops_when_the_same_seat_decides_again() -> None:
+    state = gallery.load("rulebook-bonus")
+    before = dumps_position(state)
+    bots = {p: random_policy for p in range(3) if p != 2}
+    result = play_and_continue(state, parse_action("home G3"), seed=4, bots=bots, stop_for=2)
+    assert dumps_position(state) == before  # the original is untouched
+    assert result.state.round == 2 and result.state.current_player() == 2
+    assert result.actions[0] == parse_action("home G3")
+    again = play_and_continue(state, parse_action("home G3"), seed=4, bots=bots, stop_for=2)
+    assert again.state == result.state  # seeded
+    with pytest.raises(IllegalActionError):
+        play_and_continue(state, parse_action("home B6"), seed=4, bots=bots, stop_for=2)
+
+
+def test_gallery_has_the_rulebook_examples() -> None:
+    agent = gallery.load("rulebook-agent")
+    assert agent.phase == "agent" and agent.pending_modifier is not None
+    cleric = gallery.load("rulebook-cleric")
+    assert cleric.phase == "cleric" and len(cleric.legal_actions()) >= 2
+    bonus = gallery.load("rulebook-bonus")
+    assert len({bonus.hometown_total(p, "Y") for p in range(3)}) == 1 and bonus.capital["Y"] == [4, 6]
+    end = gallery.load("rulebook-round-end")
+    assert parse_action("save B Y") in end.legal_actions() and parse_action("save B P Y") not in end.legal_actions()
+
+
+# -- the app ------------------------------------------------------------------------------------
+def _app(**options: Any) -> Any:
+    from capital_lux.tutor.whatif_app import WhatIfApp, build_app
+
+    root = build_app(**options)
+    app = root._whatif
+    assert isinstance(app, WhatIfApp) and "cl-ready" in root._dom_classes
+    return app
+
+
+def test_app_loads_from_gallery_paste_and_upload() -> None:
+    app = _app(name="rulebook-cleric")
+    assert app.state == gallery.load("rulebook-cleric")
+    assert app.seen_by.value == 1  # drawn from the view of the player to move
+    app.load_gallery("last-turn")
+    assert app.state == gallery.load("last-turn") and "cl-table" in app.table.value
+    app.paste.value = gallery.text("agent-drew")
+    app.load_pasted()
+    assert app.state == gallery.load("agent-drew")
+    app.paste.value = "{not json"
+    app.load_pasted()
+    assert 'data-error="1"' in app.message.value and "not valid JSON" in app.message.value
+    assert app.state == gallery.load("agent-drew")  # refused: nothing changed
+    app.load_upload(({"name": "x.json", "content": memoryview(gallery.text("first-deal").encode())},))
+    assert app.state == gallery.load("first-deal")
+
+
+def test_app_refuses_impossible_edits_with_the_message() -> None:
+    app = _app(name="modifiers-round-2")
+    before = app.state
+    app.fields["capital"].value += " Y6 Y6 Y6"
+    assert not app.apply_edits()
+    assert "Y6 appears 6 times; the game has 3" in app.message.value and app.state == before
+    app.load_gallery("modifiers-round-2")
+    app.fields["modifiers"].value += " G:1:+4"
+    assert not app.apply_edits() and "exactly once" in app.message.value
+    app.load_gallery("modifiers-round-2")
+    app.seat.value = 1
+    app.fields["hometowns"].value += " Y2"
+    app.fields["gold"].value = "2 2 0"
+    assert app.apply_edits(), app.message.value
+    assert app.state.hometown_total(1, "Y") == before.hometown_total(1, "Y") + 2 and app.state.gold == [2, 2, 0]
+    app.fields["gold"].value = "two"
+    assert not app.apply_edits() and "whole number" in app.message.value
+
+
+def test_app_analyses_every_move_and_plays_on() -> None:
+    app = _app(name="last-turn")
+    app.samples.value = 20
+    app.analyse()
+    assert len(app.moves) == len(app.state.legal_actions()) == 2
+    assert app.chart.value[:4] == b"\x89PNG" and app.analysis.value.count("<tr") == 3
+    assert "cl-card" in app.analysis.value and "[" in app.analysis.value
+    first = app.analysis.value
+    app.analyse()
+    assert app.analysis.value == first  # seeded
+    app.move.value = "capital Y5"
+    app.play()
+    assert app.state.round == 3 and app.state.current_player() == 0
+    assert "Player 0: Y5 into the Capital" in app.log.value
+    assert "card " not in app.log.value  # no chance outcome (a dealt card) is told
+
+
+def test_app_lets_chance_act_and_exports() -> None:
+    app = _app(name="first-deal")
+    assert app.move.options == (("let chance decide (seeded)", "chance"),) and app.analyse_button.disabled
+    app.play()
+    assert app.state.phase == "draft"
+    text = app.export_position()
+    assert json.loads(text)["phase"] == "draft" and load_text(text) == app.state
+    assert "download=" in app.download.value
+
+
+def test_app_analysis_is_from_the_view_of_the_player_to_move() -> None:
+    app = _app(name="modifiers-round-2")
+    app.samples.value = 20
+    app.analyse()
+    v = view(app.state, app.state.current_player())
+    assert [m.action for m in app.moves] == list(v.legal_actions)
+    assert all(isinstance(m.action, Play) for m in app.moves)
+
+
+def test_app_language_switch_keeps_the_position() -> None:
+    app = _app(name="last-turn")
+    app.load_gallery("agent-drew")
+    app.language.value = "pt"
+    assert app.state == gallery.load("agent-drew")
