@@ -62,8 +62,11 @@ def brute_force(s: GameState, p: int, include_hand: bool = False) -> dict[str, o
     modifier deck) are filled with every permutation of the unseen values, each equally
     likely, and the engine's own ``excess`` judges each resulting table.
     """
-    hidden = [(c, i) for c in COLOURS for i, (o, _) in enumerate(s.modifiers_above[c]) if o != p]
-    seen = [m for c in COLOURS for o, m in s.modifiers_above[c] if o == p]
+    revealed = s.modifiers_revealed()
+    hidden = [(c, i) for c in COLOURS for i, (o, _) in enumerate(s.modifiers_above[c]) if o != p and not revealed]
+    seen = [m for c in COLOURS for o, m in s.modifiers_above[c] if o == p or revealed]
+    if s.phase == "agent" and s.current == p:
+        seen.append(s.pending_modifier)  # type: ignore[arg-type]  # drawn and looked at (ruling R11)
     unseen = [m for m in MODIFIERS if m not in seen]
     capital: dict[str, Counter[int]] = {c: Counter() for c in COLOURS}
     exceeds: Counter[str] = Counter()
@@ -459,7 +462,7 @@ def test_every_kind_of_decision_can_be_compared_and_simulated(phase: str) -> Non
     assert [m.action for m in moves] == list(v.legal_actions)
     for p in range(3):
         assert risk.simulate_risk(view(game.state, p), 3, seed=1, bot="fast").samples == 3
-        assert risk.round_end_risk(view(game.state, p)).p_afford_all <= 1
+        assert_matches_brute_force(game.state, p)
 
 
 def test_sampler_deals_hidden_cards_and_modifiers_with_the_exact_odds() -> None:
@@ -481,3 +484,21 @@ def test_sampler_deals_hidden_cards_and_modifiers_with_the_exact_odds() -> None:
         plus_four += t.modifiers_above[c][i][1] == 4
     assert risk.Estimate.proportion(yellow_hits, n).contains(float(exact_yellow))
     assert risk.Estimate.proportion(plus_four, n).contains(1 / len(risk.unseen_modifiers(v)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.integers(0, 10_000), st.randoms(use_true_random=False))
+def test_any_decision_of_any_game_matches_brute_force(players: int, seed: int, rng: random.Random) -> None:
+    s = rng.choice(decision_states(players, seed))
+    assert_matches_brute_force(s, rng.randrange(players), include_hand=rng.random() < 0.5)
+
+
+def test_an_agent_knows_the_modifier_drawn_before_placing_it() -> None:  # ruling R11
+    s = table(3, {"Y": [5, 6]}, {"Y": [4, 4]}, {"Y": [(1, -1)], "G": [(2, 2)]})
+    s.phase, s.pending_modifier, s.modifier_deck = "agent", 4, [-3]
+    mine = risk.round_end_risk(view(s, 0)).colours["Y"]
+    assert mine.capital_distribution == {5: Fraction(1, 3), 7: Fraction(1, 3), 10: Fraction(1, 3)}
+    theirs = risk.round_end_risk(view(s, 1)).colours["Y"]  # seat 1 cannot see the drawn +4
+    assert theirs.capital_distribution == {7: Fraction(1)}
+    assert_matches_brute_force(s, 0)
+    assert_matches_brute_force(s, 2)
