@@ -22,7 +22,7 @@ from capital_lux.tutor import build_app, language_from_query
 from capital_lux.tutor.app import TutorApp
 from capital_lux.tutor.chapters import ChapterView, chapters
 from capital_lux.tutor.panel import GamePanel
-from capital_lux.tutor.positions import POSITIONS, prepared_game
+from capital_lux.tutor.positions import POSITIONS, SCRIPTED, prepared_game, prepared_session
 from capital_lux.tutor.session import Session
 from capital_lux.views import view
 
@@ -257,7 +257,29 @@ def test_prepared_positions_show_what_their_lesson_is_about(name: str) -> None:
 def test_every_lesson_names_a_prepared_position() -> None:
     for chapter in chapters():
         for lesson in chapter.lessons:
-            assert lesson.position in POSITIONS
+            assert lesson.position in POSITIONS or lesson.position in SCRIPTED
+
+
+def test_the_rulebooks_gold_example_offers_keeping_blue_and_yellow() -> None:
+    session = prepared_session("gold_example")
+    v = session.view()
+    assert v.phase == GOLD and v.gold[0] == 3
+    assert SaveWithGold(("B", "Y")) in v.legal_actions
+    assert not any("P" in a.colours for a in v.legal_actions if isinstance(a, SaveWithGold))
+    session.play(SaveWithGold(("B", "Y")))
+    kinds = [(e.kind, e.colours) for e in session.reports[-1].events]
+    assert ("discard", ("P",)) in kinds and ("gold_spent", ("B",)) in kinds and ("gold_spent", ("Y",)) in kinds
+
+
+@pytest.mark.parametrize("to", ["home", "capital"])
+def test_the_rulebooks_bonus_tie_gives_the_6_to_john_and_the_4_to_mary(to: str) -> None:
+    session = prepared_session("bonus_tie")
+    assert session.seat == 2 and session.view().starting_player == 0
+    session.play(Play(Card("B", 5), to))
+    while not session.reports:  # the Agent's modifier, if the card went into the Capital
+        session.play(session.view().legal_actions[0])
+    bonus = [(e.player, e.cards) for e in session.reports[-1].events if e.kind == "bonus" and e.colours == ("Y",)]
+    assert bonus == [(0, (Card("Y", 6),)), (1, (Card("Y", 4),))]
 
 
 # -- hidden information -----------------------------------------------------------------

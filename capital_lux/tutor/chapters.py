@@ -209,6 +209,21 @@ def chapters() -> list[Chapter]:
                        "gold", round_ended,
                        lambda t: t.gettext("Done: the discards, the bonus cards and the next starting player "
                                            "are shown below.")),
+                Lesson("gold_example", lambda t: t.gettext("The rulebook's gold example"),
+                       lambda t: t.gettext(
+                           "As in the rulebook: you exceed blue by 1, yellow by 2 and pink by 5, and you have 3 "
+                           "gold discs. What would you pay for? The rulebook's player pays 3 discs to keep blue "
+                           "and yellow, and discards only the pink card."),
+                       "gold_example", round_ended,
+                       lambda t: t.gettext("Done: compare your choice with the rulebook's in the steps below.")),
+                Lesson("bonus_tie", lambda t: t.gettext("The rulebook's bonus tie"),
+                       lambda t: t.gettext(
+                           "As in the rulebook: Bot 0 (John) started this round, Bot 1 (Mary) sits to his left and "
+                           "you are Bob. All three of you have 5 in yellow, and the Capital's yellow cards are a 6 "
+                           "and a 4. Play your last card and see who takes the yellow bonus cards."),
+                       "bonus_tie", round_ended,
+                       lambda t: t.gettext("Done: John, first in turn order, took the 6; Mary took the 4; no "
+                                           "yellow card was left for you (rulings R3, R5).")),
             ),
         ),
         Chapter(

@@ -10,9 +10,12 @@ Being a real game record, every position is legal, and undo works from it.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
-from ..game import Game
+from ..cards import Card
+from ..game import Game, replay
+from ..notation import Action, CardDrawn, ModifierDrawn, Pick, parse_action
+from ..state import hand_size
 from ..views import view
 from .session import Session
 
@@ -59,6 +62,67 @@ def prepared_game(position: Position) -> Game:
     raise ValueError(f"{position} ends before the learner's decision number {position.decisions}")
 
 
+def scripted_game(
+    capital: str, setup_modifiers: list[int], hands: list[str], plays: list[str], seed: int = 0
+) -> Game:
+    """A first round written out in full: the setup, a deal and draft that give each seat
+    ``hands[seat]``, then ``plays`` (decisions and chance outcomes in notation).
+
+    The draft is solved so that seat ``q`` keeps its cards: it is dealt its first pair, the
+    second pair of the seat before it and the last pair of the seat after it; it sets aside
+    its first pair, then picks its second pair out of what it receives.
+    """
+    n = len(hands)
+    cards = [[Card.parse(c) for c in hand.split()] for hand in hands]
+    size = hand_size(n)
+    assert all(len(h) == size == 6 for h in cards), "a scripted round deals six cards (2 or 3 players)"
+    first, second, last = ([h[i : i + 2] for h in cards] for i in (0, 2, 4))
+    dealt = [first[q] + second[(q + 1) % n] + last[(q + 2) % n] for q in range(n)]
+    start = setup_modifiers.index(max(setup_modifiers))
+    actions: list[Action] = [CardDrawn(Card.parse(capital))]
+    actions += [ModifierDrawn(m) for m in setup_modifiers]
+    for k in range(size):
+        actions += [CardDrawn(dealt[(start + i) % n][k]) for i in range(n)]
+    for pairs in (first, second):
+        actions += [Pick(tuple(sorted(pairs[(start + i) % n]))) for i in range(n)]
+    actions += [parse_action(text) for text in plays]
+    game = Game(n, seed)
+    game.state = replay(n, actions)  # a real record: Game.undo replays it like any other
+    return game
+
+
+def _bonus_tie() -> Game:
+    """The rulebook's bonus example: John (seat 0) starts, Mary sits to his left, Bob (you)
+    to hers. All have 5 in yellow; the Capital's yellow cards are a 6 and a 4."""
+    return scripted_game(
+        "G6", [4, -1, -3],
+        ["Y5 Y6 G3 B2 B3 P2", "Y5 Y4 G4 B4 P3 P4", "Y2 Y3 G5 P5 P6 B5"],
+        ["home Y5", "home Y5", "home Y2", "capital Y6", "capital Y4", "home Y3", "home G3", "home G4",
+         "home G5", "home B2", "home B4", "home P5", "home B3", "home P3", "home P6", "home P2", "home P4"],
+    )
+
+
+def _gold_example() -> Game:
+    """The rulebook's round-end example: blue exceeds by 1, yellow by 2, pink by 5, with 3 gold."""
+    return scripted_game(
+        "B2", [4, -1, -3],
+        ["Y2 Y2 Y2 Y5 B5 P5", "B2 G3 G4 P2 P3 B3", "G2 G5 P4 B4 Y3 Y4"],
+        ["capital Y2", "capital B2", "modifier -3", "place Y", "home G2",
+         "capital Y2", "home G3", "home G5", "capital Y2", "home G4", "home P4", "home Y5", "home P2", "home B4",
+         "home B5", "home P3", "home Y3", "home P5", "home B3", "home Y4"],
+    )
+
+
+#: Positions written out move by move (the rulebook's examples), with the learner's seat.
+SCRIPTED: dict[str, tuple[Callable[[], Game], int]] = {
+    "bonus_tie": (_bonus_tie, 2),
+    "gold_example": (_gold_example, 0),
+}
+
+
 def prepared_session(name: str, bot_kind: str = "rule") -> Session:
+    if name in SCRIPTED:
+        make, seat = SCRIPTED[name]
+        return Session(make(), seat=seat, bot_kind=bot_kind, bot_seed=0)
     position = POSITIONS[name]
     return Session(prepared_game(position), seat=LEARNER, bot_kind=bot_kind, bot_seed=position.seed)
