@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 import string
+from io import BytesIO
 from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract
 
 from capital_lux import i18n
 from capital_lux.i18n import (
@@ -23,7 +25,13 @@ from capital_lux.i18n import (
     role_name,
     translator,
 )
-from capital_lux.i18n.extract import TRANSLATED_LANGUAGES, template_differences
+from capital_lux.i18n.extract import (
+    COMMENT_TAGS,
+    KEYWORDS,
+    TRANSLATED_LANGUAGES,
+    extract_python_with_fstrings,
+    template_differences,
+)
 
 RULES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "rules"
 
@@ -370,9 +378,41 @@ def test_translator_interface() -> None:
     # Texts not translated (yet) fall back to English, with English plural rules.
     assert t.gettext("No such text {name}") == "No such text {name}"
     assert t._("No such text") == "No such text"
-    assert t.ngettext("{n} card", "{n} cards", 1) == "{n} card"
-    assert t.ngettext("{n} card", "{n} cards", 2) == "{n} cards"
+    assert t.ngettext("{n} unknown thing", "{n} unknown things", 1) == "{n} unknown thing"
+    assert t.ngettext("{n} unknown thing", "{n} unknown things", 2) == "{n} unknown things"
     english = translator("en")
     assert english.gettext("Hometown") == "Hometown"
     assert english.pgettext("term", "Hometown") == "Hometown"
     assert english.ngettext("{n} card", "{n} cards", 0) == "{n} cards"
+    # A translated plural follows the language's rule (French: singular for 0 and 1).
+    french = translator("fr")
+    assert [french.ngettext("{n} card", "{n} cards", n).format(n=n) for n in (0, 1, 2)] == [
+        "0 carte", "1 carte", "2 cartes",
+    ]
+
+
+# --------------------------------------------------------------------------- extraction
+
+
+def test_extraction_finds_calls_inside_f_strings() -> None:
+    source = b"""
+header = f"<h4>{escape(t.gettext('Game log'))}</h4>"
+# TRANSLATORS: a button
+label = f'<b>{t.pgettext("button", "Play")}</b> {t.ngettext("{n} card", "{n} cards", n)}'
+plain = t.gettext("Plain text")
+both = t.gettext("Twice") + f"{t.gettext('Twice')}"
+not_a_call = f"{gettext}"
+"""
+    found = [
+        (lineno, message, context, comments)
+        for lineno, message, comments, context in extract(
+            extract_python_with_fstrings, BytesIO(source), KEYWORDS, COMMENT_TAGS, strip_comment_tags=True
+        )
+    ]
+    assert found == [
+        (2, "Game log", None, []),
+        (4, "Play", "button", ["a button"]),
+        (4, ("{n} card", "{n} cards"), None, ["a button"]),
+        (5, "Plain text", None, []),
+        (6, "Twice", None, []),  # once: Python 3.12's tokenizer lets Babel see it too
+    ]

@@ -12,7 +12,10 @@ standard gettext keywords (``gettext``, ``_``, ``ngettext``, ``pgettext``,
 ``npgettext``; method calls such as ``t.gettext(...)`` count) plus the glossary
 markers ``pgettext_noop`` and ``npgettext_noop``, ``# TRANSLATORS:`` comments,
 and locations without line numbers (so moving code does not touch the
-catalogues). The pybabel spelling of the same extraction would be::
+catalogues). Calls written inside f-strings (``f"<b>{t.gettext('Game log')}</b>"``)
+are found too: Babel's tokenizer does not look into f-strings before Python
+3.12, so ``extract_python_with_fstrings`` adds them from the syntax tree. The
+pybabel spelling of the same extraction would be::
 
     pybabel extract -k pgettext_noop:1c,2 -k npgettext_noop:1c,2,3 \\
         -c TRANSLATORS: --no-wrap -o capital_lux/i18n/capital_lux.pot capital_lux
@@ -25,15 +28,16 @@ and drops texts that left the source. Plural-Forms headers are kept as written.
 from __future__ import annotations
 
 import argparse
+import ast
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from io import BytesIO
 from pathlib import Path
-from typing import Final
+from typing import IO, Any, Final, cast
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_python
 from babel.messages.pofile import read_po, write_po
 
 from . import (
@@ -61,7 +65,83 @@ KEYWORDS: Final = {
     "npgettext_noop": ((1, "c"), 2, 3),
 }
 COMMENT_TAGS: Final = ("TRANSLATORS:",)
-METHOD_MAP: Final = [("**.py", "python")]
+
+
+def _call_name(node: ast.Call) -> str | None:
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _translator_comments(lines: list[str], lineno: int, tags: Collection[str]) -> list[str]:
+    """The ``# TRANSLATORS:`` comment block right above line ``lineno`` (1-based)."""
+    block: list[str] = []
+    index = lineno - 2
+    while index >= 0 and lines[index].strip().startswith("#"):
+        block.insert(0, lines[index].strip()[1:].strip())
+        index -= 1
+    for start, text in enumerate(block):
+        if any(text.startswith(tag) for tag in tags):
+            return block[start:]
+    return []
+
+
+def extract_python_with_fstrings(
+    fileobj: IO[bytes],
+    keywords: Mapping[str, Any],
+    comment_tags: Collection[str],
+    options: Mapping[str, Any],
+) -> Iterator[tuple[int, str, Any, list[str]]]:
+    """Babel's Python extractor, plus the translation calls written inside f-strings.
+
+    Before Python 3.12 an f-string is a single token to Babel, so
+    ``f"<h4>{t.gettext('Game log')}</h4>"`` would be missed; those calls are read
+    from the syntax tree instead (once each, in line order with the others).
+    """
+    data = fileobj.read()
+    babel_results: Iterable[Any] = extract_python(BytesIO(data), keywords, comment_tags, cast(Any, options))
+    found: list[tuple[int, str, Any, list[str]]] = [
+        (lineno, str(name), messages, list(comments)) for lineno, name, messages, comments in babel_results
+    ]
+    seen: set[tuple[int, str, tuple[Any, ...]]] = {
+        (lineno, name, messages if isinstance(messages, tuple) else (messages,))
+        for lineno, name, messages, _ in found
+    }
+    try:
+        tree = ast.parse(data)
+    except SyntaxError:
+        tree = None
+    if tree is not None:
+        lines = data.decode(str(options.get("encoding", "utf-8"))).splitlines()
+        inside: set[int] = set()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.JoinedStr):
+                continue
+            for call in ast.walk(node):
+                if not isinstance(call, ast.Call) or id(call) in inside:
+                    continue
+                inside.add(id(call))
+                name = _call_name(call)
+                if name is None or name not in keywords:
+                    continue
+                messages = tuple(
+                    arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+                    for arg in call.args
+                )
+                if not messages or (call.lineno, name, messages) in seen:
+                    continue
+                seen.add((call.lineno, name, messages))
+                value = messages if len(messages) > 1 else messages[0]
+                found.append((call.lineno, name, value, _translator_comments(lines, call.lineno, comment_tags)))
+    found.sort(key=lambda result: result[0])
+    yield from found
+
+
+#: Babel accepts a callable as an extraction method (its annotation says ``str``).
+METHOD_MAP: Final[list[tuple[str, Any]]] = [("**.py", extract_python_with_fstrings)]
 
 _HEADER_COMMENT: Final = """\
 # Message template of the Capital Lux rules engine and tutor.
