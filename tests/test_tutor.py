@@ -413,3 +413,21 @@ def test_agent_and_cleric_choices_come_from_the_legal_actions() -> None:
     v = panel.session.view()
     assert v.phase == CLERIC
     assert all(isinstance(a, TakeLowest) for a in panel.controls._choice_actions)
+
+
+def test_options_from_the_url_query_keep_defaults_for_bad_values() -> None:
+    from capital_lux.tutor import options_from_query
+
+    assert options_from_query("lang=es&players=4&seed=12&bots=random") == {
+        "lang": "es", "players": 4, "seed": 12, "bot_kind": "random"}
+    assert options_from_query("players=9&seed=-1&bots=cheat") == {"lang": "en"}
+
+
+def test_friendly_error_is_a_sentence() -> None:
+    from capital_lux.tutor import friendly_error
+
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError:
+        page = friendly_error("en")
+    assert "Sorry" in page.value and "boom" not in page.value

@@ -5,6 +5,6 @@
 learner's ``PlayerView``; the widgets know no rule, the engine decides.
 """
 
-from .app import TutorApp, build_app, language_from_query, options_from_query
+from .app import TutorApp, build_app, friendly_error, language_from_query, options_from_query
 
-__all__ = ["TutorApp", "build_app", "language_from_query", "options_from_query"]
+__all__ = ["TutorApp", "build_app", "friendly_error", "language_from_query", "options_from_query"]

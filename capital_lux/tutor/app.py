@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import random
+from html import escape
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -13,6 +15,8 @@ from .chapters import ChapterView, chapters
 from .panel import GamePanel
 from .session import Session, available_bot_kinds
 from .table import CSS
+
+LOG = logging.getLogger("capital_lux.tutor")
 
 
 def bot_kind_label(t: Translator, kind: str) -> str:
@@ -143,6 +147,15 @@ def options_from_query(query: str) -> dict[str, Any]:
     if bots in available_bot_kinds():
         options["bot_kind"] = bots
     return options
+
+
+def friendly_error(lang: str = "en") -> W.HTML:
+    """What the page shows if the tutor cannot start: a sentence, never a traceback."""
+    LOG.exception("the tutor could not start")
+    t = translator(lang)
+    text = t.gettext("Sorry, the tutor could not start. Please reload the page; if it happens again, "
+                     "tell us what you did.")
+    return W.HTML(f'<div class="cl-error" style="font:16px sans-serif">{escape(text)}</div>')
 
 
 def build_app(

@@ -305,7 +305,7 @@ class ChapterView:
             self.picker.value = self.index
         finally:
             self._relabelling = False
-        self.task.value = f'<div class="cl-note"><b>{escape(lesson.title(t))}:</b> {escape(lesson.text(t))}</div>'
+        self.task.value = f'<div class="cl-note"><b>{escape(lesson.title(t))}</b><br>{escape(lesson.text(t))}</div>'
         self.restart.description = t.gettext("Start this position again")
         if self.lesson.key in self.done and self.status.value:
             self.status.value = f'<div class="cl-note cl-safe">✔ {escape(lesson.done(t))}</div>'

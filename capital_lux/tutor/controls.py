@@ -17,7 +17,7 @@ from ..i18n import Translator
 from ..notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..views import PlayerView
 from .table import cards_html
-from .text import action_label, colour_text, special_action
+from .text import action_label, colour_text, player_name, special_action
 
 OnAction = Callable[[Action], None]
 
@@ -110,6 +110,16 @@ class Controls:
         self._render_draft(t, v, picks)
         self._render_choices(t, v, others)
         prompt = ""
+        if picks:  # what the draft passes, and to whom (ruling R20: to the next seat)
+            giver = player_name(t, (v.viewer - 1) % v.players, v.viewer)
+            taker = player_name(t, (v.viewer + 1) % v.players, v.viewer)
+            if v.draft_step == 1:
+                prompt = t.gettext("The cards you do not pick go to {player}.").format(player=taker)
+            else:
+                prompt = t.gettext(
+                    "These cards came from {giver}: what they did not pick. What you leave goes to {taker}, "
+                    "and you keep what {giver} passes you last."
+                ).format(giver=giver, taker=taker)
         if v.pending_modifier is not None:
             prompt = t.gettext("You drew the modifier {value}. Only you know it until the round end.").format(
                 value=f"{v.pending_modifier:+d}"
