@@ -385,11 +385,17 @@ def _round_end(s: GameState) -> None:
     s.log.append(Event("reveal", cards=()))
     s.phase = GOLD  # modifiers are face up from here on
     s.gold_choices = [None] * s.players
-    s.gold_queue = [p for p in s.turn_order() if len(gold_options(s, p)) > 1]  # ruling R21
+    s.gold_queue = [p for p in s.turn_order() if _must_decide_gold(s, p)]
     if s.gold_queue:
         s.current = s.gold_queue[0]
         return
     _finish_round(s)
+
+
+def _must_decide_gold(s: GameState, player: int) -> bool:
+    """Asked only when some exceeding colour can be paid for in full (ruling R6, R21)."""
+    gold = s.gold[player]
+    return gold > 0 and any(0 < excess(s, player, c) <= gold for c in COLOURS)
 
 
 def _finish_round(s: GameState) -> None:

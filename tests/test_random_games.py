@@ -130,3 +130,9 @@ def test_undo_replays_and_cannot_fish_for_a_better_draw() -> None:
 def test_undo_with_nothing_to_undo() -> None:
     with pytest.raises(IndexError, match="no decision to undo"):
         Game(2, seed=1).undo()
+
+
+def test_sampling_chance_needs_a_chance_event() -> None:
+    game = Game(2, seed=1)
+    with pytest.raises(ValueError, match="no chance event is pending in phase draft"):
+        sample_chance(game.state, random.Random(0))
