@@ -168,6 +168,7 @@ def test_app_refuses_impossible_edits_with_the_message() -> None:
 
 def test_app_analyses_every_move_and_plays_on() -> None:
     app = _app(name="last-turn")
+    assert app.move.value == str(app.state.legal_actions()[0])  # a move is always chosen
     app.samples.value = 20
     app.analyse()
     assert len(app.moves) == len(app.state.legal_actions()) == 2
@@ -207,3 +208,38 @@ def test_app_language_switch_keeps_the_position() -> None:
     app.load_gallery("agent-drew")
     app.language.value = "pt"
     assert app.state == gallery.load("agent-drew")
+
+
+# -- in a browser -----------------------------------------------------------------------------------
+@pytest.mark.browser
+def test_analyse_one_position_by_clicking() -> None:
+    import os
+
+    from capital_lux.tutor import browser as B
+
+    if not os.path.exists(B.CHROMIUM):
+        pytest.skip(f"no Chromium at {B.CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    artifacts = B.ROOT / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(B, "NOTEBOOK", "notebooks/what_if.ipynb")
+        with B.voila_server(artifacts / "voila-whatif.log") as url, sync_api.sync_playwright() as p:
+            browser = B.launch(p)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(url)
+            page.wait_for_selector(".cl-whatif.cl-ready", timeout=60_000)
+            page.select_option(".cl-wi-gallery select", index=gallery.NAMES.index("last-turn"))
+            page.click(".cl-wi-load-gallery")
+            page.wait_for_selector(".cl-wi-message:has-text('Loaded')")
+            page.click(".lm-TabBar-tab:has-text('Analyse and play')")
+            page.click(".cl-wi-analyse")
+            page.wait_for_selector(".cl-wi-analysis table.cl-moves", timeout=60_000)
+            assert page.locator(".cl-wi-analysis table.cl-moves tr").count() == 3  # header and two moves
+            assert page.locator(".cl-wi-chart").is_visible()
+            page.screenshot(path=str(artifacts / "what-if.png"), full_page=True)
+            page.click(".lm-TabBar-tab:has-text('Edit')")
+            page.fill(".cl-wi-capital input", "Y6 Y6 Y6 Y6")
+            page.click(".cl-wi-apply")
+            page.wait_for_selector(".cl-wi-message [data-error='1']:has-text('Y6 appears')")
+            browser.close()

@@ -36,8 +36,10 @@ from ..exercises import (
     simulate,
     solution_text,
 )
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, translator
-from .table import CSS, table_html
+from ..cards import format_modifier
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from ..views import PlayerView
+from .table import CSS, cards_html, table_html
 
 SAMPLE_SIZES = (100, 1000, 5000)
 DEFAULT_PROGRESS_FILE = "capital_lux_progress.json"
@@ -47,6 +49,22 @@ def figure_png(figure: Figure) -> bytes:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=80)
     return buffer.getvalue()
+
+
+def position_html(t: Translator, v: PlayerView, move: int) -> str:
+    """The tutor's table for ``v``, with the others called players (not bots: nobody plays
+    them here) and the viewer's own hand and drawn modifier shown below it."""
+    html = table_html(t, v, move)
+    for seat in range(v.players):
+        if seat != v.viewer:
+            html = html.replace(escape(t.gettext("Bot {seat}").format(seat=seat)),
+                                escape(t.gettext("Player {seat}").format(seat=seat)))
+    own = list(v.hand) + list(v.draft_hand) + list(v.draft_picks)
+    parts = [f'<b>{escape(t.gettext("Your cards"))}:</b> {cards_html(t, own) or "-"}']
+    if v.pending_modifier is not None:
+        parts.append(escape(t.gettext("The modifier you have just drawn: {value}").format(
+            value=format_modifier(v.pending_modifier))))
+    return html + f'<div class="cl-note cl-own-hand">{" · ".join(parts)}</div>'
 
 
 def _number(value: float) -> str:
@@ -74,13 +92,13 @@ class ExercisesApp:
         self.question.add_class("cl-ex-question")
         self.answer = W.Text(layout=W.Layout(width="12em"))
         self.answer.add_class("cl-ex-answer")
-        self.check_button = W.Button(button_style="primary", icon="check")
+        self.check_button = W.Button(button_style="primary", icon="check", layout=W.Layout(width="auto"))
         self.check_button.add_class("cl-ex-check")
         self.feedback = W.HTML()
         self.feedback.add_class("cl-ex-feedback")
         self.reveal = W.HTML()
         self.reveal.add_class("cl-ex-reveal")
-        self.solution_button = W.Button(icon="book")
+        self.solution_button = W.Button(icon="book", layout=W.Layout(width="auto"))
         self.solution_button.add_class("cl-ex-show-solution")
         self.solution = W.HTML()
         self.solution.add_class("cl-ex-solution")
@@ -88,7 +106,7 @@ class ExercisesApp:
         self.samples.add_class("cl-ex-samples")
         self.seed = W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em"))
         self.seed.add_class("cl-ex-seed")
-        self.simulate_button = W.Button(icon="random")
+        self.simulate_button = W.Button(icon="random", layout=W.Layout(width="auto"))
         self.simulate_button.add_class("cl-ex-simulate")
         self.simulation = W.HTML()
         self.simulation.add_class("cl-ex-simulation")
@@ -96,9 +114,9 @@ class ExercisesApp:
         self.chart.add_class("cl-ex-chart")
         self.progress_path = W.Text(value=progress_file, layout=W.Layout(width="24em"))
         self.progress_path.add_class("cl-ex-progress-path")
-        self.save_button = W.Button(icon="save")
+        self.save_button = W.Button(icon="save", layout=W.Layout(width="auto"))
         self.save_button.add_class("cl-ex-save")
-        self.load_button = W.Button(icon="folder-open")
+        self.load_button = W.Button(icon="folder-open", layout=W.Layout(width="auto"))
         self.load_button.add_class("cl-ex-load")
         self.upload = W.FileUpload(accept=".json", multiple=False)
         self.upload.add_class("cl-ex-upload")
@@ -183,7 +201,7 @@ class ExercisesApp:
     def show_exercise(self) -> None:
         """Show the chosen exercise afresh: question and position, nothing answered yet."""
         t, ex = self.t, self.exercise
-        self.position.value = table_html(t, ex.view(), 0)
+        self.position.value = position_html(t, ex.view(), 0)
         kind = (t.gettext("Answer with a probability.") if ex.probability
                 else t.gettext("Answer with a number (an expected value)."))
         tolerance = t.gettext("Fractions must be exact; decimals and percentages may be off by up to {tolerance}.")

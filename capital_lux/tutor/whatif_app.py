@@ -42,8 +42,8 @@ from ..whatif import (
     read_upload,
     zone_text,
 )
-from .exercises_app import figure_png
-from .table import CSS, card_html, table_html
+from .exercises_app import figure_png, position_html
+from .table import CSS, card_html
 
 SAMPLES = (20, 50, 200, 1000)
 BOTS = ("fast", "random", "rule")
@@ -118,23 +118,23 @@ class WhatIfApp:
         # loading
         self.gallery = W.Dropdown(options=list(gallery.NAMES), value=name, layout=W.Layout(width="32em"))
         self.gallery.add_class("cl-wi-gallery")
-        self.gallery_button = W.Button(icon="folder-open")
+        self.gallery_button = W.Button(icon="folder-open", layout=W.Layout(width="auto"))
         self.gallery_button.add_class("cl-wi-load-gallery")
         self.paste = W.Textarea(layout=W.Layout(width="40em", height="6em"))
         self.paste.add_class("cl-wi-paste")
-        self.paste_button = W.Button(icon="paste")
+        self.paste_button = W.Button(icon="paste", layout=W.Layout(width="auto"))
         self.paste_button.add_class("cl-wi-load-paste")
         self.upload = W.FileUpload(accept=".json", multiple=False)
         self.upload.add_class("cl-wi-upload")
         self.message = W.HTML()
         self.message.add_class("cl-wi-message")
         # the table
-        self.seen_by = W.Dropdown(layout=W.Layout(width="auto"))
+        self.seen_by = W.Dropdown(layout=W.Layout(width="18em"))
         self.seen_by.add_class("cl-wi-seen-by")
         self.table = W.HTML()
         self.table.add_class("cl-wi-table")
         # editing
-        self.seat = W.Dropdown(layout=W.Layout(width="auto"))
+        self.seat = W.Dropdown(layout=W.Layout(width="12em"))
         self.seat.add_class("cl-wi-seat")
         self.fields: dict[str, W.Text] = {}
         for key in ("hands", "hometowns", "bonus", "capital", "discards", "modifiers", "gold"):
@@ -144,7 +144,7 @@ class WhatIfApp:
         self.round = W.BoundedIntText(min=0, max=3, layout=W.Layout(width="12em"))
         self.current = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
         self.starting = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
-        self.apply_button = W.Button(button_style="warning", icon="pencil")
+        self.apply_button = W.Button(button_style="warning", icon="pencil", layout=W.Layout(width="auto"))
         self.apply_button.add_class("cl-wi-apply")
         # analysis and play
         self.samples = W.Dropdown(options=list(SAMPLES), value=50, layout=W.Layout(width="auto"))
@@ -155,7 +155,7 @@ class WhatIfApp:
         self.bot.add_class("cl-wi-bot")
         self.horizon = W.Dropdown(layout=W.Layout(width="auto"))
         self.horizon.add_class("cl-wi-horizon")
-        self.analyse_button = W.Button(button_style="primary", icon="bar-chart")
+        self.analyse_button = W.Button(button_style="primary", icon="bar-chart", layout=W.Layout(width="auto"))
         self.analyse_button.add_class("cl-wi-analyse")
         self.analysis = W.HTML()
         self.analysis.add_class("cl-wi-analysis")
@@ -163,13 +163,13 @@ class WhatIfApp:
         self.chart.add_class("cl-wi-chart")
         self.move = W.Dropdown(layout=W.Layout(width="24em"))
         self.move.add_class("cl-wi-move")
-        self.play_button = W.Button(button_style="success", icon="play")
+        self.play_button = W.Button(button_style="success", icon="play", layout=W.Layout(width="auto"))
         self.play_button.add_class("cl-wi-play")
         self.log = W.HTML()
         self.log.add_class("cl-wi-log")
         self.export = W.Textarea(layout=W.Layout(width="40em", height="8em"))
         self.export.add_class("cl-wi-export")
-        self.export_button = W.Button(icon="download")
+        self.export_button = W.Button(icon="download", layout=W.Layout(width="auto"))
         self.export_button.add_class("cl-wi-export-button")
         self.download = W.HTML()
 
@@ -269,15 +269,17 @@ class WhatIfApp:
         self.analysis.value = ""
         self.chart.layout.display = "none"
         legal = s.legal_actions() if to_move in seats else []
-        self.move.options = [(describe_action(a, t), str(a)) for a in legal]
-        self.play_button.disabled = not legal and not s.is_chance_node()
-        self.analyse_button.disabled = not legal
+        options = [(describe_action(a, t), str(a)) for a in legal]
         if s.is_chance_node():
-            self.move.options = [(t.gettext("let chance decide (seeded)"), "chance")]
+            options = [(t.gettext("let chance decide (seeded)"), "chance")]
+        self.move.options = options
+        self.move.value = options[0][1] if options else None
+        self.play_button.disabled = not options
+        self.analyse_button.disabled = not legal
 
     def _draw_table(self) -> None:
         viewer = self.seen_by.value if self.seen_by.value is not None else 0
-        self.table.value = table_html(self.t, view(self.state, int(viewer)), self.played)
+        self.table.value = position_html(self.t, view(self.state, int(viewer)), self.played)
 
     def _fill_fields(self) -> None:
         data = as_dict(self.state)
