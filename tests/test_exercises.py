@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from contextlib import contextmanager
 from fractions import Fraction
 from itertools import combinations_with_replacement, permutations
 from math import comb, prod
@@ -388,8 +389,10 @@ def test_app_keeps_the_exercise_when_the_language_changes() -> None:
 
 
 # -- in a browser -----------------------------------------------------------------------------------
-@pytest.mark.browser
-def test_answer_one_exercise_by_clicking() -> None:
+@contextmanager
+def voila_page(notebook: str, ready: str) -> Iterator[tuple[Any, Path]]:
+    """A Chromium page on ``notebook`` served by Voila, once ``ready`` is on the page;
+    skips when there is no Chromium. Also used by ``test_whatif``."""
     import os
 
     from capital_lux.tutor import browser as B
@@ -400,24 +403,33 @@ def test_answer_one_exercise_by_clicking() -> None:
     artifacts = B.ROOT / "test-artifacts"
     artifacts.mkdir(exist_ok=True)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(B, "NOTEBOOK", "notebooks/probability_exercises.ipynb")
-        with B.voila_server(artifacts / "voila-exercises.log") as url, sync_api.sync_playwright() as p:
+        patch.setattr(B, "NOTEBOOK", notebook)
+        log = artifacts / f"voila-{Path(notebook).stem}.log"
+        with B.voila_server(log) as url, sync_api.sync_playwright() as p:
             browser = B.launch(p)
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(url)
-            page.wait_for_selector(".cl-exercises.cl-ready", timeout=60_000)
-            page.select_option(".cl-ex-picker select", index=list(EXERCISES_BY_ID).index("modifier-after-draw"))
-            page.wait_for_selector(".cl-ex-question:has-text('drawn')")
-            page.fill(".cl-ex-answer input", "a third")
-            page.click(".cl-ex-check")
-            page.wait_for_selector(".cl-ex-feedback [data-status='invalid']")
-            assert page.is_disabled(".cl-ex-simulate")
-            page.fill(".cl-ex-answer input", "1/3")
-            page.click(".cl-ex-check")
-            page.wait_for_selector(".cl-ex-feedback [data-status='correct']")
-            page.click(".cl-ex-simulate")
-            page.wait_for_selector(".cl-ex-simulation [data-samples='1000']", timeout=60_000)
-            assert page.locator(".cl-ex-chart").is_visible()
-            assert "1 of 12" in page.inner_text(".cl-ex-progress")
-            page.screenshot(path=str(artifacts / "exercises.png"), full_page=True)
-            browser.close()
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                page.goto(url)
+                page.wait_for_selector(ready, timeout=60_000)
+                yield page, artifacts
+            finally:
+                browser.close()
+
+
+@pytest.mark.browser
+def test_answer_one_exercise_by_clicking() -> None:
+    with voila_page("notebooks/probability_exercises.ipynb", ".cl-exercises.cl-ready") as (page, artifacts):
+        page.select_option(".cl-ex-picker select", index=list(EXERCISES_BY_ID).index("modifier-after-draw"))
+        page.wait_for_selector(".cl-ex-question:has-text('drawn')")
+        page.fill(".cl-ex-answer input", "a third")
+        page.click(".cl-ex-check")
+        page.wait_for_selector(".cl-ex-feedback [data-status='invalid']")
+        assert page.is_disabled(".cl-ex-simulate")
+        page.fill(".cl-ex-answer input", "1/3")
+        page.click(".cl-ex-check")
+        page.wait_for_selector(".cl-ex-feedback [data-status='correct']")
+        page.click(".cl-ex-simulate")
+        page.wait_for_selector(".cl-ex-simulation [data-samples='1000']", timeout=60_000)
+        assert page.locator(".cl-ex-chart").is_visible()
+        assert "1 of 12" in page.inner_text(".cl-ex-progress")
+        page.screenshot(path=str(artifacts / "exercises.png"), full_page=True)

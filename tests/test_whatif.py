@@ -213,33 +213,19 @@ def test_app_language_switch_keeps_the_position() -> None:
 # -- in a browser -----------------------------------------------------------------------------------
 @pytest.mark.browser
 def test_analyse_one_position_by_clicking() -> None:
-    import os
+    from test_exercises import voila_page
 
-    from capital_lux.tutor import browser as B
-
-    if not os.path.exists(B.CHROMIUM):
-        pytest.skip(f"no Chromium at {B.CHROMIUM}")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    artifacts = B.ROOT / "test-artifacts"
-    artifacts.mkdir(exist_ok=True)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(B, "NOTEBOOK", "notebooks/what_if.ipynb")
-        with B.voila_server(artifacts / "voila-whatif.log") as url, sync_api.sync_playwright() as p:
-            browser = B.launch(p)
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(url)
-            page.wait_for_selector(".cl-whatif.cl-ready", timeout=60_000)
-            page.select_option(".cl-wi-gallery select", index=gallery.NAMES.index("last-turn"))
-            page.click(".cl-wi-load-gallery")
-            page.wait_for_selector(".cl-wi-message:has-text('Loaded')")
-            page.click(".lm-TabBar-tab:has-text('Analyse and play')")
-            page.click(".cl-wi-analyse")
-            page.wait_for_selector(".cl-wi-analysis table.cl-moves", timeout=60_000)
-            assert page.locator(".cl-wi-analysis table.cl-moves tr").count() == 3  # header and two moves
-            assert page.locator(".cl-wi-chart").is_visible()
-            page.screenshot(path=str(artifacts / "what-if.png"), full_page=True)
-            page.click(".lm-TabBar-tab:has-text('Edit')")
-            page.fill(".cl-wi-capital input", "Y6 Y6 Y6 Y6")
-            page.click(".cl-wi-apply")
-            page.wait_for_selector(".cl-wi-message [data-error='1']:has-text('Y6 appears')")
-            browser.close()
+    with voila_page("notebooks/what_if.ipynb", ".cl-whatif.cl-ready") as (page, artifacts):
+        page.select_option(".cl-wi-gallery select", index=gallery.NAMES.index("last-turn"))
+        page.click(".cl-wi-load-gallery")
+        page.wait_for_selector(".cl-wi-message:has-text('Loaded')")
+        page.click(".lm-TabBar-tab:has-text('Analyse and play')")
+        page.click(".cl-wi-analyse")
+        page.wait_for_selector(".cl-wi-analysis table.cl-moves", timeout=60_000)
+        assert page.locator(".cl-wi-analysis table.cl-moves tr").count() == 3  # header and two moves
+        assert page.locator(".cl-wi-chart").is_visible()
+        page.screenshot(path=str(artifacts / "what-if.png"), full_page=True)
+        page.click(".lm-TabBar-tab:has-text('Edit')")
+        page.fill(".cl-wi-capital input", "Y6 Y6 Y6 Y6")
+        page.click(".cl-wi-apply")
+        page.wait_for_selector(".cl-wi-message [data-error='1']:has-text('Y6 appears')")
