@@ -139,11 +139,12 @@ def _dealt(s: GameState, rng: random.Random, viewer: int) -> tuple[Card, ...]:
 
 def _scholar_facts(v: PlayerView) -> dict[str, Fact]:
     cards = unseen(v)
-    return {"card": Card("G", 5), "G": sum(c.colour == "G" for c in cards), "N": len(cards)}
+    scholar = next(c for c in v.hand if c.colour == "G")
+    return {"card": scholar, "G": sum(c.colour == "G" for c in cards), "N": len(cards)}
 
 
 def _scholar_trial(s: GameState, rng: random.Random) -> Fraction:
-    s.apply_action(Play(Card("G", 5), "capital"))
+    s.apply_action(Play(next(c for c in s.hands[s.current] if c.colour == "G"), "capital"))
     drawn = sample_chance(s, rng)
     return Fraction(getattr(drawn, "card").colour == "G")
 
