@@ -74,7 +74,8 @@ def ismcts(
             break
         iterate(root, determinize(v, rng), v.viewer, rng, exploration)
         done += 1
-    return max(legal, key=lambda a: (root.children[a].visits, root.children[a].reward) if a in root.children else (-1, 0.0))
+    return max(legal, key=lambda a: (root.children[a].visits, root.children[a].reward) if a in root.children
+               else (-1, 0.0))
 
 
 def iterate(root: Node, state: GameState, me: int, rng: random.Random, exploration: float) -> None:
@@ -98,13 +99,9 @@ def iterate(root: Node, state: GameState, me: int, rng: random.Random, explorati
             apply_unchecked(state, action)
             path.append(child)
             break
-        log_total = math.log
-        action = max(
-            legal,
-            key=lambda a: node.children[a].reward / node.children[a].visits
-            + exploration * math.sqrt(log_total(node.children[a].available) / node.children[a].visits),
-        )
-        node = node.children[action]
+        children = node.children
+        action = max(legal, key=lambda a: ucb(children[a], exploration))
+        node = children[action]
         apply_unchecked(state, action)
         path.append(node)
     playout(state, rng)
@@ -112,6 +109,11 @@ def iterate(root: Node, state: GameState, me: int, rng: random.Random, explorati
     for n in path:
         n.visits += 1
         n.reward += value
+
+
+def ucb(child: Node, exploration: float) -> float:
+    """Mean reward plus the exploration bonus, counting only iterations where the action was legal."""
+    return child.reward / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
 
 
 def _advance(state: GameState, me: int, rng: random.Random) -> None:
