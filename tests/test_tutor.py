@@ -244,7 +244,22 @@ POSITION_FACTS = {
     "last_turns": lambda s: s.phase == PLAY and s.last_turns is not None,
     "gold": lambda s: s.phase == GOLD and len(s.legal_actions()) >= 2,
     "final": lambda s: s.phase == PLAY and s.round == 3 and s.last_turns == [],
+    "tie_break": lambda s: s.phase == PLAY and s.round == 3 and s.last_turns == [],
 }
+
+
+def test_the_tie_break_lesson_ends_level_on_points_and_6s() -> None:
+    from capital_lux.rules import tie_break_key
+
+    for action in prepared_game(POSITIONS["tie_break"]).state.legal_actions():
+        session = prepared_session("tie_break")
+        session.play(action)
+        while not session.is_over():
+            session.play(session.view().legal_actions[0])
+        keys = [tie_break_key(session.state, p) for p in range(3)]
+        winner = session.state.winners()
+        assert len(winner) == 1 and winner[0] != 0
+        assert keys[0][:2] == keys[winner[0]][:2]  # same points, same number of 6s
 
 
 @pytest.mark.parametrize("name", sorted(POSITIONS))

@@ -145,8 +145,8 @@ def test_chapter_lesson_undo_and_language(server: str, chromium: Any) -> None:
     page.wait_for_selector(chapter + ".cl-note:has-text('blue Agent')")
     page.click(chapter + ".cl-hand-card:has-text('◆')")
     page.click(chapter + ".cl-to-capital")
-    page.wait_for_selector(chapter + ".cl-choice", state="visible")
-    assert "You drew the modifier" in page.inner_text(chapter + ".cl-controls")
+    page.wait_for_selector(chapter + ".cl-controls:has-text('You drew the modifier')")
+    page.wait_for_selector(f'{chapter}{B.TABLE}[data-phase="agent"]')
     shot(page, "tutor-chapter-agent")
     page.click(chapter + ".cl-choice >> nth=0")
     page.wait_for_selector(chapter + ".cl-lesson-status.cl-done")
@@ -160,3 +160,53 @@ def test_chapter_lesson_undo_and_language(server: str, chromium: Any) -> None:
     page.click(chapter + ".cl-choice >> nth=0")
     page.wait_for_selector(chapter + ".cl-roundend:has-text('step by step')")
     shot(page, "tutor-round-end")
+
+
+def until_done(page: Any, chapter: str) -> None:
+    """Make decisions in a chapter's position until its lesson says it is done."""
+    done = f"{chapter} .cl-lesson-status.cl-done"
+    for move in range(40):
+        if page.query_selector(done):
+            return
+        B.learner_move(page, move, where=chapter)
+    page.wait_for_selector(done)
+
+
+def test_a_lesson_of_every_chapter_by_clicking(server: str, chromium: Any) -> None:
+    from capital_lux.tutor.positions import prepared_session
+
+    page, _ = B.open_tutor(chromium, f"{server}?players=3&seed=5")
+    # 1. Setup: predict the starting player, then check
+    page.click(".lm-TabBar-tab:has-text('1.')")
+    starter = prepared_session("setup").view().starting_player
+    page.click(f".cl-chapter-setup .cl-quiz-answer >> nth={starter}")
+    page.wait_for_selector(".cl-chapter-setup .cl-lesson-status.cl-done")
+    shot(page, "tutor-chapter-setup")
+    # 2. Choosing cards: two picks make a hand
+    page.click(".lm-TabBar-tab:has-text('2.')")
+    page.wait_for_selector(".cl-chapter-draft .cl-draft-card")
+    until_done(page, ".cl-chapter-draft")
+    # 3. The Scholar draws
+    page.click(".lm-TabBar-tab:has-text('3.')")
+    page.click(".cl-chapter-play .cl-lessons button >> nth=1")
+    page.wait_for_selector(".cl-chapter-play .cl-note:has-text('green Scholar')")
+    page.click(".cl-chapter-play .cl-hand-card:has-text('✎')")
+    page.click(".cl-chapter-play .cl-to-capital")
+    page.wait_for_selector(".cl-chapter-play .cl-lesson-status.cl-done")
+    assert "You draw" in page.inner_text(".cl-chapter-play .cl-log")
+    # 4. The rulebook's gold example: keep blue and yellow, let pink go
+    page.click(".lm-TabBar-tab:has-text('4.')")
+    page.click(".cl-chapter-roundend .cl-lessons button >> nth=2")
+    page.wait_for_selector(".cl-chapter-roundend .cl-roundend:has-text('your limits')")
+    shot(page, "tutor-gold-decision")
+    page.click(".cl-chapter-roundend .cl-choice:has-text('Agent'):has-text('Merchant')")
+    page.wait_for_selector(".cl-chapter-roundend .cl-lesson-status.cl-done")
+    report = page.inner_text(".cl-chapter-roundend .cl-roundend")
+    assert "You pay 1 gold disc to keep blue" in report and "You pay 2 gold discs to keep yellow" in report
+    # 5. Scoring: a tie on points broken by the 5s
+    page.click(".lm-TabBar-tab:has-text('5.')")
+    page.click(".cl-chapter-scoring .cl-lessons button >> nth=1")
+    page.wait_for_selector(".cl-chapter-scoring .cl-hand-card")
+    until_done(page, ".cl-chapter-scoring")
+    assert "Final score sheet" in page.inner_text(".cl-chapter-scoring .cl-scores")
+    shot(page, "tutor-chapter-tie-break")

@@ -88,21 +88,40 @@ def open_tutor(browser: Any, url: str, timeout_ms: float = 60_000) -> tuple[Any,
     return page, time.perf_counter() - start
 
 
-def table_move(page: Any) -> int:
-    return int(page.get_attribute(f".cl-freeplay {TABLE}", "data-move"))
+def table_move(page: Any, scope: str = ".cl-freeplay") -> int:
+    return int(page.get_attribute(f"{scope} {TABLE}", "data-move"))
 
 
 def visible(page: Any, selector: str) -> list[Any]:
     return [e for e in page.query_selector_all(selector) if e.is_visible()]
 
 
-def learner_move(page: Any, move: int, timing: list[float] | None = None) -> bool:
+#: Installed in the page: the time from the last click to the next change of the table's data-move.
+WATCH_TABLE = """() => {
+  if (window.__clWatch) return;
+  window.__clWatch = true;
+  window.__clTimes = [];
+  document.addEventListener('click', () => { window.__clClick = performance.now(); }, true);
+  new MutationObserver(() => {
+    const table = document.querySelector('.cl-freeplay .cl-table-wrap');
+    if (!table || table.dataset.move === window.__clMove) return;
+    window.__clMove = table.dataset.move;
+    if (window.__clClick) window.__clTimes.push(performance.now() - window.__clClick);
+    window.__clClick = null;
+  }).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+
+
+def learner_move(
+    page: Any, move: int, timing: list[float] | None = None, in_page: list[float] | None = None,
+    where: str = ".cl-freeplay",
+) -> bool:
     """Make one decision by clicking, with a fixed simple policy; False once the game is over.
 
     Policy (mirrored by the tests to rebuild the game): the first cards of the draft, the
     first card of the hand alternately into the Hometown and the Capital, the first choice.
     """
-    scope = ".cl-freeplay "
+    scope = where + " "
     page.wait_for_selector(  # a decision to make, or the end
         ", ".join(scope + x for x in (".cl-confirm-pick:visible", ".cl-hand-card:visible:enabled",
                                       ".cl-choice:visible", '.cl-scores[data-final="1"]')),
@@ -110,7 +129,7 @@ def learner_move(page: Any, move: int, timing: list[float] | None = None) -> boo
     )
     if page.query_selector(scope + '.cl-scores[data-final="1"]'):
         return False
-    before = table_move(page)
+    before = table_move(page, where)
     draft = visible(page, scope + ".cl-draft-card")
     confirm = visible(page, scope + ".cl-confirm-pick")
     hand = [b for b in visible(page, scope + ".cl-hand-card") if b.is_enabled()]
@@ -125,6 +144,9 @@ def learner_move(page: Any, move: int, timing: list[float] | None = None) -> boo
         hand[0].click()
         target = scope + (".cl-to-home" if move % 2 == 0 else ".cl-to-capital")
         page.wait_for_selector(target, state="visible")
+        if in_page is not None:
+            page.evaluate(WATCH_TABLE)
+            page.evaluate("() => { window.__clTimes = []; }")
         start = time.perf_counter()
         page.click(target)
     elif choices:
@@ -132,29 +154,46 @@ def learner_move(page: Any, move: int, timing: list[float] | None = None) -> boo
         choices[0].click()
     else:
         raise RuntimeError("no decision to make on the page")
-    page.wait_for_selector(f'.cl-freeplay {TABLE}[data-move="{before + 1}"]', timeout=60_000)
+    page.wait_for_selector(f'{scope}{TABLE}[data-move="{before + 1}"]', timeout=60_000)
     if timing is not None and hand and not draft:
         timing.append(time.perf_counter() - start)
+    if in_page is not None and hand and not draft:
+        times = page.evaluate("() => window.__clTimes")
+        if times:
+            in_page.append(times[0] / 1000)
     return True
 
 
-def measure(players: int = 4, seed: int = 7) -> dict[str, float]:
-    """Page interactive after load, and click-to-redrawn-table times over a whole game."""
+def measure(players: int = 4, seed: int = 7, loads: int = 3) -> dict[str, float]:
+    """Page interactive after load (median of ``loads`` fresh pages, each with its own kernel),
+    and click-to-redrawn-table times over a whole game against rule-of-thumb bots."""
     from playwright.sync_api import sync_playwright
 
     clicks: list[float] = []
+    in_page: list[float] = []
+    load_times: list[float] = []
+    query = f"?players={players}&seed={seed}&bots=rule"
     with voila_server() as url, sync_playwright() as p:
         browser = launch(p)
         try:
-            page, load = open_tutor(browser, f"{url}?players={players}&seed={seed}&bots=rule")
+            for _ in range(loads - 1):
+                page, seconds = open_tutor(browser, url + query)
+                load_times.append(seconds)
+                page.close()
+            page, seconds = open_tutor(browser, url + query)
+            load_times.append(seconds)
             move = 0
-            while learner_move(page, move, clicks):
+            while learner_move(page, move, clicks, in_page):
                 move += 1
         finally:
             browser.close()
     return {
-        "page_interactive_seconds": round(load, 2),
-        f"click_to_table_median_ms_{players}p": round(statistics.median(clicks) * 1000, 1),
-        f"click_to_table_max_ms_{players}p": round(max(clicks) * 1000, 1),
+        "page_interactive_seconds_median": round(statistics.median(load_times), 2),
+        "page_interactive_seconds_max": round(max(load_times), 2),
+        # measured in the page: the click event to the redrawn table (what the learner waits for)
+        f"click_to_table_median_ms_{players}p": round(statistics.median(in_page) * 1000, 1),
+        f"click_to_table_max_ms_{players}p": round(max(in_page) * 1000, 1),
+        # the same seen from the test driver, Playwright's own work included
+        f"click_to_table_driver_median_ms_{players}p": round(statistics.median(clicks) * 1000, 1),
         "plays_measured": float(len(clicks)),
     }

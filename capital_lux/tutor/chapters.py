@@ -239,6 +239,13 @@ def chapters() -> list[Chapter]:
                        lambda t: t.gettext("Play the last card of the game and read the score sheet."),
                        "final", event("game_over", mine=False),
                        lambda t: t.gettext("Done: that is a whole game of Capital Lux.")),
+                Lesson("tie_break", lambda t: t.gettext("A tied score"),
+                       lambda t: t.gettext(
+                           "Play your last card: whatever you play, you end level on points with another player. "
+                           "Count the 6s, then the 5s, on the score sheet to see who wins."),
+                       "tie_break", event("game_over", mine=False),
+                       lambda t: t.gettext("Done: the same points and the same number of 6s, so the 5s decided "
+                                           "(ruling R17).")),
             ),
         ),
     ]

@@ -44,6 +44,7 @@ POSITIONS: dict[str, Position] = {
     "last_turns": Position(3, 1, 7),
     "gold": Position(3, 66, 8),
     "final": Position(3, 0, 30),
+    "tie_break": Position(3, 821, 29),  # whatever you play, you tie on points with Bot 2
 }
 
 

@@ -15,7 +15,7 @@ from typing import Any, Callable, Protocol
 from ..cards import COLOURS
 from ..game import Game
 from ..notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from ..state import GOLD, Event, GameState
+from ..state import Event, GameState, new_game
 from ..views import PlayerView, view, visible_events
 from .roundend import RoundEndReport, make_report
 
@@ -94,11 +94,14 @@ class Session:
     def __post_init__(self) -> None:
         self._bot_rng = random.Random(self.bot_seed)
         self._choose = make_bot_choice(self.bot_kind)
-        self._absorb_events()
-        state = self.game.state
-        if state.phase == GOLD:  # a prepared position inside a round end: the reveal came before
-            at = max(i for i, e in enumerate(state.log) if e.kind == "reveal")
-            self._reveal = (state.round, {c: list(state.modifiers_above[c]) for c in COLOURS}, at)
+        # A game that did not start here (a prepared position): its story so far, as the
+        # learner saw it, is read by replaying the record from the start.
+        state = new_game(self.game.players)
+        for action in self.game.state.history:
+            seat = state.current_player()
+            before = self._before(state, action)
+            state.apply_action(action)
+            self._after(seat, action, before, state)
         self.advance()
 
     @classmethod
@@ -168,28 +171,32 @@ class Session:
         return undone
 
     def _apply(self, seat: int, action: Action) -> None:
-        before = self.game.state
-        round_before = before.round
-        # The modifiers as they will be turned face up if this decision ends the round;
-        # kept out of every widget until the reveal event makes them public.
-        mods = {c: list(before.modifiers_above[c]) for c in COLOURS}
-        if isinstance(action, PlaceModifier) and before.pending_modifier is not None:
-            mods[action.colour].append((before.current, before.pending_modifier))
+        before = self._before(self.game.state, action)
         self.game.play(action)
-        entry = _describe(seat, action, self.seat, round_before)
+        self._after(seat, action, before, self.game.state)
+
+    @staticmethod
+    def _before(state: GameState, action: Action) -> tuple[int, dict[str, list[tuple[int, int]]]]:
+        """The round, and the modifiers as they will be turned face up if ``action`` ends it;
+        kept out of every widget until the reveal event makes them public."""
+        mods = {c: list(state.modifiers_above[c]) for c in COLOURS}
+        if isinstance(action, PlaceModifier) and state.pending_modifier is not None:
+            mods[action.colour].append((state.current, state.pending_modifier))
+        return state.round, mods
+
+    def _after(
+        self, seat: int, action: Action, before: tuple[int, dict[str, list[tuple[int, int]]]], state: GameState
+    ) -> None:
+        round_, mods = before
+        entry = _describe(seat, action, self.seat, round_) if seat >= 0 else None
         if entry is not None:
             self.log.append(entry)
-        self._absorb_events(mods, round_before)
-
-    def _absorb_events(self, mods: dict[str, list[tuple[int, int]]] | None = None, round_: int = 0) -> None:
-        state = self.game.state
         start = self._seen_events
-        new = state.log[start:]
         self._seen_events = len(state.log)
-        for i, event in enumerate(new, start):
+        for i, event in enumerate(state.log[start:], start):
             if event.private_to in (-1, self.seat):
                 self.log.append(LogEntry(event.kind, event.player, event=event, round=state.round))
-            if event.kind == "reveal" and mods is not None:
+            if event.kind == "reveal":
                 self._reveal = (round_, mods, i)
             if event.kind in ("starting_player", "game_over") and self._reveal is not None:
                 r, revealed, at = self._reveal
