@@ -359,6 +359,7 @@ def test_app_teacher_mode_reveals_answers() -> None:
     assert app.reveal.value == ""
     app.teacher.value = True
     assert "-4/3" in app.reveal.value
+    assert app.sheet.value.count("<tr>") == len(EXERCISES) + 1 and "22/29" in app.sheet.value
     app.show_solution()
     assert "-4/3" in app.solution.value
 

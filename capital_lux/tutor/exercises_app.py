@@ -98,6 +98,8 @@ class ExercisesApp:
         self.feedback.add_class("cl-ex-feedback")
         self.reveal = W.HTML()
         self.reveal.add_class("cl-ex-reveal")
+        self.sheet = W.HTML()
+        self.sheet.add_class("cl-ex-sheet-box")
         self.solution_button = W.Button(icon="book", layout=W.Layout(width="auto"))
         self.solution_button.add_class("cl-ex-show-solution")
         self.solution = W.HTML()
@@ -147,6 +149,7 @@ class ExercisesApp:
             self.simulation,
             self.chart,
             W.HBox([self.progress_path, self.save_button, self.load_button, self.upload], layout=row),
+            self.sheet,
         ])
         self.root.add_class("cl-tutor")
         self.root.add_class("cl-exercises")
@@ -237,8 +240,23 @@ class ExercisesApp:
                 f'<div class="cl-note"><b>{escape(t.gettext("Answer"))}:</b> '
                 f"{escape(format_number(exact))} ≈ {_number(float(exact))}</div>"
             )
+            self.sheet.value = self._answer_sheet()
         else:
             self.reveal.value = ""
+            self.sheet.value = ""
+
+    def _answer_sheet(self) -> str:
+        """Teacher mode: every exercise's exact answer and the learner's attempts."""
+        t = self.t
+        head = [t.gettext("Exercise"), t.gettext("Answer"), t.gettext("Attempts"), t.gettext("Solved with")]
+        rows = []
+        for number, ex in enumerate(EXERCISES, 1):
+            exact = ex.exact()
+            cells = [f"{number}. {t.gettext(ex.title)}", f"{format_number(exact)} ≈ {_number(float(exact))}",
+                     str(self.progress.attempts.get(ex.id, 0)), self.progress.solved.get(ex.id, "")]
+            rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+        header = "".join(f"<th>{escape(h)}</th>" for h in head)
+        return '<table class="cl-table cl-ex-sheet"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
 
     # -- actions -----------------------------------------------------------------------------------
     def check(self) -> str:
@@ -251,6 +269,7 @@ class ExercisesApp:
         if checked.status != "invalid":
             self._refresh_picker()
             self._gate_simulation()
+            self._show_reveal()
         return checked.status
 
     def show_solution(self) -> None:
@@ -316,6 +335,7 @@ class ExercisesApp:
             return
         self._note(self.t.gettext("Progress loaded."))
         self._gate_simulation()
+        self._show_reveal()
 
     def load_upload(self, value: Any) -> None:
         if not value:
@@ -329,6 +349,7 @@ class ExercisesApp:
             return
         self._note(self.t.gettext("Progress loaded."))
         self._gate_simulation()
+        self._show_reveal()
 
     def set_language(self, lang: str) -> None:
         self.t = translator(lang)
