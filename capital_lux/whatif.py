@@ -40,6 +40,8 @@ __all__ = [
     "edit_modifiers",
     "edit_gold",
     "edit_turn",
+    "edit_last_turns",
+    "last_turns_text",
     "zone_text",
     "modifiers_text",
     "read_upload",
@@ -204,9 +206,38 @@ def edit_gold(data: dict[str, Any], gold: Sequence[int]) -> dict[str, Any]:
     return new
 
 
-def edit_turn(data: dict[str, Any], round: int, current: int, starting: int) -> dict[str, Any]:
+def edit_turn(
+    data: dict[str, Any], round: int, current: int, starting: int, phase: str | None = None
+) -> dict[str, Any]:
+    """Set the round, the seat to move, the starting player and (if given) the phase."""
     new = copy.deepcopy(data)
     new["round"], new["current_player"], new["starting_player"] = round, current, starting
+    if phase is not None:
+        new["phase"] = phase
+    return new
+
+
+def last_turns_text(data: dict[str, Any]) -> str:
+    """``""`` before the round end is triggered, ``"-"`` when nobody is left, else the seats."""
+    turns = data["last_turns"]
+    if turns is None:
+        return ""
+    return " ".join(str(seat) for seat in turns) or "-"
+
+
+def edit_last_turns(data: dict[str, Any], text: str) -> dict[str, Any]:
+    """The seats still to take their last turn, written as ``last_turns_text`` shows them."""
+    new = copy.deepcopy(data)
+    words = text.replace(",", " ").split()
+    if not words:
+        new["last_turns"] = None
+    elif words == ["-"]:
+        new["last_turns"] = []
+    else:
+        try:
+            new["last_turns"] = [int(word) for word in words]
+        except ValueError:
+            raise PositionError(f"{text!r}: write the seats still to play (like 2 0), - for none left") from None
     return new
 
 

@@ -20,10 +20,12 @@ from capital_lux.whatif import (
     build_position,
     check,
     edit_gold,
+    edit_last_turns,
     edit_modifiers,
     edit_turn,
     edit_zone,
     export_text,
+    last_turns_text,
     load_text,
     modifiers_text,
     play_and_continue,
@@ -63,6 +65,15 @@ def test_a_73rd_card_is_refused() -> None:
     data["deck"].append("G2")
     with pytest.raises(PositionError, match="73 cards in all"):
         check(data)
+
+
+def test_last_turns_as_text() -> None:
+    data = as_dict(gallery.load("last-turn"))
+    assert last_turns_text(data) == "-"
+    assert edit_last_turns(data, "")["last_turns"] is None
+    assert last_turns_text(edit_last_turns(data, "2, 1")) == "2 1"
+    with pytest.raises(PositionError, match="seats still to play"):
+        edit_last_turns(data, "two")
 
 
 def test_bad_card_text_and_bad_modifier_text() -> None:
@@ -164,6 +175,14 @@ def test_app_refuses_impossible_edits_with_the_message() -> None:
     assert app.state.hometown_total(1, "Y") == before.hometown_total(1, "Y") + 2 and app.state.gold == [2, 2, 0]
     app.fields["gold"].value = "two"
     assert not app.apply_edits() and "whole number" in app.message.value
+    app.fields["gold"].value = "2 2 0"
+    app.phase.value = "gold"
+    assert not app.apply_edits() and "no player holds a hand in phase gold" in app.message.value
+    app.phase.value = "play"
+    app.last_turns.value = "1 2"
+    assert app.apply_edits() and app.state.last_turns == [1, 2]
+    app.last_turns.value = "0"
+    assert not app.apply_edits() and "not the current player" in app.message.value
 
 
 def test_app_analyses_every_move_and_plays_on() -> None:

@@ -25,7 +25,7 @@ from ..charts import describe_action, move_chart
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
 from ..notation import Action, CardDrawn, ModifierDrawn, Pick, Play
 from ..risk import MoveEstimate, compare_moves, policy_for
-from ..state import GameState
+from ..state import PHASES, GameState
 from ..views import view
 from ..whatif import (
     PositionError,
@@ -33,9 +33,11 @@ from ..whatif import (
     check,
     edit_gold,
     edit_modifiers,
+    edit_last_turns,
     edit_turn,
     edit_zone,
     export_text,
+    last_turns_text,
     load_text,
     modifiers_text,
     play_and_continue,
@@ -141,6 +143,10 @@ class WhatIfApp:
             field = W.Text(layout=W.Layout(width="40em"))
             field.add_class(f"cl-wi-{key}")
             self.fields[key] = field
+        self.phase = W.Dropdown(options=list(PHASES), layout=W.Layout(width="16em"))
+        self.phase.add_class("cl-wi-phase")
+        self.last_turns = W.Text(layout=W.Layout(width="16em"))
+        self.last_turns.add_class("cl-wi-last-turns")
         self.round = W.BoundedIntText(min=0, max=3, layout=W.Layout(width="12em"))
         self.current = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
         self.starting = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
@@ -189,7 +195,8 @@ class WhatIfApp:
         self.load_box = W.VBox([W.HBox([self.gallery, self.gallery_button], layout=row),
                                 W.HBox([self.paste, self.paste_button], layout=row), self.upload])
         self.edit_box = W.VBox([self.seat, *self.fields.values(),
-                                W.HBox([self.round, self.current, self.starting], layout=row), self.apply_button])
+                                W.HBox([self.round, self.current, self.starting], layout=row),
+                                W.HBox([self.phase, self.last_turns], layout=row), self.apply_button])
         self.analyse_box = W.VBox([W.HBox([self.samples, self.seed, self.bot, self.horizon, self.analyse_button],
                                           layout=row), self.analysis, self.chart,
                                    W.HBox([self.move, self.play_button], layout=row), self.log])
@@ -230,6 +237,9 @@ class WhatIfApp:
         self.round.description = t.term("round")
         self.current.description = t.gettext("Player to move")
         self.starting.description = t.term("starting player")
+        self.phase.description = t.gettext("Phase")
+        self.last_turns.description = t.gettext("Last turns")
+        self.last_turns.placeholder = t.gettext("seats still to play, - for none")
         self.apply_button.description = t.gettext("Apply the changes")
         self.samples.description = t.gettext("Samples")
         self.seed.description = t.gettext("Seed")
@@ -292,6 +302,8 @@ class WhatIfApp:
         self.fields["gold"].value = " ".join(str(g) for g in data["gold"]["players"])
         self.round.value, self.current.value, self.starting.value = (
             data["round"], data["current_player"], data["starting_player"])
+        self.phase.value = data["phase"]
+        self.last_turns.value = last_turns_text(data)
 
     def _say(self, text: str, error: bool = False) -> None:
         css = "cl-error" if error else "cl-note"
@@ -347,7 +359,9 @@ class WhatIfApp:
             except ValueError:
                 raise PositionError(f"{self.fields['gold'].value!r}: write one whole number per player") from None
             data = edit_gold(data, gold)
-            data = edit_turn(data, int(self.round.value), int(self.current.value), int(self.starting.value))
+            data = edit_turn(data, int(self.round.value), int(self.current.value), int(self.starting.value),
+                             str(self.phase.value))
+            data = edit_last_turns(data, self.last_turns.value)
             state = check(data)
         except CapitalLuxError as error:
             self._refuse(error)
