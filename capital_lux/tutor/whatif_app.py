@@ -185,7 +185,7 @@ class WhatIfApp:
         self.upload.observe(lambda change: self.load_upload(change["new"]), names="value")
         self._quiet = False
         self.seen_by.observe(lambda change: None if self._quiet else self._draw_table(), names="value")
-        self.seat.observe(lambda change: None if self._quiet else self._fill_fields(), names="value")
+        self.seat.observe(lambda change: None if self._quiet else self._fill_seat_fields(), names="value")
         self.apply_button.on_click(lambda _: self.apply_edits())
         self.analyse_button.on_click(lambda _: self.analyse())
         self.play_button.on_click(lambda _: self.play())
@@ -291,11 +291,16 @@ class WhatIfApp:
         viewer = self.seen_by.value if self.seen_by.value is not None else 0
         self.table.value = position_html(self.t, view(self.state, int(viewer)), self.played)
 
-    def _fill_fields(self) -> None:
+    def _fill_seat_fields(self) -> None:
+        """Another seat chosen: show its zones; the table-wide fields keep what was typed."""
         data = as_dict(self.state)
         seat = int(self.seat.value or 0)
         for key in ("hands", "hometowns", "bonus"):
             self.fields[key].value = zone_text(data, key, seat)
+
+    def _fill_fields(self) -> None:
+        data = as_dict(self.state)
+        self._fill_seat_fields()
         for key in ("capital", "discards"):
             self.fields[key].value = zone_text(data, key, None)
         self.fields["modifiers"].value = modifiers_text(data)
