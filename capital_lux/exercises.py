@@ -6,6 +6,11 @@ an exact ``answer`` computed from that player's view by counting (a ``Fraction``
 and a ``trial``: one simulated outcome on a state drawn with ``views.determinize``,
 so the simulation never peeks at hidden cards either.
 
+Answers are checked by ``check_answer``: a fraction (``3/8``) must equal the exact
+value; a decimal (``0.375``, or ``0,375``) or a percentage (``37.5%``) may be off by
+at most ``TOLERANCE`` = 0.005 (half a percentage point), so two correct decimals
+are enough. Anything else is ``invalid``: explained, and not counted.
+
 >>> ex = EXERCISES_BY_ID["modifier-after-draw"]
 >>> ex.exact()
 Fraction(1, 3)
