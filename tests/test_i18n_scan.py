@@ -318,6 +318,7 @@ ALLOWLIST: frozenset[tuple[str, str]] = frozenset({
     ('capital_lux/whatif.py', 'a player cannot hold fewer than 0 gold discs'),
     ('capital_lux/whatif.py', 'gold discs add up to {}; the game has {}'),
     ('capital_lux/whatif.py', 'no file was uploaded'),
+    ('capital_lux/whatif.py', '{}: write the seats still to play (like 2 0), - for none left'),
 })
 
 
