@@ -446,3 +446,21 @@ def test_friendly_error_is_a_sentence() -> None:
     except RuntimeError:
         page = friendly_error("en")
     assert "Sorry" in page.value and "boom" not in page.value
+
+
+def test_hint_and_risk_panel_work_at_every_decision_of_a_game() -> None:
+    app = tutor(build_app(players=4, seed=17, bot_kind="rule"))
+    panel = app.free_play.panel
+    assert panel.hint is not None and panel.risk is not None
+    rng = random.Random(2)
+    while not panel.session.is_over():
+        v = panel.session.view()
+        if v.phase not in (GOLD, OVER):
+            assert "If the round ended now" in panel.risk.html.value
+        panel.hint.button.click()
+        assert "Sorry" not in panel.hint.html.value and panel.hint._suggested in v.legal_actions
+        if rng.random() < 0.5:
+            panel.hint.follow.click()  # play the suggested move
+        else:
+            click_action(panel, rng.choice(v.legal_actions))
+        assert "cl-error" not in panel.message.value

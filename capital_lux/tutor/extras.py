@@ -66,7 +66,7 @@ class RiskPanel:
         self.chart_toggle = W.Checkbox(value=False, indent=False)
         self.html = W.HTML()
         self.html.add_class("cl-risk")
-        self.image = W.Image(format="png", layout=W.Layout(max_width="360px", display="none"))
+        self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
         self.box = W.VBox([self.show, self.html, self.chart_toggle, self.image])
         self._last: tuple[Translator, PlayerView] | None = None
         self.show.observe(lambda _: self._redraw(), names="value")
@@ -146,7 +146,7 @@ class HintPanel:
         self.follow.on_click(lambda _: self._follow())
         self.html = W.HTML()
         self.html.add_class("cl-hint-text")
-        self.image = W.Image(format="png", layout=W.Layout(max_width="360px", display="none"))
+        self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
         self.box = W.VBox([W.HBox([self.button, self.compare, self.follow]), self.html, self.image])
         self._t: Translator | None = None
         self._view: PlayerView | None = None

@@ -1,0 +1,126 @@
+"""A classroom in one machine: many learners' pages on one Voila, each playing a whole game.
+
+Used by ``tests/test_load_browser.py`` and the ``load`` benchmark. Each session is a
+page of its own (so a kernel of its own) driven concurrently with Playwright's async
+API: it makes every decision by clicking (first draft cards, first hand card into the
+Hometown, first choice) until the score sheet is final.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from typing import Any
+
+import psutil
+
+from .browser import CHROMIUM, CHROMIUM_ARGS, READY, TABLE, voila_server
+
+SCOPE = ".cl-freeplay "
+DECISION = ", ".join(
+    SCOPE + x
+    for x in (".cl-confirm-pick:visible", ".cl-hand-card:visible:enabled", ".cl-choice:visible",
+              '.cl-scores[data-final="1"]')
+)
+
+
+async def _visible(page: Any, selector: str) -> list[Any]:
+    return [e for e in await page.query_selector_all(selector) if await e.is_visible() and await e.is_enabled()]
+
+
+async def play_session(browser: Any, url: str, players: int, seed: int, timeout_ms: float) -> dict[str, float]:
+    """One learner's whole game; the seconds it took and the decisions made."""
+    page = await browser.new_page(viewport={"width": 1400, "height": 1000})
+    start = time.perf_counter()
+    await page.goto(f"{url}?players={players}&seed={seed}&bots=random")
+    await page.wait_for_selector(READY, timeout=timeout_ms)
+    await page.wait_for_selector(f"{SCOPE}{TABLE}[data-move]", timeout=timeout_ms)
+    loaded = time.perf_counter() - start
+    decisions = 0
+    while True:
+        await page.wait_for_selector(DECISION, timeout=timeout_ms)
+        if await page.query_selector(SCOPE + '.cl-scores[data-final="1"]'):
+            break
+        before = int(await page.get_attribute(SCOPE + TABLE, "data-move"))
+        draft = await _visible(page, SCOPE + ".cl-draft-card")
+        confirm = await _visible(page, SCOPE + ".cl-confirm-pick")
+        hand = await _visible(page, SCOPE + ".cl-hand-card")
+        choices = await _visible(page, SCOPE + ".cl-choice")
+        if draft and confirm:
+            need = int("".join(ch for ch in await confirm[0].inner_text() if ch.isdigit()) or "2")
+            for card in draft[:need]:
+                await card.click()
+            await confirm[0].click()
+        elif hand:
+            await hand[0].click()
+            await page.click(SCOPE + ".cl-to-home", timeout=timeout_ms)
+        elif choices:
+            await choices[0].click()
+        else:
+            raise RuntimeError(f"session {seed}: no decision to make on the page")
+        await page.wait_for_selector(f'{SCOPE}{TABLE}[data-move="{before + 1}"]', timeout=timeout_ms)
+        decisions += 1
+    seconds = time.perf_counter() - start
+    await page.close()
+    return {"seconds": seconds, "load_seconds": loaded, "decisions": decisions}
+
+
+def kernel_memory_mib() -> list[float]:
+    """Resident memory of every kernel started under this process (Voila's children)."""
+    kernels = []
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            if any("ipykernel" in part for part in proc.cmdline()):
+                kernels.append(proc.memory_info().rss / 2**20)
+        except psutil.Error:
+            continue
+    return kernels
+
+
+async def _classroom(url: str, sessions: int, players: int, timeout_ms: float) -> tuple[list[dict[str, float]], list[float]]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            results = await asyncio.gather(
+                *(play_session(browser, url, players, seed, timeout_ms) for seed in range(sessions))
+            )
+            memory = kernel_memory_mib()  # pages closed, kernels not yet culled
+        finally:
+            await browser.close()
+    return list(results), memory
+
+
+def classroom(sessions: int = 20, players: int = 2, timeout_ms: float = 300_000) -> dict[str, Any]:
+    """Run ``sessions`` concurrent whole games against one Voila and summarise them."""
+    with voila_server(timeout=120) as url:
+        start = time.perf_counter()
+        results, memory = asyncio.run(_classroom(url, sessions, players, timeout_ms))
+        wall = time.perf_counter() - start
+    per_decision = [r["seconds"] / max(r["decisions"], 1) for r in results]
+    return {
+        "sessions": results,
+        "wall_seconds": wall,
+        "seconds_per_decision": per_decision,
+        "kernel_memory_mib": memory,
+    }
+
+
+def figures(sessions: int = 20) -> dict[str, float]:
+    """Bench figures for ``python -m capital_lux bench load``."""
+    run = classroom(sessions)
+    times = [r["seconds"] for r in run["sessions"]]
+    memory = run["kernel_memory_mib"]
+    return {
+        "sessions": float(sessions),
+        "wall_seconds": round(run["wall_seconds"], 1),
+        "session_seconds_median": round(statistics.median(times), 1),
+        "session_seconds_max": round(max(times), 1),
+        "page_interactive_seconds_max": round(max(r["load_seconds"] for r in run["sessions"]), 1),
+        "seconds_per_decision_median": round(statistics.median(run["seconds_per_decision"]), 2),
+        "kernels_measured": float(len(memory)),
+        "kernel_memory_mib_median": round(statistics.median(memory), 1) if memory else 0.0,
+        "kernel_memory_mib_total": round(sum(memory), 1),
+    }
