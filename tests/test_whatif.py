@@ -248,3 +248,12 @@ def test_analyse_one_position_by_clicking() -> None:
         page.fill(".cl-wi-capital input", "Y6 Y6 Y6 Y6")
         page.click(".cl-wi-apply")
         page.wait_for_selector(".cl-wi-message [data-error='1']:has-text('Y6 appears')")
+        # upload a position file from the browser (ipywidgets 8's FileUpload value)
+        upload = artifacts / "rulebook-cleric.json"
+        upload.write_text(gallery.text("rulebook-cleric"), "utf-8")
+        page.click(".lm-TabBar-tab:has-text('Load')")
+        with page.expect_file_chooser() as chooser:  # the widget makes its file input on click
+            page.click(".cl-wi-upload")
+        chooser.value.set_files(str(upload))
+        page.wait_for_selector(".cl-wi-message:has-text('Loaded rulebook-cleric.json')")
+        assert "Cleric" in page.inner_text(".cl-wi-table")
