@@ -263,6 +263,7 @@ class ChapterView:
         self.intro = W.HTML()
         self.picker = W.ToggleButtons(options=[(lesson.key, i) for i, lesson in enumerate(chapter.lessons)])
         self.picker.add_class("cl-lessons")
+        self.picker.style.button_width = "auto"  # whole lesson titles, not cut at a fixed width
         self.picker.layout.display = None if len(chapter.lessons) > 1 else "none"
         self._relabelling = False
         self.picker.observe(self._picked, names="value")

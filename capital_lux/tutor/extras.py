@@ -37,8 +37,9 @@ def _png(figure: Any) -> bytes:
     return buffer.getvalue()
 
 
-def _percent(p: Any) -> str:
-    return f"{float(p) * 100:.0f} %"
+def _percent(p: Any, t: Translator) -> str:
+    # TRANSLATORS: a percentage; French writes "25 %".
+    return t.gettext("{percent}%").format(percent=f"{float(p) * 100:.0f}")
 
 
 def action_text(t: Translator, a: Action) -> str:
@@ -103,13 +104,13 @@ class RiskPanel:
             a, b = now.colours[c], with_hand.colours[c]
             rows.append(
                 f"<tr><th>{escape(colour_text(t, c))}</th><td>{a.hometown_total}</td>"
-                f"<td>{_percent(a.p_exceed)}</td><td>{_percent(b.p_exceed)}</td></tr>"
+                f"<td>{_percent(a.p_exceed, t)}</td><td>{_percent(b.p_exceed, t)}</td></tr>"
             )
         head = (
             f"<tr><th></th><th>{escape(t.term('Hometown'))}</th><th>{escape(t.gettext('exceeds now'))}</th>"
             f"<th>{escape(t.gettext('with your hand added'))}</th></tr>"
         )
-        gold = t.gettext("Chance that your gold keeps every colour: {p}").format(p=_percent(now.p_afford_all))
+        gold = t.gettext("Chance that your gold keeps every colour: {p}").format(p=_percent(now.p_afford_all, t))
         title = t.gettext("If the round ended now (exact, from what you can see)")
         self.html.value = (
             f'<div class="cl-riskpanel"><h4>{escape(title)}</h4><table class="cl-table">{head}{"".join(rows)}'
@@ -201,7 +202,7 @@ class HintPanel:
         moves.sort(key=lambda m: -m.score.mean)
         rows = "".join(
             f"<tr><td>{escape(action_text(t, m.action))}</td><td>{m.score.mean:.1f}</td>"
-            f"<td>{_percent(m.p_exceed_any.mean)}</td></tr>"
+            f"<td>{_percent(m.p_exceed_any.mean, t)}</td></tr>"
             for m in moves[:8]
         )
         head = (
