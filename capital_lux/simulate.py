@@ -30,9 +30,9 @@ from .rules import ranks
 from .state import GameState
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayerResult:
-    """One seat of one game."""
+    """One seat of one game (slotted: a million-game table holds millions of these)."""
 
     game: int
     seat: int
