@@ -318,52 +318,82 @@ def widget_states(skip: set[str] = frozenset()) -> str:  # type: ignore[assignme
     return "\n".join(parts)
 
 
+def check_no_leak(session: Session, ever_seen: set[int], skip: set[str]) -> tuple[int, int]:
+    """Assert that no widget holds an opponent's hidden card or face-down modifier value.
+
+    A card kind is only searched for while no copy of it was ever visible to the learner
+    (otherwise its name may appear legitimately); a modifier value only while it is face
+    down and the learner knows no modifier of that value. Returns what was checked.
+    """
+    state, me = session.state, session.seat
+    v = view(state, me)
+    visible = list(v.hand) + list(v.draft_hand) + list(v.draft_picks) + list(v.discards)
+    visible += [c for b in v.bonus for c in b]
+    visible += [Card(c, x) for c in COLOURS for x in v.capital[c]]
+    visible += [Card(c, x) for town in v.hometowns for c in COLOURS for x in town[c]]
+    ever_seen |= {KIND[c] for c in visible}
+    others = [p for p in range(state.players) if p != me]
+    hidden = [c for p in others for c in state.hands[p] + state.draft_hands[p] + state.draft_picks[p]]
+    secret = {KIND[c] for c in hidden} - ever_seen
+    everything = widget_states()
+    for kind in secret:
+        for pattern in card_patterns(ALL_CARDS[kind]):
+            assert not pattern.search(everything), f"opponent card {ALL_CARDS[kind]} leaked"
+    mods = 0
+    if not state.modifiers_revealed():
+        known = {m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None}
+        if v.pending_modifier is not None:
+            known.add(v.pending_modifier)
+        face_down = {val for c in COLOURS for o, val in state.modifiers_above[c] if o != me}
+        if state.phase == AGENT and state.current != me and state.pending_modifier is not None:
+            face_down.add(state.pending_modifier)
+        now = widget_states(skip=skip)
+        for value in face_down - known:
+            assert format_modifier(value) not in now, f"opponent modifier {value:+d} leaked"
+            mods += 1
+    return len(secret), mods
+
+
 @pytest.mark.parametrize("players,seed", [(4, 21), (3, 22), (2, 23)])
 def test_no_hidden_information_reaches_any_widget(players: int, seed: int) -> None:
-    """Opponents' hands, draft cards and face-down modifier values never appear in widget state.
-
-    A card kind can only be searched for while no copy of it was ever visible to the
-    learner (otherwise its name may appear legitimately); a modifier value only while
-    the learner does not know a modifier of that value and it is face down.
-    """
+    """Opponents' hands, draft cards and face-down modifier values never appear in widget state."""
     W.Widget.close_all()
     app = tutor(build_app(players=players, seed=seed, bot_kind="rule"))
-    app.free_play.panel.risk.chart_toggle.value = False  # type: ignore[union-attr]
     panel = app.free_play.panel
     rng = random.Random(seed)
     ever_seen: set[int] = set()
     checked_cards = checked_mods = 0
     while True:
-        state = panel.session.state
-        v = view(state, 0)
-        visible = list(v.hand) + list(v.draft_hand) + list(v.draft_picks) + list(v.discards)
-        visible += [c for b in v.bonus for c in b]
-        visible += [Card(c, x) for c in COLOURS for x in v.capital[c]]
-        visible += [Card(c, x) for town in v.hometowns for c in COLOURS for x in town[c]]
-        ever_seen |= {KIND[c] for c in visible}
-        hidden = [c for p in range(1, players) for c in state.hands[p] + state.draft_hands[p] + state.draft_picks[p]]
-        secret = {KIND[c] for c in hidden} - ever_seen
-        everything = widget_states()
-        for kind in secret:
-            for pattern in card_patterns(ALL_CARDS[kind]):
-                assert not pattern.search(everything), f"opponent card {ALL_CARDS[kind]} leaked"
-            checked_cards += 1
-        if not state.modifiers_revealed():
-            known = {m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None}
-            if v.pending_modifier is not None:
-                known.add(v.pending_modifier)
-            face_down = {val for c in COLOURS for o, val in state.modifiers_above[c] if o != 0}
-            if state.phase == AGENT and state.current != 0 and state.pending_modifier is not None:
-                face_down.add(state.pending_modifier)
-            # the last round end's report shows the previous round's modifiers, public by then
-            now = widget_states(skip={panel.roundend.model_id})
-            for value in face_down - known:
-                assert format_modifier(value) not in now, f"opponent modifier {value:+d} leaked"
-                checked_mods += 1
-        if state.is_terminal():
+        # the last round end's report shows the previous round's modifiers, public by then
+        cards, mods = check_no_leak(panel.session, ever_seen, {panel.roundend.model_id})
+        checked_cards += cards
+        checked_mods += mods
+        if panel.session.is_over():
             break
         click_action(panel, rng.choice(panel.session.view().legal_actions))
     assert checked_cards > 20 and checked_mods > 0, (checked_cards, checked_mods)
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS) + sorted(SCRIPTED))
+def test_no_hidden_information_in_the_lessons(name: str) -> None:
+    from capital_lux.i18n import translator
+    from capital_lux.state import new_game
+
+    W.Widget.close_all()
+    session = prepared_session(name)
+    panel = GamePanel(translator("en"), session)
+    ever_seen: set[int] = set()
+    state = new_game(session.state.players)
+    for action in session.state.history:  # what the learner has seen on the way here
+        state.apply_action(action)
+        v = view(state, session.seat)
+        seen = list(v.hand) + list(v.draft_hand) + list(v.draft_picks) + list(v.discards)
+        seen += [c for b in v.bonus for c in b] + [Card(c, x) for c in COLOURS for x in v.capital[c]]
+        seen += [Card(c, x) for town in v.hometowns for c in COLOURS for x in town[c]]
+        ever_seen |= {KIND[c] for c in seen}
+    check_no_leak(session, ever_seen, {panel.roundend.model_id})
+    panel.hint.button.click()  # type: ignore[union-attr]
+    check_no_leak(session, ever_seen, {panel.roundend.model_id})
 
 
 def test_the_leak_check_would_catch_a_planted_card() -> None:
