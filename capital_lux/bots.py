@@ -430,14 +430,19 @@ class SearchBot:
         self.iterations = iterations
         self.seconds = seconds
         self.options = options
+        self.last_iterations = 0  # iterations of the last search (0 when the move was forced)
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         from .search import ismcts
 
         legal = _legal(view)
-        if len(legal) == 1:
-            return legal[0]
-        return ismcts(view, rng, iterations=self.iterations, seconds=self.seconds, **self.options)
+        stats = {"iterations": 0.0}
+        if len(legal) > 1:
+            action = ismcts(view, rng, iterations=self.iterations, seconds=self.seconds, stats=stats, **self.options)
+        else:
+            action = legal[0]
+        self.last_iterations = int(stats["iterations"])
+        return action
 
     def __repr__(self) -> str:
         return f"SearchBot(iterations={self.iterations}, seconds={self.seconds})"

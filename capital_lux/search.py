@@ -59,8 +59,12 @@ def ismcts(
     iterations: int | None = None,
     seconds: float | None = None,
     exploration: float = EXPLORATION,
+    stats: dict[str, float] | None = None,
 ) -> Action:
-    """The most visited action after ``iterations`` (or ``seconds``, whichever ends first)."""
+    """The most visited action after ``iterations`` (or ``seconds``, whichever ends first).
+
+    ``stats``, if given, receives the number of ``iterations`` done.
+    """
     legal = v.legal_actions
     if not legal:
         raise ValueError(f"player {v.viewer} has no decision to make now (phase {v.phase})")
@@ -74,6 +78,8 @@ def ismcts(
             break
         iterate(root, determinize(v, rng), v.viewer, rng, exploration)
         done += 1
+    if stats is not None:
+        stats["iterations"] = done
     return max(legal, key=lambda a: (root.children[a].visits, root.children[a].reward) if a in root.children
                else (-1, 0.0))
 

@@ -107,6 +107,7 @@ def test_search_bot_is_reproducible_with_an_iteration_budget() -> None:
     state = decision_states(3, seed=2)[7]
     bot = SearchBot(iterations=40)
     assert bot.choose(own_view(state), random.Random(5)) == bot.choose(own_view(state), random.Random(5))
+    assert bot.last_iterations == 40
 
 
 def test_search_bot_respects_a_time_budget() -> None:
@@ -114,8 +115,10 @@ def test_search_bot_respects_a_time_budget() -> None:
 
     state = decision_states(4, seed=1)[0]
     start = time.perf_counter()
-    SearchBot(seconds=0.2).choose(own_view(state), random.Random(0))
+    bot = SearchBot(seconds=0.2)
+    bot.choose(own_view(state), random.Random(0))
     assert time.perf_counter() - start < 1.0
+    assert bot.last_iterations > 0
 
 
 def test_bots_refuse_a_view_without_a_decision() -> None:
