@@ -494,3 +494,18 @@ def test_hint_and_risk_panel_work_at_every_decision_of_a_game() -> None:
         else:
             click_action(panel, rng.choice(v.legal_actions))
         assert "cl-error" not in panel.message.value
+
+
+def test_undo_in_a_prepared_position_stops_at_its_start_and_draws_the_same_card() -> None:
+    from capital_lux.i18n import translator
+
+    panel = GamePanel(translator("en"), prepared_session("scholar"))
+    assert panel.undo_button.disabled  # nothing of the learner's to take back yet
+    start = panel.session.view()
+    card = next(c for c in start.hand if c.colour == "G")
+    click_action(panel, Play(card, CAPITAL))
+    drawn = panel.session.view().hand
+    panel.undo_button.click()
+    assert panel.session.view() == start and panel.undo_button.disabled
+    click_action(panel, Play(card, CAPITAL))
+    assert panel.session.view().hand == drawn

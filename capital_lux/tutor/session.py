@@ -67,7 +67,7 @@ class LogEntry:
 
 @dataclass
 class _UndoPoint:
-    decisions: int  # how many decisions the Game had made before the learner's
+    decisions: int  # how many decisions this session had played before the learner's
     log_length: int
     bot_rng: Any
     reports: int
@@ -89,6 +89,7 @@ class Session:
     _choose: BotChoice = field(init=False, repr=False)
     _undo: list[_UndoPoint] = field(init=False, repr=False, default_factory=list)
     _seen_events: int = field(init=False, repr=False, default=0)
+    _decisions: int = field(init=False, repr=False, default=0)  # Game.play calls made here
     _reveal: tuple[int, dict[str, list[tuple[int, int]]], int] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
@@ -134,7 +135,7 @@ class Session:
             raise IllegalActionError(f"{action} is not a legal move for you now")
         self._undo.append(
             _UndoPoint(
-                len(self.game._undo_points), len(self.log), self._bot_rng.getstate(), len(self.reports), self._reveal
+                self._decisions, len(self.log), self._bot_rng.getstate(), len(self.reports), self._reveal
             )
         )
         self._apply(self.seat, action)
@@ -159,8 +160,9 @@ class Session:
             raise IndexError("there is no move of yours to undo")
         point = self._undo.pop()
         undone: Action | None = None
-        while len(self.game._undo_points) > point.decisions:
+        while self._decisions > point.decisions:
             undone = self.game.undo()
+            self._decisions -= 1
         del self.log[point.log_length :]
         del self.reports[point.reports :]
         self._reveal = point.reveal
@@ -173,6 +175,7 @@ class Session:
     def _apply(self, seat: int, action: Action) -> None:
         before = self._before(self.game.state, action)
         self.game.play(action)
+        self._decisions += 1
         self._after(seat, action, before, self.game.state)
 
     @staticmethod
