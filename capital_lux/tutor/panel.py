@@ -42,6 +42,9 @@ class GamePanel:
         self.table.add_class("cl-table-html")
         self.controls = Controls(self._act)
         self.message = W.HTML()
+        self.recent = W.HTML()  # what the others did after the learner's last move
+        self.recent.add_class("cl-recent")
+        self._recent_from: int | None = None
         self.undo_button = W.Button(icon="undo", layout=W.Layout(width="auto"))
         self.undo_button.add_class("cl-undo")
         self.undo_button.on_click(lambda _: self._guard(self._undo))
@@ -58,7 +61,7 @@ class GamePanel:
         if self.hint is not None:
             side.insert(0, self.hint.box)
         self.log_title = W.HTML()
-        left = W.VBox([self.message, self.controls.box, self.undo_button, self.roundend],
+        left = W.VBox([self.message, self.recent, self.controls.box, self.undo_button, self.roundend],
                       layout=W.Layout(flex="3 1 560px", margin="0 12px 0 0"))
         right = W.VBox([*side, self.log_title, self.log], layout=W.Layout(flex="2 1 380px"))
         below = W.HBox([left, right], layout=W.Layout(flex_flow="row wrap", width="100%"))
@@ -76,6 +79,7 @@ class GamePanel:
         self.session = session
         self.controls.selected = None
         self.message.value = ""
+        self._recent_from = None
         self.render()
 
     def render(self) -> None:
@@ -91,6 +95,14 @@ class GamePanel:
         lines = [log_line(t, e, s.seat) for e in reversed(s.log[-LOG_LINES:])]
         self.log_title.value = f"<h4>{escape(t.gettext('Game log (newest first)'))}</h4>"
         self.log.value = '<div class="cl-log">' + "".join(f"<p>{escape(x)}</p>" for x in lines if x) + "</div>"
+        recent = []
+        if self._recent_from is not None:
+            recent = [x for x in (log_line(t, e, s.seat) for e in s.log[self._recent_from :]) if x]
+        self.recent.value = (
+            f'<div class="cl-note"><b>{escape(t.gettext("Your decision and what followed:"))}</b><br>'
+            + "<br>".join(escape(x) for x in recent[-12:]) + "</div>"
+            if recent else ""
+        )
         if v.phase == GOLD and s.learner_to_move():
             self.roundend.value = gold_decision_html(t, v)
         elif s.reports:
@@ -112,7 +124,9 @@ class GamePanel:
         self._guard(lambda: self._play(action))
 
     def _play(self, action: Action) -> None:
+        start = len(self.session.log)
         self.session.play(action)
+        self._recent_from = start
         self.message.value = ""
         self.render()
         for listener in self.on_move:
@@ -122,6 +136,7 @@ class GamePanel:
         if not self.session.can_undo():
             return
         self.session.undo()
+        self._recent_from = None
         self.message.value = f'<div class="cl-note">{escape(self.t.gettext("Your last move was taken back."))}</div>'
         self.render()
 
