@@ -33,7 +33,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     ARTIFACTS.mkdir(exist_ok=True)
-    with B.voila_server(ARTIFACTS / "voila.log") as url:
+    with B.voila_server(ARTIFACTS / "voila-tutor.log") as url:
         yield url
 
 
