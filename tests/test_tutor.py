@@ -509,3 +509,20 @@ def test_undo_in_a_prepared_position_stops_at_its_start_and_draws_the_same_card(
     assert panel.session.view() == start and panel.undo_button.disabled
     click_action(panel, Play(card, CAPITAL))
     assert panel.session.view().hand == drawn
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pt"])
+def test_every_language_draws_the_whole_app(lang: str) -> None:
+    app = tutor(build_app(lang=lang, players=3, seed=2))
+    for index in range(len(app.chapter_list)):
+        app.tabs.selected_index = index
+    assert app.t.lang == lang and all(c.t.lang == lang for c in app.chapter_views.values())
+    assert app.t.term("Hometown") in app.free_play.panel.scores.value
+
+
+def test_search_bots_play_from_their_views() -> None:
+    session = Session.new(2, seed=3, bot_kind="search")
+    rng = random.Random(0)
+    for _ in range(2):
+        session.play(rng.choice(session.view().legal_actions))
+    assert session.learner_to_move()
