@@ -85,6 +85,14 @@ def bot_specs(text: str, seats: int) -> list[str]:
     return specs
 
 
+def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int) -> list[str]:
+    """``bot_specs``, with a bad line-up reported as a usage error (exit status 2)."""
+    try:
+        return bot_specs(text, seats)
+    except ValueError as e:
+        sub.error(str(e))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -96,6 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return simulate_command(args, sub)
         if args.command == "replay":
             return replay_command(args, sub)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    try:
         figures = bench.run(args.names)
     except ValueError as e:
         sub.error(str(e))
@@ -108,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
     from .simulate import simulate
 
-    specs = bot_specs(args.bots, args.players)
+    specs = checked_bot_specs(sub, args.bots, args.players)
     if args.dask:
         if args.workers:
             sub.error("give --workers or --dask, not both")
@@ -210,7 +222,7 @@ def event_text(t: Translator, kind: str, seat: int, cards: Sequence[Card], amoun
 def play_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
     if not 0 <= args.seat < args.players:
         sub.error(f"--seat must be between 0 and {args.players - 1}")
-    specs = bot_specs(args.bots, args.players - 1)
+    specs = checked_bot_specs(sub, args.bots, args.players - 1)
     t = translator(args.lang or default_language())
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     return play_terminal(args.players, args.seat, specs, seed, t, sys.stdin, sys.stdout, args.record)
@@ -307,6 +319,8 @@ def replay_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> in
             record = loads_record(f.read())
     except OSError as e:
         sub.error(f"cannot read {args.record}: {e.strerror}")
+    except ValueError as e:
+        sub.error(str(e))
     return replay_terminal(record, translator(default_language()), sys.stdin, sys.stdout, args.pause)
 
 
