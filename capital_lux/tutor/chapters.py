@@ -343,6 +343,8 @@ class ChapterView:
         self.quiz.layout.display = None
         self.panel.box.layout.display = "none"  # the table marks the starting player: answer first
         v = self.panel.session.view()
+        for old in self.quiz_buttons:
+            old.close()  # a restart makes new ones: nothing stale stays in the kernel or the page
         self.quiz_buttons = []
         for seat in range(v.players):
             b = W.Button(layout=W.Layout(width="auto"))
