@@ -343,9 +343,7 @@ class ChapterView:
         self.quiz.layout.display = None
         self.panel.box.layout.display = "none"  # the table marks the starting player: answer first
         v = self.panel.session.view()
-        for old in self.quiz_buttons:
-            old.close()  # a restart makes new ones: nothing stale stays in the kernel or the page
-        self.quiz_buttons = []
+        stale, self.quiz_buttons = self.quiz_buttons, []
         for seat in range(v.players):
             b = W.Button(layout=W.Layout(width="auto"))
             b.add_class("cl-quiz-answer")
@@ -354,6 +352,8 @@ class ChapterView:
         hbox = self.quiz.children[1]
         assert isinstance(hbox, W.HBox)
         hbox.children = tuple(self.quiz_buttons)
+        for button in stale:
+            button.close()  # a restart makes new ones: nothing stale stays in the kernel or the page
         self._answered: int | None = None
 
     def _label_quiz(self) -> None:
