@@ -134,3 +134,12 @@ def test_bench_lists_figures_as_json(capsys: pytest.CaptureFixture[str], monkeyp
     monkeypatch.setitem(bench.BENCHMARKS, "tiny", lambda: {"answer": 42.0})
     status, text, _ = run(["bench", "tiny"], capsys)
     assert status == 0 and json.loads(text) == {"tiny": {"answer": 42.0}}
+
+
+def test_simulate_on_a_dask_cluster_gives_the_same_table(capsys: pytest.CaptureFixture[str]) -> None:
+    distributed = pytest.importorskip("distributed")
+    argv = ["simulate", "--players", "2", "--bots", "rule,random", "--games", "3", "--seed", "4", "--no-progress"]
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
+        status, on_dask, _ = run(argv + ["--dask", cluster.scheduler_address], capsys)
+    assert status == 0
+    assert on_dask == run(argv + ["--workers", "1"], capsys)[1]
