@@ -154,8 +154,10 @@ def player_name(t: Translator, seat: int, you: int | None) -> str:
     return t.gettext("Player {seat}").format(seat=seat)
 
 
-def view_text(t: Translator, v: PlayerView) -> str:
-    """What seat ``v.viewer`` sees, as plain text."""
+def view_text(t: Translator, v: PlayerView, you: int | None = -1) -> str:
+    """What seat ``v.viewer`` sees, as plain text; ``you`` names the seat shown as "you"
+    (the viewer by default; None for nobody)."""
+    you = v.viewer if you == -1 else you
     lines = [t.gettext("Round {round} of 3 · starting player: {player} · deck: {deck} · gold pile: {pile}").format(
         round=v.round, player=v.starting_player, deck=v.deck_size, pile=v.gold_pile)]
     capital = []
@@ -168,7 +170,7 @@ def view_text(t: Translator, v: PlayerView) -> str:
         town = " ".join(card_text(Card(c, x)) for c in COLOURS for x in v.hometowns[p][c]) or "-"
         held = v.hand_sizes[p] or v.draft_hand_sizes[p] + v.draft_pick_counts[p]
         lines.append(t.gettext("{player}: {hometown} {town} · gold {gold} · cards held {held} · bonus {bonus}").format(
-            player=player_name(t, p, v.viewer), hometown=t.term("Hometown"), town=town, gold=v.gold[p], held=held,
+            player=player_name(t, p, you), hometown=t.term("Hometown"), town=town, gold=v.gold[p], held=held,
             bonus=cards_text(v.bonus[p])))
     if v.draft_hand or v.draft_picks:
         lines.append(t.gettext("Choosing from: {cards} · already picked: {picks}").format(
@@ -342,7 +344,10 @@ def replay_terminal(record: GameRecord, t: Translator, stdin: IO[str], stdout: I
         state.apply_action(action)
         who = t.gettext("chance") if seat == CHANCE else player_name(t, seat, None)
         say(f"{number:>4}  {who}: {action}")
+        new_events = state.log[shown:]
         shown = _tell_events(t, state, None, shown, say)
+        if any(e.kind == "game_over" or (e.kind == "round_start" and e.amount > 1) for e in new_events):
+            say(view_text(t, view(state, 0), you=None))  # the table after the round end: nothing hidden
         if pause and seat != CHANCE and not stdin.readline():
             break
     say(t.gettext("Final scores: {scores}").format(

@@ -120,6 +120,8 @@ def test_replay_steps_through_a_record(tmp_path: Path, capsys: pytest.CaptureFix
     lines = [line for line in text.splitlines() if line[:4].strip().isdigit()]
     assert len(lines) == len(game.actions)
     assert lines[-1].endswith(str(game.actions[-1]))
+    assert text.count("Round 3 of 3 ·") == 2  # the table after rounds 2 and 3
+    assert "Round 2 of 3 ·" in text
     scores = game.replay().scores()
     assert text.rstrip().endswith(", ".join(f"Player {p} {s}" for p, s in enumerate(scores)))
     status, paused, _ = run(["replay", "--pause", str(record)], capsys, "\n\n", monkeypatch)
