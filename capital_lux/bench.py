@@ -87,8 +87,16 @@ def tutor() -> Figures:
     return measure(players=4)
 
 
+def load() -> Figures:
+    """A classroom: 20 learners open the tutor at once on one Voila and each plays a whole
+    2-player game by clicking; wall time, fairness and the kernels' memory."""
+    from .tutor.load import figures
+
+    return figures(sessions=20)
+
+
 BENCHMARKS: dict[str, Callable[[], Figures]] = {
-    "engine": engine, "bots": bots, "simulation": simulation, "risk": risk, "tutor": tutor,
+    "engine": engine, "bots": bots, "simulation": simulation, "risk": risk, "tutor": tutor, "load": load,
 }
 
 

@@ -25,18 +25,25 @@ DECISION = ", ".join(
 )
 
 
-async def _visible(page: Any, selector: str) -> list[Any]:
-    return [e for e in await page.query_selector_all(selector) if await e.is_visible() and await e.is_enabled()]
+async def _visible(page: Any, selector: str, enabled: bool = False) -> list[Any]:
+    found = [e for e in await page.query_selector_all(selector) if await e.is_visible()]
+    return [e for e in found if await e.is_enabled()] if enabled else found
 
 
-async def play_session(browser: Any, url: str, players: int, seed: int, timeout_ms: float) -> dict[str, float]:
+async def play_session(
+    browser: Any, url: str, players: int, seed: int, timeout_ms: float, loading: asyncio.Semaphore
+) -> dict[str, float]:
     """One learner's whole game; the seconds it took and the decisions made."""
-    page = await browser.new_page(viewport={"width": 1400, "height": 1000})
-    start = time.perf_counter()
-    await page.goto(f"{url}?players={players}&seed={seed}&bots=random")
-    await page.wait_for_selector(READY, timeout=timeout_ms)
-    await page.wait_for_selector(f"{SCOPE}{TABLE}[data-move]", timeout=timeout_ms)
-    loaded = time.perf_counter() - start
+    # Each learner has a browser of their own: one Chromium profile opens at most 6
+    # connections to a host, and every tutor page keeps its kernel's websocket open.
+    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    async with loading:  # everyone opens the link at once (a smaller semaphore would stagger them)
+        page = await context.new_page()
+        start = time.perf_counter()
+        await page.goto(f"{url}?players={players}&seed={seed}&bots=random", timeout=timeout_ms)
+        await page.wait_for_selector(READY, timeout=timeout_ms)
+        await page.wait_for_selector(f"{SCOPE}{TABLE}[data-move]", timeout=timeout_ms)
+        loaded = time.perf_counter() - start
     decisions = 0
     while True:
         await page.wait_for_selector(DECISION, timeout=timeout_ms)
@@ -45,7 +52,7 @@ async def play_session(browser: Any, url: str, players: int, seed: int, timeout_
         before = int(await page.get_attribute(SCOPE + TABLE, "data-move"))
         draft = await _visible(page, SCOPE + ".cl-draft-card")
         confirm = await _visible(page, SCOPE + ".cl-confirm-pick")
-        hand = await _visible(page, SCOPE + ".cl-hand-card")
+        hand = await _visible(page, SCOPE + ".cl-hand-card", enabled=True)
         choices = await _visible(page, SCOPE + ".cl-choice")
         if draft and confirm:
             need = int("".join(ch for ch in await confirm[0].inner_text() if ch.isdigit()) or "2")
@@ -62,7 +69,7 @@ async def play_session(browser: Any, url: str, players: int, seed: int, timeout_
         await page.wait_for_selector(f'{SCOPE}{TABLE}[data-move="{before + 1}"]', timeout=timeout_ms)
         decisions += 1
     seconds = time.perf_counter() - start
-    await page.close()
+    await context.close()
     return {"seconds": seconds, "load_seconds": loaded, "decisions": decisions}
 
 
@@ -84,8 +91,9 @@ async def _classroom(url: str, sessions: int, players: int, timeout_ms: float) -
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
+            loading = asyncio.Semaphore(sessions)
             results = await asyncio.gather(
-                *(play_session(browser, url, players, seed, timeout_ms) for seed in range(sessions))
+                *(play_session(browser, url, players, seed, timeout_ms, loading) for seed in range(sessions))
             )
             memory = kernel_memory_mib()  # pages closed, kernels not yet culled
         finally:

@@ -1,0 +1,29 @@
+"""A classroom: 20 learners' pages on one Voila at once, each playing a whole game."""
+
+from __future__ import annotations
+
+import json
+import statistics
+
+import pytest
+
+from capital_lux.tutor import browser as B
+from capital_lux.tutor.load import classroom
+
+pytestmark = pytest.mark.browser
+SESSIONS = 20
+
+
+def test_twenty_concurrent_sessions_each_finish_a_game() -> None:
+    run = classroom(SESSIONS, players=2)
+    sessions = run["sessions"]
+    assert len(sessions) == SESSIONS and all(s["decisions"] >= 15 for s in sessions)  # whole games
+    # Fair shares: no learner waits much longer per decision than the others.
+    per_decision = run["seconds_per_decision"]
+    assert max(per_decision) <= 3 * statistics.median(per_decision), per_decision
+    memory = run["kernel_memory_mib"]
+    assert len(memory) >= SESSIONS, "every session had a kernel of its own"
+    report = {"wall_seconds": run["wall_seconds"], "seconds_per_decision": per_decision, "kernel_memory_mib": memory}
+    (B.ROOT / "test-artifacts").mkdir(exist_ok=True)
+    (B.ROOT / "test-artifacts" / "load.json").write_text(json.dumps(report, indent=1))
+    print(f"\n{SESSIONS} sessions in {run['wall_seconds']:.0f} s; kernels {statistics.median(memory):.0f} MiB each")
