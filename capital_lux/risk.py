@@ -49,7 +49,7 @@ from . import rules
 from .cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card
 from .game import Policy, random_policy, sample_chance
 from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from .state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, SETUP_MODIFIERS, GameState
+from .state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, ROUNDS, SETUP_MODIFIERS, GameState
 from .views import PlayerView, determinize, view
 
 __all__ = [
@@ -450,8 +450,7 @@ def _round_end_now(s: GameState, p: int, include_hand: bool) -> _Outcome:
     return _Outcome(exceeded, Counter(), Counter(), Counter(), 0, False)
 
 
-def _play_on(s: GameState, p: int, policy: Policy, trusted: bool, rng: random.Random, horizon: str) -> _Outcome:
-    last_round = max(s.round, 1) if horizon == "round" else 99
+def _play_on(s: GameState, p: int, policy: Policy, trusted: bool, rng: random.Random, last_round: int) -> _Outcome:
     while s.phase != OVER and s.round <= last_round:
         action = sample_chance(s, rng) if s.phase in CHANCE_PHASES else policy(s, rng)
         if trusted:
@@ -512,6 +511,8 @@ def _outcomes(
     if samples <= 0:
         raise ValueError("simulation needs at least one sample")
     sampler = _Sampler(v)
+    # The round the view is in: a first move that ends it must not carry the horizon along.
+    last_round = max(v.round, 1) if horizon == "round" else ROUNDS
     results = []
     for i in range(samples):
         rng = random.Random(seed * 1_000_003 + i)  # sample i is the same deal whatever the move
@@ -521,7 +522,7 @@ def _outcomes(
             continue
         if first is not None:
             s.apply_action(first)
-        results.append(_play_on(s, v.viewer, policy, trusted, rng, horizon))
+        results.append(_play_on(s, v.viewer, policy, trusted, rng, last_round))
     return results
 
 

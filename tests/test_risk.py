@@ -502,3 +502,16 @@ def test_an_agent_knows_the_modifier_drawn_before_placing_it() -> None:  # rulin
     assert theirs.capital_distribution == {7: Fraction(1)}
     assert_matches_brute_force(s, 0)
     assert_matches_brute_force(s, 2)
+
+
+def test_compare_moves_stops_at_the_round_a_move_ends() -> None:
+    """A move that ends the round is judged at that round's end, not after the next round."""
+    from capital_lux.position import arrange
+    from capital_lux.risk import compare_moves
+
+    s = arrange(2, hands=["Y5", ""], hometowns=["Y6", "B3"], capital="Y4 B6", last_turns=[])
+    moves = compare_moves(view(s, 0), samples=20, seed=1, horizon="round")
+    for move in moves:
+        after = s.child(move.action)
+        assert after.round == 2 and after.phase == "deal"
+        assert move.score.low == move.score.high == after.scores()[0]
