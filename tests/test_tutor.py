@@ -526,3 +526,19 @@ def test_search_bots_play_from_their_views() -> None:
     for _ in range(2):
         session.play(rng.choice(session.view().legal_actions))
     assert session.learner_to_move()
+
+
+def test_the_exercises_and_the_what_if_explorer_are_reached_from_the_tutor() -> None:
+    from capital_lux.tutor.app import TutorApp
+
+    app = TutorApp("en", 3, 5, "random")
+    titles = [app.tabs.get_title(i) for i in range(len(app.tabs.children))]
+    assert titles[-2:] == ["Probability exercises", "What if…"]
+    app.tabs.selected_index = len(titles) - 2
+    exercises = app.extras["exercises"]
+    assert app.tabs.children[-2].children == (exercises.root,)
+    app.tabs.selected_index = len(titles) - 1
+    assert app.tabs.children[-1].children == (app.extras["whatif"].root,)
+    app.language.value = "fr"  # one picker for the whole page
+    assert exercises.t.lang == "fr" and app.extras["whatif"].t.lang == "fr"
+    assert app.tabs.get_title(len(titles) - 2) != "Probability exercises"

@@ -89,7 +89,10 @@ class TutorApp:
         self.chapter_views: dict[int, ChapterView] = {}
         self.slots = [W.VBox() for _ in self.chapter_list]
         self.free_play = FreePlay(t, players, seed, bot_kind)
-        self.tabs = W.Tab(children=[*self.slots, self.free_play.box])
+        # The two other apps (also notebooks of their own), reached from here, built when opened.
+        self.extra_slots = {"exercises": W.VBox(), "whatif": W.VBox()}
+        self.extras: dict[str, Any] = {}
+        self.tabs = W.Tab(children=[*self.slots, self.free_play.box, *self.extra_slots.values()])
         self.tabs.selected_index = len(self.slots)  # free play first; the chapters are one click away
         self.tabs.add_class("cl-tabs")
         self.tabs.observe(lambda change: self.open_chapter(change["new"]), names="selected_index")
@@ -104,11 +107,15 @@ class TutorApp:
         self.title.value = f"<h2 style='margin:4px 12px 4px 0'>{t.gettext('Capital Lux Tutor')}</h2>"
         self.language.description = t.gettext("Language")
         titles = [c.title(t) for c in self.chapter_list] + [t.gettext("Free play")]
+        titles += [t.gettext("Probability exercises"), t.gettext("What if…")]
         for i, title in enumerate(titles):
             self.tabs.set_title(i, title)
 
     def open_chapter(self, index: int | None) -> ChapterView | None:
-        """The chapter at tab ``index``, built on first use (None for free play)."""
+        """The chapter at tab ``index``, built on first use (None for the other tabs)."""
+        extra = None if index is None else index - len(self.chapter_list) - 1
+        if extra is not None and 0 <= extra < len(self.extra_slots):
+            self.open_extra(list(self.extra_slots)[extra])
         if index is None or not 0 <= index < len(self.chapter_list):
             return None
         if index not in self.chapter_views:
@@ -117,9 +124,23 @@ class TutorApp:
             self.slots[index].children = (view.box,)
         return self.chapter_views[index]
 
+    def open_extra(self, name: str) -> Any:
+        """The probability exercises or the what-if explorer, built on first use."""
+        if name not in self.extras:
+            from .exercises_app import ExercisesApp
+            from .whatif_app import WhatIfApp
+
+            app = ExercisesApp(self.t.lang) if name == "exercises" else WhatIfApp(self.t.lang)
+            app.language.layout.display = "none"  # the tutor's own picker drives it
+            self.extras[name] = app
+            self.extra_slots[name].children = (app.root,)
+        return self.extras[name]
+
     def set_language(self, lang: str) -> None:
         self.t = translator(lang)
         self._label()
+        for app in self.extras.values():
+            app.language.value = self.t.lang
         for chapter in self.chapter_views.values():
             chapter.set_language(self.t)
         self.free_play.set_language(self.t)
