@@ -128,14 +128,16 @@ def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> 
 
         with Client(args.dask) as client:  # type: ignore[no-untyped-call]
             results = simulate(args.players, specs, args.games, args.seed, client.get_executor(),
-                               progress=not args.no_progress)
-    else:
+                               progress=not args.no_progress, out=args.out, keep_rows=False)
+    else:  # rows stream to --out as games finish: a run of any length needs the same memory
         results = simulate(args.players, specs, args.games, args.seed, progress=not args.no_progress,
-                           workers=args.workers)
+                           workers=args.workers, out=args.out, keep_rows=False)
     print(results.summary_table())
     if args.out:
-        results.write_csv(args.out)
-        print(f"{len(results.rows)} rows written to {args.out}")
+        print(f"{results.completed * args.players} rows written to {args.out}")
+    if results.interrupted:
+        print(f"interrupted: {results.completed} finished games kept", file=sys.stderr)
+        return 130
     return 0
 
 

@@ -95,8 +95,30 @@ def load() -> Figures:
     return figures(sessions=20)
 
 
+def long_run(games: int = 100_000) -> Figures:
+    """100,000 random 4-player games on 2 worker processes, rows streamed to a CSV file:
+    wall time and peak resident memory of this process and of the workers."""
+    import resource
+    import tempfile
+
+    from .simulate import simulate
+
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        results = simulate(4, ["random"], games, seed=1, workers=2, out=f"{folder}/run.csv", keep_rows=False)
+        seconds = time.perf_counter() - start
+    return {
+        "games": float(results.completed),
+        "seconds": round(seconds, 1),
+        "games_per_second": round(results.completed / seconds, 1),
+        "peak_rss_mib_main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "peak_rss_mib_worker": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
+    }
+
+
 BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "engine": engine, "bots": bots, "simulation": simulation, "risk": risk, "tutor": tutor, "load": load,
+    "long_run": long_run,
 }
 
 

@@ -15,12 +15,14 @@ Without an executor the games run in a process pool (or in this process when
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import csv
 import io
 import math
 import os
 import random
-from dataclasses import astuple, dataclass, fields
+import signal
+from dataclasses import astuple, dataclass, field, fields
 from pathlib import Path
 from typing import IO, Iterator, Sequence
 
@@ -67,29 +69,53 @@ class BotSummary:
 
 
 @dataclass
+class Tally:
+    """Running sums for one bot, so a summary needs no table (a long run keeps only these)."""
+
+    seats: int = 0
+    wins: float = 0.0
+    score: int = 0
+    rank: int = 0
+    cards_lost: int = 0
+    bonus_points: int = 0
+
+    def add(self, row: PlayerResult) -> None:
+        self.seats += 1
+        self.wins += row.win_share
+        self.score += row.score
+        self.rank += row.rank
+        self.cards_lost += row.cards_lost
+        self.bonus_points += row.bonus_points
+
+    def summary(self, bot: str) -> BotSummary:
+        n = self.seats
+        low, high = wilson_interval(self.wins, n)
+        per = (lambda total: total / n) if n else (lambda total: 0.0)
+        return BotSummary(bot, n, per(self.wins), low, high, per(self.score), per(self.rank),
+                          per(self.cards_lost), per(self.bonus_points))
+
+
+@dataclass
 class Results:
-    """The table of a run: one row per game and seat, in game then seat order."""
+    """The table of a run: one row per game and seat, in game then seat order.
+
+    ``rows`` is empty when the run was asked not to keep them (``keep_rows=False``, for
+    runs too long to hold); the summary comes from running tallies either way.
+    ``completed`` games were played; fewer than ``games`` when the run was interrupted.
+    """
 
     players: int
     bots: list[str]
     games: int
     seed: int
     rows: list[PlayerResult]
+    tallies: dict[str, Tally] = field(default_factory=dict)
+    completed: int = 0
+    interrupted: bool = False
 
     def summary(self) -> list[BotSummary]:
         """Per bot, in line-up order: win rate with its 95% interval, means of the other columns."""
-        out = []
-        for bot in dict.fromkeys(self.bots):
-            rows = [r for r in self.rows if r.bot == bot]
-            n = len(rows)
-            wins = sum(r.win_share for r in rows)
-            low, high = wilson_interval(wins, n)
-            out.append(BotSummary(
-                bot, n, wins / n if n else 0.0, low, high,
-                mean([r.score for r in rows]), mean([r.rank for r in rows]),
-                mean([r.cards_lost for r in rows]), mean([r.bonus_points for r in rows]),
-            ))
-        return out
+        return [self.tallies.get(bot, Tally()).summary(bot) for bot in dict.fromkeys(self.bots)]
 
     def write_csv(self, out: str | Path | IO[str]) -> None:
         """Every row as CSV with a header line (``COLUMNS``)."""
@@ -104,8 +130,8 @@ class Results:
     def summary_table(self) -> str:
         """The summary as aligned text, for the terminal."""
         share = 1 / self.players
-        head = (f"{self.games} games, {self.players} players, seed {self.seed} "
-                f"(an equal share of wins is {share:.0%})")
+        played = f"{self.completed} of {self.games} games (interrupted)" if self.interrupted else f"{self.games} games"
+        head = f"{played}, {self.players} players, seed {self.seed} (an equal share of wins is {share:.0%})"
         lines = [head, f"{'bot':<24} {'seats':>6} {'win rate':>9} {'95% CI':>15} {'score':>6} "
                        f"{'rank':>5} {'lost':>5} {'bonus':>6}"]
         for s in self.summary():
@@ -198,6 +224,42 @@ def chunks(games: int, size: int) -> Iterator[range]:
         yield range(start, min(games, start + size))
 
 
+def _ignore_interrupts() -> None:
+    """Worker processes leave Ctrl-C to the parent, which stops the run cleanly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _chunk_results(
+    players: int, specs: list[str], seed: int, parts: list[range],
+    executor: concurrent.futures.Executor | None, n_workers: int,
+) -> Iterator[tuple[int, list[PlayerResult]]]:
+    """(chunk index, rows) as chunks finish, with a bounded number of chunks in flight."""
+    if executor is None and n_workers == 1:
+        for i, part in enumerate(parts):
+            yield i, play_games(players, specs, seed, part)
+        return
+    own = executor is None
+    pool = executor or concurrent.futures.ProcessPoolExecutor(n_workers, initializer=_ignore_interrupts)
+    in_flight: dict[concurrent.futures.Future[list[PlayerResult]], int] = {}
+    queue = iter(enumerate(parts))
+    try:
+        while True:
+            for i, part in queue:  # keep a few chunks per worker queued, not the whole run
+                in_flight[pool.submit(play_games, players, specs, seed, part)] = i
+                if len(in_flight) >= 4 * n_workers:
+                    break
+            if not in_flight:
+                return
+            finished, _ = concurrent.futures.wait(in_flight, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in finished:
+                yield in_flight.pop(future), future.result()
+    finally:
+        for future in in_flight:
+            future.cancel()
+        if own:
+            pool.shutdown(cancel_futures=True)
+
+
 def simulate(
     players: int,
     bots: list[str],
@@ -207,6 +269,8 @@ def simulate(
     progress: bool = False,
     workers: int | None = None,
     chunk_size: int | None = None,
+    out: str | Path | IO[str] | None = None,
+    keep_rows: bool = True,
 ) -> Results:
     """Play ``games`` seeded games and return their ``Results``.
 
@@ -214,6 +278,10 @@ def simulate(
     ``bots.parse_bot``), or one for all seats. Games run on ``executor`` if given; otherwise on
     a process pool of ``workers`` processes (default: one per core; ``workers=1`` plays here).
     ``progress`` shows a bar: text in a terminal, a widget in a notebook.
+
+    ``out`` receives the CSV rows as games finish, in game order; with ``keep_rows=False`` the
+    rows are not kept in memory, so a run of any length needs the same memory. Ctrl-C stops
+    the run: every game finished so far is written and counted, ``interrupted`` is set.
     """
     specs = line_up(players, bots)
     if games < 0:
@@ -223,28 +291,40 @@ def simulate(
     n_workers = workers or os.cpu_count() or 1
     size = chunk_size or max(1, min(50, games // (n_workers * 8) or 1))
     parts = list(chunks(games, size))
-    done: dict[int, list[PlayerResult]] = {}
-    from tqdm.auto import tqdm
+    results = Results(players, specs, games, seed, [], {bot: Tally() for bot in specs})
+    waiting: dict[int, list[PlayerResult]] = {}  # finished chunks waiting for an earlier one
+    next_chunk = 0
+    with contextlib.ExitStack() as stack:
+        if isinstance(out, (str, Path)):
+            out = stack.enter_context(open(out, "w", newline="", encoding="utf-8"))
+        writer = csv.writer(out) if out is not None else None
+        if writer:
+            writer.writerow(COLUMNS)
 
-    with tqdm(total=games, disable=not progress, unit="game", desc="simulating") as bar:
-        if executor is None and n_workers == 1:
-            for i, part in enumerate(parts):
-                done[i] = play_games(players, specs, seed, part)
-                bar.update(len(part))
-        else:
-            own = executor is None
-            pool = executor or concurrent.futures.ProcessPoolExecutor(n_workers)
+        def record(rows: list[PlayerResult]) -> None:
+            if keep_rows:
+                results.rows.extend(rows)
+            if writer:
+                writer.writerows(astuple(r) for r in rows)
+            for row in rows:
+                results.tallies[row.bot].add(row)
+            results.completed += len(rows) // players
+
+        from tqdm.auto import tqdm
+
+        with tqdm(total=games, disable=not progress, unit="game", desc="simulating") as bar:
             try:
-                futures = {pool.submit(play_games, players, specs, seed, part): i for i, part in enumerate(parts)}
-                for future in concurrent.futures.as_completed(futures):
-                    i = futures[future]
-                    done[i] = future.result()
+                for i, rows in _chunk_results(players, specs, seed, parts, executor, n_workers):
+                    waiting[i] = rows
                     bar.update(len(parts[i]))
-            finally:
-                if own:
-                    pool.shutdown(cancel_futures=True)
-    rows = [row for i in range(len(parts)) for row in done[i]]
-    return Results(players, specs, games, seed, rows)
+                    while next_chunk in waiting:
+                        record(waiting.pop(next_chunk))
+                        next_chunk += 1
+            except KeyboardInterrupt:
+                results.interrupted = True
+            for i in sorted(waiting):  # finished after a gap left by the interruption
+                record(waiting.pop(i))
+    return results
 
 
 def results_csv(results: Results) -> str:
