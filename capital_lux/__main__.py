@@ -25,41 +25,61 @@ from .state import GameState
 from .views import PlayerView, view, visible_events
 
 Say = Callable[[str], None]
-BOT_HELP = "bot per seat, comma-separated: random, rule, search, search:iterations=N, search:seconds=S"
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="capital-lux", description="Capital Lux: engine, players and tutor.")
+def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
+    """The command line's parser, its help in ``t``'s language (the environment's by default)."""
+    t = t or translator(default_language())
+    bot_help = t.gettext(
+        "bot per seat, comma-separated: random, rule, search, search:iterations=N, search:seconds=S")
+    lang_help = t.gettext("language: en, fr, es or pt (default: from the environment)")
+    parser = argparse.ArgumentParser(prog="capital-lux", description=t.gettext(
+        "Capital Lux: engine, players and tutor."))
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = commands.add_parser("play", help="play a game in the terminal against bots")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=3, help="players at the table (default 3)")
-    p.add_argument("--bots", default="rule", help=f"the other seats' bots (default rule); {BOT_HELP}")
-    p.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the shuffles (default: random)")
-    p.add_argument("--lang", choices=LANGUAGES, default=None, help="language (default: from the environment)")
-    p.add_argument("--record", metavar="FILE", help="write the game's record here as JSON at the end")
+    p = commands.add_parser("play", help=t.gettext("play a game in the terminal against bots"))
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=3,
+                   help=t.gettext("players at the table (default 3)"))
+    p.add_argument("--bots", default="rule", help=t.gettext(
+        "the other seats' bots (default rule); {bots}").format(bots=bot_help))
+    p.add_argument("--seat", type=int, default=0, help=t.gettext("your seat, 0 to players-1 (default 0)"))
+    p.add_argument("--seed", type=int, default=None, help=t.gettext("seed of the shuffles (default: random)"))
+    p.add_argument("--record", metavar="FILE", help=t.gettext("write the game's record here as JSON at the end"))
 
-    s = commands.add_parser("simulate", help="play many seeded games between bots and summarise them")
-    s.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="players per game (default 4)")
-    s.add_argument("--bots", default="rule,random", help=f"{BOT_HELP}; one name fills every seat, and if fewer "
-                   "than the players are given the last one fills the rest (default rule,random)")
-    s.add_argument("--games", type=_positive, default=1000, help="how many games (default 1000)")
-    s.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
-    s.add_argument("--workers", type=_positive, default=None, help="worker processes (default: one per core)")
-    s.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster (scheduler address) instead")
-    s.add_argument("--out", metavar="CSV", help="write one row per game and seat to this CSV file")
-    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s = commands.add_parser("simulate", help=t.gettext("play many seeded games between bots and summarise them"))
+    s.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help=t.gettext("players per game (default 4)"))
+    s.add_argument("--bots", default="rule,random", help=t.gettext(
+        "{bots}; one name fills every seat, and if fewer than the players are given the last one fills "
+        "the rest (default rule,random)").format(bots=bot_help))
+    s.add_argument("--games", type=_positive, default=1000, help=t.gettext("how many games (default 1000)"))
+    s.add_argument("--seed", type=int, default=0, help=t.gettext("seed of the run (default 0)"))
+    s.add_argument("--workers", type=_positive, default=None,
+                   help=t.gettext("worker processes (default: one per core)"))
+    s.add_argument("--dask", metavar="ADDRESS", help=t.gettext("run on a Dask cluster (scheduler address) instead"))
+    s.add_argument("--out", metavar="CSV", help=t.gettext("write one row per game and seat to this CSV file"))
+    s.add_argument("--no-progress", action="store_true", help=t.gettext("no progress bar"))
 
-    r = commands.add_parser("replay", help="step through a recorded game")
-    r.add_argument("record", metavar="RECORD.json", help="a record written by play --record or dumps_record")
-    r.add_argument("--pause", action="store_true", help="wait for Enter after each decision")
+    r = commands.add_parser("replay", help=t.gettext("step through a recorded game"))
+    r.add_argument("record", metavar="RECORD.json",
+                   help=t.gettext("a record written by play --record or dumps_record"))
+    r.add_argument("--pause", action="store_true", help=t.gettext("wait for Enter after each decision"))
 
-    b = commands.add_parser("bench", help="print every benchmark's figures as JSON")
-    b.add_argument("names", nargs="*", help=f"benchmarks to run (default all: {', '.join(bench.BENCHMARKS)})")
+    b = commands.add_parser("bench", help=t.gettext("print every benchmark's figures as JSON"))
+    b.add_argument("names", nargs="*", help=t.gettext("benchmarks to run (default all: {names})").format(
+        names=", ".join(bench.BENCHMARKS)))
+    for sub in (p, s, r):
+        sub.add_argument("--lang", choices=LANGUAGES, default=None, help=lang_help)
     for sub in (p, s, r, b):
-        sub.set_defaults(subcommand_parser=sub)  # so that errors show the subcommand's usage
+        sub.set_defaults(subcommand_parser=sub, t=t)  # errors show the subcommand's usage
     return parser
+
+
+def language_of(argv: Sequence[str]) -> str:
+    """``--lang X`` (or ``--lang=X``) anywhere on the line, else the environment's language."""
+    for i, word in enumerate(argv):
+        value = word.split("=", 1)[1] if word.startswith("--lang=") else argv[i + 1] if (
+            word == "--lang" and i + 1 < len(argv)) else None
+        if value in LANGUAGES:
+            return value
+    return default_language()
 
 
 def _positive(text: str) -> int:
@@ -94,8 +114,9 @@ def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int) -> li
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(translator(language_of(words)))
+    args = parser.parse_args(words)
     sub: argparse.ArgumentParser = args.subcommand_parser
     try:
         if args.command == "play":
@@ -123,7 +144,7 @@ def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> 
     specs = checked_bot_specs(sub, args.bots, args.players)
     if args.dask:
         if args.workers:
-            sub.error("give --workers or --dask, not both")
+            sub.error(args.t.gettext("give --workers or --dask, not both"))
         from distributed import Client
 
         with Client(args.dask) as client:  # type: ignore[no-untyped-call]
@@ -134,9 +155,11 @@ def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> 
                            workers=args.workers, out=args.out, keep_rows=False)
     print(results.summary_table())
     if args.out:
-        print(f"{results.completed * args.players} rows written to {args.out}")
+        print(args.t.gettext("{rows} rows written to {path}").format(rows=results.completed * args.players,
+                                                                     path=args.out))
     if results.interrupted:
-        print(f"interrupted: {results.completed} finished games kept", file=sys.stderr)
+        print(args.t.ngettext("Interrupted: {n} finished game kept.", "Interrupted: {n} finished games kept.",
+                              results.completed).format(n=results.completed), file=sys.stderr)
         return 130
     return 0
 
@@ -225,9 +248,9 @@ def event_text(t: Translator, kind: str, seat: int, cards: Sequence[Card], amoun
 # -- play -----------------------------------------------------------------------------------
 def play_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
     if not 0 <= args.seat < args.players:
-        sub.error(f"--seat must be between 0 and {args.players - 1}")
+        sub.error(args.t.gettext("--seat must be between 0 and {last}").format(last=args.players - 1))
     specs = checked_bot_specs(sub, args.bots, args.players - 1)
-    t = translator(args.lang or default_language())
+    t: Translator = args.t
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     return play_terminal(args.players, args.seat, specs, seed, t, sys.stdin, sys.stdout, args.record)
 
@@ -322,10 +345,10 @@ def replay_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> in
         with open(args.record, "rb") as f:
             record = loads_record(f.read())
     except OSError as e:
-        sub.error(f"cannot read {args.record}: {e.strerror}")
+        sub.error(args.t.gettext("cannot read {path}: {reason}").format(path=args.record, reason=e.strerror))
     except ValueError as e:
         sub.error(str(e))
-    return replay_terminal(record, translator(default_language()), sys.stdin, sys.stdout, args.pause)
+    return replay_terminal(record, args.t, sys.stdin, sys.stdout, args.pause)
 
 
 def replay_terminal(record: GameRecord, t: Translator, stdin: IO[str], stdout: IO[str], pause: bool = False) -> int:

@@ -145,3 +145,14 @@ def test_simulate_on_a_dask_cluster_gives_the_same_table(capsys: pytest.CaptureF
         status, on_dask, _ = run(argv + ["--dask", cluster.scheduler_address], capsys)
     assert status == 0
     assert on_dask == run(argv + ["--workers", "1"], capsys)[1]
+
+
+def test_the_command_line_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
+    from capital_lux.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "--lang", "fr", "--help"])
+    assert "nombre de parties (1000 par défaut)" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit:
+        main(["play", "--lang=es", "--seat", "7"])
+    assert exit.value.code == 2 and "--seat debe estar entre 0 y 2" in capsys.readouterr().err

@@ -277,34 +277,6 @@ def scan_file(path: Path) -> list[Finding]:
 #: Each entry is (file, text as the scan shows it); remove an entry once its text goes
 #: through the translator. A *new* untranslated text makes the test fail.
 ALLOWLIST: frozenset[tuple[str, str]] = frozenset({
-    # untranslated, reported: the command line's --help texts (argparse descriptions and help=)
-    ('capital_lux/__main__.py', 'Capital Lux: engine, players and tutor.'),
-    ('capital_lux/__main__.py', 'play a game in the terminal against bots'),
-    ('capital_lux/__main__.py', 'players at the table (default 3)'),
-    ('capital_lux/__main__.py', "the other seats' bots (default rule); {}"),
-    ('capital_lux/__main__.py', 'your seat, 0 to players-1 (default 0)'),
-    ('capital_lux/__main__.py', 'seed of the shuffles (default: random)'),
-    ('capital_lux/__main__.py', 'language (default: from the environment)'),
-    ('capital_lux/__main__.py', "write the game's record here as JSON at the end"),
-    ('capital_lux/__main__.py', 'play many seeded games between bots and summarise them'),
-    ('capital_lux/__main__.py', 'players per game (default 4)'),
-    ('capital_lux/__main__.py', '{}; one name fills every seat, and if fewer than the players are given the last one fills the rest (default rule,random)'),
-    ('capital_lux/__main__.py', 'how many games (default 1000)'),
-    ('capital_lux/__main__.py', 'seed of the run (default 0)'),
-    ('capital_lux/__main__.py', 'worker processes (default: one per core)'),
-    ('capital_lux/__main__.py', 'run on a Dask cluster (scheduler address) instead'),
-    ('capital_lux/__main__.py', 'write one row per game and seat to this CSV file'),
-    ('capital_lux/__main__.py', 'no progress bar'),
-    ('capital_lux/__main__.py', 'step through a recorded game'),
-    ('capital_lux/__main__.py', 'a record written by play --record or dumps_record'),
-    ('capital_lux/__main__.py', 'wait for Enter after each decision'),
-    ('capital_lux/__main__.py', "print every benchmark's figures as JSON"),
-    ('capital_lux/__main__.py', 'benchmarks to run (default all: {})'),
-    # untranslated, reported: command-line messages (summary line, usage errors)
-    ('capital_lux/__main__.py', 'give --workers or --dask, not both'),
-    ('capital_lux/__main__.py', '{} rows written to {}'),
-    ('capital_lux/__main__.py', '--seat must be between 0 and {}'),
-    ('capital_lux/__main__.py', 'cannot read {}: {}'),
     # untranslated, reported: progress-file errors shown by the exercises app ("Not loaded: {reason}")
     ('capital_lux/exercises.py', 'not a progress file: {}'),
     ('capital_lux/exercises.py', 'not a progress file: expected format {}, version 1'),
