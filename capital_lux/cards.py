@@ -11,7 +11,7 @@ Card(colour='Y', value=6)
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 #: Colours in the project's canonical order (also the sort order of cards).
 COLOURS: tuple[str, ...] = ("B", "G", "P", "Y")
@@ -51,8 +51,31 @@ class Card(NamedTuple):
         return card
 
 
+def N_(message: str) -> str:
+    """Mark a text for the translation catalogue; it is translated where it is shown."""
+    return message
+
+
 class CapitalLuxError(ValueError):
-    """Base of every error the engine raises for bad input."""
+    """Base of every error the engine raises for bad input.
+
+    The message may be a catalogue text with ``{named}`` placeholders filled from
+    ``params``: ``str(error)`` is the English sentence, ``error.translated(t.gettext)``
+    the same in the reader's language.
+
+    >>> error = CapitalLuxError(N_("{card} appears {found} times"), card="B6", found=4)
+    >>> str(error), error.translated(lambda text: text.replace("appears", "is there"))
+    ('B6 appears 4 times', 'B6 is there 4 times')
+    """
+
+    def __init__(self, message: str, **params: object) -> None:
+        super().__init__(message.format(**params) if params else message)
+        self.template = message
+        self.params = params
+
+    def translated(self, gettext: Callable[[str], str]) -> str:
+        text = gettext(self.template)
+        return text.format(**self.params) if self.params else text
 
 
 class NotationError(CapitalLuxError):

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import gallery
-from .cards import ALL_CARDS, COLOUR_NAMES, COLOURS, MODIFIERS, ROLES, Card, format_modifier
+from .cards import ALL_CARDS, COLOUR_NAMES, COLOURS, MODIFIERS, ROLES, CapitalLuxError, Card, format_modifier
 from .game import sample_chance
 from .html import card_html
 from .i18n import Translator, translator
@@ -638,7 +638,7 @@ def simulate(ex: Exercise, samples: int, seed: int, points: int = 25) -> list[tu
 PROGRESS_FORMAT = "capital-lux-exercise-progress"
 
 
-class ProgressError(ValueError):
+class ProgressError(CapitalLuxError):
     """A progress file that cannot be read; the message says why."""
 
 
@@ -675,22 +675,23 @@ class Progress:
         try:
             data = json.loads(text)
         except (ValueError, UnicodeDecodeError, RecursionError) as error:
-            raise ProgressError(f"not a progress file: {error}") from None
+            raise ProgressError(N_("not a progress file: {problem}"), problem=error) from None
         if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT or data.get("version") != 1:
-            raise ProgressError(f"not a progress file: expected format {PROGRESS_FORMAT!r}, version 1")
+            raise ProgressError(N_("not a progress file: expected format {format}, version 1"), format=repr(PROGRESS_FORMAT))
         entries = data.get("exercises")
         if not isinstance(entries, dict):
-            raise ProgressError("a progress file needs an object 'exercises'")
+            raise ProgressError(N_("a progress file needs an object 'exercises'"))
         progress = cls.empty()
         for key, entry in entries.items():
             if key not in EXERCISES_BY_ID:
-                raise ProgressError(f"{key!r} is not an exercise; known: {', '.join(EXERCISES_BY_ID)}")
+                raise ProgressError(N_("{key} is not an exercise; known: {known}"), key=repr(key),
+                                    known=", ".join(EXERCISES_BY_ID))
             attempts = entry.get("attempts") if isinstance(entry, dict) else None
             solved = entry.get("solved") if isinstance(entry, dict) else None
             if not isinstance(attempts, int) or isinstance(attempts, bool) or attempts < 0:
-                raise ProgressError(f"exercise {key!r}: attempts must be a whole number")
+                raise ProgressError(N_("exercise {key}: attempts must be a whole number"), key=repr(key))
             if solved is not None and not isinstance(solved, str):
-                raise ProgressError(f"exercise {key!r}: solved must be the answer given, or null")
+                raise ProgressError(N_("exercise {key}: solved must be the answer given, or null"), key=repr(key))
             progress.attempts[key] = attempts
             if solved is not None:
                 progress.solved[key] = solved
@@ -705,5 +706,5 @@ def load_progress(path: str | Path) -> Progress:
     try:
         text = Path(path).read_bytes()
     except OSError as error:
-        raise ProgressError(f"cannot read {path}: {error.strerror}") from None
+        raise ProgressError(N_("cannot read {path}: {reason}"), path=path, reason=error.strerror) from None
     return Progress.from_json(text)

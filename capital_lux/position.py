@@ -17,7 +17,9 @@ from typing import Any
 
 import jsonschema
 
-from .cards import ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, KIND, MODIFIERS, Card, CapitalLuxError, format_modifier
+from .cards import (
+    ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, KIND, MODIFIERS, N_, Card, CapitalLuxError, format_modifier,
+)
 from .game import GameRecord
 from .notation import parse_action
 from .rules import cleric_options, draft_picks, gold_options
@@ -107,15 +109,15 @@ def dumps_position(s: GameState) -> str:
 # -- reading ----------------------------------------------------------------------------
 def _parse_json(text: str | bytes) -> Any:
     if len(text) > MAX_INPUT_BYTES:
-        raise PositionError(f"input is {len(text)} bytes; at most {MAX_INPUT_BYTES} are accepted")
+        raise PositionError(N_("input is {size} bytes; at most {limit} are accepted"), size=len(text), limit=MAX_INPUT_BYTES)
     try:
         return json.loads(text, parse_float=_refuse_number, parse_constant=_refuse_number)
     except RecursionError:
-        raise PositionError("input is nested too deeply to be a position or record") from None
+        raise PositionError(N_("input is nested too deeply to be a position or record")) from None
     except PositionError:
         raise
     except (ValueError, UnicodeDecodeError) as e:
-        raise PositionError(f"not valid JSON: {e}") from None
+        raise PositionError(N_("not valid JSON: {problem}"), problem=e) from None
 
 
 @cache
@@ -125,7 +127,7 @@ def _validator(name: str) -> jsonschema.protocols.Validator:
 
 def _refuse_number(text: str) -> Any:
     # JSON Schema counts 2.0 as an integer; the game has only whole numbers, written as such.
-    raise PositionError(f"{text} is not a whole number: counts, seats and values are written like 2")
+    raise PositionError(N_("{text} is not a whole number: counts, seats and values are written like 2"), text=text)
 
 
 def _refuse_floats(data: Any) -> None:
@@ -140,7 +142,8 @@ def _check_schema(data: Any, name: str) -> None:
     error = jsonschema.exceptions.best_match(_validator(name).iter_errors(data))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "the top level"
-        raise PositionError(f"{name} does not match its schema at {where}: {error.message}")
+        raise PositionError(N_("{name} does not match its schema at {where}: {problem}"), name=name, where=where,
+                            problem=error.message)
 
 
 def loads_position(text: str | bytes) -> GameState:
@@ -161,7 +164,7 @@ def position_from_dict(data: Any) -> GameState:
     seats = [data["starting_player"], data["current_player"]] + [m["owner"] for m in data["modifiers"]["above"]]
     seats += (data["last_turns"] or []) + data["gold_decisions"]["waiting"]
     if any(seat >= n for seat in seats):
-        raise PositionError(f"a seat number is out of range for {n} players (seats are 0 to {n - 1})")
+        raise PositionError(N_("a seat number is out of range for {n} players (seats are 0 to {last})"), n=n, last=n - 1)
 
     s = GameState(n)
     s.round, s.phase = data["round"], data["phase"]
@@ -203,7 +206,7 @@ def cards(texts: list[str]) -> list[Card]:
 
 def _seat_count(items: list[Any], n: int, key: str) -> None:
     if len(items) != n:
-        raise PositionError(f"{key} has {len(items)} entries; expected one per player ({n})")
+        raise PositionError(N_("{key} has {count} entries; expected one per player ({n})"), key=key, count=len(items), n=n)
 
 
 def validate(s: GameState) -> None:
@@ -211,7 +214,8 @@ def validate(s: GameState) -> None:
     _check_cards(s)
     _check_modifiers(s)
     if sum(s.gold) + s.gold_pile != GOLD_DISCS:
-        raise PositionError(f"gold discs add up to {sum(s.gold) + s.gold_pile}; the game has {GOLD_DISCS}")
+        raise PositionError(N_("gold discs add up to {total}; the game has {gold}"), total=sum(s.gold) + s.gold_pile,
+                            gold=GOLD_DISCS)
     _check_phase(s)
 
 
@@ -227,8 +231,8 @@ def _check_cards(s: GameState) -> None:
     for card in ALL_CARDS:
         if found[card] != COPIES[card.value]:
             raise PositionError(
-                f"{card} appears {found[card]} times; the game has {COPIES[card.value]} "
-                f"({sum(found.values())} cards in all where the game has 72)"
+                N_("{card} appears {found} times; the game has {copies} ({total} cards in all where the game has 72)"),
+                card=str(card), found=found[card], copies=COPIES[card.value], total=sum(found.values()),
             )
 
 
@@ -241,44 +245,45 @@ def _check_modifiers(s: GameState) -> None:
     if sorted(held) != sorted(MODIFIERS):
         names = ", ".join(format_modifier(v) for v in sorted(held))
         expected = ", ".join(format_modifier(v) for v in MODIFIERS)
-        raise PositionError(f"the modifiers are {names or 'none'}; expected each of {expected} exactly once")
+        raise PositionError(N_("the modifiers are {names}; expected each of {expected} exactly once"),
+                            names=names or "-", expected=expected)
 
 
 def _check_phase(s: GameState) -> None:
     n, phase, p = s.players, s.phase, s.current
     setup = phase in (SETUP_CAPITAL, SETUP_MODIFIERS)
     if setup != (s.round == 0):
-        raise PositionError(f"phase {phase} does not fit round {s.round} (round 0 is the setup)")
+        raise PositionError(N_("phase {phase} does not fit round {round} (round 0 is the setup)"), phase=phase, round=s.round)
     if not setup and not 0 <= s.starting_player < n:
-        raise PositionError("a starting player is needed once the setup is done")
+        raise PositionError(N_("a starting player is needed once the setup is done"))
     if phase not in (SETUP_CAPITAL, OVER) and not 0 <= p < n:
-        raise PositionError(f"phase {phase} needs a current player (0 to {n - 1}), not {p}")
+        raise PositionError(N_("phase {phase} needs a current player (0 to {last}), not {p}"), phase=phase, last=n - 1, p=p)
     drafting = phase in (DEAL, DRAFT)
     if not drafting and any(s.draft_hands + s.draft_picks):
-        raise PositionError(f"draft cards are only held while dealing or drafting, not in phase {phase}")
+        raise PositionError(N_("draft cards are only held while dealing or drafting, not in phase {phase}"), phase=phase)
     if drafting and any(s.hands):
-        raise PositionError("hands are empty while dealing and drafting: the draft makes them")
+        raise PositionError(N_("hands are empty while dealing and drafting: the draft makes them"))
     if (phase == AGENT) != (s.pending_modifier is not None):
-        raise PositionError("a drawn modifier waits to be placed exactly when the phase is agent")
+        raise PositionError(N_("a drawn modifier waits to be placed exactly when the phase is agent"))
     if phase in (SETUP_CAPITAL, SETUP_MODIFIERS, GOLD, OVER) and any(s.hands):
-        raise PositionError(f"no player holds a hand in phase {phase}")
+        raise PositionError(N_("no player holds a hand in phase {phase}"), phase=phase)
     if phase in (PLAY, SCHOLAR, AGENT_DRAW, AGENT, CLERIC) and not s.hands[p] and phase == PLAY:
-        raise PositionError(f"player {p} is to play but has no card in hand")
+        raise PositionError(N_("player {p} is to play but has no card in hand"), p=p)
     if phase == DRAFT and not draft_picks(s.draft_hands[p]):
-        raise PositionError(f"player {p} is to pick but holds no draft cards")
+        raise PositionError(N_("player {p} is to pick but holds no draft cards"), p=p)
     if phase == CLERIC and len(cleric_options(s)) < 2:
-        raise PositionError("a Cleric choice needs at least two of blue, green, yellow in the capital")
+        raise PositionError(N_("a Cleric choice needs at least two of blue, green, yellow in the capital"))
     if phase == SCHOLAR and not s.deck_size():
-        raise PositionError("a Scholar draw needs a card in the deck")
+        raise PositionError(N_("a Scholar draw needs a card in the deck"))
     if phase == AGENT_DRAW and not s.modifier_deck:
-        raise PositionError("an Agent draw needs a modifier in the modifier deck")
+        raise PositionError(N_("an Agent draw needs a modifier in the modifier deck"))
     if phase == GOLD:
         if not s.gold_queue or s.gold_queue[0] != p:
-            raise PositionError("in phase gold the current player must be the first one waiting to decide")
+            raise PositionError(N_("in phase gold the current player must be the first one waiting to decide"))
         if any(len(gold_options(s, q)) < 2 for q in s.gold_queue):
-            raise PositionError("only players with gold enough to keep an exceeding colour decide on gold")
+            raise PositionError(N_("only players with gold enough to keep an exceeding colour decide on gold"))
     if s.last_turns is not None and (p in s.last_turns or len(set(s.last_turns)) != len(s.last_turns)):
-        raise PositionError("last_turns lists seats still to play, each once, not the current player")
+        raise PositionError(N_("last_turns lists seats still to play, each once, not the current player"))
 
 
 # -- records ----------------------------------------------------------------------------
@@ -308,14 +313,15 @@ def loads_record(text: str | bytes) -> GameRecord:
     try:
         actions = [parse_action(a) for a in data["actions"]]
     except CapitalLuxError as e:
-        raise PositionError(f"record has an unreadable action: {e}") from None
+        raise PositionError(N_("record has an unreadable action: {problem}"), problem=e) from None
     record = GameRecord(data["players"], data["seed"], actions)
     try:
         final = record.replay()
     except CapitalLuxError as e:
-        raise PositionError(f"record does not replay: {e}") from None
+        raise PositionError(N_("record does not replay: {problem}"), problem=e) from None
     if "scores" in data and (not final.is_terminal() or final.scores() != data["scores"]):
-        raise PositionError(f"record claims scores {data['scores']} but replays to {final.scores()}")
+        raise PositionError(N_("record claims scores {claimed} but replays to {scores}"), claimed=data["scores"],
+                            scores=final.scores())
     return record
 
 
@@ -374,6 +380,6 @@ def arrange(
     s.deck = [COPIES[card.value] - used[card] for card in ALL_CARDS]
     if any(n < 0 for n in s.deck):
         over = [str(card) for card, n in zip(ALL_CARDS, s.deck) if n < 0]
-        raise PositionError(f"more copies than the game has of {', '.join(over)}")
+        raise PositionError(N_("more copies than the game has of {cards}"), cards=", ".join(over))
     validate(s)
     return s

@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from .cards import ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, MODIFIERS, Card, CapitalLuxError
+from .cards import ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, MODIFIERS, N_, Card, CapitalLuxError
 from .game import resolve_chance
 from .notation import Action
 from .position import PositionError, dumps_position, loads_position, position_dict, position_from_dict
@@ -179,11 +179,11 @@ def edit_modifiers(data: dict[str, Any], text: str) -> dict[str, Any]:
     for word in text.replace(",", " ").split():
         parts = word.split(":")
         if len(parts) != 3 or parts[0].upper() not in COLOURS:
-            raise PositionError(f"{word!r} is not a placed modifier: write colour:owner:value, like Y:1:+4")
+            raise PositionError(N_("{word} is not a placed modifier: write colour:owner:value, like Y:1:+4"), word=repr(word))
         try:
             owner, value = int(parts[1]), int(parts[2])
         except ValueError:
-            raise PositionError(f"{word!r} is not a placed modifier: write colour:owner:value, like Y:1:+4") from None
+            raise PositionError(N_("{word} is not a placed modifier: write colour:owner:value, like Y:1:+4"), word=repr(word)) from None
         above.append({"colour": parts[0].upper(), "owner": owner, "value": value})
     new["modifiers"]["above"] = above
     deck = list(MODIFIERS)
@@ -198,9 +198,9 @@ def edit_modifiers(data: dict[str, Any], text: str) -> dict[str, Any]:
 def edit_gold(data: dict[str, Any], gold: Sequence[int]) -> dict[str, Any]:
     """Set each player's gold; the pile holds the rest of the 8 discs."""
     if min(gold, default=0) < 0:
-        raise PositionError("a player cannot hold fewer than 0 gold discs")
+        raise PositionError(N_("a player cannot hold fewer than 0 gold discs"))
     if sum(gold) > GOLD_DISCS:
-        raise PositionError(f"gold discs add up to {sum(gold)}; the game has {GOLD_DISCS}")
+        raise PositionError(N_("gold discs add up to {total}; the game has {gold}"), total=sum(gold), gold=GOLD_DISCS)
     new = copy.deepcopy(data)
     new["gold"] = {"players": list(gold), "pile": GOLD_DISCS - sum(gold)}
     return new
@@ -237,7 +237,8 @@ def edit_last_turns(data: dict[str, Any], text: str) -> dict[str, Any]:
         try:
             new["last_turns"] = [int(word) for word in words]
         except ValueError:
-            raise PositionError(f"{text!r}: write the seats still to play (like 2 0), - for none left") from None
+            raise PositionError(N_("{text}: write the seats still to play (like 2 0), - for none left"),
+                                text=repr(text)) from None
     return new
 
 
@@ -251,7 +252,7 @@ def read_upload(value: Sequence[Any]) -> GameState:
     """The position in an ipywidgets 8 ``FileUpload.value``: a tuple of dicts with a
     ``content`` memoryview (or bytes)."""
     if not value:
-        raise PositionError("no file was uploaded")
+        raise PositionError(N_("no file was uploaded"))
     content = value[0]["content"]
     data = content.tobytes() if isinstance(content, memoryview) else bytes(content)
     return loads_position(data)
@@ -309,4 +310,4 @@ def check(data: dict[str, Any]) -> GameState:
     except PositionError:
         raise
     except CapitalLuxError as error:
-        raise PositionError(str(error)) from None
+        raise PositionError(error.template, **error.params) from None

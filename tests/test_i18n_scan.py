@@ -277,20 +277,6 @@ def scan_file(path: Path) -> list[Finding]:
 #: Each entry is (file, text as the scan shows it); remove an entry once its text goes
 #: through the translator. A *new* untranslated text makes the test fail.
 ALLOWLIST: frozenset[tuple[str, str]] = frozenset({
-    # untranslated, reported: progress-file errors shown by the exercises app ("Not loaded: {reason}")
-    ('capital_lux/exercises.py', 'not a progress file: {}'),
-    ('capital_lux/exercises.py', 'not a progress file: expected format {}, version 1'),
-    ('capital_lux/exercises.py', "a progress file needs an object 'exercises'"),
-    ('capital_lux/exercises.py', '{} is not an exercise; known: {}'),
-    ('capital_lux/exercises.py', 'exercise {}: attempts must be a whole number'),
-    ('capital_lux/exercises.py', 'exercise {}: solved must be the answer given, or null'),
-    ('capital_lux/exercises.py', 'cannot read {}: {}'),
-    # untranslated, reported: what-if refusals shown as "Refused: {reason}"
-    ('capital_lux/whatif.py', '{} is not a placed modifier: write colour:owner:value, like Y:1:+4'),
-    ('capital_lux/whatif.py', 'a player cannot hold fewer than 0 gold discs'),
-    ('capital_lux/whatif.py', 'gold discs add up to {}; the game has {}'),
-    ('capital_lux/whatif.py', 'no file was uploaded'),
-    ('capital_lux/whatif.py', '{}: write the seats still to play (like 2 0), - for none left'),
 })
 
 

@@ -138,3 +138,15 @@ def test_dicts_with_float_numbers_are_refused(mid_game: dict[str, Any]) -> None:
     mid_game["players"] = 3.0
     with pytest.raises(PositionError, match="3.0 is not a whole number"):
         position_from_dict(mid_game)
+
+
+def test_refusals_can_be_read_in_every_language(mid_game: dict[str, Any]) -> None:
+    from capital_lux.i18n import LANGUAGES, translator
+
+    mid_game["hometowns"][1].append("B6")
+    with pytest.raises(PositionError) as refused:
+        loads_position(json.dumps(mid_game))
+    texts = {lang: refused.value.translated(translator(lang).gettext) for lang in LANGUAGES}
+    assert texts["en"] == str(refused.value) and "B6 appears 4 times" in texts["en"]
+    assert "B6 apparaît 4 fois" in texts["fr"] and "B6 aparece 4 veces" in texts["es"]
+    assert "B6 aparece 4 vezes" in texts["pt"]

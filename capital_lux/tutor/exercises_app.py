@@ -331,7 +331,7 @@ class ExercisesApp:
         try:
             self.progress = load_progress(self.progress_path.value)
         except ProgressError as error:
-            self._note(self.t.gettext("Not loaded: {reason}").format(reason=str(error)), error=True)
+            self._note(self.t.gettext("Not loaded: {reason}").format(reason=error.translated(self.t.gettext)), error=True)
             return
         self._note(self.t.gettext("Progress loaded."))
         self._gate_simulation()
@@ -345,7 +345,7 @@ class ExercisesApp:
         try:
             self.progress = Progress.from_json(data)
         except ProgressError as error:
-            self._note(self.t.gettext("Not loaded: {reason}").format(reason=str(error)), error=True)
+            self._note(self.t.gettext("Not loaded: {reason}").format(reason=error.translated(self.t.gettext)), error=True)
             return
         self._note(self.t.gettext("Progress loaded."))
         self._gate_simulation()

@@ -105,6 +105,11 @@ def _public_line(t: Translator, seat: int, action: Action, me: int) -> str | Non
     return t.gettext("Player {seat}: {move}").format(seat=seat, move=describe_action(action, t))
 
 
+def _reason(t: Translator, error: Exception) -> str:
+    """The refusal in the reader's language (engine errors carry a catalogue text)."""
+    return error.translated(t.gettext) if isinstance(error, CapitalLuxError) else str(error)
+
+
 class WhatIfApp:
     """The explorer's parts; every handler is a plain method, so tests call them directly."""
 
@@ -322,7 +327,7 @@ class WhatIfApp:
         self._say(note)
 
     def _refuse(self, error: Exception) -> None:
-        self._say(self.t.gettext("Refused: {reason}").format(reason=str(error)), error=True)
+        self._say(self.t.gettext("Refused: {reason}").format(reason=_reason(self.t, error)), error=True)
 
     # -- loading ------------------------------------------------------------------------------------
     def load_gallery(self, name: str) -> None:
