@@ -332,7 +332,7 @@ def _ask(t: Translator, v: PlayerView, adviser: RuleOfThumbBot, stdin: IO[str], 
         try:
             action = parse_action(answer)
         except CapitalLuxError as e:
-            say(str(e))
+            say(e.translated(t.gettext))
             continue
         if action in legal:
             return action

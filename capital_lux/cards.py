@@ -45,8 +45,8 @@ class Card(NamedTuple):
         card = _BY_TEXT.get(text.strip().upper())
         if card is None:
             raise NotationError(
-                f"{text!r} is not a card: expected a colour letter "
-                f"({', '.join(COLOURS)}) followed by a value from 2 to 6, like B5"
+                N_("{text} is not a card: expected a colour letter ({colours}) followed by a value from 2 to 6, "
+                   "like B5"), text=repr(text), colours=", ".join(COLOURS),
             )
         return card
 
@@ -110,8 +110,8 @@ def parse_modifier(text: str) -> int:
         if stripped in (format_modifier(value), str(value)):
             return value
     raise NotationError(
-        f"{text!r} is not a modifier: expected one of "
-        f"{', '.join(format_modifier(m) for m in MODIFIERS)}"
+        N_("{text} is not a modifier: expected one of {modifiers}"), text=repr(text),
+        modifiers=", ".join(format_modifier(m) for m in MODIFIERS),
     )
 
 

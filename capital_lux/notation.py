@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from .cards import COLOURS, Card, NotationError, format_modifier, parse_modifier
+from .cards import COLOURS, N_, Card, NotationError, format_modifier, parse_modifier
 
 HOME = "home"
 CAPITAL = "capital"
@@ -114,7 +114,8 @@ FORMS = (
 def _colour(text: str) -> str:
     colour = text.upper()
     if colour not in COLOURS:
-        raise NotationError(f"{text!r} is not a colour: expected one of {', '.join(COLOURS)}")
+        raise NotationError(N_("{text} is not a colour: expected one of {colours}"), text=repr(text),
+                            colours=", ".join(COLOURS))
     return colour
 
 
@@ -122,7 +123,7 @@ def parse_action(text: str) -> Action:
     """Read an action from its text form; raise ``NotationError`` naming the problem."""
     words = text.split()
     if not words:
-        raise NotationError(f"empty action: expected one of {'; '.join(FORMS)}")
+        raise NotationError(N_("empty action: expected one of {forms}"), forms="; ".join(FORMS))
     verb, args = words[0].lower(), words[1:]
     if verb == "pick" and 1 <= len(args) <= 2:
         return Pick(tuple(sorted(Card.parse(a) for a in args)))
@@ -137,10 +138,10 @@ def parse_action(text: str) -> Action:
     if verb == "save" and args:
         colours = sorted({_colour(a) for a in args})
         if len(colours) != len(args):
-            raise NotationError(f"{text!r} names a colour twice")
+            raise NotationError(N_("{text} names a colour twice"), text=repr(text))
         return SaveWithGold(tuple(colours))
     if verb == "card" and len(args) == 1:
         return CardDrawn(Card.parse(args[0]))
     if verb == "modifier" and len(args) == 1:
         return ModifierDrawn(parse_modifier(args[0]))
-    raise NotationError(f"{text!r} is not an action: expected one of {'; '.join(FORMS)}")
+    raise NotationError(N_("{text} is not an action: expected one of {forms}"), text=repr(text), forms="; ".join(FORMS))

@@ -78,3 +78,11 @@ def test_pick_order_does_not_matter() -> None:
 def test_bad_action_text(text: str, fragment: str) -> None:
     with pytest.raises(NotationError, match=fragment):
         parse_action(text)
+
+
+def test_notation_errors_can_be_read_in_french() -> None:
+    from capital_lux.i18n import translator
+
+    with pytest.raises(NotationError) as refused:
+        parse_action("home B9")
+    assert refused.value.translated(translator("fr").gettext).startswith("'B9' n'est pas une carte")

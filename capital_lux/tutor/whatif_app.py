@@ -105,6 +105,24 @@ def _public_line(t: Translator, seat: int, action: Action, me: int) -> str | Non
     return t.gettext("Player {seat}: {move}").format(seat=seat, move=describe_action(action, t))
 
 
+def phase_label(t: Translator, phase: str) -> str:
+    """A phase's name for people, with its code (the position files' word) in brackets."""
+    names = {
+        "setup_capital": t.gettext("setup: the first card into the Capital"),
+        "setup_modifiers": t.gettext("setup: modifiers dealt for the starting player"),
+        "deal": t.gettext("dealing for the draft"),
+        "draft": t.gettext("choosing cards"),
+        "play": t.gettext("playing cards"),
+        "scholar": t.gettext("a Scholar's draw"),
+        "agent_draw": t.gettext("an Agent's modifier draw"),
+        "agent": t.gettext("an Agent places the modifier"),
+        "cleric": t.gettext("a Cleric chooses a colour"),
+        "gold": t.gettext("round end: decisions on gold"),
+        "over": t.gettext("the game is over"),
+    }
+    return f"{names[phase]} ({phase})"
+
+
 def _reason(t: Translator, error: Exception) -> str:
     """The refusal in the reader's language (engine errors carry a catalogue text)."""
     return error.translated(t.gettext) if isinstance(error, CapitalLuxError) else str(error)
@@ -148,7 +166,7 @@ class WhatIfApp:
             field = W.Text(layout=W.Layout(width="40em"))
             field.add_class(f"cl-wi-{key}")
             self.fields[key] = field
-        self.phase = W.Dropdown(options=list(PHASES), layout=W.Layout(width="16em"))
+        self.phase = W.Dropdown(options=list(PHASES), layout=W.Layout(width="30em"))
         self.phase.add_class("cl-wi-phase")
         self.last_turns = W.Text(layout=W.Layout(width="16em"))
         self.last_turns.add_class("cl-wi-last-turns")
@@ -243,6 +261,7 @@ class WhatIfApp:
         self.current.description = t.gettext("Player to move")
         self.starting.description = t.term("starting player")
         self.phase.description = t.gettext("Phase")
+        self.phase.options = [(phase_label(t, code), code) for code in PHASES]
         self.last_turns.description = t.gettext("Last turns")
         self.last_turns.placeholder = t.gettext("seats still to play, - for none")
         self.apply_button.description = t.gettext("Apply the changes")
