@@ -153,7 +153,7 @@ def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> 
     else:  # rows stream to --out as games finish: a run of any length needs the same memory
         results = simulate(args.players, specs, args.games, args.seed, progress=not args.no_progress,
                            workers=args.workers, out=args.out, keep_rows=False)
-    print(results.summary_table())
+    print(results.summary_table(args.t))
     if args.out:
         print(args.t.gettext("{rows} rows written to {path}").format(rows=results.completed * args.players,
                                                                      path=args.out))

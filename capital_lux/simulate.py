@@ -24,12 +24,15 @@ import random
 import signal
 from dataclasses import astuple, dataclass, field, fields
 from pathlib import Path
-from typing import IO, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Iterator, Sequence
 
 from .bots import as_policy, parse_bot
 from .game import Policy, play_game
 from .rules import ranks
 from .state import GameState
+
+if TYPE_CHECKING:
+    from .i18n import Translator
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,18 +130,27 @@ class Results:
         writer.writerow(COLUMNS)
         writer.writerows(astuple(r) for r in self.rows)
 
-    def summary_table(self) -> str:
-        """The summary as aligned text, for the terminal."""
-        share = 1 / self.players
-        played = f"{self.completed} of {self.games} games (interrupted)" if self.interrupted else f"{self.games} games"
-        head = f"{played}, {self.players} players, seed {self.seed} (an equal share of wins is {share:.0%})"
-        lines = [head, f"{'bot':<24} {'seats':>6} {'win rate':>9} {'95% CI':>15} {'score':>6} "
-                       f"{'rank':>5} {'lost':>5} {'bonus':>6}"]
+    def summary_table(self, t: Translator | None = None) -> str:
+        """The summary as aligned text, for the terminal, in ``t``'s language (English by default)."""
+        from .i18n import translator
+
+        t = t or translator("en")
+        share = f"{1 / self.players:.0%}"
+        if self.interrupted:
+            played = t.gettext("{done} of {games} games (interrupted)").format(done=self.completed, games=self.games)
+        else:
+            played = t.ngettext("{games} game", "{games} games", self.games).format(games=self.games)
+        head = t.gettext("{played}, {players} players, seed {seed} (an equal share of wins is {share})").format(
+            played=played, players=self.players, seed=self.seed, share=share)
+        names = [t.gettext("bot"), t.gettext("seats"), t.gettext("win rate"), t.gettext("95% CI"),
+                 t.gettext("score"), t.gettext("rank"), t.gettext("lost"), t.gettext("bonus")]
+        widths = [max(24, len(names[0]))] + [max(w, len(n)) for w, n in zip((6, 9, 15, 6, 5, 5, 6), names[1:])]
+        lines = [head, " ".join([names[0].ljust(widths[0])] + [n.rjust(w) for n, w in zip(names[1:], widths[1:])])]
         for s in self.summary():
-            lines.append(
-                f"{s.bot:<24} {s.seats_played:>6} {s.win_rate:>9.1%} {f'{s.win_low:.1%}-{s.win_high:.1%}':>15} "
-                f"{s.mean_score:>6.1f} {s.mean_rank:>5.2f} {s.mean_cards_lost:>5.1f} {s.mean_bonus_points:>6.1f}"
-            )
+            cells = [f"{s.seats_played}", f"{s.win_rate:.1%}", f"{s.win_low:.1%}-{s.win_high:.1%}",
+                     f"{s.mean_score:.1f}", f"{s.mean_rank:.2f}", f"{s.mean_cards_lost:.1f}",
+                     f"{s.mean_bonus_points:.1f}"]
+            lines.append(" ".join([s.bot.ljust(widths[0])] + [c.rjust(w) for c, w in zip(cells, widths[1:])]))
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -52,7 +52,7 @@ PACKAGE = ROOT / "capital_lux"
 
 def scanned_files() -> list[Path]:
     """The modules whose strings reach the user."""
-    names = ["charts.py", "__main__.py", "exercises.py", "whatif.py", "bots.py", "gallery/__init__.py"]
+    names = ["charts.py", "__main__.py", "exercises.py", "whatif.py", "bots.py", "simulate.py", "gallery/__init__.py"]
     files = sorted((PACKAGE / "tutor").glob("*.py")) + [PACKAGE / name for name in names]
     return [path for path in files if path.exists()]
 
