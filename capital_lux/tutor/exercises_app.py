@@ -14,7 +14,7 @@ import base64
 import io
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import ipywidgets as W
 from matplotlib.figure import Figure
@@ -328,22 +328,19 @@ class ExercisesApp:
         )
 
     def load(self) -> None:
-        try:
-            self.progress = load_progress(self.progress_path.value)
-        except ProgressError as error:
-            self._note(self.t.gettext("Not loaded: {reason}").format(reason=error.translated(self.t.gettext)), error=True)
-            return
-        self._note(self.t.gettext("Progress loaded."))
-        self._gate_simulation()
-        self._show_reveal()
+        self._take_progress(lambda: load_progress(self.progress_path.value))
 
     def load_upload(self, value: Any) -> None:
         if not value:
             return
         content = value[0]["content"]
         data = content.tobytes() if isinstance(content, memoryview) else bytes(content)
+        self._take_progress(lambda: Progress.from_json(data))
+
+    def _take_progress(self, read: Callable[[], Progress]) -> None:
+        """Use the progress ``read`` gives, or say why not and keep the one we had."""
         try:
-            self.progress = Progress.from_json(data)
+            self.progress = read()
         except ProgressError as error:
             self._note(self.t.gettext("Not loaded: {reason}").format(reason=error.translated(self.t.gettext)), error=True)
             return
