@@ -26,7 +26,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from .cards import COLOURS, MODIFIERS, Card, format_modifier
+from .cards import COLOURS, MODIFIERS, N_, Card, format_modifier
 from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from .state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
 from .views import PlayerView, view
@@ -38,14 +38,6 @@ __all__ = [
     "Bot", "Hint", "RandomBot", "RuleOfThumbBot", "SearchBot", "BOT_KINDS", "make_bot", "parse_bot",
     "as_policy", "N_",
 ]
-
-
-def N_(message: str) -> str:
-    """Mark a text for extraction without translating it yet (Babel's default ``N_`` keyword).
-
-    Hints keep their English reason as a msgid and translate it when shown.
-    """
-    return message
 
 
 class Bot(Protocol):

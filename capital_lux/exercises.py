@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import gallery
-from .cards import ALL_CARDS, COLOUR_NAMES, COLOURS, MODIFIERS, ROLES, CapitalLuxError, Card, format_modifier
+from .cards import ALL_CARDS, COLOUR_NAMES, COLOURS, MODIFIERS, ROLES, N_, CapitalLuxError, Card, format_modifier
 from .game import sample_chance
 from .html import card_html
 from .i18n import Translator, translator
@@ -43,11 +43,6 @@ from .state import GOLD, GameState, hand_size
 from .views import PlayerView, determinize, view
 
 Fact = int | Fraction | str | Card
-
-
-def N_(message: str) -> str:
-    """Mark an English text for extraction (gettext_noop); translate it when shown."""
-    return message
 
 
 #: Decimals and percentages are accepted within this distance of the exact value.

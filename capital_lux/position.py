@@ -267,7 +267,7 @@ def _check_phase(s: GameState) -> None:
         raise PositionError(N_("a drawn modifier waits to be placed exactly when the phase is agent"))
     if phase in (SETUP_CAPITAL, SETUP_MODIFIERS, GOLD, OVER) and any(s.hands):
         raise PositionError(N_("no player holds a hand in phase {phase}"), phase=phase)
-    if phase in (PLAY, SCHOLAR, AGENT_DRAW, AGENT, CLERIC) and not s.hands[p] and phase == PLAY:
+    if phase == PLAY and not s.hands[p]:
         raise PositionError(N_("player {p} is to play but has no card in hand"), p=p)
     if phase == DRAFT and not draft_picks(s.draft_hands[p]):
         raise PositionError(N_("player {p} is to pick but holds no draft cards"), p=p)

@@ -13,13 +13,9 @@ from __future__ import annotations
 
 from importlib import resources
 
+from ..cards import N_
 from ..position import loads_position
 from ..state import GameState
-
-
-def N_(message: str) -> str:
-    """Mark an English text for extraction (gettext_noop); translate it when shown."""
-    return message
 
 
 #: Gallery names and their titles (English msgids: show them with ``t.gettext``).
