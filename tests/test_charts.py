@@ -10,11 +10,11 @@ from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from capital_lux import charts, risk
-from capital_lux.cards import COLOURS
+from capital_lux.analysis import charts, risk
+from capital_lux.engine.cards import COLOURS
 from capital_lux.i18n import translator
-from capital_lux.notation import PlaceModifier, Play, SaveWithGold, TakeLowest, parse_action
-from capital_lux.views import PlayerView
+from capital_lux.engine.notation import PlaceModifier, Play, SaveWithGold, TakeLowest, parse_action
+from capital_lux.engine.views import PlayerView
 
 EN, FR = translator("en"), translator("fr")
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from capital_lux.__main__ import main
-from capital_lux.position import loads_record
+from capital_lux.cli.main import main
+from capital_lux.engine.position import loads_record
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str], stdin: str = "",
@@ -93,7 +93,7 @@ def test_play_a_whole_game_from_the_terminal(tmp_path: Path, capsys: pytest.Capt
 
 def test_play_shows_only_the_players_own_cards(capsys: pytest.CaptureFixture[str],
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    from capital_lux.game import Game
+    from capital_lux.engine.game import Game
 
     status, text, _ = run(["play", "--players", "2", "--seed", "5", "--lang", "en"], capsys, "quit\n", monkeypatch)
     assert status == 1 and "Game abandoned." in text
@@ -131,7 +131,7 @@ def test_replay_steps_through_a_record(tmp_path: Path, capsys: pytest.CaptureFix
 def test_bench_lists_figures_as_json(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import json
 
-    from capital_lux import bench
+    from capital_lux.cli import bench
 
     monkeypatch.setitem(bench.BENCHMARKS, "tiny", lambda: {"answer": 42.0})
     status, text, _ = run(["bench", "tiny"], capsys)
@@ -148,7 +148,7 @@ def test_simulate_on_a_dask_cluster_gives_the_same_table(capsys: pytest.CaptureF
 
 
 def test_the_command_line_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
-    from capital_lux.__main__ import main
+    from capital_lux.cli.main import main
 
     with pytest.raises(SystemExit):
         main(["simulate", "--lang", "fr", "--help"])

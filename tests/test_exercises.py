@@ -14,9 +14,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from capital_lux import gallery
-from capital_lux.cards import ALL_CARDS, COLOURS, COPIES, KIND, Card
-from capital_lux.exercises import (
+from capital_lux.lessons import gallery
+from capital_lux.engine.cards import ALL_CARDS, COLOURS, COPIES, KIND, Card
+from capital_lux.lessons.exercises import (
     EXERCISES,
     EXERCISES_BY_ID,
     TOLERANCE,
@@ -32,12 +32,12 @@ from capital_lux.exercises import (
     simulate,
     solution_text,
 )
-from capital_lux.gallery.build import GALLERY, build
+from capital_lux.lessons.gallery.build import GALLERY, build
 from capital_lux.i18n import LANGUAGES, translator
-from capital_lux.notation import Play
-from capital_lux.position import position_dict
-from capital_lux.state import GameState, hand_size
-from capital_lux.views import determinize, view
+from capital_lux.engine.notation import Play
+from capital_lux.engine.position import position_dict
+from capital_lux.engine.state import GameState, hand_size
+from capital_lux.engine.views import determinize, view
 
 
 def test_at_least_ten_exercises_with_distinct_ids_and_topics() -> None:

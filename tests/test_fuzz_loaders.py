@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from capital_lux.game import Game
-from capital_lux.position import PositionError, loads_position, loads_record, position_dict, record_dict, validate
+from capital_lux.engine.game import Game
+from capital_lux.engine.position import PositionError, loads_position, loads_record, position_dict, record_dict, validate
 
 _game = Game(4, seed=12)
 while _game.state.round < 2 or _game.state.phase != "play":

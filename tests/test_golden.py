@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from capital_lux.game import Game
-from capital_lux.notation import CardDrawn, ModifierDrawn
-from capital_lux.position import loads_record, position_dict
+from capital_lux.engine.game import Game
+from capital_lux.engine.notation import CardDrawn, ModifierDrawn
+from capital_lux.engine.position import loads_record, position_dict
 
 GOLDEN = Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN))

@@ -2,10 +2,10 @@
 
 import re
 
-from capital_lux.cards import SYMBOLS, Card
-from capital_lux.html import card_html
-from capital_lux.position import arrange
-from capital_lux.views import view
+from capital_lux.engine.cards import SYMBOLS, Card
+from capital_lux.engine.html import card_html
+from capital_lux.engine.position import arrange
+from capital_lux.engine.views import view
 
 
 def test_a_card_shows_symbol_role_and_value() -> None:

@@ -14,7 +14,7 @@ import tracemalloc
 from collections import Counter
 from pathlib import Path
 
-from capital_lux.simulate import simulate
+from capital_lux.analysis.simulate import simulate
 
 
 class LiveMemory(io.StringIO):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from capital_lux.cards import ALL_CARDS, COPIES, DECK_SIZE, MODIFIERS, Card, NotationError, full_deck_counts
-from capital_lux.notation import (
+from capital_lux.engine.cards import ALL_CARDS, COPIES, DECK_SIZE, MODIFIERS, Card, NotationError, full_deck_counts
+from capital_lux.engine.notation import (
     CardDrawn,
     ModifierDrawn,
     Pick,

@@ -9,8 +9,8 @@ from typing import Any, Callable
 import jsonschema
 import pytest
 
-from capital_lux.game import Game
-from capital_lux.position import (
+from capital_lux.engine.game import Game
+from capital_lux.engine.position import (
     MAX_INPUT_BYTES,
     PositionError,
     arrange,
@@ -133,7 +133,7 @@ def test_arrange_refuses_impossible_layouts() -> None:
 
 
 def test_dicts_with_float_numbers_are_refused(mid_game: dict[str, Any]) -> None:
-    from capital_lux.position import position_from_dict
+    from capital_lux.engine.position import position_from_dict
 
     mid_game["players"] = 3.0
     with pytest.raises(PositionError, match="3.0 is not a whole number"):

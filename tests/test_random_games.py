@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from capital_lux.game import Game, GameRecord, sample_chance
-from capital_lux.position import dumps_position, loads_position, validate
-from capital_lux.state import CHANCE, GameState
-from capital_lux.views import sample_hidden, view
+from capital_lux.engine.game import Game, GameRecord, sample_chance
+from capital_lux.engine.position import dumps_position, loads_position, validate
+from capital_lux.engine.state import CHANCE, GameState
+from capital_lux.engine.views import sample_hidden, view
 
 GAMES_PER_COUNT = 100
 MAX_STEPS = 1000  # a 4-player game takes about 190 actions

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from capital_lux import risk
-from capital_lux.cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card, full_deck_counts
-from capital_lux.game import Game, sample_chance
-from capital_lux.notation import Action, Play
-from capital_lux.rules import excess
-from capital_lux.state import PLAY, GameState
-from capital_lux.views import PlayerView, sample_hidden, view
+from capital_lux.analysis import risk
+from capital_lux.engine.cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card, full_deck_counts
+from capital_lux.engine.game import Game, sample_chance
+from capital_lux.engine.notation import Action, Play
+from capital_lux.engine.rules import excess
+from capital_lux.engine.state import PLAY, GameState
+from capital_lux.engine.views import PlayerView, sample_hidden, view
 
 
 # -- tables -------------------------------------------------------------------------------
@@ -416,7 +416,7 @@ def test_rollout_policies_and_bots() -> None:
     with pytest.raises(ValueError, match="horizon"):
         risk.simulate_risk(v, 5, seed=1, bot="fast", horizon="week")
     assert risk.simulate_risk(v, 5, seed=1, bot="random").bot == "random"
-    pytest.importorskip("capital_lux.bots")
+    pytest.importorskip("capital_lux.players.bots")
     assert risk.simulate_risk(v, 3, seed=1, bot="rule").bot == "rule"
     with pytest.raises(ValueError, match="unknown bot"):
         risk.simulate_risk(v, 3, seed=1, bot="oracle")
@@ -506,8 +506,8 @@ def test_an_agent_knows_the_modifier_drawn_before_placing_it() -> None:  # rulin
 
 def test_compare_moves_stops_at_the_round_a_move_ends() -> None:
     """A move that ends the round is judged at that round's end, not after the next round."""
-    from capital_lux.position import arrange
-    from capital_lux.risk import compare_moves
+    from capital_lux.engine.position import arrange
+    from capital_lux.analysis.risk import compare_moves
 
     s = arrange(2, hands=["Y5", ""], hometowns=["Y6", "B3"], capital="Y4 B6", last_turns=[])
     moves = compare_moves(view(s, 0), samples=20, seed=1, horizon="round")

@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from capital_lux.cards import MODIFIERS, Card
-from capital_lux.game import Game, resolve_chance
-from capital_lux.notation import CardDrawn, ModifierDrawn, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest, parse_action
-from capital_lux.position import arrange
-from capital_lux.rules import excess, next_starting_player, ranks
-from capital_lux.state import CHANCE, TERMINAL, GameState, IllegalActionError, new_game
-from capital_lux.views import view
+from capital_lux.engine.cards import MODIFIERS, Card
+from capital_lux.engine.game import Game, resolve_chance
+from capital_lux.engine.notation import CardDrawn, ModifierDrawn, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest, parse_action
+from capital_lux.engine.position import arrange
+from capital_lux.engine.rules import excess, next_starting_player, ranks
+from capital_lux.engine.state import CHANCE, TERMINAL, GameState, IllegalActionError, new_game
+from capital_lux.engine.views import view
 
 
 def act(s: GameState, *texts: str) -> GameState:
@@ -145,7 +145,7 @@ def test_scholar_with_an_empty_deck_draws_nothing_and_the_round_can_end() -> Non
 
 
 def _deck_cards(s: GameState) -> tuple[list[Card], list[int]]:
-    from capital_lux.cards import ALL_CARDS, COPIES
+    from capital_lux.engine.cards import ALL_CARDS, COPIES
 
     used = {card: 0 for card in ALL_CARDS}
     for zone in s.hands + s.bonus + [s.discards]:
@@ -382,7 +382,7 @@ def test_short_deck_deals_an_equal_share() -> None:  # ruling R15
     for kind, n in enumerate(s.deck):
         take = min(n, s.deck_size() - keep)
         s.deck[kind] -= take
-        from capital_lux.cards import ALL_CARDS
+        from capital_lux.engine.cards import ALL_CARDS
 
         s.discards += [ALL_CARDS[kind]] * take
         moved += take
@@ -399,7 +399,7 @@ def test_short_deck_deals_an_equal_share() -> None:  # ruling R15
 
 def test_empty_deck_round_goes_straight_to_the_round_end() -> None:  # ruling R15
     s = arrange(2, round=2, hands=["B2", ""])
-    from capital_lux.cards import ALL_CARDS
+    from capital_lux.engine.cards import ALL_CARDS
 
     s.discards = sorted(s.discards + [ALL_CARDS[k] for k, n in enumerate(s.deck) for _ in range(n)])
     s.deck = [0] * 20

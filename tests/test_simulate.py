@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from capital_lux.simulate import COLUMNS, Results, play_one, simulate, wilson_interval
+from capital_lux.analysis.simulate import COLUMNS, Results, play_one, simulate, wilson_interval
 
 LINE_UP = ["rule", "random", "rule"]
 

@@ -14,17 +14,17 @@ import ipywidgets as W
 import pytest
 from ipywidgets.widgets.widget import _instances
 
-from capital_lux.cards import ALL_CARDS, COLOURS, KIND, ROLES, Card, format_modifier
-from capital_lux.notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from capital_lux.rules import cleric_options
-from capital_lux.state import AGENT, CLERIC, GOLD, OVER, PLAY
+from capital_lux.engine.cards import ALL_CARDS, COLOURS, KIND, ROLES, Card, format_modifier
+from capital_lux.engine.notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from capital_lux.engine.rules import cleric_options
+from capital_lux.engine.state import AGENT, CLERIC, GOLD, OVER, PLAY
 from capital_lux.tutor import build_app, language_from_query
 from capital_lux.tutor.app import TutorApp
 from capital_lux.tutor.chapters import ChapterView, chapters
 from capital_lux.tutor.panel import GamePanel
 from capital_lux.tutor.positions import POSITIONS, SCRIPTED, prepared_game, prepared_session
 from capital_lux.tutor.session import Session
-from capital_lux.views import view
+from capital_lux.engine.views import view
 
 
 def tutor(root: W.VBox) -> TutorApp:
@@ -249,7 +249,7 @@ POSITION_FACTS = {
 
 
 def test_the_tie_break_lesson_ends_level_on_points_and_6s() -> None:
-    from capital_lux.rules import tie_break_key
+    from capital_lux.engine.rules import tie_break_key
 
     for action in prepared_game(POSITIONS["tie_break"]).state.legal_actions():
         session = prepared_session("tie_break")
@@ -377,7 +377,7 @@ def test_no_hidden_information_reaches_any_widget(players: int, seed: int) -> No
 @pytest.mark.parametrize("name", sorted(POSITIONS) + sorted(SCRIPTED))
 def test_no_hidden_information_in_the_lessons(name: str) -> None:
     from capital_lux.i18n import translator
-    from capital_lux.state import new_game
+    from capital_lux.engine.state import new_game
 
     W.Widget.close_all()
     session = prepared_session(name)
@@ -409,7 +409,7 @@ def test_the_leak_check_would_catch_a_planted_card() -> None:
 
 def test_tables_draw_from_the_view_only() -> None:
     """Two states the learner cannot tell apart give the same page."""
-    from capital_lux.views import sample_hidden
+    from capital_lux.engine.views import sample_hidden
     from capital_lux.tutor.table import table_html
     from capital_lux.i18n import translator
 

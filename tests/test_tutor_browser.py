@@ -14,11 +14,11 @@ from typing import Any, Iterator
 
 import pytest
 
-from capital_lux.cards import ALL_CARDS, COLOURS, KIND, ROLES, Card, format_modifier
-from capital_lux.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from capital_lux.engine.cards import ALL_CARDS, COLOURS, KIND, ROLES, Card, format_modifier
+from capital_lux.engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from capital_lux.tutor import browser as B
 from capital_lux.tutor.session import Session
-from capital_lux.views import PlayerView, view
+from capital_lux.engine.views import PlayerView, view
 
 pytestmark = pytest.mark.browser
 

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from capital_lux import gallery
-from capital_lux.cards import NotationError
-from capital_lux.game import random_policy
-from capital_lux.notation import Play, parse_action
-from capital_lux.position import PositionError, dumps_position, position_from_dict
-from capital_lux.state import IllegalActionError
-from capital_lux.views import view
-from capital_lux.whatif import (
+from capital_lux.lessons import gallery
+from capital_lux.engine.cards import NotationError
+from capital_lux.engine.game import random_policy
+from capital_lux.engine.notation import Play, parse_action
+from capital_lux.engine.position import PositionError, dumps_position, position_from_dict
+from capital_lux.engine.state import IllegalActionError
+from capital_lux.engine.views import view
+from capital_lux.lessons.whatif import (
     as_dict,
     build_position,
     check,

@@ -13,10 +13,10 @@ from typing import Callable
 
 import ipywidgets as W
 
-from ..cards import COLOURS, Card, format_modifier
+from ..engine.cards import COLOURS, Card, format_modifier
 from ..i18n import Translator
-from ..notation import CAPITAL, Play
-from ..state import PLAY
+from ..engine.notation import CAPITAL, Play
+from ..engine.state import PLAY
 from .panel import GamePanel
 from .positions import prepared_session
 from .session import Session

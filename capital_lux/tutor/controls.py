@@ -11,11 +11,11 @@ from typing import Callable
 
 import ipywidgets as W
 
-from ..cards import SYMBOLS, Card
-from ..html import BACKGROUNDS
+from ..engine.cards import SYMBOLS, Card
+from ..engine.html import BACKGROUNDS
 from ..i18n import Translator
-from ..notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from ..views import PlayerView
+from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.views import PlayerView
 from .table import cards_html
 from .text import action_label, colour_text, player_name, special_action
 

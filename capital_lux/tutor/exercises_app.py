@@ -20,8 +20,8 @@ import ipywidgets as W
 from matplotlib.figure import Figure
 from matplotlib.ticker import ScalarFormatter
 
-from ..charts import convergence_chart
-from ..exercises import (
+from ..analysis.charts import convergence_chart
+from ..lessons.exercises import (
     EXERCISES,
     EXERCISES_BY_ID,
     TOLERANCE,
@@ -36,9 +36,9 @@ from ..exercises import (
     simulate,
     solution_text,
 )
-from ..cards import format_modifier
+from ..engine.cards import format_modifier
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
-from ..views import PlayerView
+from ..engine.views import PlayerView
 from .table import CSS, cards_html, table_html
 
 SAMPLE_SIZES = (100, 1000, 5000)

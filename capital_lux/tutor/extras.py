@@ -1,6 +1,6 @@
 """The risk panel and the hint button, both computed from the learner's view only.
 
-They use ``capital_lux.risk``, ``capital_lux.bots`` and ``capital_lux.charts`` when
+They use ``capital_lux.analysis.risk``, ``capital_lux.players.bots`` and ``capital_lux.analysis.charts`` when
 those are installed, and say so politely when they are not.
 """
 
@@ -13,11 +13,11 @@ from typing import Any, Callable
 
 import ipywidgets as W
 
-from ..cards import COLOURS
+from ..engine.cards import COLOURS
 from ..i18n import Translator
-from ..notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from ..state import GOLD, OVER
-from ..views import PlayerView
+from ..engine.notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.state import GOLD, OVER
+from ..engine.views import PlayerView
 from .text import action_label, card_text, colour_text
 
 LOG = logging.getLogger("capital_lux.tutor")
@@ -88,7 +88,7 @@ class RiskPanel:
             self.image.layout.display = "none"
             return
         try:
-            from ..risk import round_end_risk
+            from ..analysis.risk import round_end_risk
         except ImportError:
             self.html.value = f'<div class="cl-note">{escape(t.gettext("The risk panel is not installed."))}</div>'
             return
@@ -123,7 +123,7 @@ class RiskPanel:
             self.image.layout.display = "none"
             return
         try:
-            from ..charts import risk_chart
+            from ..analysis.charts import risk_chart
 
             self.image.value = _png(risk_chart(risk, t))
             self.image.layout.display = None
@@ -178,7 +178,7 @@ class HintPanel:
         if t is None or v is None or not v.legal_actions:
             return
         try:
-            from ..bots import RuleOfThumbBot
+            from ..players.bots import RuleOfThumbBot
         except ImportError:
             self.html.value = escape(t.gettext("Hints are not installed."))
             return
@@ -194,7 +194,7 @@ class HintPanel:
         if t is None or v is None or not v.legal_actions:
             return
         try:
-            from ..risk import compare_moves
+            from ..analysis.risk import compare_moves
         except ImportError:
             self.html.value = escape(t.gettext("The move comparison is not installed."))
             return
@@ -215,7 +215,7 @@ class HintPanel:
             f"{escape(note.format(n=COMPARE_SAMPLES))}</div>"
         )
         try:
-            from ..charts import move_chart
+            from ..analysis.charts import move_chart
 
             self.image.value = _png(move_chart(moves, t))
             self.image.layout.display = None

@@ -15,8 +15,8 @@ from typing import Callable
 import ipywidgets as W
 
 from ..i18n import Translator
-from ..notation import Action
-from ..state import GOLD
+from ..engine.notation import Action
+from ..engine.state import GOLD
 from .controls import Controls
 from .extras import HintPanel, RiskPanel
 from .roundend import gold_decision_html, report_html

@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 from typing import Callable, NamedTuple
 
-from ..cards import Card
-from ..game import Game, replay
-from ..notation import Action, CardDrawn, ModifierDrawn, Pick, parse_action
-from ..state import hand_size
-from ..views import view
+from ..engine.cards import Card
+from ..engine.game import Game, replay
+from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, parse_action
+from ..engine.state import hand_size
+from ..engine.views import view
 from .session import Session
 
 LEARNER = 0

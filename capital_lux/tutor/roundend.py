@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from ..cards import COLOURS, Card, format_modifier
+from ..engine.cards import COLOURS, Card, format_modifier
 from ..i18n import Translator
-from ..state import Event, GameState
-from ..views import PlayerView
+from ..engine.state import Event, GameState
+from ..engine.views import PlayerView
 from .table import cards_html
 from .text import colour_text, event_line, player_name
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from html import escape
 
-from ..cards import COLOURS, VALUES
+from ..engine.cards import COLOURS, VALUES
 from ..i18n import Translator
-from ..state import OVER
-from ..views import PlayerView
+from ..engine.state import OVER
+from ..engine.views import PlayerView
 from .text import player_name
 
 

@@ -12,11 +12,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from ..cards import COLOURS
-from ..game import Game
-from ..notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from ..state import Event, GameState, new_game
-from ..views import PlayerView, view, visible_events
+from ..engine.cards import COLOURS
+from ..engine.game import Game
+from ..engine.notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.state import Event, GameState, new_game
+from ..engine.views import PlayerView, view, visible_events
 from .roundend import RoundEndReport, make_report
 
 #: A bot: decides from its own seat's view only.
@@ -35,9 +35,9 @@ def random_choice(v: PlayerView, rng: random.Random) -> Action:
 
 
 def available_bot_kinds() -> tuple[str, ...]:
-    """Bot strengths this installation offers (only "random" without ``capital_lux.bots``)."""
+    """Bot strengths this installation offers (only "random" without ``capital_lux.players.bots``)."""
     try:
-        from .. import bots  # noqa: F401
+        from ..players import bots  # noqa: F401
     except ImportError:
         return ("random",)
     return BOT_KINDS
@@ -47,7 +47,7 @@ def make_bot_choice(kind: str) -> BotChoice:
     if kind == "random":
         return random_choice
     try:
-        from ..bots import make_bot
+        from ..players.bots import make_bot
     except ImportError:
         return random_choice
     bot: _Bot = make_bot(kind)
@@ -130,7 +130,7 @@ class Session:
     def play(self, action: Action) -> None:
         """The learner's decision (refused if not among the view's legal actions), then the bots'."""
         if not self.learner_to_move() or action not in self.view().legal_actions:
-            from ..state import IllegalActionError
+            from ..engine.state import IllegalActionError
 
             raise IllegalActionError(f"{action} is not a legal move for you now")
         self._undo.append(

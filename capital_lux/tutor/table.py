@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from html import escape
 
-from ..cards import COLOURS, SYMBOLS, Card
-from ..html import BACKGROUNDS, BORDERS
+from ..engine.cards import COLOURS, SYMBOLS, Card
+from ..engine.html import BACKGROUNDS, BORDERS
 from ..i18n import Translator
-from ..state import DEAL, DRAFT
-from ..views import PlayerView
+from ..engine.state import DEAL, DRAFT
+from ..engine.views import PlayerView
 from .text import modifier_text, phase_text, player_name
 
 CSS = """<style>

@@ -6,12 +6,12 @@ from the glossary (``t.term``, ``t.role``, ``t.colour``).
 
 from __future__ import annotations
 
-from ..cards import SYMBOLS, Card, format_modifier
+from ..engine.cards import SYMBOLS, Card, format_modifier
 from ..i18n import Translator
-from ..notation import CAPITAL, Pick, Play, SaveWithGold
+from ..engine.notation import CAPITAL, Pick, Play, SaveWithGold
 from typing import TYPE_CHECKING
 
-from ..state import AGENT, CLERIC, DEAL, DRAFT, GOLD, OVER, PLAY, Event
+from ..engine.state import AGENT, CLERIC, DEAL, DRAFT, GOLD, OVER, PLAY, Event
 
 if TYPE_CHECKING:
     from .session import LogEntry

@@ -18,16 +18,16 @@ from typing import Any
 
 import ipywidgets as W
 
-from .. import gallery
-from ..cards import CapitalLuxError
-from ..game import resolve_chance
-from ..charts import describe_action, move_chart
+from ..lessons import gallery
+from ..engine.cards import CapitalLuxError
+from ..engine.game import resolve_chance
+from ..analysis.charts import describe_action, move_chart
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
-from ..notation import Action, CardDrawn, ModifierDrawn, Pick, Play
-from ..risk import MoveEstimate, compare_moves, policy_for
-from ..state import PHASES, GameState
-from ..views import view
-from ..whatif import (
+from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
+from ..analysis.risk import MoveEstimate, compare_moves, policy_for
+from ..engine.state import PHASES, GameState
+from ..engine.views import view
+from ..lessons.whatif import (
     PositionError,
     as_dict,
     check,

@@ -10,8 +10,8 @@ import json
 import random
 from pathlib import Path
 
-from capital_lux.game import Game
-from capital_lux.position import position_dict, record_dict
+from capital_lux.engine.game import Game
+from capital_lux.engine.position import position_dict, record_dict
 
 GAMES = {"2p-seed-1": (2, 1), "3p-seed-2": (3, 2), "4p-seed-3": (4, 3)}
 

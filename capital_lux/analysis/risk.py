@@ -26,7 +26,7 @@ Simulated (``Estimate`` with a 95% interval), seeded and reproducible:
 * ``compare_moves(view, samples, seed)``: the same after each of the viewer's legal
   actions, with common random numbers (sample *i* is the same deal for every move).
 
->>> from capital_lux.game import Game
+>>> from capital_lux.engine.game import Game
 >>> risk = round_end_risk(view(Game(2, seed=1).state, 0))
 >>> sorted(risk.colours), risk.p_afford_all
 (['B', 'G', 'P', 'Y'], Fraction(1, 1))
@@ -45,12 +45,12 @@ from fractions import Fraction
 from itertools import permutations
 from typing import Callable, Iterable, Mapping, Union
 
-from . import rules
-from .cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card
-from .game import Policy, random_policy, sample_chance
-from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from .state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, ROUNDS, SETUP_MODIFIERS, GameState
-from .views import PlayerView, determinize, view
+from ..engine import rules
+from ..engine.cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card
+from ..engine.game import Policy, random_policy, sample_chance
+from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, ROUNDS, SETUP_MODIFIERS, GameState
+from ..engine.views import PlayerView, determinize, view
 
 __all__ = [
     "ColourRisk", "RoundEndRisk", "round_end_risk", "condition_on_modifier", "modifier_reveal_outcomes",
@@ -433,9 +433,9 @@ def policy_for(bot: str | Policy) -> tuple[str, Policy, bool]:
     if bot in _TRUSTED:
         return bot, _TRUSTED[bot], True
     try:
-        from . import bots  # issue 3; imported late so risk works without it
+        from ..players import bots  # issue 3; imported late so risk works without it
     except ImportError as e:
-        raise ValueError(f"bot {bot!r} needs capital_lux.bots; available here: {', '.join(_TRUSTED)}") from e
+        raise ValueError(f"bot {bot!r} needs capital_lux.players.bots; available here: {', '.join(_TRUSTED)}") from e
     return bot, bots.as_policy(bots.make_bot(bot)), False
 
 
@@ -644,7 +644,7 @@ def example_view(players: int = 4, seed: int = 34, cards_left: int = 3) -> Playe
     ``cards_left`` cards (``cards_left=6`` stops right after the draft). The default (4
     players, seed 34) has two modifiers the viewer cannot see and a risk of 1/2.
     """
-    from .game import Game
+    from ..engine.game import Game
 
     game = Game(players, seed=seed)
     rng = random.Random(seed)

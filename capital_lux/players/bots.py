@@ -9,10 +9,10 @@ the hidden cards with ``views.determinize``. Three kinds:
 * ``RuleOfThumbBot``: a sensible beginner. It estimates each capital colour's
   limit from what it can see, and scores every option by the points it keeps;
   ``advise(view)`` returns the choice with a one-sentence reason (a ``Hint``).
-* ``SearchBot``: information-set Monte Carlo tree search (``capital_lux.search``).
+* ``SearchBot``: information-set Monte Carlo tree search (``capital_lux.players.search``).
 
->>> from capital_lux.game import Game
->>> from capital_lux.views import view
+>>> from capital_lux.engine.game import Game
+>>> from capital_lux.engine.views import view
 >>> game = Game(players=3, seed=1)
 >>> bot = make_bot("rule")
 >>> bot.choose(view(game.state, game.state.current), random.Random(0)) in game.state.legal_actions()
@@ -26,13 +26,13 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from .cards import COLOURS, MODIFIERS, N_, Card, format_modifier
-from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from .state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
-from .views import PlayerView, view
+from ..engine.cards import COLOURS, MODIFIERS, N_, Card, format_modifier
+from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
+from ..engine.views import PlayerView, view
 
 if TYPE_CHECKING:
-    from .i18n import Translator
+    from ..i18n import Translator
 
 __all__ = [
     "Bot", "Hint", "RandomBot", "RuleOfThumbBot", "SearchBot", "BOT_KINDS", "make_bot", "parse_bot",

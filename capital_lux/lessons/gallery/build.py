@@ -1,4 +1,4 @@
-"""Write the gallery's positions: ``python -m capital_lux.gallery.build``.
+"""Write the gallery's positions: ``python -m capital_lux.lessons.gallery.build``.
 
 Every position is either reached by a seeded game (``game.Game``, replayed from its
 record) or laid out card by card with ``whatif.build_position``; each one is
@@ -14,10 +14,10 @@ import random
 from pathlib import Path
 from typing import Any, Callable
 
-from ..game import Game, replay, resolve_chance
-from ..notation import Action, Play
-from ..position import position_dict, position_from_dict
-from ..state import DEAL, PLAY, GameState
+from ...engine.game import Game, replay, resolve_chance
+from ...engine.notation import Action, Play
+from ...engine.position import position_dict, position_from_dict
+from ...engine.state import DEAL, PLAY, GameState
 from ..whatif import build_position
 
 HERE = Path(__file__).resolve().parent

@@ -32,15 +32,15 @@ from pathlib import Path
 from typing import Callable
 
 from . import gallery
-from .cards import ALL_CARDS, COLOUR_NAMES, COLOURS, MODIFIERS, ROLES, N_, CapitalLuxError, Card, format_modifier
-from .game import sample_chance
-from .html import card_html
-from .i18n import Translator, translator
-from .notation import Action, Play, SaveWithGold
-from .risk import Estimate, hypergeometric, unseen_modifiers
-from .rules import excess, gold_options
-from .state import GOLD, GameState, hand_size
-from .views import PlayerView, determinize, view
+from ..engine.cards import ALL_CARDS, COLOUR_NAMES, COLOURS, MODIFIERS, ROLES, N_, CapitalLuxError, Card, format_modifier
+from ..engine.game import sample_chance
+from ..engine.html import card_html
+from ..i18n import Translator, translator
+from ..engine.notation import Action, Play, SaveWithGold
+from ..analysis.risk import Estimate, hypergeometric, unseen_modifiers
+from ..engine.rules import excess, gold_options
+from ..engine.state import GOLD, GameState, hand_size
+from ..engine.views import PlayerView, determinize, view
 
 Fact = int | Fraction | str | Card
 

@@ -10,8 +10,8 @@ information set, not of one deal. Actions that are legal in only some
 samples (after a Scholar's draw, say) are chosen by UCB with availability
 counts (Cowling, Powley and Whitehouse 2012, "subset-armed bandits").
 
->>> from capital_lux.game import Game
->>> from capital_lux.views import view
+>>> from capital_lux.engine.game import Game
+>>> from capital_lux.engine.views import view
 >>> game = Game(players=2, seed=3)
 >>> ismcts(view(game.state, game.state.current), random.Random(0), iterations=20) in game.state.legal_actions()
 True
@@ -23,13 +23,13 @@ import math
 import random
 import time
 
-from .cards import COLOURS
-from .game import sample_chance
-from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from .rules import apply as apply_unchecked
-from .rules import cleric_options, excess, gold_options
-from .state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
-from .views import PlayerView, determinize
+from ..engine.cards import COLOURS
+from ..engine.game import sample_chance
+from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.rules import apply as apply_unchecked
+from ..engine.rules import cleric_options, excess, gold_options
+from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
+from ..engine.views import PlayerView, determinize
 
 #: UCB exploration constant for rewards in [0, 1].
 EXPLORATION = 0.7

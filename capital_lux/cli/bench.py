@@ -10,7 +10,7 @@ import random
 import time
 from typing import Callable
 
-from .game import play_game, random_policy
+from ..engine.game import play_game, random_policy
 
 Figures = dict[str, float]
 
@@ -37,10 +37,10 @@ def engine(seconds: float = 2.0) -> Figures:
 def bots(seconds: float = 3.0) -> Figures:
     """Rule-of-thumb games per second (every seat, and one against three random bots);
     search iterations per second on the first decisions of seeded 4-player games."""
-    from .bots import RuleOfThumbBot, as_policy
-    from .game import Game
-    from .search import ismcts
-    from .views import view
+    from ..players.bots import RuleOfThumbBot, as_policy
+    from ..engine.game import Game
+    from ..players.search import ismcts
+    from ..engine.views import view
 
     rule = as_policy(RuleOfThumbBot())
     figures: Figures = {
@@ -59,7 +59,7 @@ def bots(seconds: float = 3.0) -> Figures:
 
 def simulation(games: int = 120) -> Figures:
     """Throughput of ``simulate`` (4 rule-of-thumb bots) with 1 and 2 worker processes."""
-    from .simulate import simulate
+    from ..analysis.simulate import simulate
 
     figures: Figures = {}
     for workers in (1, 2):
@@ -73,7 +73,7 @@ def simulation(games: int = 120) -> Figures:
 
 def risk() -> Figures:
     """Exact round-end risk, simulated risk and the per-move comparison (``risk.benchmark``)."""
-    from .risk import benchmark
+    from ..analysis.risk import benchmark
 
     return benchmark()
 
@@ -82,7 +82,7 @@ def tutor() -> Figures:
     """The tutor in Chromium via Voila: seconds to an interactive page (target < 5), and the
     median time from a click playing a card to the redrawn table and risk panel in a
     4-player game (target < 150 ms). Needs Chromium and Playwright."""
-    from .tutor.browser import measure
+    from ..tutor.browser import measure
 
     return measure(players=4)
 
@@ -90,7 +90,7 @@ def tutor() -> Figures:
 def load() -> Figures:
     """A classroom: 20 learners open the tutor at once on one Voila and each plays a whole
     2-player game by clicking; wall time, fairness and the kernels' memory."""
-    from .tutor.load import figures
+    from ..tutor.load import figures
 
     return figures(sessions=20)
 
@@ -101,7 +101,7 @@ def long_run(games: int = 100_000) -> Figures:
     import resource
     import tempfile
 
-    from .simulate import simulate
+    from ..analysis.simulate import simulate
 
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()

@@ -1,6 +1,6 @@
 """Positions to explore and to teach from: the rulebook's examples and a few
 instructive moments. Each is a position file (``<name>.json``) written by
-``python -m capital_lux.gallery.build``.
+``python -m capital_lux.lessons.gallery.build``.
 
 >>> state = load("rulebook-bonus")
 >>> state.players, state.round
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from importlib import resources
 
-from ..cards import N_
-from ..position import loads_position
-from ..state import GameState
+from ...engine.cards import N_
+from ...engine.position import loads_position
+from ...engine.state import GameState
 
 
 #: Gallery names and their titles (English msgids: show them with ``t.gettext``).

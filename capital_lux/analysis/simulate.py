@@ -26,13 +26,13 @@ from dataclasses import astuple, dataclass, field, fields
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Sequence
 
-from .bots import as_policy, parse_bot
-from .game import Policy, play_game
-from .rules import ranks
-from .state import GameState
+from ..players.bots import as_policy, parse_bot
+from ..engine.game import Policy, play_game
+from ..engine.rules import ranks
+from ..engine.state import GameState
 
 if TYPE_CHECKING:
-    from .i18n import Translator
+    from ..i18n import Translator
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +132,7 @@ class Results:
 
     def summary_table(self, t: Translator | None = None) -> str:
         """The summary as aligned text, for the terminal, in ``t``'s language (English by default)."""
-        from .i18n import translator
+        from ..i18n import translator
 
         t = t or translator("en")
         share = f"{1 / self.players:.0%}"

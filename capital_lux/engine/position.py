@@ -52,7 +52,7 @@ class PositionError(CapitalLuxError):
 @cache
 def schema(name: str) -> dict[str, Any]:
     """The JSON Schema ``position`` or ``record`` shipped with the package."""
-    text = resources.files("capital_lux").joinpath(f"schemas/{name}.schema.json").read_text("utf-8")
+    text = resources.files("capital_lux.engine").joinpath(f"schemas/{name}.schema.json").read_text("utf-8")
     result: dict[str, Any] = json.loads(text)
     return result
 

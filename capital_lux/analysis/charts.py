@@ -7,7 +7,7 @@ its name, and exceeding/safe or affordable/not are told apart by hatching too.
 All text goes through the translator ``t`` (``capital_lux.i18n.translator``).
 
 >>> from capital_lux.i18n import translator
->>> from capital_lux.risk import Estimate
+>>> from capital_lux.analysis.risk import Estimate
 >>> fig = convergence_chart(0.5, [(10, Estimate(0.4, 0.17, 0.69, 10))], translator("en"))
 >>> fig.axes[0].get_xlabel()
 'Samples (log scale)'
@@ -23,9 +23,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from .cards import COLOURS, SYMBOLS
-from .i18n import Translator
-from .notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.cards import COLOURS, SYMBOLS
+from ..i18n import Translator
+from ..engine.notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from .risk import Estimate, MoveEstimate, RoundEndRisk, SimulatedRisk
 
 __all__ = [

@@ -26,11 +26,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from .cards import ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, MODIFIERS, N_, Card, CapitalLuxError
-from .game import resolve_chance
-from .notation import Action
-from .position import PositionError, dumps_position, loads_position, position_dict, position_from_dict
-from .state import GameState
+from ..engine.cards import ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, MODIFIERS, N_, Card, CapitalLuxError
+from ..engine.game import resolve_chance
+from ..engine.notation import Action
+from ..engine.position import PositionError, dumps_position, loads_position, position_dict, position_from_dict
+from ..engine.state import GameState
 
 __all__ = [
     "PositionError",

@@ -1,0 +1,1 @@
+"""Numbers about a position: exact and simulated risk, simulation runs, charts."""

@@ -1,0 +1,1 @@
+"""The command line: play, simulate, replay and bench."""

@@ -1,0 +1,384 @@
+"""The command line: ``python -m capital_lux SUBCOMMAND`` (also ``capital-lux``).
+
+``play`` (a game in the terminal against bots), ``simulate`` (many seeded games,
+a summary table and a CSV), ``replay RECORD.json`` (a recorded game, step by
+step) and ``bench`` (every benchmark's figures as JSON). Bad arguments print
+the usage and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import IO, Callable, Sequence
+
+from . import bench
+from ..players.bots import BOT_KINDS, RuleOfThumbBot, parse_bot
+from ..engine.cards import COLOURS, SYMBOLS, Card, CapitalLuxError, format_modifier
+from ..engine.game import Game, GameRecord
+from ..i18n import LANGUAGES, Translator, default_language, translator
+from ..engine.notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest, parse_action
+from ..engine.position import dumps_record, loads_record
+from ..engine.state import GameState
+from ..engine.views import PlayerView, view, visible_events
+
+Say = Callable[[str], None]
+def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
+    """The command line's parser, its help in ``t``'s language (the environment's by default)."""
+    t = t or translator(default_language())
+    bot_help = t.gettext(
+        "bot per seat, comma-separated: random, rule, search, search:iterations=N, search:seconds=S")
+    lang_help = t.gettext("language: en, fr, es or pt (default: from the environment)")
+    parser = argparse.ArgumentParser(prog="capital-lux", description=t.gettext(
+        "Capital Lux: engine, players and tutor."))
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = commands.add_parser("play", help=t.gettext("play a game in the terminal against bots"))
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=3,
+                   help=t.gettext("players at the table (default 3)"))
+    p.add_argument("--bots", default="rule", help=t.gettext(
+        "the other seats' bots (default rule); {bots}").format(bots=bot_help))
+    p.add_argument("--seat", type=int, default=0, help=t.gettext("your seat, 0 to players-1 (default 0)"))
+    p.add_argument("--seed", type=int, default=None, help=t.gettext("seed of the shuffles (default: random)"))
+    p.add_argument("--record", metavar="FILE", help=t.gettext("write the game's record here as JSON at the end"))
+
+    s = commands.add_parser("simulate", help=t.gettext("play many seeded games between bots and summarise them"))
+    s.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help=t.gettext("players per game (default 4)"))
+    s.add_argument("--bots", default="rule,random", help=t.gettext(
+        "{bots}; one name fills every seat, and if fewer than the players are given the last one fills "
+        "the rest (default rule,random)").format(bots=bot_help))
+    s.add_argument("--games", type=_positive, default=1000, help=t.gettext("how many games (default 1000)"))
+    s.add_argument("--seed", type=int, default=0, help=t.gettext("seed of the run (default 0)"))
+    s.add_argument("--workers", type=_positive, default=None,
+                   help=t.gettext("worker processes (default: one per core)"))
+    s.add_argument("--dask", metavar="ADDRESS", help=t.gettext("run on a Dask cluster (scheduler address) instead"))
+    s.add_argument("--out", metavar="CSV", help=t.gettext("write one row per game and seat to this CSV file"))
+    s.add_argument("--no-progress", action="store_true", help=t.gettext("no progress bar"))
+
+    r = commands.add_parser("replay", help=t.gettext("step through a recorded game"))
+    r.add_argument("record", metavar="RECORD.json",
+                   help=t.gettext("a record written by play --record or dumps_record"))
+    r.add_argument("--pause", action="store_true", help=t.gettext("wait for Enter after each decision"))
+
+    b = commands.add_parser("bench", help=t.gettext("print every benchmark's figures as JSON"))
+    b.add_argument("names", nargs="*", help=t.gettext("benchmarks to run (default all: {names})").format(
+        names=", ".join(bench.BENCHMARKS)))
+    for sub in (p, s, r):
+        sub.add_argument("--lang", choices=LANGUAGES, default=None, help=lang_help)
+    for sub in (p, s, r, b):
+        sub.set_defaults(subcommand_parser=sub, t=t)  # errors show the subcommand's usage
+    return parser
+
+
+def language_of(argv: Sequence[str]) -> str:
+    """``--lang X`` (or ``--lang=X``) anywhere on the line, else the environment's language."""
+    for i, word in enumerate(argv):
+        value = word.split("=", 1)[1] if word.startswith("--lang=") else argv[i + 1] if (
+            word == "--lang" and i + 1 < len(argv)) else None
+        if value in LANGUAGES:
+            return value
+    return default_language()
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def bot_specs(text: str, seats: int) -> list[str]:
+    """Split ``rule,random`` into one spec per seat; the last one fills the remaining seats."""
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    if not specs:
+        raise ValueError(f"no bot given: choose from {', '.join(BOT_KINDS)}")
+    if len(specs) > seats:
+        raise ValueError(f"{len(specs)} bots for {seats} seats")
+    specs += [specs[-1]] * (seats - len(specs))
+    for spec in specs:
+        parse_bot(spec)
+    return specs
+
+
+def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int) -> list[str]:
+    """``bot_specs``, with a bad line-up reported as a usage error (exit status 2)."""
+    try:
+        return bot_specs(text, seats)
+    except ValueError as e:
+        sub.error(str(e))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(translator(language_of(words)))
+    args = parser.parse_args(words)
+    sub: argparse.ArgumentParser = args.subcommand_parser
+    try:
+        if args.command == "play":
+            return play_command(args, sub)
+        if args.command == "simulate":
+            return simulate_command(args, sub)
+        if args.command == "replay":
+            return replay_command(args, sub)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    try:
+        figures = bench.run(args.names)
+    except ValueError as e:
+        sub.error(str(e))
+    json.dump(figures, sys.stdout, indent=2)
+    print()
+    return 0
+
+
+# -- simulate -------------------------------------------------------------------------------
+def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
+    from ..analysis.simulate import simulate
+
+    specs = checked_bot_specs(sub, args.bots, args.players)
+    if args.dask:
+        if args.workers:
+            sub.error(args.t.gettext("give --workers or --dask, not both"))
+        from distributed import Client
+
+        with Client(args.dask) as client:  # type: ignore[no-untyped-call]
+            results = simulate(args.players, specs, args.games, args.seed, client.get_executor(),
+                               progress=not args.no_progress, out=args.out, keep_rows=False)
+    else:  # rows stream to --out as games finish: a run of any length needs the same memory
+        results = simulate(args.players, specs, args.games, args.seed, progress=not args.no_progress,
+                           workers=args.workers, out=args.out, keep_rows=False)
+    print(results.summary_table(args.t))
+    if args.out:
+        print(args.t.gettext("{rows} rows written to {path}").format(rows=results.completed * args.players,
+                                                                     path=args.out))
+    if results.interrupted:
+        print(args.t.ngettext("Interrupted: {n} finished game kept.", "Interrupted: {n} finished games kept.",
+                              results.completed).format(n=results.completed), file=sys.stderr)
+        return 130
+    return 0
+
+
+# -- text of the table ----------------------------------------------------------------------
+def card_text(card: Card) -> str:
+    return f"{SYMBOLS[card.colour]}{card}"
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(card_text(c) for c in cards) or "-"
+
+
+def player_name(t: Translator, seat: int, you: int | None) -> str:
+    if seat == you:
+        return t.gettext("Player {seat} (you)").format(seat=seat)
+    return t.gettext("Player {seat}").format(seat=seat)
+
+
+def view_text(t: Translator, v: PlayerView, you: int | None = -1) -> str:
+    """What seat ``v.viewer`` sees, as plain text; ``you`` names the seat shown as "you"
+    (the viewer by default; None for nobody)."""
+    you = v.viewer if you == -1 else you
+    lines = [t.gettext("Round {round} of 3 · starting player: {player} · deck: {deck} · gold pile: {pile}").format(
+        round=v.round, player=v.starting_player, deck=v.deck_size, pile=v.gold_pile)]
+    capital = []
+    for c in COLOURS:
+        mods = " ".join("?" if m.value is None else format_modifier(m.value) for m in v.modifiers_above[c])
+        values = " ".join(map(str, v.capital[c])) or "-"
+        capital.append(f"{SYMBOLS[c]} {t.role(c)} {values}" + (f" [{mods}]" if mods else ""))
+    lines.append(f"{t.term('Capital')}: " + " | ".join(capital))
+    for p in range(v.players):
+        town = " ".join(card_text(Card(c, x)) for c in COLOURS for x in v.hometowns[p][c]) or "-"
+        held = v.hand_sizes[p] or v.draft_hand_sizes[p] + v.draft_pick_counts[p]
+        lines.append(t.gettext("{player}: {hometown} {town} · gold {gold} · cards held {held} · bonus {bonus}").format(
+            player=player_name(t, p, you), hometown=t.term("Hometown"), town=town, gold=v.gold[p], held=held,
+            bonus=cards_text(v.bonus[p])))
+    if v.draft_hand or v.draft_picks:
+        lines.append(t.gettext("Choosing from: {cards} · already picked: {picks}").format(
+            cards=cards_text(v.draft_hand), picks=cards_text(v.draft_picks)))
+    if v.hand:
+        lines.append(t.gettext("Your hand: {cards}").format(cards=cards_text(v.hand)))
+    if v.pending_modifier is not None:
+        lines.append(t.gettext("You drew the modifier {modifier}.").format(modifier=format_modifier(v.pending_modifier)))
+    return "\n".join(lines)
+
+
+def action_text(t: Translator, seat: int, action: Action, you: int | None) -> str:
+    """A decision as the other players see it (draft picks and gold choices stay hidden)."""
+    who = player_name(t, seat, you)
+    if isinstance(action, Play):
+        place = t.term("Hometown") if action.to == "home" else t.term("Capital")
+        return t.gettext("{player} plays {card} into the {place}.").format(
+            player=who, card=card_text(action.card), place=place)
+    if isinstance(action, Pick):
+        if seat == you:
+            return t.gettext("{player} picks {cards}.").format(player=who, cards=cards_text(action.cards))
+        return t.gettext("{player} picks cards.").format(player=who)
+    if isinstance(action, PlaceModifier):
+        return t.gettext("{player} places a modifier above {colour}.").format(player=who, colour=t.colour(action.colour))
+    if isinstance(action, TakeLowest):
+        return t.gettext("{player} takes the lowest {colour} card with the Cleric.").format(
+            player=who, colour=t.colour(action.colour))
+    if isinstance(action, SaveWithGold):
+        return t.gettext("{player} decides on gold.").format(player=who)
+    return str(action)
+
+
+def event_text(t: Translator, kind: str, seat: int, cards: Sequence[Card], amount: int, you: int | None) -> str | None:
+    """The round-end and special events worth telling a player."""
+    who = player_name(t, seat, you) if seat >= 0 else ""
+    texts = {
+        "round_start": t.gettext("Round {amount} begins; {player} starts."),
+        "scholar_draw": t.gettext("{player} draws {cards} with the Scholar."),
+        "last_turns": t.gettext("{player} has no cards left: everyone else has one last turn."),
+        "hand_to_hometown": t.gettext("{player}'s last cards go into the Hometown: {cards}."),
+        "gold_spent": t.gettext("{player} spends {amount} gold to keep cards."),
+        "discard": t.gettext("{player} exceeds a limit and discards {cards}."),
+        "bonus": t.gettext("{player} takes the bonus card {cards}."),
+        "cleric_take": t.gettext("{player} takes {cards} into the Hometown."),
+    }
+    text = texts.get(kind)
+    return None if text is None else text.format(player=who, cards=cards_text(cards), amount=amount)
+
+
+# -- play -----------------------------------------------------------------------------------
+def play_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
+    if not 0 <= args.seat < args.players:
+        sub.error(args.t.gettext("--seat must be between 0 and {last}").format(last=args.players - 1))
+    specs = checked_bot_specs(sub, args.bots, args.players - 1)
+    t: Translator = args.t
+    seed = args.seed if args.seed is not None else random.randrange(2**31)
+    return play_terminal(args.players, args.seat, specs, seed, t, sys.stdin, sys.stdout, args.record)
+
+
+def play_terminal(players: int, you: int, specs: list[str], seed: int, t: Translator,
+                  stdin: IO[str], stdout: IO[str], record: str | None = None) -> int:
+    """A game on a terminal: the human types a number or an action; ``hint`` asks the rule of thumb."""
+    game = Game(players, seed)
+    others = iter(specs)
+    bots = {p: parse_bot(next(others)) for p in range(players) if p != you}
+    bot_rng = random.Random(seed + 1)
+    adviser = RuleOfThumbBot()
+    shown = 0
+
+    def say(text: str) -> None:
+        print(text, file=stdout, flush=True)
+
+    say(t.gettext("Capital Lux: you are player {seat}; game seed {seed}.").format(seat=you, seed=seed))
+    say(t.gettext("Type the number of a move or the move itself (home B5); hint; quit."))
+    while not game.state.is_terminal():
+        shown = _tell_events(t, game.state, you, shown, say)
+        seat = game.state.current
+        v = view(game.state, seat)
+        if seat != you:
+            action = bots[seat].choose(v, bot_rng)
+            game.play(action)
+            say(action_text(t, seat, action, you))
+            continue
+        say("")
+        say(view_text(t, v))
+        choice = _ask(t, v, adviser, stdin, say)
+        if choice is None:
+            say(t.gettext("Game abandoned."))
+            return 1
+        game.play(choice)
+    _tell_events(t, game.state, you, shown, say)
+    say("")
+    say(view_text(t, view(game.state, you)))
+    scores, winners = game.state.scores(), game.state.winners()
+    say(t.gettext("Final scores: {scores}").format(
+        scores=", ".join(f"{player_name(t, p, you)} {s}" for p, s in enumerate(scores))))
+    say(t.gettext("Winner: {players}").format(players=", ".join(player_name(t, p, you) for p in winners)))
+    if record:
+        with open(record, "w", encoding="utf-8") as f:
+            f.write(dumps_record(game.record()))
+        say(t.gettext("Record written to {file}.").format(file=record))
+    return 0
+
+
+def _tell_events(t: Translator, state: GameState, you: int | None, shown: int, say: Say) -> int:
+    """Tell the events logged since ``shown`` that ``you`` may know (all of them when None)."""
+    events = state.log
+    for event in events[shown:]:
+        if you is not None and event.private_to not in (-1, you):
+            continue
+        text = event_text(t, event.kind, event.player, event.cards, event.amount, you)
+        if text:
+            say(text)
+    return len(events)
+
+
+def _ask(t: Translator, v: PlayerView, adviser: RuleOfThumbBot, stdin: IO[str], say: Say) -> Action | None:
+    legal = list(v.legal_actions)
+    say("  ".join(f"{i}) {a}" for i, a in enumerate(legal, 1)))
+    while True:
+        say(t.gettext("Your move?"))
+        line = stdin.readline()
+        if not line:
+            return None
+        answer = line.strip()
+        if answer.lower() in ("q", "quit"):
+            return None
+        if answer.lower() in ("h", "hint"):
+            hint = adviser.advise(v)
+            say(t.gettext("Hint: {action}. {reason}").format(action=hint.action, reason=hint.text(t)))
+            continue
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            return legal[int(answer) - 1]
+        try:
+            action = parse_action(answer)
+        except CapitalLuxError as e:
+            say(e.translated(t.gettext))
+            continue
+        if action in legal:
+            return action
+        say(t.gettext("{action} is not possible now: choose one of the moves listed.").format(action=action))
+
+
+# -- replay ---------------------------------------------------------------------------------
+def replay_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
+    try:
+        with open(args.record, "rb") as f:
+            record = loads_record(f.read())
+    except OSError as e:
+        sub.error(args.t.gettext("cannot read {path}: {reason}").format(path=args.record, reason=e.strerror))
+    except ValueError as e:
+        sub.error(str(e))
+    return replay_terminal(record, args.t, sys.stdin, sys.stdout, args.pause)
+
+
+def replay_terminal(record: GameRecord, t: Translator, stdin: IO[str], stdout: IO[str], pause: bool = False) -> int:
+    """Every action of a record in order, the table at each round end, and the final scores."""
+    from ..engine.game import replay
+    from ..engine.state import CHANCE
+
+    state = replay(record.players, [])
+
+    def say(text: str) -> None:
+        print(text, file=stdout, flush=True)
+
+    say(t.gettext("Record of a {players}-player game, seed {seed}, {n} actions.").format(
+        players=record.players, seed=record.seed, n=len(record.actions)))
+    shown = 0
+    for number, action in enumerate(record.actions, 1):
+        seat = state.current_player()
+        state.apply_action(action)
+        who = t.gettext("chance") if seat == CHANCE else player_name(t, seat, None)
+        say(f"{number:>4}  {who}: {action}")
+        new_events = state.log[shown:]
+        shown = _tell_events(t, state, None, shown, say)
+        if any(e.kind == "game_over" or (e.kind == "round_start" and e.amount > 1) for e in new_events):
+            say(view_text(t, view(state, 0), you=None))  # the table after the round end: nothing hidden
+        if pause and seat != CHANCE and not stdin.readline():
+            break
+    say(t.gettext("Final scores: {scores}").format(
+        scores=", ".join(f"{player_name(t, p, None)} {s}" for p, s in enumerate(state.scores()))))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

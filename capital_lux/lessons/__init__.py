@@ -1,0 +1,1 @@
+"""What the tutor teaches with: exercises, the what-if explorer and the gallery of positions."""
