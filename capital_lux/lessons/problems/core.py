@@ -121,7 +121,7 @@ def _exact(ex: Exercise) -> Fraction:
 
 @lru_cache(maxsize=2048)
 def _instance(template: Exercise, seed: int) -> Exercise:
-    rng = random.Random(f"{template.id}/{seed}")
+    rng = random.Random(f"{template.position}/{seed}")  # exercises on one position share its cards
     base = json.loads(gallery.text(template.position))
     for _ in range(200):
         data = template.vary(json.loads(json.dumps(base)), rng, template.viewer)

@@ -268,9 +268,10 @@ def _cleric_parts(v: PlayerView) -> tuple[int, int, int]:
     return v.hometown_total(v.viewer, "Y"), sum(v.capital["Y"]) + v.known_modifiers("Y"), low
 
 
-def _cleric(v: PlayerView, gain: int = 1, drop: int = 1) -> Fraction:
+def _cleric(v: PlayerView, drop: int = 1) -> Fraction:
+    """The risk; with ``drop=0`` the classic half: the card counted on one side only."""
     home, cards, low = _cleric_parts(v)
-    return share([home + gain * low > cards - drop * low + s for s in hidden_sums(v, "Y")])
+    return share([home + low > cards - drop * low + s for s in hidden_sums(v, "Y")])
 
 
 def _cleric_facts(v: PlayerView) -> dict[str, Fact]:
@@ -303,8 +304,7 @@ MORE: tuple[Exercise, ...] = (
            "{pos}/{k} = {bottom}. So P(negative | above the {Merchant}) = {top} / {bottom} = {answer}."),
         lambda v: _posterior(_pool(v)), _bayes_facts, _bayes_trial,
         mistakes=(Mistake("prior", M.PRIOR, lambda v: share([m < 0 for m in _pool(v)])),
-                  Mistake("likelihood", M.LIKELIHOOD, lambda v: NEGATIVE_ABOVE),
-                  Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _posterior(all_modifiers_but_pending(v)))),
+                  Mistake("likelihood", M.LIKELIHOOD, lambda v: NEGATIVE_ABOVE)),
         assumptions=(PLACEMENT_MODEL,), vary=reshuffle(discards=False),
     ),
     Exercise(
@@ -365,7 +365,9 @@ MORE: tuple[Exercise, ...] = (
         _limit_variance, _spread_facts, _spread_trial, probability=False,
         mistakes=(Mistake("variances-added", M.VARIANCES_ADDED,
                           lambda v: _variance(_pool(v)) * sum(m.value is None for m in v.modifiers_above["Y"])),
-                  Mistake("one-modifier", M.ONE_MODIFIER, lambda v: _variance(_pool(v)))),
+                  Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _variance(
+                      [a + b for i, a in enumerate(all_modifiers_but_pending(v))
+                       for j, b in enumerate(all_modifiers_but_pending(v)) if i != j]))),
         assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, capital=("Y",)),
     ),
     Exercise(
@@ -422,8 +424,7 @@ MORE: tuple[Exercise, ...] = (
            "modifiers above the {Merchant} add one of: {sums}. You exceed when {after} is more than {left} "
            "plus that, in {bad} of the {total} cases: {answer}."),
         lambda v: _cleric(v), _cleric_facts, _cleric_trial,
-        mistakes=(Mistake("cleric-half-home", M.CLERIC_HALF, lambda v: _cleric(v, drop=0)),
-                  Mistake("cleric-half-limit", M.CLERIC_HALF, lambda v: _cleric(v, gain=0))),
+        mistakes=(Mistake("cleric-half", M.CLERIC_HALF, lambda v: _cleric(v, drop=0)),),
         assumptions=(PLACED_BLIND, NOW_ONLY), vary=reshuffle(discards=False, capital=("Y",)), valid=_cleric_valid,
     ),
 )

@@ -24,7 +24,7 @@ h1{font-size:22px;margin:0 0 .3em} h2{font-size:17px;margin:.2em 0}
 .cl-sheet-head{display:flex;justify-content:space-between;border-bottom:2px solid #333;margin-bottom:1em}
 .cl-ex{border:1px solid #999;border-radius:6px;padding:.6em .9em;margin:0 0 1em}
 .cl-answer-box{border:1px dashed #555;min-height:2.2em;margin-top:.5em;padding:.3em}
-.cl-note{font-size:13px;color:#333} ul.cl-note{margin:.2em 0 .2em 1.2em;padding:0}
+.cl-note{font-size:13px;color:#333} .cl-tutor ul.cl-note{margin:.2em 0 .2em 1.2em;padding:0}
 .cl-key-answer{font-size:16px;font-weight:bold}
 @page{size:A4;margin:14mm}
 @media print{
