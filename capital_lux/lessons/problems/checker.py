@@ -72,8 +72,8 @@ def tolerance_text(ex: Exercise, t: Translator) -> str:
     """The rule stated to the learner, with this exercise's own tolerance."""
     if ex.probability:
         return t.gettext("Fractions must be exact. Decimals and percentages count as correct when they are "
-                         "less than 0.01 (one percentage point) from the exact answer: two correct decimals, "
-                         "rounded or cut off, are enough.").replace("0.01", decimal_text(TOLERANCE, t))
+                         "less than {tolerance} (one percentage point) from the exact answer: two correct "
+                         "decimals, rounded or cut off, are enough.").format(tolerance=decimal_text(TOLERANCE, t))
     return t.gettext("Fractions must be exact. Decimals count as correct when they are less than {tolerance} "
                      "from the exact answer (2% of its size, and at least 0.01).").format(
         tolerance=decimal_text(tolerance(ex.exact(), False), t))
