@@ -352,6 +352,9 @@ def test_app_gives_each_learner_their_own_cards_and_shows_the_discards() -> None
     assert app.position.value != position_html(translator("en"), EXERCISES_BY_ID["scholar-green"].view(), 0)
     app.answer.value = format_number(app.exercise.exact())
     assert app.check() == "correct"
+    other = _app(numbers=3)
+    other.picker.value = "scholar-green"
+    assert other.exercise == app.exercise  # the same seed, the same cards
 
 
 def test_app_simulates_with_a_seed_and_shows_the_chart() -> None:

@@ -375,9 +375,10 @@ class ExercisesApp:
 
 
 def build_app(lang: str = "en", teacher: bool = False, seed: int = 1,
-              progress_file: str = DEFAULT_PROGRESS_FILE) -> W.VBox:
-    """The exercises page's root widget; ``root._exercises`` is the app."""
-    app = ExercisesApp(lang, teacher, seed, progress_file)
+              progress_file: str = DEFAULT_PROGRESS_FILE, numbers: int | None = None) -> W.VBox:
+    """The exercises page's root widget; ``root._exercises`` is the app. ``numbers`` is
+    the seed of this learner's cards (``None``: the base positions)."""
+    app = ExercisesApp(lang, teacher, seed, progress_file, numbers)
     app.root._exercises = app
     return app.root
 
