@@ -269,7 +269,7 @@ class ExercisesApp:
         head = [t.gettext("Exercise"), t.gettext("Answer"), t.gettext("Attempts"), t.gettext("Solved with")]
         rows = []
         for number, ex in enumerate(EXERCISES, 1):
-            exact = ex.exact()
+            exact = ex.instance(self.numbers).exact()  # this learner's own cards
             cells = [f"{number}. {t.gettext(ex.title)}", f"{format_number(exact)} ≈ {_number(float(exact))}",
                      str(self.progress.attempts.get(ex.id, 0)), self.progress.solved.get(ex.id, "")]
             rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
