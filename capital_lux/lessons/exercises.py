@@ -35,7 +35,7 @@ from . import gallery
 from ..engine.cards import ALL_CARDS, COLOUR_NAMES, COLOURS, MODIFIERS, ROLES, N_, CapitalLuxError, Card, format_modifier
 from ..engine.game import sample_chance
 from ..engine.html import card_html
-from ..i18n import Translator, translator
+from ..i18n import Translator, formatting, translator
 from ..engine.notation import Action, Play, SaveWithGold
 from ..analysis.risk import Estimate, hypergeometric, unseen_modifiers
 from ..engine.rules import excess, gold_options
@@ -540,7 +540,7 @@ def _fill(ex: Exercise, t: Translator, html: bool) -> dict[str, str]:
     exact = ex.exact()
     values["answer"] = format_number(exact)
     if exact.denominator != 1:
-        values["answer"] += f" ≈ {float(exact):.4f}"
+        values["answer"] += f" ≈ {formatting.format_number(exact, t.lang, 4)}"
     return values
 
 

@@ -37,7 +37,7 @@ from ..lessons.exercises import (
     solution_text,
 )
 from ..engine.cards import format_modifier
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, formatting, translator
 from ..engine.views import PlayerView
 from .table import CSS, cards_html, table_html
 
@@ -67,8 +67,8 @@ def position_html(t: Translator, v: PlayerView, move: int) -> str:
     return html + f'<div class="cl-note cl-own-hand">{" · ".join(parts)}</div>'
 
 
-def _number(value: float) -> str:
-    return f"{value:.3f}"
+def _number(value: float, t: Translator) -> str:
+    return formatting.format_number(value, t.lang, 3)
 
 
 class ExercisesApp:
@@ -210,7 +210,7 @@ class ExercisesApp:
         tolerance = t.gettext("Fractions must be exact; decimals and percentages may be off by up to {tolerance}.")
         self.question.value = (
             f"<h3>{escape(t.gettext(ex.title))}</h3><p>{question_text(ex, t)}</p>"
-            f'<p class="cl-note">{escape(kind)} {escape(tolerance.format(tolerance=float(TOLERANCE)))}</p>'
+            f'<p class="cl-note">{escape(kind)} {escape(tolerance.format(tolerance=formatting.format_number(TOLERANCE, t.lang)))}</p>'
         )
         self.answer.value = ""
         self.feedback.value = ""
@@ -238,7 +238,7 @@ class ExercisesApp:
             exact = ex.exact()
             self.reveal.value = (
                 f'<div class="cl-note"><b>{escape(t.gettext("Answer"))}:</b> '
-                f"{escape(format_number(exact))} ≈ {_number(float(exact))}</div>"
+                f"{escape(format_number(exact))} ≈ {_number(float(exact), t)}</div>"
             )
             self.sheet.value = self._answer_sheet()
         else:
@@ -252,7 +252,7 @@ class ExercisesApp:
         rows = []
         for number, ex in enumerate(EXERCISES, 1):
             exact = ex.exact()
-            cells = [f"{number}. {t.gettext(ex.title)}", f"{format_number(exact)} ≈ {_number(float(exact))}",
+            cells = [f"{number}. {t.gettext(ex.title)}", f"{format_number(exact)} ≈ {_number(float(exact), t)}",
                      str(self.progress.attempts.get(ex.id, 0)), self.progress.solved.get(ex.id, "")]
             rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
@@ -301,8 +301,8 @@ class ExercisesApp:
             text=escape(t.gettext(
                 "After {n} simulated deals (seed {seed}) the estimate is {mean}, with a 95% interval from {low} "
                 "to {high}. The exact answer is {exact}."
-            ).format(n=n, seed=int(self.seed.value), mean=_number(final.mean), low=_number(final.low),
-                     high=_number(final.high), exact=format_number(exact))),
+            ).format(n=n, seed=int(self.seed.value), mean=_number(final.mean, t), low=_number(final.low, t),
+                     high=_number(final.high, t), exact=format_number(exact))),
         )
 
     # -- progress ----------------------------------------------------------------------------------

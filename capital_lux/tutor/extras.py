@@ -14,7 +14,7 @@ from typing import Any, Callable
 import ipywidgets as W
 
 from ..engine.cards import COLOURS
-from ..i18n import Translator
+from ..i18n import Translator, format_number, format_percent
 from ..engine.notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import GOLD, OVER
 from ..engine.views import PlayerView
@@ -38,8 +38,7 @@ def _png(figure: Any) -> bytes:
 
 
 def _percent(p: Any, t: Translator) -> str:
-    # TRANSLATORS: a percentage; French writes "25 %".
-    return t.gettext("{percent}%").format(percent=f"{float(p) * 100:.0f}")
+    return format_percent(float(p), t.lang)
 
 
 def action_text(t: Translator, a: Action) -> str:
@@ -201,7 +200,7 @@ class HintPanel:
         moves = compare_moves(v, samples=COMPARE_SAMPLES, seed=v.round * 1000 + len(v.hand))
         moves.sort(key=lambda m: -m.score.mean)
         rows = "".join(
-            f"<tr><td>{escape(action_text(t, m.action))}</td><td>{m.score.mean:.1f}</td>"
+            f"<tr><td>{escape(action_text(t, m.action))}</td><td>{format_number(m.score.mean, t.lang, 1)}</td>"
             f"<td>{_percent(m.p_exceed_any.mean, t)}</td></tr>"
             for m in moves[:8]
         )
