@@ -52,7 +52,7 @@ def _pattern(locale: str, kind: str, digits: int, trim: bool = False) -> str:
     """The locale's own pattern with ``digits`` decimals (keeps French's "12 %");
     ``trim`` makes them optional (no trailing zero)."""
     loc = Locale.parse(locale)
-    base = (loc.percent_formats if kind == "percent" else loc.decimal_formats)[None].pattern
+    base: str = (loc.percent_formats if kind == "percent" else loc.decimal_formats)[None].pattern
     integer = base.split(";")[0]
     head, zero, tail = integer.rpartition("0")
     if not zero:  # no digit placeholder: keep the locale's pattern as it is
