@@ -30,6 +30,7 @@ from ..engine.cards import COLOURS, MODIFIERS, N_, Card, format_modifier
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
 from ..engine.views import PlayerView, view
+from ..i18n.sentences import card_text
 
 if TYPE_CHECKING:
     from ..i18n import Translator
@@ -59,7 +60,7 @@ class Hint:
     >>> from capital_lux.i18n import translator
     >>> hint = Hint(Play(Card("B", 5), "home"), N_("Plays {card} into your {hometown}."), {"card": "B5"})
     >>> hint.text(translator("en"))
-    'Plays Agent 5 into your Hometown.'
+    'Plays ◆ Agent 5 (blue) into your Hometown.'
     """
 
     action: Action
@@ -74,8 +75,7 @@ class Hint:
             elif key.startswith("role"):
                 values[key] = t.role(str(value))
             elif key.startswith("card"):
-                card = Card.parse(str(value))
-                values[key] = f"{t.role(card.colour)} {card.value}"
+                values[key] = card_text(t, Card.parse(str(value)))  # as the table shows it
             elif key.startswith("modifier"):
                 values[key] = format_modifier(int(value))
             else:

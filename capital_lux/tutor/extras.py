@@ -15,10 +15,10 @@ import ipywidgets as W
 
 from ..engine.cards import COLOURS
 from ..i18n import Translator, format_number, format_percent
-from ..engine.notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.notation import Action
 from ..engine.state import GOLD, OVER
 from ..engine.views import PlayerView
-from .text import action_label, card_text, colour_text
+from .text import action_label, colour_text
 
 LOG = logging.getLogger("capital_lux.tutor")
 #: Deals simulated per move by the move comparison (a click's worth of time).
@@ -42,19 +42,7 @@ def _percent(p: Any, t: Translator) -> str:
 
 
 def action_text(t: Translator, a: Action) -> str:
-    if isinstance(a, Play):
-        if a.to == "capital":
-            return t.gettext("{card} into the Capital").format(card=card_text(t, a.card))
-        return t.gettext("{card} into your Hometown").format(card=card_text(t, a.card))
-    if isinstance(a, Pick):
-        return t.gettext("Set aside {cards}").format(cards=", ".join(card_text(t, c) for c in a.cards))
-    if isinstance(a, PlaceModifier):
-        return t.gettext("Modifier above {colour}").format(colour=colour_text(t, a.colour))
-    if isinstance(a, TakeLowest):
-        return t.gettext("Take the lowest {colour}").format(colour=colour_text(t, a.colour))
-    if isinstance(a, SaveWithGold):
-        return action_label(t, a)
-    return str(a)
+    return action_label(t, a)
 
 
 class RiskPanel:

@@ -23,6 +23,7 @@ from ..engine.cards import CapitalLuxError
 from ..engine.game import resolve_chance
 from ..analysis.charts import describe_action, move_chart
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, format_interval, translator
+from ..i18n.sentences import TERMINAL, action_sentence
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
 from ..analysis.risk import MoveEstimate, compare_moves, policy_for
 from ..engine.state import PHASES, GameState
@@ -96,8 +97,8 @@ def _public_line(t: Translator, seat: int, action: Action, me: int) -> str | Non
     if isinstance(action, (CardDrawn, ModifierDrawn)):
         return None
     if isinstance(action, Pick) and seat != me:
-        return t.gettext("Player {seat} picks cards.").format(seat=seat)
-    return t.gettext("Player {seat}: {move}").format(seat=seat, move=describe_action(action, t))
+        action = Pick(())  # someone else's picks stay hidden
+    return action_sentence(t, seat, action, None, TERMINAL)
 
 
 def phase_label(t: Translator, phase: str) -> str:
