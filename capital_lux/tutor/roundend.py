@@ -70,7 +70,11 @@ def report_html(t: Translator, r: RoundEndReport, learner: int) -> str:
         for owner, value in r.modifiers[c]:
             mods.append(
                 escape(
-                    t.gettext("{value} above {colour} (placed by {player})").format(
+                    # TRANSLATORS: {colour} is a label such as "◆ Agent (blue)", not a noun taking an article.
+                    t.gettext("{value} above {colour} (placed by you)").format(
+                        value=format_modifier(value), colour=colour_text(t, c))
+                    if owner == learner
+                    else t.gettext("{value} above {colour} (placed by {player})").format(
                         value=format_modifier(value), colour=colour_text(t, c), player=player_name(t, owner, learner)
                     )
                 )
