@@ -16,7 +16,7 @@ from typing import IO, Callable, Sequence
 
 from . import bench
 from ..players.bots import BOT_KINDS, RuleOfThumbBot, parse_bot
-from ..engine.cards import COLOURS, SYMBOLS, Card, CapitalLuxError, format_modifier
+from ..engine.cards import COLOURS, N_, SYMBOLS, Card, CapitalLuxError, format_modifier
 from ..engine.game import Game, GameRecord
 from ..i18n import LANGUAGES, Translator, default_language, sentences, translator
 from ..i18n.sentences import TERMINAL
@@ -97,21 +97,21 @@ def bot_specs(text: str, seats: int) -> list[str]:
     """Split ``rule,random`` into one spec per seat; the last one fills the remaining seats."""
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if not specs:
-        raise ValueError(f"no bot given: choose from {', '.join(BOT_KINDS)}")
+        raise CapitalLuxError(N_("no bot given: choose from {kinds}"), kinds=", ".join(BOT_KINDS))
     if len(specs) > seats:
-        raise ValueError(f"{len(specs)} bots for {seats} seats")
+        raise CapitalLuxError(N_("{given} bots for {seats} seats"), given=len(specs), seats=seats)
     specs += [specs[-1]] * (seats - len(specs))
     for spec in specs:
         parse_bot(spec)
     return specs
 
 
-def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int) -> list[str]:
-    """``bot_specs``, with a bad line-up reported as a usage error (exit status 2)."""
+def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int, t: Translator) -> list[str]:
+    """``bot_specs``, with a bad line-up reported as a usage error (exit status 2) in ``t``'s language."""
     try:
         return bot_specs(text, seats)
-    except ValueError as e:
-        sub.error(str(e))
+    except CapitalLuxError as e:
+        sub.error(e.translated(t.gettext))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -142,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
     from ..analysis.simulate import simulate
 
-    specs = checked_bot_specs(sub, args.bots, args.players)
+    specs = checked_bot_specs(sub, args.bots, args.players, args.t)
     if args.dask:
         if args.workers:
             sub.error(args.t.gettext("give --workers or --dask, not both"))
@@ -207,7 +207,7 @@ def action_text(t: Translator, seat: int, action: Action, you: int | None) -> st
 def play_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
     if not 0 <= args.seat < args.players:
         sub.error(args.t.gettext("--seat must be between 0 and {last}").format(last=args.players - 1))
-    specs = checked_bot_specs(sub, args.bots, args.players - 1)
+    specs = checked_bot_specs(sub, args.bots, args.players - 1, args.t)
     t: Translator = args.t
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     return play_terminal(args.players, args.seat, specs, seed, t, sys.stdin, sys.stdout, args.record)

@@ -19,7 +19,7 @@ from typing import Any
 import ipywidgets as W
 
 from ..lessons import gallery
-from ..engine.cards import CapitalLuxError
+from ..engine.cards import N_, CapitalLuxError
 from ..engine.game import resolve_chance
 from ..analysis.charts import describe_action, move_chart
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, format_interval, translator
@@ -382,7 +382,8 @@ class WhatIfApp:
             try:
                 gold = [int(g) for g in self.fields["gold"].value.replace(",", " ").split()]
             except ValueError:
-                raise PositionError(f"{self.fields['gold'].value!r}: write one whole number per player") from None
+                raise PositionError(N_("{text}: write one whole number per player"),
+                                    text=repr(self.fields["gold"].value)) from None
             data = edit_gold(data, gold)
             data = edit_turn(data, int(self.round.value), int(self.current.value), int(self.starting.value),
                              str(self.phase.value))
