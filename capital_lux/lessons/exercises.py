@@ -36,6 +36,7 @@ from ..engine.cards import ALL_CARDS, COLOUR_NAMES, COLOURS, MODIFIERS, ROLES, N
 from ..engine.game import sample_chance
 from ..engine.html import card_html
 from ..i18n import Translator, formatting, translator
+from ..i18n.editions import edition_notes
 from ..engine.notation import Action, Play, SaveWithGold
 from ..analysis.risk import Estimate, hypergeometric, unseen_modifiers
 from ..engine.rules import excess, gold_options
@@ -549,7 +550,8 @@ def question_text(ex: Exercise, t: Translator, html: bool = True) -> str:
 
 
 def solution_text(ex: Exercise, t: Translator, html: bool = True) -> str:
-    return t.gettext(ex.solution).format(**_fill(ex, t, html))
+    # a French reader's rulebook words R6 and R15 differently: say so where they are explained
+    return " ".join([t.gettext(ex.solution).format(**_fill(ex, t, html)), *edition_notes(t, ex.solution)])
 
 
 # -- checking answers --------------------------------------------------------------------------
