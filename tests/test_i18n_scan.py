@@ -62,6 +62,8 @@ def scanned_files() -> list[Path]:
     names = ["analysis/charts.py", "cli/main.py", "lessons/exercises.py", "lessons/whatif.py", "players/bots.py",
              "analysis/simulate.py", "lessons/gallery/__init__.py"]
     files = sorted((PACKAGE / "tutor").glob("*.py")) + [PACKAGE / name for name in names]
+    # the engine's refusals (rules.check, positions, notation) reach every screen
+    files += sorted((PACKAGE / "engine").glob("*.py"))
     return files
 
 
