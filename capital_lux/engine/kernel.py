@@ -368,10 +368,13 @@ class RandomPolicy:
 
 
 def policy(kind: str, rng: random.Random) -> KernelPolicy:
-    """A seat's kernel policy by bot kind ("random", "rule", "rollout"), deciding with ``rng``."""
+    """A seat's kernel policy by bot kind ("random", "rule"; see ``players.policies``), deciding
+    with ``rng``."""
     if kind == "random":
         return RandomPolicy(rng)
-    raise ValueError(f"no kernel policy for {kind!r}")
+    from ..players import policies  # the bots' policies share their decision code (players.bots)
+
+    return policies.make(kind, rng)
 
 
 # -- the loop -----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from ..engine.cards import COLOURS, MODIFIERS, N_, Card, format_modifier
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
@@ -130,33 +130,42 @@ class Table:
         )
 
 
-def unseen_modifier_mean(v: PlayerView) -> float:
-    """Average value of the modifiers the viewer has not seen."""
-    seen = [m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None]
-    if v.pending_modifier is not None:
-        seen.append(v.pending_modifier)
+def estimate_limits(
+    capital: Mapping[str, Sequence[int]], seen: Mapping[str, Sequence[int | None]], pending: int | None,
+    caution: float = CAUTION,
+) -> dict[str, float]:
+    """Each capital colour's total as far as a seat can tell, cautiously.
+
+    ``seen`` holds the modifiers above each colour as the seat sees them (None when face
+    down to it) and ``pending`` its own Agent draw not yet placed; each unseen modifier
+    counts as the average of those the seat has not seen, less ``caution``.
+    """
+    visible = [value for c in COLOURS for value in seen[c] if value is not None]
+    if pending is not None:
+        visible.append(pending)
     pool = list(MODIFIERS)
-    for value in seen:
+    for value in visible:
         if value in pool:
             pool.remove(value)
-    return sum(pool) / len(pool) if pool else 0.0
-
-
-def estimate_limit(v: PlayerView, colour: str, caution: float = CAUTION) -> float:
-    """The capital total of ``colour`` as far as the viewer can tell, cautiously."""
-    slots = v.modifiers_above[colour]
-    hidden = sum(m.value is None for m in slots)
-    mean = unseen_modifier_mean(v) if hidden else 0.0
-    return sum(v.capital[colour]) + v.known_modifiers(colour) + hidden * (mean - caution)
+    unseen_mean = sum(pool) / len(pool) if pool else 0.0
+    limits = {}
+    for c in COLOURS:
+        hidden = sum(value is None for value in seen[c])
+        mean = unseen_mean if hidden else 0.0
+        known = sum(value for value in seen[c] if value is not None)
+        limits[c] = sum(capital[c]) + known + hidden * (mean - caution)
+    return limits
 
 
 def table_of(v: PlayerView) -> Table:
+    """The table as the viewer sees it (``policies.table_for`` builds the same from a kernel state)."""
     hand = list(v.hand) if v.phase != DRAFT else list(v.draft_picks)
+    seen = {c: [m.value for m in v.modifiers_above[c]] for c in COLOURS}
     return Table(
         me=v.viewer,
         home=[{c: sum(town[c]) for c in COLOURS} for town in v.hometowns],
         capital={c: list(v.capital[c]) for c in COLOURS},
-        limit={c: estimate_limit(v, c) for c in COLOURS},
+        limit=estimate_limits(v.capital, seen, v.pending_modifier),
         gold=list(v.gold),
         gold_pile=v.gold_pile,
         hand=hand,
@@ -263,40 +272,90 @@ def _card(card: Card) -> str:
     return str(card)
 
 
+def rule_choice(t: Table, phase: str, legal: Sequence[Action], pending: int | None) -> Action:
+    """The rule of thumb's decision from a ``Table``: the one decision code of the view-based
+    bot and of the kernel's rule policy (``policies.RulePolicy``)."""
+    if phase == DRAFT:
+        return max(legal, key=lambda pick: _draft_worth(t, pick))
+    if phase == PLAY:
+        scored = [(judge_after_play(t, a), a) for a in legal if isinstance(a, Play)]
+        return max(scored, key=lambda sa: (sa[0], sa[1].to == HOME, sa[1].card))[1]
+    if phase == AGENT:
+        assert pending is not None
+        return max(legal, key=lambda action: _agent_worth(t, pending, action))
+    if phase == CLERIC:
+        return max(legal, key=lambda action: _cleric_worth(t, action))
+    if phase == GOLD:
+        return max(legal, key=lambda action: _gold_worth(t, action))
+    return legal[0]
+
+
+def _draft_worth(t: Table, pick: Action) -> float:
+    assert isinstance(pick, Pick)
+    new = t.copy()
+    new.hand = new.hand + list(pick.cards)
+    return plan_hand(new)
+
+
+def _agent_worth(t: Table, modifier: int, action: Action) -> float:
+    assert isinstance(action, PlaceModifier)
+    new = t.copy()
+    new.limit[action.colour] += modifier
+    return secured(new, t.me) - secured(new, leader(new)) - 0.01 * COLOURS.index(action.colour)
+
+
+def _cleric_worth(t: Table, action: Action) -> float:
+    assert isinstance(action, TakeLowest)
+    return judge(after_take(t, action.colour))
+
+
+def _gold_costs(t: Table) -> tuple[dict[str, int], dict[str, int]]:
+    """Hometown totals and the gold each colour costs; at round end the limits are exact."""
+    totals = t.home[t.me]
+    return totals, {c: totals[c] - int(t.limit[c]) for c in COLOURS}
+
+
+def _gold_worth(t: Table, action: Action) -> tuple[int, int]:
+    """Points kept net of the gold paid; colours not worth their gold spoil the option."""
+    assert isinstance(action, SaveWithGold)
+    totals, costs = _gold_costs(t)
+    if any(totals[c] <= costs[c] for c in action.colours):
+        return -1, 0
+    return sum(totals[c] - costs[c] for c in action.colours), -len(action.colours)
+
+
 class RuleOfThumbBot:
     """A sensible beginner whose every move has a one-sentence reason (see ``advise``)."""
 
     name = "rule"
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        return self.advise(view).action
+        return rule_choice(table_of(view), view.phase, _legal(view), view.pending_modifier)
 
     def advise(self, view: PlayerView) -> Hint:
         """The move this bot would make, with its reason."""
-        legal = _legal(view)
         t = table_of(view)
+        best = rule_choice(t, view.phase, _legal(view), view.pending_modifier)
         if view.phase == DRAFT:
-            return self._draft(t, legal)
+            assert isinstance(best, Pick)
+            return self._draft(t, best)
         if view.phase == PLAY:
-            return self._play(t, legal)
+            assert isinstance(best, Play)
+            return self._explain_play(t, best)
         if view.phase == AGENT:
-            assert view.pending_modifier is not None
-            return self._agent(t, view.pending_modifier, legal)
+            assert isinstance(best, PlaceModifier) and view.pending_modifier is not None
+            return self._agent(t, view.pending_modifier, best)
         if view.phase == CLERIC:
-            return self._cleric(t, legal)
+            assert isinstance(best, TakeLowest)
+            value = min(t.capital[best.colour])
+            return Hint(best, N_("Takes {card}: it scores in your {hometown} and costs you the least room."),
+                        {"card": f"{best.colour}{value}", "colour": best.colour})
         if view.phase == GOLD:
-            return self._gold(view, legal)
-        return Hint(legal[0], N_("This is the only move."), {})
+            assert isinstance(best, SaveWithGold)
+            return self._gold(t, best)
+        return Hint(best, N_("This is the only move."), {})
 
-    def _draft(self, t: Table, legal: tuple[Action, ...]) -> Hint:
-        def worth(pick: Action) -> float:
-            assert isinstance(pick, Pick)
-            new = t.copy()
-            new.hand = new.hand + list(pick.cards)
-            return plan_hand(new)
-
-        best = max(legal, key=worth)
-        assert isinstance(best, Pick)
+    def _draft(self, t: Table, best: Pick) -> Hint:
         cards = best.cards
         if len(cards) == 1:
             return Hint(best, N_("Keeps {card}, the only card left to choose."), {"card": _card(cards[0])})
@@ -312,11 +371,6 @@ class RuleOfThumbBot:
                 params,
             )
         return Hint(best, N_("Keeps {card} and {card2} for their special actions in the {capital}."), params)
-
-    def _play(self, t: Table, legal: tuple[Action, ...]) -> Hint:
-        scored = [(judge_after_play(t, a), a) for a in legal if isinstance(a, Play)]
-        best_score, best = max(scored, key=lambda sa: (sa[0], sa[1].to == HOME, sa[1].card))
-        return self._explain_play(t, best)
 
     def _explain_play(self, t: Table, play: Play) -> Hint:
         card, colour, me = play.card, play.card.colour, t.me
@@ -359,15 +413,7 @@ class RuleOfThumbBot:
                                  "card to your {hometown}."), params)
         return Hint(play, N_("Plays {card} into the {capital}: it would not fit your {hometown}."), params)
 
-    def _agent(self, t: Table, modifier: int, legal: tuple[Action, ...]) -> Hint:
-        def worth(action: Action) -> float:
-            assert isinstance(action, PlaceModifier)
-            new = t.copy()
-            new.limit[action.colour] += modifier
-            return secured(new, t.me) - secured(new, leader(new)) - 0.01 * COLOURS.index(action.colour)
-
-        best = max(legal, key=worth)
-        assert isinstance(best, PlaceModifier)
+    def _agent(self, t: Table, modifier: int, best: PlaceModifier) -> Hint:
         colour = best.colour
         params: dict[str, str | int] = {"modifier": modifier, "colour": colour}
         mine, theirs = t.home[t.me][colour], t.home[leader(t)][colour]
@@ -379,33 +425,10 @@ class RuleOfThumbBot:
                                  "at stake than the leader."), params)
         return Hint(best, N_("Puts the {modifier} above {colour}, where it does you the least harm."), params)
 
-    def _cleric(self, t: Table, legal: tuple[Action, ...]) -> Hint:
-        def worth(action: Action) -> float:
-            assert isinstance(action, TakeLowest)
-            return judge(after_take(t, action.colour))
-
-        best = max(legal, key=worth)
-        assert isinstance(best, TakeLowest)
-        value = min(t.capital[best.colour])
-        return Hint(best, N_("Takes {card}: it scores in your {hometown} and costs you the least room."),
-                    {"card": f"{best.colour}{value}", "colour": best.colour})
-
-    def _gold(self, view: PlayerView, legal: tuple[Action, ...]) -> Hint:
-        me = view.viewer
-        totals = {c: view.hometown_total(me, c) for c in COLOURS}
-        costs = {c: totals[c] - (view.capital_total(c) or 0) for c in COLOURS}  # limits are revealed now
-
-        def worth(action: Action) -> tuple[int, int]:
-            """Points kept net of the gold paid; colours not worth their gold spoil the option."""
-            assert isinstance(action, SaveWithGold)
-            if any(totals[c] <= costs[c] for c in action.colours):
-                return -1, 0
-            return sum(totals[c] - costs[c] for c in action.colours), -len(action.colours)
-
-        best = max(legal, key=worth)
-        assert isinstance(best, SaveWithGold)
+    def _gold(self, t: Table, best: SaveWithGold) -> Hint:
         if not best.colours:
             return Hint(best, N_("Keeps the gold: the cards over the limit are not worth more than it."), {})
+        totals, costs = _gold_costs(t)
         spent = sum(costs[c] for c in best.colours)
         saved = sum(totals[c] for c in best.colours)
         return Hint(best, N_("Spends {gold} gold to keep {saved} points of cards."), {"gold": spent, "saved": saved})
