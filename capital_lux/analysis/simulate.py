@@ -220,7 +220,7 @@ def seat_policy(spec: str, seat_rng: random.Random) -> Policy:
 
 def kernel_rows(ks: kernel.KState, bots: Sequence[str], game: int) -> list[PlayerResult]:
     """``result_rows`` of a game the kernel played (its tallies stand for the engine's log)."""
-    scores, winners, rank = kernel.scores(ks), kernel.winners(ks), kernel.ranks(ks)
+    scores, winners, rank = kernel.standings(ks)
     return [
         PlayerResult(
             game, p, bot, scores[p], rank[p], 1 / len(winners) if p in winners else 0.0, ks.gold[p],

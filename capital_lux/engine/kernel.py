@@ -34,7 +34,7 @@ from bisect import insort
 from itertools import combinations
 from typing import Any, Callable, Protocol, Sequence
 
-from .cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card
+from .cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, full_deck_counts
 from .notation import (CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest)
 from .state import PHASES, ROUNDS, GameState, hand_size
 
@@ -47,6 +47,9 @@ CLERIC_COLOURS = (B, G, Y)  # never pink (ruling R2)
 COLOUR_OF: tuple[int, ...] = tuple(COLOURS.index(card.colour) for card in ALL_CARDS)
 VALUE_OF: tuple[int, ...] = tuple(card.value for card in ALL_CARDS)
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+
+
+_FULL_DECK = [kind for kind, count in enumerate(full_deck_counts()) for _ in range(count)]
 
 
 def kind_of(colour: int, value: int) -> int:
@@ -74,7 +77,7 @@ class KState:
         self.phase = SETUP_CAPITAL
         self.starting = -1
         self.current = -1
-        self.deck: list[int] = [kind for kind, card in enumerate(ALL_CARDS) for _ in range(_COPIES[card.value])]
+        self.deck: list[int] = _FULL_DECK[:]
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.deal_size = 0
         self.draft_step = 0
@@ -119,7 +122,6 @@ class KState:
         return f"<KState {self.players} players, round {self.round}, {PHASES[self.phase]}>"
 
 
-_COPIES = {2: 3, 3: 4, 4: 4, 5: 4, 6: 3}
 
 
 def new_state(players: int) -> KState:
@@ -221,6 +223,15 @@ def scores(ks: KState) -> list[int]:
 def _tie_key(ks: KState, p: int, score: int) -> tuple[int, ...]:
     values = [v for cards in ks.home[p] for v in cards] + [VALUE_OF[k] for k in ks.bonus[p]]
     return (score, *(values.count(v) for v in (6, 5, 4, 3, 2)))
+
+
+def standings(ks: KState) -> tuple[list[int], list[int], list[int]]:
+    """Scores, winners and ranks at once (``scores``, ``winners``, ``ranks``)."""
+    points = scores(ks)
+    keys = [_tie_key(ks, p, points[p]) for p in range(ks.players)]
+    best = max(keys)
+    return (points, [p for p in range(ks.players) if keys[p] == best],
+            [1 + sum(other > mine for other in keys) for mine in keys])
 
 
 def winners(ks: KState) -> list[int]:
@@ -378,10 +389,9 @@ def policy(kind: str, rng: random.Random) -> KernelPolicy:
 
 
 # -- the loop -----------------------------------------------------------------------------
-#: Distinct cards of a hand and the draft options of held cards, by the sorted cards: a few
-#: thousand kinds of hands recur, and a dictionary look-up is cheaper than sorting a set.
+#: Distinct cards of a hand, by the hand: hands recur, and a dictionary look-up is cheaper
+#: than sorting a set.
 _DISTINCT: dict[tuple[int, ...], list[int]] = {}
-_DRAFT_OPTIONS: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
 
 
 def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, until: str = "game",
@@ -474,16 +484,26 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 resume = False
             held = draft_hands[cur]
             seat_bits = inline_bits[cur]
+            cards: tuple[int, ...]
             if seat_bits is not None:
-                key = tuple(held)
-                choices = _DRAFT_OPTIONS.get(key)
-                if choices is None:
-                    choices = _DRAFT_OPTIONS[key] = draft_options(held)
-                m = len(choices)
-                i = seat_bits(BITS[m])
-                while i >= m:
+                h = len(held)
+                if h > 2 and len(set(held)) == h:  # distinct cards: the i-th pair, counted
+                    m = h * (h - 1) >> 1
                     i = seat_bits(BITS[m])
-                cards = choices[i]
+                    while i >= m:
+                        i = seat_bits(BITS[m])
+                    a = 0
+                    while i >= h - 1 - a:
+                        i -= h - 1 - a
+                        a += 1
+                    cards = held[a], held[a + 1 + i]
+                else:
+                    choices = draft_options(held)
+                    m = len(choices)
+                    i = seat_bits(BITS[m])
+                    while i >= m:
+                        i = seat_bits(BITS[m])
+                    cards = choices[i]
             else:
                 ks.phase, ks.current = phase, cur
                 cards = policies[cur].decide(ks)
@@ -645,6 +665,15 @@ def _pass_draft_hands(ks: KState) -> None:
     ks.phase, ks.current = PLAY, ks.starting
 
 
+#: Turn order by number of players and starting seat.
+_ORDERS = {n: [[(start + i) % n for i in range(n)] for start in range(n)] for n in (2, 3, 4)}
+
+
+def _limits(ks: KState) -> list[int]:
+    """Each colour's capital total, modifiers included."""
+    return [sum(cards) + sum(v for _, v in mods) if mods else sum(cards) for cards, mods in zip(ks.capital, ks.mods)]
+
+
 def _round_end(ks: KState) -> None:
     """Hands into hometowns, reveal, then gold decisions (if any)."""
     for p in range(ks.players):
@@ -654,61 +683,60 @@ def _round_end(ks: KState) -> None:
         ks.hands[p] = []
     ks.phase = GOLD
     ks.gold_choices = [None] * ks.players
-    limits = [capital_total(ks, c) for c in range(4)]
-    ks.gold_queue = [p for p in turn_order(ks) if ks.gold[p] and any(
-        0 < over <= ks.gold[p] for over in _excesses(ks, limits, p))]
-    if ks.gold_queue:
-        ks.current = ks.gold_queue[0]
+    limits = _limits(ks)
+    queue = ks.gold_queue = []
+    for p in _ORDERS[ks.players][max(ks.starting, 0)]:  # asked only if it can pay (R6, R21)
+        gold = ks.gold[p]
+        if gold and any(cards and 0 < sum(cards) - limit <= gold for cards, limit in zip(ks.home[p], limits)):
+            queue.append(p)
+    if queue:
+        ks.current = queue[0]
         return
     _finish_round(ks)
 
 
-def _excesses(ks: KState, limits: list[int], p: int) -> list[int]:
-    """``excess`` of each colour of seat ``p`` against capital totals computed once."""
-    result = []
-    for cards, limit in zip(ks.home[p], limits):
-        over = sum(cards) - limit if cards else 0
-        result.append(over if over > 0 else 0)
-    return result
-
-
 def _finish_round(ks: KState) -> None:
     """Pay gold and discard (R6, R8), bonus cards (R4), then the next round (R12, R13)."""
-    order = turn_order(ks)
-    limits = [capital_total(ks, c) for c in range(4)]
+    order = _ORDERS[ks.players][max(ks.starting, 0)]
+    limits = _limits(ks)
+    home, capital = ks.home, ks.capital
+    sums = [[sum(cards) for cards in town] for town in home]
     for p in order:
-        saved = ks.gold_choices[p] or ()
-        for c, over in enumerate(_excesses(ks, limits, p)):
-            if not over:
+        row, saved = sums[p], ks.gold_choices[p]
+        for c in range(4):
+            total = row[c]
+            if not total or total <= limits[c]:
                 continue
-            if c in saved:
+            if saved and c in saved:
+                over = total - limits[c]
                 ks.gold[p] -= over
                 ks.gold_pile += over
                 ks.gold_spent[p][c] += over
-            else:
-                lost = ks.home[p][c]
-                ks.discards = sorted(ks.discards + [kind_of(c, v) for v in lost])
+            else:  # discarded cards leave the game (R8)
+                lost = home[p][c]
+                ks.discards += [kind_of(c, v) for v in lost]
+                ks.discards.sort()
                 ks.cards_lost[p][c] += len(lost)
-                ks.points_lost[p][c] += sum(lost)
-                ks.home[p][c] = []
+                ks.points_lost[p][c] += total
+                home[p][c] = []
+                row[c] = 0
     ks.gold_choices = [None] * ks.players
     ks.gold_queue = []
     for c in range(4):  # bonus cards: ties share out in turn order (R3, R5)
-        totals = [sum(ks.home[p][c]) for p in order]
-        best = max(totals)
+        best = max(sums[p][c] for p in order)
         if best <= 0:
             continue
-        for p, total in zip(order, totals):
-            if total != best:
+        for p in order:
+            if sums[p][c] != best:
                 continue
-            if not ks.capital[c]:
+            if not capital[c]:
                 break
-            insort(ks.bonus[p], kind_of(c, ks.capital[c].pop()))
+            insort(ks.bonus[p], kind_of(c, capital[c].pop()))
     if ks.round == ROUNDS:
         ks.phase, ks.current = OVER, -1
         return
     ks.mods = [[] for _ in COLOURS]
     ks.modifier_deck = sorted(MODIFIERS)
-    totals = [sum(map(sum, ks.home[p])) for p in order]
+    totals = [sum(sums[p]) for p in order]
     ks.starting = order[totals.index(max(totals))]
     _start_round(ks, ks.round + 1)
