@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import random
+from operator import itemgetter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
@@ -180,7 +181,9 @@ def kept_totals(t: Table, seat: int) -> tuple[dict[str, float], int]:
     kept: dict[str, float] = dict(home)
     gold = t.gold[seat]
     over = [c for c in COLOURS if home[c] > limit[c]]
-    for c in sorted(over, key=lambda c: -home[c]):  # save the biggest colours first
+    if len(over) > 1:
+        over.sort(key=home.__getitem__, reverse=True)  # save the biggest colours first (a stable sort)
+    for c in over:
         cost = math.ceil(home[c] - limit[c])
         if cost <= gold and cost < home[c]:
             kept[c], gold = home[c] - cost, gold - cost
@@ -194,17 +197,26 @@ def secured(t: Table, seat: int, kept_by_seat: list[tuple[dict[str, float], int]
     everyone = kept_by_seat or [kept_totals(t, q) for q in range(len(t.home))]
     kept, gold = everyone[seat]
     points = sum(kept.values()) + gold
+    capital = t.capital
     for c in COLOURS:
-        if kept[c] > 0 and t.capital[c] and all(kept[c] > o[c] for q, (o, _) in enumerate(everyone) if q != seat):
-            points += max(t.capital[c])
+        mine = kept[c]
+        if mine > 0 and capital[c]:
+            for q, (other, _) in enumerate(everyone):
+                if q != seat and not mine > other[c]:
+                    break
+            else:  # more than every other seat: the bonus card
+                points += max(capital[c])
     return points
+
+
+_value = itemgetter(1)  # a card's value
 
 
 def plan_hand(t: Table) -> float:
     """What the cards in hand are worth: high cards home while they fit, the others to the capital."""
     room = {c: t.limit[c] - t.home[t.me][c] for c in COLOURS}
     worth = 0.0
-    for card in sorted(t.hand, key=lambda k: -k.value):
+    for card in sorted(t.hand, key=_value, reverse=True):  # highest first, a stable sort
         if card.value <= room[card.colour]:
             worth += card.value
             room[card.colour] -= card.value
