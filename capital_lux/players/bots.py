@@ -240,12 +240,18 @@ def judge(t: Table) -> float:
 
 def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
     """The table after ``play`` (and the best Cleric take, if it leads to one)."""
+    new, take, _ = _after_play_judged(t, play)
+    return new, take
+
+
+def _after_play_judged(t: Table, play: Play) -> tuple[Table, TakeLowest | None, float | None]:
+    """``after_play`` and, when choosing the Cleric's take judged the result, its ``judge``."""
     new = t.copy()
     card, me = play.card, t.me
     new.hand.remove(card)
     if play.to == HOME:
         new.home[me][card.colour] += card.value
-        return new, None
+        return new, None, None
     new.capital[card.colour].append(card.value)
     new.limit[card.colour] += card.value
     if card.colour == "Y" and new.gold_pile:
@@ -254,9 +260,11 @@ def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
     elif card.colour == "P":
         options = [c for c in ("B", "G", "Y") if new.capital[c]]
         if options:
-            best = max(options, key=lambda c: judge(after_take(new, c)))
-            return after_take(new, best), TakeLowest(best)
-    return new, None
+            tables = [after_take(new, c) for c in options]
+            values = [judge(table) for table in tables]
+            best = values.index(max(values))  # the first best, as max() picks
+            return tables[best], TakeLowest(options[best]), values[best]
+    return new, None, None
 
 
 def after_take(t: Table, colour: str) -> Table:
@@ -270,14 +278,14 @@ def after_take(t: Table, colour: str) -> Table:
 
 def judge_after_play(t: Table, play: Play) -> float:
     """``judge`` after a play; a Scholar's draw and an Agent's modifier count at ``ACTION_WORTH``."""
-    new, _ = after_play(t, play)
+    new, _, judged = _after_play_judged(t, play)
     bonus = 0.0
     if play.to == CAPITAL:
         if play.card.colour == "G" and t.deck:
             bonus = ACTION_WORTH["G"]
         elif play.card.colour == "B" and t.modifier_deck:
             bonus = ACTION_WORTH["B"]
-    return judge(new) + bonus
+    return (judge(new) if judged is None else judged) + bonus
 
 
 def _card(card: Card) -> str:
