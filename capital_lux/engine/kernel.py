@@ -34,7 +34,7 @@ from bisect import insort
 from itertools import combinations
 from typing import Any, Callable, Protocol, Sequence
 
-from .cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, full_deck_counts
+from .cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, full_deck_counts
 from .notation import (CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest)
 from .state import PHASES, ROUNDS, GameState, hand_size
 
@@ -255,8 +255,8 @@ def turn_order(ks: KState) -> list[int]:
 
 # -- decisions in the engine's terms ------------------------------------------------------
 _PICKS: dict[tuple[int, ...], Pick] = {}
-_TAKES = {c: TakeLowest(COLOURS[c]) for c in CLERIC_COLOURS}
-_PLACES = [PlaceModifier(c) for c in COLOURS]
+_TAKES = {c: TakeLowest(COLOUR_LETTERS[c]) for c in CLERIC_COLOURS}
+_PLACES = [PlaceModifier(c) for c in COLOUR_LETTERS]
 _SAVES: dict[tuple[int, ...], SaveWithGold] = {}
 
 
@@ -270,7 +270,7 @@ def _pick(combo: tuple[int, ...]) -> Pick:
 def _save(combo: tuple[int, ...]) -> SaveWithGold:
     save = _SAVES.get(combo)
     if save is None:
-        save = _SAVES[combo] = SaveWithGold(tuple(COLOURS[c] for c in combo))
+        save = _SAVES[combo] = SaveWithGold(tuple(COLOUR_LETTERS[c] for c in combo))
     return save
 
 
