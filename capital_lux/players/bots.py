@@ -239,13 +239,37 @@ def judge(t: Table) -> float:
     return secured(t, t.me, everyone) + plan_hand(t) - LEADER_WEIGHT * secured(t, leader(t), everyone)
 
 
+class _OwnMoveJudge:
+    """``judge`` for the tables one seat's own moves lead to from ``t``.
+
+    Such a move changes only that seat's cards and gold, the capital and the limits, so
+    the leader stays the same and each opponent's ``kept_totals`` depends on the limits
+    alone: they are computed once per set of limits. The numbers are ``judge``'s.
+    """
+
+    def __init__(self, t: Table) -> None:
+        self.leader = leader(t)
+        self.others: dict[tuple[float, ...], list[tuple[dict[str, float], int]]] = {}
+
+    def __call__(self, t: Table) -> float:
+        key = tuple(t.limit.values())
+        everyone = self.others.get(key)
+        if everyone is None:
+            everyone = self.others[key] = [kept_totals(t, q) for q in range(len(t.home))]
+        everyone = everyone[:]
+        everyone[t.me] = kept_totals(t, t.me)
+        return secured(t, t.me, everyone) + plan_hand(t) - LEADER_WEIGHT * secured(t, self.leader, everyone)
+
+
 def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
     """The table after ``play`` (and the best Cleric take, if it leads to one)."""
-    new, take, _ = _after_play_judged(t, play)
+    new, take, _ = _after_play_judged(t, play, judge)
     return new, take
 
 
-def _after_play_judged(t: Table, play: Play) -> tuple[Table, TakeLowest | None, float | None]:
+def _after_play_judged(
+    t: Table, play: Play, judge: Callable[[Table], float],
+) -> tuple[Table, TakeLowest | None, float | None]:
     """``after_play`` and, when choosing the Cleric's take judged the result, its ``judge``."""
     new = t.copy()
     card, me = play.card, t.me
@@ -277,9 +301,9 @@ def after_take(t: Table, colour: str) -> Table:
     return new
 
 
-def judge_after_play(t: Table, play: Play) -> float:
+def judge_after_play(t: Table, play: Play, judge: Callable[[Table], float] = judge) -> float:
     """``judge`` after a play; a Scholar's draw and an Agent's modifier count at ``ACTION_WORTH``."""
-    new, _, judged = _after_play_judged(t, play)
+    new, _, judged = _after_play_judged(t, play, judge)
     bonus = 0.0
     if play.to == CAPITAL:
         if play.card.colour == "G" and t.deck:
@@ -299,7 +323,8 @@ def rule_choice(t: Table, phase: str, legal: Sequence[Action], pending: int | No
     if phase == DRAFT:
         return max(legal, key=lambda pick: _draft_worth(t, pick))
     if phase == PLAY:
-        scored = [(judge_after_play(t, a), a) for a in legal if isinstance(a, Play)]
+        own = _OwnMoveJudge(t)
+        scored = [(judge_after_play(t, a, own), a) for a in legal if isinstance(a, Play)]
         return max(scored, key=lambda sa: (sa[0], sa[1].to == HOME, sa[1].card))[1]
     if phase == AGENT:
         assert pending is not None
@@ -322,7 +347,8 @@ def _agent_worth(t: Table, modifier: int, action: Action) -> float:
     assert isinstance(action, PlaceModifier)
     new = t.copy()
     new.limit[action.colour] += modifier
-    return secured(new, t.me) - secured(new, leader(new)) - 0.01 * COLOURS.index(action.colour)
+    everyone = [kept_totals(new, q) for q in range(len(new.home))]  # once for both seats
+    return secured(new, t.me, everyone) - secured(new, leader(new), everyone) - 0.01 * COLOURS.index(action.colour)
 
 
 def _cleric_worth(t: Table, action: Action) -> float:
