@@ -329,6 +329,8 @@ def _exact(
             options = s.chance_outcomes()
         else:
             options = choose(s)
+        if not options:
+            raise ValueError(f"no move is possible for seat {s.current} in phase {s.phase}: not a possible table")
         for action, chance in options:
             child = s.clone()
             more = placed
