@@ -161,5 +161,5 @@ def test_timeline_chart_has_one_line_per_colour_with_its_own_marker() -> None:
     fig = charts.timeline_chart([("start", r), (charts.describe_action(parse_action("home Y3"), FR), r)], FR)
     (ax,) = fig.axes
     markers = [str(line.get_marker()) for line in ax.lines]
-    assert len(markers) == 4 and len(set(markers)) == 4
+    assert len(set(markers) - {"None", ""}) == 4
     assert "jaune" in " ".join(texts(fig))
