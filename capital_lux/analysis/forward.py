@@ -46,7 +46,7 @@ from .risk import Estimate
 
 __all__ = [
     "MODELS", "PLACEMENTS", "EXACT_LIMIT", "DEFAULT_SAMPLES", "MOVE_HALF_WIDTH", "Quantity", "ForwardColour",
-    "ForwardRisk", "MoveRisk", "Cancelled", "forward_risk", "compare_forward", "decider", "play_round",
+    "ForwardRisk", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "compare_forward", "decider", "play_round",
     "mean", "half_width",
 ]
 
@@ -306,7 +306,8 @@ class _TooBig(Exception):
 
 
 def _exact(
-    v: PlayerView, model: str, prior: ModifierPrior, first: Action | None, limit: int
+    v: PlayerView, model: str, prior: ModifierPrior, first: Action | None, limit: int,
+    should_stop: Callable[[], bool] | None = None,
 ) -> list[tuple[Fraction, _Outcome]] | None:
     """Every outcome with its exact probability, or None beyond ``limit`` engine steps."""
     choose = _exact_choices(model)
@@ -325,6 +326,8 @@ def _exact(
         budget[0] -= 1
         if budget[0] < 0:
             raise _TooBig
+        if should_stop is not None and budget[0] % 128 == 0 and should_stop():
+            raise Cancelled
         if s.phase in CHANCE_PHASES:
             options = s.chance_outcomes()
         else:
@@ -424,6 +427,37 @@ def _check(v: PlayerView, model: str, placement: str) -> None:
         raise ValueError(f"there is no round still to play in phase {v.phase}: the reveal is known")
 
 
+def iter_forward_risk(
+    v: PlayerView, model: str = "rule", placement: str = "bayes", samples: int = DEFAULT_SAMPLES, seed: int = 0,
+    exact_limit: int = EXACT_LIMIT, placement_views: dict[tuple[str, int], PlayerView] | None = None,
+    batch: int = 250, target: float = 0.0, should_stop: Callable[[], bool] | None = None,
+) -> Iterator[ForwardRisk]:
+    """``forward_risk`` as partial results: the exact answer once, or the simulation so far
+    after every ``batch`` games, until ``samples`` games or every probability's 95% interval
+    is within ``target`` (0: run all ``samples``). ``should_stop()`` raises ``Cancelled``.
+    """
+    _check(v, model, placement)
+    if samples <= 0 or batch <= 0:
+        raise ValueError("simulation needs at least one game")
+    prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
+    if exact_limit > 0:
+        results = _exact(v, model, prior, None, exact_limit, should_stop)
+        if results is not None:
+            yield _exact_summary(results, model, placement, prior)
+            return
+    decide = decider(model)
+    outcomes: list[_Outcome] = []
+    while len(outcomes) < samples:
+        for i in range(len(outcomes), min(samples, len(outcomes) + batch)):
+            if should_stop is not None and i % 25 == 0 and should_stop():
+                raise Cancelled
+            outcomes.append(_sample(v, prior, decide, seed, i, None))
+        risk = _simulated_summary(outcomes, model, placement, prior)
+        yield risk
+        if target > 0 and risk.widest() <= target:
+            return
+
+
 def forward_risk(
     v: PlayerView, model: str = "rule", placement: str = "bayes", samples: int = DEFAULT_SAMPLES, seed: int = 0,
     exact_limit: int = EXACT_LIMIT, placement_views: dict[tuple[str, int], PlayerView] | None = None,
@@ -436,21 +470,12 @@ def forward_risk(
     face-down modifier (colour, index), the viewer's view just before it was placed; the
     current table stands in for missing ones.
     """
-    _check(v, model, placement)
-    prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
-    if exact_limit > 0:
-        results = _exact(v, model, prior, None, exact_limit)
-        if results is not None:
-            return _exact_summary(results, model, placement, prior)
-    if samples <= 0:
-        raise ValueError("simulation needs at least one game")
-    decide = decider(model)
-    outcomes = []
-    for i in range(samples):
-        if should_stop is not None and i % 50 == 0 and should_stop():
-            raise Cancelled
-        outcomes.append(_sample(v, prior, decide, seed, i, None))
-    return _simulated_summary(outcomes, model, placement, prior)
+    last: ForwardRisk | None = None
+    for last in iter_forward_risk(v, model, placement, samples, seed, exact_limit, placement_views,
+                                  batch=samples, should_stop=should_stop):
+        pass
+    assert last is not None
+    return last
 
 
 def compare_forward(
@@ -477,7 +502,7 @@ def compare_forward(
         for k, action in enumerate(v.legal_actions):
             if should_stop is not None and should_stop():
                 raise Cancelled
-            results = _exact(v, model, prior, action, per_move)
+            results = _exact(v, model, prior, action, per_move, should_stop)
             if results is None:
                 moves = []
                 break
