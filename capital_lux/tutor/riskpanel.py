@@ -147,9 +147,9 @@ class RiskPanel:
         self.exact_limit = EXACT_LIMIT if exact_limit is None else exact_limit
         self.show = W.Checkbox(value=True, indent=False)
         self.show.add_class("cl-risk-toggle")
-        self.model = W.Dropdown(options=[("rule", "rule")], value="rule", layout=W.Layout(width="auto"))
+        self.model = W.Dropdown(layout=W.Layout(width="auto"))  # options are set in the reader's language
         self.model.add_class("cl-risk-model")
-        self.placement = W.Dropdown(options=[("bayes", "bayes")], value="bayes", layout=W.Layout(width="auto"))
+        self.placement = W.Dropdown(layout=W.Layout(width="auto"))
         self.placement.add_class("cl-risk-placement")
         self.chart_toggle = W.Checkbox(value=False, indent=False)
         self.html = W.HTML()
@@ -161,8 +161,9 @@ class RiskPanel:
         self._previous: PlayerView | None = None
         self.timeline: list[tuple[Action | None, Any]] = []  # this round's forward risk after each decision
         self._timeline_round = 0
+        self._quiet = False  # while the dropdowns are relabelled
         for control in (self.show, self.chart_toggle, self.model, self.placement):
-            control.observe(lambda _: self._redraw(), names="value")
+            control.observe(lambda _: None if self._quiet else self._redraw(), names="value")
 
     def render(self, t: Translator, v: PlayerView) -> None:
         self._last = (t, v)
@@ -182,12 +183,15 @@ class RiskPanel:
         models = [(model_name(m, t), m) for m in ("rule", "random", "search")]
         placements = [(t.gettext("guessed from where they were put"), "bayes"),
                       (t.gettext("placed at random"), "random")]
-        for control, options in ((self.model, models), (self.placement, placements)):
-            if list(control.options) != options:
-                value = control.value
-                with control.hold_trait_notifications():
+        self._quiet = True
+        try:
+            for control, options in ((self.model, models), (self.placement, placements)):
+                if list(control.options) != options:
+                    value = control.value
                     control.options = options
                     control.value = value if value in dict(options).values() else options[0][1]
+        finally:
+            self._quiet = False
 
     def _redraw(self) -> None:
         if self._last is None:
