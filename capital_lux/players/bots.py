@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import math
 import random
+from operator import itemgetter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from ..engine.cards import COLOURS, MODIFIERS, N_, Card, format_modifier
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
@@ -130,33 +131,42 @@ class Table:
         )
 
 
-def unseen_modifier_mean(v: PlayerView) -> float:
-    """Average value of the modifiers the viewer has not seen."""
-    seen = [m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None]
-    if v.pending_modifier is not None:
-        seen.append(v.pending_modifier)
+def estimate_limits(
+    capital: Mapping[str, Sequence[int]], seen: Mapping[str, Sequence[int | None]], pending: int | None,
+    caution: float = CAUTION,
+) -> dict[str, float]:
+    """Each capital colour's total as far as a seat can tell, cautiously.
+
+    ``seen`` holds the modifiers above each colour as the seat sees them (None when face
+    down to it) and ``pending`` its own Agent draw not yet placed; each unseen modifier
+    counts as the average of those the seat has not seen, less ``caution``.
+    """
+    visible = [value for c in COLOURS for value in seen[c] if value is not None]
+    if pending is not None:
+        visible.append(pending)
     pool = list(MODIFIERS)
-    for value in seen:
+    for value in visible:
         if value in pool:
             pool.remove(value)
-    return sum(pool) / len(pool) if pool else 0.0
-
-
-def estimate_limit(v: PlayerView, colour: str, caution: float = CAUTION) -> float:
-    """The capital total of ``colour`` as far as the viewer can tell, cautiously."""
-    slots = v.modifiers_above[colour]
-    hidden = sum(m.value is None for m in slots)
-    mean = unseen_modifier_mean(v) if hidden else 0.0
-    return sum(v.capital[colour]) + v.known_modifiers(colour) + hidden * (mean - caution)
+    unseen_mean = sum(pool) / len(pool) if pool else 0.0
+    limits = {}
+    for c in COLOURS:
+        hidden = sum(value is None for value in seen[c])
+        mean = unseen_mean if hidden else 0.0
+        known = sum(value for value in seen[c] if value is not None)
+        limits[c] = sum(capital[c]) + known + hidden * (mean - caution)
+    return limits
 
 
 def table_of(v: PlayerView) -> Table:
+    """The table as the viewer sees it (``policies.table_for`` builds the same from a kernel state)."""
     hand = list(v.hand) if v.phase != DRAFT else list(v.draft_picks)
+    seen = {c: [m.value for m in v.modifiers_above[c]] for c in COLOURS}
     return Table(
         me=v.viewer,
         home=[{c: sum(town[c]) for c in COLOURS} for town in v.hometowns],
         capital={c: list(v.capital[c]) for c in COLOURS},
-        limit={c: estimate_limit(v, c) for c in COLOURS},
+        limit=estimate_limits(v.capital, seen, v.pending_modifier),
         gold=list(v.gold),
         gold_pile=v.gold_pile,
         hand=hand,
@@ -171,7 +181,9 @@ def kept_totals(t: Table, seat: int) -> tuple[dict[str, float], int]:
     kept: dict[str, float] = dict(home)
     gold = t.gold[seat]
     over = [c for c in COLOURS if home[c] > limit[c]]
-    for c in sorted(over, key=lambda c: -home[c]):  # save the biggest colours first
+    if len(over) > 1:
+        over.sort(key=home.__getitem__, reverse=True)  # save the biggest colours first (a stable sort)
+    for c in over:
         cost = math.ceil(home[c] - limit[c])
         if cost <= gold and cost < home[c]:
             kept[c], gold = home[c] - cost, gold - cost
@@ -185,17 +197,26 @@ def secured(t: Table, seat: int, kept_by_seat: list[tuple[dict[str, float], int]
     everyone = kept_by_seat or [kept_totals(t, q) for q in range(len(t.home))]
     kept, gold = everyone[seat]
     points = sum(kept.values()) + gold
+    capital = t.capital
     for c in COLOURS:
-        if kept[c] > 0 and t.capital[c] and all(kept[c] > o[c] for q, (o, _) in enumerate(everyone) if q != seat):
-            points += max(t.capital[c])
+        mine = kept[c]
+        if mine > 0 and capital[c]:
+            for q, (other, _) in enumerate(everyone):
+                if q != seat and not mine > other[c]:
+                    break
+            else:  # more than every other seat: the bonus card
+                points += max(capital[c])
     return points
+
+
+_value = itemgetter(1)  # a card's value
 
 
 def plan_hand(t: Table) -> float:
     """What the cards in hand are worth: high cards home while they fit, the others to the capital."""
     room = {c: t.limit[c] - t.home[t.me][c] for c in COLOURS}
     worth = 0.0
-    for card in sorted(t.hand, key=lambda k: -k.value):
+    for card in sorted(t.hand, key=_value, reverse=True):  # highest first, a stable sort
         if card.value <= room[card.colour]:
             worth += card.value
             room[card.colour] -= card.value
@@ -219,12 +240,18 @@ def judge(t: Table) -> float:
 
 def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
     """The table after ``play`` (and the best Cleric take, if it leads to one)."""
+    new, take, _ = _after_play_judged(t, play)
+    return new, take
+
+
+def _after_play_judged(t: Table, play: Play) -> tuple[Table, TakeLowest | None, float | None]:
+    """``after_play`` and, when choosing the Cleric's take judged the result, its ``judge``."""
     new = t.copy()
     card, me = play.card, t.me
     new.hand.remove(card)
     if play.to == HOME:
         new.home[me][card.colour] += card.value
-        return new, None
+        return new, None, None
     new.capital[card.colour].append(card.value)
     new.limit[card.colour] += card.value
     if card.colour == "Y" and new.gold_pile:
@@ -233,9 +260,11 @@ def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
     elif card.colour == "P":
         options = [c for c in ("B", "G", "Y") if new.capital[c]]
         if options:
-            best = max(options, key=lambda c: judge(after_take(new, c)))
-            return after_take(new, best), TakeLowest(best)
-    return new, None
+            tables = [after_take(new, c) for c in options]
+            values = [judge(table) for table in tables]
+            best = values.index(max(values))  # the first best, as max() picks
+            return tables[best], TakeLowest(options[best]), values[best]
+    return new, None, None
 
 
 def after_take(t: Table, colour: str) -> Table:
@@ -249,18 +278,70 @@ def after_take(t: Table, colour: str) -> Table:
 
 def judge_after_play(t: Table, play: Play) -> float:
     """``judge`` after a play; a Scholar's draw and an Agent's modifier count at ``ACTION_WORTH``."""
-    new, _ = after_play(t, play)
+    new, _, judged = _after_play_judged(t, play)
     bonus = 0.0
     if play.to == CAPITAL:
         if play.card.colour == "G" and t.deck:
             bonus = ACTION_WORTH["G"]
         elif play.card.colour == "B" and t.modifier_deck:
             bonus = ACTION_WORTH["B"]
-    return judge(new) + bonus
+    return (judge(new) if judged is None else judged) + bonus
 
 
 def _card(card: Card) -> str:
     return str(card)
+
+
+def rule_choice(t: Table, phase: str, legal: Sequence[Action], pending: int | None) -> Action:
+    """The rule of thumb's decision from a ``Table``: the one decision code of the view-based
+    bot and of the kernel's rule policy (``policies.RulePolicy``)."""
+    if phase == DRAFT:
+        return max(legal, key=lambda pick: _draft_worth(t, pick))
+    if phase == PLAY:
+        scored = [(judge_after_play(t, a), a) for a in legal if isinstance(a, Play)]
+        return max(scored, key=lambda sa: (sa[0], sa[1].to == HOME, sa[1].card))[1]
+    if phase == AGENT:
+        assert pending is not None
+        return max(legal, key=lambda action: _agent_worth(t, pending, action))
+    if phase == CLERIC:
+        return max(legal, key=lambda action: _cleric_worth(t, action))
+    if phase == GOLD:
+        return max(legal, key=lambda action: _gold_worth(t, action))
+    return legal[0]
+
+
+def _draft_worth(t: Table, pick: Action) -> float:
+    assert isinstance(pick, Pick)
+    new = t.copy()
+    new.hand = new.hand + list(pick.cards)
+    return plan_hand(new)
+
+
+def _agent_worth(t: Table, modifier: int, action: Action) -> float:
+    assert isinstance(action, PlaceModifier)
+    new = t.copy()
+    new.limit[action.colour] += modifier
+    return secured(new, t.me) - secured(new, leader(new)) - 0.01 * COLOURS.index(action.colour)
+
+
+def _cleric_worth(t: Table, action: Action) -> float:
+    assert isinstance(action, TakeLowest)
+    return judge(after_take(t, action.colour))
+
+
+def _gold_costs(t: Table) -> tuple[dict[str, int], dict[str, int]]:
+    """Hometown totals and the gold each colour costs; at round end the limits are exact."""
+    totals = t.home[t.me]
+    return totals, {c: totals[c] - int(t.limit[c]) for c in COLOURS}
+
+
+def _gold_worth(t: Table, action: Action) -> tuple[int, int]:
+    """Points kept net of the gold paid; colours not worth their gold spoil the option."""
+    assert isinstance(action, SaveWithGold)
+    totals, costs = _gold_costs(t)
+    if any(totals[c] <= costs[c] for c in action.colours):
+        return -1, 0
+    return sum(totals[c] - costs[c] for c in action.colours), -len(action.colours)
 
 
 class RuleOfThumbBot:
@@ -269,34 +350,32 @@ class RuleOfThumbBot:
     name = "rule"
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        return self.advise(view).action
+        return rule_choice(table_of(view), view.phase, _legal(view), view.pending_modifier)
 
     def advise(self, view: PlayerView) -> Hint:
         """The move this bot would make, with its reason."""
-        legal = _legal(view)
         t = table_of(view)
+        best = rule_choice(t, view.phase, _legal(view), view.pending_modifier)
         if view.phase == DRAFT:
-            return self._draft(t, legal)
+            assert isinstance(best, Pick)
+            return self._draft(t, best)
         if view.phase == PLAY:
-            return self._play(t, legal)
+            assert isinstance(best, Play)
+            return self._explain_play(t, best)
         if view.phase == AGENT:
-            assert view.pending_modifier is not None
-            return self._agent(t, view.pending_modifier, legal)
+            assert isinstance(best, PlaceModifier) and view.pending_modifier is not None
+            return self._agent(t, view.pending_modifier, best)
         if view.phase == CLERIC:
-            return self._cleric(t, legal)
+            assert isinstance(best, TakeLowest)
+            value = min(t.capital[best.colour])
+            return Hint(best, N_("Takes {card}: it scores in your {hometown} and costs you the least room."),
+                        {"card": f"{best.colour}{value}", "colour": best.colour})
         if view.phase == GOLD:
-            return self._gold(view, legal)
-        return Hint(legal[0], N_("This is the only move."), {})
+            assert isinstance(best, SaveWithGold)
+            return self._gold(t, best)
+        return Hint(best, N_("This is the only move."), {})
 
-    def _draft(self, t: Table, legal: tuple[Action, ...]) -> Hint:
-        def worth(pick: Action) -> float:
-            assert isinstance(pick, Pick)
-            new = t.copy()
-            new.hand = new.hand + list(pick.cards)
-            return plan_hand(new)
-
-        best = max(legal, key=worth)
-        assert isinstance(best, Pick)
+    def _draft(self, t: Table, best: Pick) -> Hint:
         cards = best.cards
         if len(cards) == 1:
             return Hint(best, N_("Keeps {card}, the only card left to choose."), {"card": _card(cards[0])})
@@ -312,11 +391,6 @@ class RuleOfThumbBot:
                 params,
             )
         return Hint(best, N_("Keeps {card} and {card2} for their special actions in the {capital}."), params)
-
-    def _play(self, t: Table, legal: tuple[Action, ...]) -> Hint:
-        scored = [(judge_after_play(t, a), a) for a in legal if isinstance(a, Play)]
-        best_score, best = max(scored, key=lambda sa: (sa[0], sa[1].to == HOME, sa[1].card))
-        return self._explain_play(t, best)
 
     def _explain_play(self, t: Table, play: Play) -> Hint:
         card, colour, me = play.card, play.card.colour, t.me
@@ -359,15 +433,7 @@ class RuleOfThumbBot:
                                  "card to your {hometown}."), params)
         return Hint(play, N_("Plays {card} into the {capital}: it would not fit your {hometown}."), params)
 
-    def _agent(self, t: Table, modifier: int, legal: tuple[Action, ...]) -> Hint:
-        def worth(action: Action) -> float:
-            assert isinstance(action, PlaceModifier)
-            new = t.copy()
-            new.limit[action.colour] += modifier
-            return secured(new, t.me) - secured(new, leader(new)) - 0.01 * COLOURS.index(action.colour)
-
-        best = max(legal, key=worth)
-        assert isinstance(best, PlaceModifier)
+    def _agent(self, t: Table, modifier: int, best: PlaceModifier) -> Hint:
         colour = best.colour
         params: dict[str, str | int] = {"modifier": modifier, "colour": colour}
         mine, theirs = t.home[t.me][colour], t.home[leader(t)][colour]
@@ -379,33 +445,10 @@ class RuleOfThumbBot:
                                  "at stake than the leader."), params)
         return Hint(best, N_("Puts the {modifier} above {colour}, where it does you the least harm."), params)
 
-    def _cleric(self, t: Table, legal: tuple[Action, ...]) -> Hint:
-        def worth(action: Action) -> float:
-            assert isinstance(action, TakeLowest)
-            return judge(after_take(t, action.colour))
-
-        best = max(legal, key=worth)
-        assert isinstance(best, TakeLowest)
-        value = min(t.capital[best.colour])
-        return Hint(best, N_("Takes {card}: it scores in your {hometown} and costs you the least room."),
-                    {"card": f"{best.colour}{value}", "colour": best.colour})
-
-    def _gold(self, view: PlayerView, legal: tuple[Action, ...]) -> Hint:
-        me = view.viewer
-        totals = {c: view.hometown_total(me, c) for c in COLOURS}
-        costs = {c: totals[c] - (view.capital_total(c) or 0) for c in COLOURS}  # limits are revealed now
-
-        def worth(action: Action) -> tuple[int, int]:
-            """Points kept net of the gold paid; colours not worth their gold spoil the option."""
-            assert isinstance(action, SaveWithGold)
-            if any(totals[c] <= costs[c] for c in action.colours):
-                return -1, 0
-            return sum(totals[c] - costs[c] for c in action.colours), -len(action.colours)
-
-        best = max(legal, key=worth)
-        assert isinstance(best, SaveWithGold)
+    def _gold(self, t: Table, best: SaveWithGold) -> Hint:
         if not best.colours:
             return Hint(best, N_("Keeps the gold: the cards over the limit are not worth more than it."), {})
+        totals, costs = _gold_costs(t)
         spent = sum(costs[c] for c in best.colours)
         saved = sum(totals[c] for c in best.colours)
         return Hint(best, N_("Spends {gold} gold to keep {saved} points of cards."), {"gold": spent, "saved": saved})
