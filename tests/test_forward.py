@@ -264,3 +264,14 @@ def test_compare_forward_simulates_to_the_target_width_on_common_games() -> None
     assert seen and seen[-1] == pytest.approx(1.0) or all(0 <= x <= 1 for x in seen)
     with pytest.raises(forward.Cancelled):
         forward.compare_forward(v, model="random", exact_limit=0, should_stop=lambda: True)
+
+
+def test_posterior_is_calibrated_over_simulated_games() -> None:
+    from capital_lux.analysis.riskbench import calibration
+
+    figures = calibration(games=12, seed=0)
+    bins = [name for name in ("low", "mid", "high") if f"bayes_calibration_{name}_cases" in figures]
+    assert len(bins) >= 2 and sum(figures[f"bayes_calibration_{b}_cases"] for b in bins) >= 30
+    for b in bins:  # the predicted chance of "negative" lies within the observed frequency's interval
+        predicted = figures[f"bayes_calibration_{b}_predicted"]
+        assert figures[f"bayes_calibration_{b}_observed_low"] <= predicted <= figures[f"bayes_calibration_{b}_observed_high"]

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterator, Sequence, Union
 
-from ..engine import rules
+from ..engine import kernel, rules
 from ..engine.cards import ALL_CARDS, COLOURS
 from ..engine.game import sample_chance
 from ..engine.notation import Action, PlaceModifier
@@ -47,6 +47,8 @@ from .risk import Estimate
 __all__ = [
     "MODELS", "PLACEMENTS", "EXACT_LIMIT", "DEFAULT_SAMPLES", "MOVE_HALF_WIDTH", "Quantity", "ForwardColour",
     "ForwardRisk", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "compare_forward", "decider", "play_round",
+    "rollout", "KERNEL_MODELS",
+    "rollout", "KERNEL_MODELS",
     "mean", "half_width",
 ]
 
@@ -149,10 +151,8 @@ def _exact_choices(model: str) -> Callable[[GameState], list[tuple[Action, Fract
 
 # -- the rollout and the reckoning at the reveal -----------------------------------------
 def play_round(s: GameState, decide: Decider, rng: random.Random) -> list[tuple[str, int]]:
-    """Play ``s`` on, in place, to the end of its round; the modifiers placed meanwhile.
-
-    Every rollout goes through here, so a faster playout kernel replaces this one
-    function. The round's end steps (gold decisions, discards, bonus cards) are played.
+    """Play ``s`` on, in place, through the engine to the end of its round; the modifiers
+    placed meanwhile. The reference path: the exact enumeration checks the kernel's against it.
     """
     start = s.round
     placed: list[tuple[str, int]] = []
@@ -167,18 +167,70 @@ def play_round(s: GameState, decide: Decider, rng: random.Random) -> list[tuple[
     return placed
 
 
+class _Recorder:
+    """A kernel policy that notes where modifiers go: the kernel clears them after the reveal."""
+
+    random_below: Callable[[int], int] | None = None  # never inline: every decision passes through here
+    random_bits: Callable[[int], int] | None = None
+
+    def __init__(self, inner: kernel.KernelPolicy, placed: list[tuple[str, int]]) -> None:
+        self.inner, self.placed = inner, placed
+
+    def decide(self, ks: kernel.KState) -> kernel.Decision:
+        decision = self.inner.decide(ks)
+        if ks.phase == kernel.AGENT and ks.pending is not None:
+            self.placed.append((COLOURS[decision], ks.pending))
+        return decision
+
+
+#: Opponent models the playout kernel plays (the same decisions as the bots, faster).
+KERNEL_MODELS = ("random", "rule")
+
+
+def rollout(s: GameState, model: str, decide: Decider, rng: random.Random, start: _Start,
+            placed: list[tuple[str, int]]) -> _Outcome:
+    """Every simulated game goes through here: play ``s`` to its round's end and reckon the reveal.
+
+    The kernel plays the random and rule-of-thumb models; the search model goes through the
+    engine (``play_round``), as does a first move that already ended the round.
+    """
+    if s.phase == OVER or s.round != start.round:
+        return _reckon(start, s, placed)
+    if model not in KERNEL_MODELS:
+        placed += play_round(s, decide, rng)
+        return _reckon(start, s, placed)
+    ks = kernel.from_state(s)
+    bonus_before = [b[:] for b in ks.bonus]
+    seat = _Recorder(kernel.policy(model, rng), placed)
+    kernel.play_out(ks, [seat] * ks.players, rng, until="round")
+    bonus: Counter[str] = Counter()
+    for before, after in zip(bonus_before, ks.bonus):
+        for kind, n in (Counter(after) - Counter(before)).items():
+            bonus[COLOURS[kernel.COLOUR_OF[kind]]] += kernel.VALUE_OF[kind] * n
+    p = start.viewer
+    return _outcome(
+        start, placed, bonus,
+        home=[sum(ks.home[p][i]) + ks.points_lost[p][i] for i in range(len(COLOURS))],
+        capital_cards=[sum(ks.capital[i]) for i in range(len(COLOURS))],
+        cards_lost=tuple(ks.cards_lost[p]), points_lost=tuple(ks.points_lost[p]),
+        gold=ks.gold[p] + sum(ks.gold_spent[p]), scores=kernel.scores(ks),
+    )
+
+
 @dataclass(frozen=True)
 class _Start:
     """What the reckoning needs of the position the forward look starts from."""
 
     viewer: int
+    round: int
     log_mark: int
     score: int
     modifiers: dict[str, int]
 
     @classmethod
     def of(cls, s: GameState, p: int) -> _Start:
-        return cls(p, len(s.log), rules.scores(s)[p], {c: sum(m for _, m in s.modifiers_above[c]) for c in COLOURS})
+        modifiers = {c: sum(m for _, m in s.modifiers_above[c]) for c in COLOURS}
+        return cls(p, s.round, len(s.log), rules.scores(s)[p], modifiers)
 
 
 @dataclass(frozen=True)
@@ -191,13 +243,31 @@ class _Outcome:
     ahead: bool
 
 
+def _outcome(start: _Start, placed: Sequence[tuple[str, int]], bonus: Counter[str], home: list[int],
+             capital_cards: list[int], cards_lost: tuple[int, ...], points_lost: tuple[int, ...], gold: int,
+             scores: list[int]) -> _Outcome:
+    """The reveal: hometown (with the hand, ruling R9) against capital cards, the bonus cards
+    taken after it and every modifier placed (ruling R12 clears them after the reveal)."""
+    modifiers = dict(start.modifiers)
+    for colour, value in placed:
+        modifiers[colour] += value
+    needed = []
+    for i, c in enumerate(COLOURS):
+        capital = capital_cards[i] + bonus[c] + modifiers[c]
+        needed.append(home[i] - capital if home[i] > 0 and home[i] > capital else 0)  # ruling R7
+    p = start.viewer
+    return _Outcome(
+        needed=tuple(needed), cards_lost=cards_lost, points_lost=points_lost, keeps_all=sum(needed) <= gold,
+        score_change=scores[p] - start.score, ahead=scores[p] >= max(scores),
+    )
+
+
 def _reckon(start: _Start, s: GameState, placed: Sequence[tuple[str, int]]) -> _Outcome:
-    """The reveal, rebuilt from the state after the round end and the round end's log.
+    """The reveal, rebuilt from the engine's state after the round end and the round end's log.
 
     The engine runs the whole round end in one step when nobody has a gold choice, so
     the hometown at the reveal is what is left plus what was discarded, and the capital
-    what is left plus the bonus cards taken, plus every modifier placed (ruling R12
-    clears them after the reveal).
+    what is left plus the bonus cards taken.
     """
     p = start.viewer
     lost_cards: Counter[str] = Counter()
@@ -212,22 +282,12 @@ def _reckon(start: _Start, s: GameState, placed: Sequence[tuple[str, int]]) -> _
             lost_points[event.colours[0]] += sum(card.value for card in event.cards)
         elif event.player == p and event.kind == "gold_spent":
             spent += event.amount
-    modifiers = dict(start.modifiers)
-    for colour, value in placed:
-        modifiers[colour] += value
-    needed = []
-    for c in COLOURS:
-        home = sum(s.hometowns[p][c]) + lost_points[c]
-        capital = sum(s.capital[c]) + bonus[c] + modifiers[c]
-        needed.append(home - capital if home > 0 and home > capital else 0)  # ruling R7
-    scores = rules.scores(s)
-    return _Outcome(
-        needed=tuple(needed),
-        cards_lost=tuple(lost_cards[c] for c in COLOURS),
-        points_lost=tuple(lost_points[c] for c in COLOURS),
-        keeps_all=sum(needed) <= s.gold[p] + spent,
-        score_change=scores[p] - start.score,
-        ahead=scores[p] >= max(scores),
+    return _outcome(
+        start, placed, bonus,
+        home=[sum(s.hometowns[p][c]) + lost_points[c] for c in COLOURS],
+        capital_cards=[sum(s.capital[c]) for c in COLOURS],
+        cards_lost=tuple(lost_cards[c] for c in COLOURS), points_lost=tuple(lost_points[c] for c in COLOURS),
+        gold=s.gold[p] + spent, scores=rules.scores(s),
     )
 
 
@@ -381,7 +441,8 @@ def _exact_summary(results: list[tuple[Fraction, _Outcome]], model: str, placeme
 
 
 # -- simulated -------------------------------------------------------------------------------
-def _sample(v: PlayerView, prior: ModifierPrior, decide: Decider, seed: int, i: int, first: Action | None) -> _Outcome:
+def _sample(v: PlayerView, prior: ModifierPrior, model: str, decide: Decider, seed: int, i: int,
+            first: Action | None) -> _Outcome:
     """Game ``i`` of a seeded run: the same hidden deal and dice whatever ``first`` is."""
     rng = random.Random(seed * 1_000_003 + i)
     values = prior.draw(rng)
@@ -392,9 +453,7 @@ def _sample(v: PlayerView, prior: ModifierPrior, decide: Decider, seed: int, i: 
         if s.phase == AGENT and s.pending_modifier is not None and isinstance(first, PlaceModifier):
             placed.append((first.colour, s.pending_modifier))
         s.apply_action(first)
-    if s.round == v.round and s.phase != OVER:
-        placed += play_round(s, decide, rng)
-    return _reckon(start, s, placed)
+    return rollout(s, model, decide, rng, start, placed)
 
 
 def _simulated_summary(outcomes: list[_Outcome], model: str, placement: str, prior: ModifierPrior) -> ForwardRisk:
@@ -451,7 +510,7 @@ def iter_forward_risk(
         for i in range(len(outcomes), min(samples, len(outcomes) + batch)):
             if should_stop is not None and i % 25 == 0 and should_stop():
                 raise Cancelled
-            outcomes.append(_sample(v, prior, decide, seed, i, None))
+            outcomes.append(_sample(v, prior, model, decide, seed, i, None))
         risk = _simulated_summary(outcomes, model, placement, prior)
         yield risk
         if target > 0 and risk.widest() <= target:
@@ -519,7 +578,7 @@ def compare_forward(
                 for i in range(n, n + size):
                     if should_stop is not None and i % 25 == 0 and should_stop():
                         raise Cancelled
-                    outcomes[k].append(_sample(v, prior, decide, seed, i, action))
+                    outcomes[k].append(_sample(v, prior, model, decide, seed, i, action))
             n += size
             moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior))
                      for a, o in zip(v.legal_actions, outcomes)]
