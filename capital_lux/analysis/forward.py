@@ -30,29 +30,27 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterator, Sequence, Union
 
-from ..engine import kernel, rules
+from ..engine import rules
 from ..engine.cards import ALL_CARDS, COLOURS
-from ..engine.game import sample_chance
 from ..engine.notation import Action, PlaceModifier
 from ..engine.state import AGENT, CHANCE_PHASES, DRAFT, GOLD, OVER, GameState
-from ..engine.views import PlayerView, determinize, view
+from ..engine.views import PlayerView, determinize
 from .modifiers import ModifierPrior, modifier_posterior
+from .reveal import (KERNEL_MODELS, MODELS, Decider, Outcome, Start, decider, exact_choices,
+                     play_round, reckon, rollout)
 from .risk import Estimate
 
 __all__ = [
     "MODELS", "PLACEMENTS", "EXACT_LIMIT", "DEFAULT_SAMPLES", "MOVE_HALF_WIDTH", "Quantity", "ForwardColour",
     "ForwardRisk", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "compare_forward", "decider", "play_round",
     "rollout", "KERNEL_MODELS",
-    "rollout", "KERNEL_MODELS",
     "mean", "half_width",
 ]
 
-MODELS = ("random", "rule", "search")
 PLACEMENTS = ("bayes", "random")
 #: Engine steps an exact enumeration may take before the answer is simulated instead
 #: (a step costs 0.05 to 0.3 ms, the rule of thumb's decisions being the dearest).
@@ -60,11 +58,8 @@ EXACT_LIMIT = 3000
 DEFAULT_SAMPLES = 2000
 #: The per-move comparison samples until every probability's 95% interval is this narrow.
 MOVE_HALF_WIDTH = 0.05
-#: Search-bot iterations per decision inside rollouts: a thinking opponent, at a price.
-SEARCH_ITERATIONS = 24
 
 Quantity = Union[Fraction, Estimate]
-Decider = Callable[[GameState, random.Random], Action]
 
 
 def mean(q: Quantity) -> float:
@@ -113,182 +108,6 @@ class MoveRisk:
 
 class Cancelled(Exception):
     """The caller's ``should_stop`` asked the computation to stop."""
-
-
-# -- the opponent models -----------------------------------------------------------------
-def decider(model: str, seed: int = 0) -> Decider:
-    """Every seat's policy under ``model``; each decides from its own view only."""
-    if model == "random":
-        return lambda s, rng: rng.choice(s.legal_actions())
-    if model == "rule":
-        from ..players.bots import RuleOfThumbBot
-
-        bot = RuleOfThumbBot()
-        return lambda s, rng: bot.choose(view(s, s.current), rng)
-    if model == "search":
-        from ..players.bots import SearchBot
-
-        search = SearchBot(iterations=SEARCH_ITERATIONS)
-        return lambda s, rng: search.choose(view(s, s.current), rng)
-    raise ValueError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
-
-
-def _exact_choices(model: str) -> Callable[[GameState], list[tuple[Action, Fraction]]] | None:
-    """The model's decision as a distribution, when it is one we can enumerate."""
-    if model == "random":
-        def uniform(s: GameState) -> list[tuple[Action, Fraction]]:
-            legal = s.legal_actions()
-            return [(a, Fraction(1, len(legal))) for a in legal]
-
-        return uniform
-    if model == "rule":
-        from ..players.bots import RuleOfThumbBot
-
-        bot = RuleOfThumbBot()  # its choice is a function of its view: no randomness
-        return lambda s: [(bot.advise(view(s, s.current)).action, Fraction(1))]
-    return None  # the search bot's choices depend on its own random playouts
-
-
-# -- the rollout and the reckoning at the reveal -----------------------------------------
-def play_round(s: GameState, decide: Decider, rng: random.Random) -> list[tuple[str, int]]:
-    """Play ``s`` on, in place, through the engine to the end of its round; the modifiers
-    placed meanwhile. The reference path: the exact enumeration checks the kernel's against it.
-    """
-    start = s.round
-    placed: list[tuple[str, int]] = []
-    while s.phase != OVER and s.round == start:
-        if s.phase in CHANCE_PHASES:
-            action = sample_chance(s, rng)
-        else:
-            action = decide(s, rng)
-            if s.phase == AGENT and isinstance(action, PlaceModifier) and s.pending_modifier is not None:
-                placed.append((action.colour, s.pending_modifier))
-        rules.apply(s, action)  # the deciders only choose legal actions
-    return placed
-
-
-class _Recorder:
-    """A kernel policy that notes where modifiers go: the kernel clears them after the reveal."""
-
-    random_below: Callable[[int], int] | None = None  # never inline: every decision passes through here
-    random_bits: Callable[[int], int] | None = None
-
-    def __init__(self, inner: kernel.KernelPolicy, placed: list[tuple[str, int]]) -> None:
-        self.inner, self.placed = inner, placed
-
-    def decide(self, ks: kernel.KState) -> kernel.Decision:
-        decision = self.inner.decide(ks)
-        if ks.phase == kernel.AGENT and ks.pending is not None:
-            self.placed.append((COLOURS[decision], ks.pending))
-        return decision
-
-
-#: Opponent models the playout kernel plays (the same decisions as the bots, faster).
-KERNEL_MODELS = ("random", "rule")
-
-
-def rollout(s: GameState, model: str, decide: Decider, rng: random.Random, start: _Start,
-            placed: list[tuple[str, int]]) -> _Outcome:
-    """Every simulated game goes through here: play ``s`` to its round's end and reckon the reveal.
-
-    The kernel plays the random and rule-of-thumb models; the search model goes through the
-    engine (``play_round``), as does a first move that already ended the round.
-    """
-    if s.phase == OVER or s.round != start.round:
-        return _reckon(start, s, placed)
-    if model not in KERNEL_MODELS:
-        placed += play_round(s, decide, rng)
-        return _reckon(start, s, placed)
-    ks = kernel.from_state(s)
-    bonus_before = [b[:] for b in ks.bonus]
-    seat = _Recorder(kernel.policy(model, rng), placed)
-    kernel.play_out(ks, [seat] * ks.players, rng, until="round")
-    bonus: Counter[str] = Counter()
-    for before, after in zip(bonus_before, ks.bonus):
-        for kind, n in (Counter(after) - Counter(before)).items():
-            bonus[COLOURS[kernel.COLOUR_OF[kind]]] += kernel.VALUE_OF[kind] * n
-    p = start.viewer
-    return _outcome(
-        start, placed, bonus,
-        home=[sum(ks.home[p][i]) + ks.points_lost[p][i] for i in range(len(COLOURS))],
-        capital_cards=[sum(ks.capital[i]) for i in range(len(COLOURS))],
-        cards_lost=tuple(ks.cards_lost[p]), points_lost=tuple(ks.points_lost[p]),
-        gold=ks.gold[p] + sum(ks.gold_spent[p]), scores=kernel.scores(ks),
-    )
-
-
-@dataclass(frozen=True)
-class _Start:
-    """What the reckoning needs of the position the forward look starts from."""
-
-    viewer: int
-    round: int
-    log_mark: int
-    score: int
-    modifiers: dict[str, int]
-
-    @classmethod
-    def of(cls, s: GameState, p: int) -> _Start:
-        modifiers = {c: sum(m for _, m in s.modifiers_above[c]) for c in COLOURS}
-        return cls(p, s.round, len(s.log), rules.scores(s)[p], modifiers)
-
-
-@dataclass(frozen=True)
-class _Outcome:
-    needed: tuple[int, ...]  # gold needed per colour at the reveal (0: safe)
-    cards_lost: tuple[int, ...]
-    points_lost: tuple[int, ...]
-    keeps_all: bool
-    score_change: int
-    ahead: bool
-
-
-def _outcome(start: _Start, placed: Sequence[tuple[str, int]], bonus: Counter[str], home: list[int],
-             capital_cards: list[int], cards_lost: tuple[int, ...], points_lost: tuple[int, ...], gold: int,
-             scores: list[int]) -> _Outcome:
-    """The reveal: hometown (with the hand, ruling R9) against capital cards, the bonus cards
-    taken after it and every modifier placed (ruling R12 clears them after the reveal)."""
-    modifiers = dict(start.modifiers)
-    for colour, value in placed:
-        modifiers[colour] += value
-    needed = []
-    for i, c in enumerate(COLOURS):
-        capital = capital_cards[i] + bonus[c] + modifiers[c]
-        needed.append(home[i] - capital if home[i] > 0 and home[i] > capital else 0)  # ruling R7
-    p = start.viewer
-    return _Outcome(
-        needed=tuple(needed), cards_lost=cards_lost, points_lost=points_lost, keeps_all=sum(needed) <= gold,
-        score_change=scores[p] - start.score, ahead=scores[p] >= max(scores),
-    )
-
-
-def _reckon(start: _Start, s: GameState, placed: Sequence[tuple[str, int]]) -> _Outcome:
-    """The reveal, rebuilt from the engine's state after the round end and the round end's log.
-
-    The engine runs the whole round end in one step when nobody has a gold choice, so
-    the hometown at the reveal is what is left plus what was discarded, and the capital
-    what is left plus the bonus cards taken.
-    """
-    p = start.viewer
-    lost_cards: Counter[str] = Counter()
-    lost_points: Counter[str] = Counter()
-    bonus: Counter[str] = Counter()
-    spent = 0
-    for event in s.log[start.log_mark:]:
-        if event.kind == "bonus":
-            bonus[event.colours[0]] += sum(card.value for card in event.cards)
-        elif event.player == p and event.kind == "discard":
-            lost_cards[event.colours[0]] += len(event.cards)
-            lost_points[event.colours[0]] += sum(card.value for card in event.cards)
-        elif event.player == p and event.kind == "gold_spent":
-            spent += event.amount
-    return _outcome(
-        start, placed, bonus,
-        home=[sum(s.hometowns[p][c]) + lost_points[c] for c in COLOURS],
-        capital_cards=[sum(s.capital[c]) for c in COLOURS],
-        cards_lost=tuple(lost_cards[c] for c in COLOURS), points_lost=tuple(lost_points[c] for c in COLOURS),
-        gold=s.gold[p] + spent, scores=rules.scores(s),
-    )
 
 
 # -- the hidden state ----------------------------------------------------------------------
@@ -368,20 +187,20 @@ class _TooBig(Exception):
 def _exact(
     v: PlayerView, model: str, prior: ModifierPrior, first: Action | None, limit: int,
     should_stop: Callable[[], bool] | None = None,
-) -> list[tuple[Fraction, _Outcome]] | None:
+) -> list[tuple[Fraction, Outcome]] | None:
     """Every outcome with its exact probability, or None beyond ``limit`` engine steps."""
-    choose = _exact_choices(model)
+    choose = exact_choices(model)
     if choose is None or v.phase in (DRAFT, GOLD, OVER) or v.round < 1:
         return None
     if len(prior.assignments) * _deal_count(v, limit) > limit:
         return None
     budget = [limit]
-    results: list[tuple[Fraction, _Outcome]] = []
+    results: list[tuple[Fraction, Outcome]] = []
     rng = random.Random(0)  # unused: every hidden card and modifier is fixed below
 
-    def walk(s: GameState, weight: Fraction, placed: tuple[tuple[str, int], ...], start: _Start, rnd: int) -> None:
+    def walk(s: GameState, weight: Fraction, placed: tuple[tuple[str, int], ...], start: Start, rnd: int) -> None:
         if s.phase == OVER or s.round != rnd:
-            results.append((weight, _reckon(start, s, placed)))
+            results.append((weight, reckon(start, s, placed)))
             return
         budget[0] -= 1
         if budget[0] < 0:
@@ -407,7 +226,7 @@ def _exact(
             for cards, w_deal in _deals(v):
                 budget[0] -= 1  # setting up a deal costs about one step
                 s = _state(v, rng, cards, values)
-                start = _Start.of(s, v.viewer)
+                start = Start.of(s, v.viewer)
                 placed: tuple[tuple[str, int], ...] = ()
                 if first is not None:
                     if s.phase == AGENT and s.pending_modifier is not None and isinstance(first, PlaceModifier):
@@ -419,9 +238,9 @@ def _exact(
     return results
 
 
-def _exact_summary(results: list[tuple[Fraction, _Outcome]], model: str, placement: str,
+def _exact_summary(results: list[tuple[Fraction, Outcome]], model: str, placement: str,
                    prior: ModifierPrior) -> ForwardRisk:
-    def expect(f: Callable[[_Outcome], int | bool]) -> Fraction:
+    def expect(f: Callable[[Outcome], int | bool]) -> Fraction:
         return sum((w * int(f(o)) for w, o in results), Fraction(0))
 
     colours = {}
@@ -442,12 +261,12 @@ def _exact_summary(results: list[tuple[Fraction, _Outcome]], model: str, placeme
 
 # -- simulated -------------------------------------------------------------------------------
 def _sample(v: PlayerView, prior: ModifierPrior, model: str, decide: Decider, seed: int, i: int,
-            first: Action | None) -> _Outcome:
+            first: Action | None) -> Outcome:
     """Game ``i`` of a seeded run: the same hidden deal and dice whatever ``first`` is."""
     rng = random.Random(seed * 1_000_003 + i)
     values = prior.draw(rng)
     s = _state(v, rng, None, values)
-    start = _Start.of(s, v.viewer)
+    start = Start.of(s, v.viewer)
     placed: list[tuple[str, int]] = []
     if first is not None:
         if s.phase == AGENT and s.pending_modifier is not None and isinstance(first, PlaceModifier):
@@ -456,7 +275,7 @@ def _sample(v: PlayerView, prior: ModifierPrior, model: str, decide: Decider, se
     return rollout(s, model, decide, rng, start, placed)
 
 
-def _simulated_summary(outcomes: list[_Outcome], model: str, placement: str, prior: ModifierPrior) -> ForwardRisk:
+def _simulated_summary(outcomes: list[Outcome], model: str, placement: str, prior: ModifierPrior) -> ForwardRisk:
     n = len(outcomes)
     colours = {
         c: ForwardColour(
@@ -505,7 +324,7 @@ def iter_forward_risk(
             yield _exact_summary(results, model, placement, prior)
             return
     decide = decider(model)
-    outcomes: list[_Outcome] = []
+    outcomes: list[Outcome] = []
     while len(outcomes) < samples:
         for i in range(len(outcomes), min(samples, len(outcomes) + batch)):
             if should_stop is not None and i % 25 == 0 and should_stop():
@@ -570,7 +389,7 @@ def compare_forward(
                 progress((k + 1) / len(v.legal_actions))
     if not moves:
         decide = decider(model)
-        outcomes: list[list[_Outcome]] = [[] for _ in v.legal_actions]
+        outcomes: list[list[Outcome]] = [[] for _ in v.legal_actions]
         n = 0
         while n < max_samples:
             size = min(batch, max_samples - n)

@@ -13,10 +13,8 @@ from typing import Any, Callable
 
 import ipywidgets as W
 
-from ..engine.cards import COLOURS
 from ..i18n import Translator
 from ..engine.notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from ..engine.state import GOLD, OVER
 from ..engine.views import PlayerView
 from .riskpanel import MoveComparison, RiskPanel
 from .text import action_label, card_text, colour_text
