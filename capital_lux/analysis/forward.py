@@ -40,7 +40,7 @@ from ..engine.notation import Action, PlaceModifier
 from ..engine.state import AGENT, CHANCE_PHASES, DRAFT, GOLD, OVER, GameState
 from ..engine.views import PlayerView, determinize
 from .modifiers import ModifierPrior, modifier_posterior
-from .reveal import (KERNEL_MODELS, MODELS, Decider, Outcome, Start, decider, exact_choices,
+from .reveal import (KERNEL_MODELS, MODELS, QUICK, Decider, Outcome, Start, decider, exact_choices,
                      play_round, reckon, rollout)
 from .risk import Estimate
 
@@ -297,7 +297,7 @@ def _simulated_summary(outcomes: list[Outcome], model: str, placement: str, prio
 
 
 def _check(v: PlayerView, model: str, placement: str) -> None:
-    if model not in MODELS:
+    if model not in MODELS and model != QUICK:
         raise ValueError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
     if placement not in PLACEMENTS:
         raise ValueError(f"unknown modifier placement {placement!r}: choose from {', '.join(PLACEMENTS)}")

@@ -99,6 +99,29 @@ def calibration(games: int = 40, seed: int = 0) -> Figures:
     return figures
 
 
+def quick_bias(samples: int = 600) -> Figures:
+    """The cheaper rollout rule (``reveal.QUICK``) against the full rule of thumb: CPU seconds
+    per 1,000 games and the mean and largest gap in P(exceed in any colour), in points, over
+    four seeded mid-round positions. Too large a gap is why the panel keeps the full bot."""
+    from .forward import mean
+    from .reveal import QUICK
+
+    gaps, cpu = [], {"rule": 0.0, QUICK: 0.0}
+    for players, seed, left in ((4, 34, 4), (3, 1, 3), (2, 5, 4), (4, 7, 3)):
+        v = example_view(players, seed, cards_left=left)
+        p = {}
+        for model in cpu:
+            start = time.process_time()
+            p[model] = mean(forward_risk(v, model, samples=samples, seed=1, exact_limit=0).p_exceed_any)
+            cpu[model] += time.process_time() - start
+        gaps.append(abs(p["rule"] - p[QUICK]) * 100)
+    games = 4 * samples / 1000
+    return {"rollout_rule_cpu_s_per_1000_games": round(cpu["rule"] / games, 3),
+            "rollout_quick_cpu_s_per_1000_games": round(cpu[QUICK] / games, 3),
+            "rollout_quick_vs_rule_mean_gap_points": round(sum(gaps) / len(gaps), 1),
+            "rollout_quick_vs_rule_max_gap_points": round(max(gaps), 1)}
+
+
 def figures(repeats: int = 5) -> Figures:
     last = last_turn_view(4, 0)
     mid = example_view(players=4, seed=34, cards_left=4)
@@ -119,4 +142,5 @@ def figures(repeats: int = 5) -> Figures:
         out.update(timed(f"compare_6_card_hand_{model}_pm5_points_s", lambda: compare_forward(six, model, seed=1),
                          repeats))
     out.update(calibration())
+    out.update(quick_bias())
     return out
