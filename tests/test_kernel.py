@@ -166,3 +166,10 @@ def test_a_generator_that_draws_differently_is_refused() -> None:
         kernel.play_game(2, [kernel.RandomPolicy(random.Random(0))] * 2, Odd(0))
     with pytest.raises(ValueError, match="'round' or 'game'"):
         kernel.play_out(kernel.new_state(2), [kernel.RandomPolicy(random.Random(0))] * 2, random.Random(0), "turn")
+
+
+def test_standings_are_scores_winners_and_ranks() -> None:
+    for seed in range(40):
+        rng = random.Random(seed)
+        ks = kernel.play_game(3, [kernel.RandomPolicy(rng)] * 3, rng)
+        assert kernel.standings(ks) == (kernel.scores(ks), kernel.winners(ks), kernel.ranks(ks))

@@ -32,7 +32,7 @@ def mid_round(seed: int = 5) -> tuple[Game, int]:
 def panel_text(panel: RiskPanel, t: object, v: PlayerView) -> str:
     panel.render(t, v)  # type: ignore[arg-type]
     panel.wait(120)
-    return panel.html.value
+    return str(panel.html.value)
 
 
 def quick() -> RiskPanel:

@@ -28,14 +28,14 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import permutations
 
-from ..engine.cards import COLOURS
+from ..engine.cards import COLOUR_LETTERS, COLOURS
 from ..engine.notation import PlaceModifier
 from ..engine.state import AGENT
 from ..engine.views import ModifierSlot, PlayerView
 
 __all__ = ["HiddenModifier", "ModifierPrior", "modifier_posterior", "hidden_modifiers"]
 
-_PLACES = tuple(PlaceModifier(c) for c in COLOURS)
+_PLACES = tuple(PlaceModifier(c) for c in COLOUR_LETTERS)
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ def modifier_posterior(
         if key not in cache:
             then = views.get((place.colour, place.index))
             choice = bot.advise(_owners_view(v, then, place, values[k], known)).action
-            cache[key] = choice == PlaceModifier(place.colour)
+            cache[key] = isinstance(choice, PlaceModifier) and choice.colour == place.colour
         return cache[key]
 
     weights = [(values, all(agrees(k, values) for k in placed)) for values in candidates]

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Sequence
 
 from ..players.bots import as_policy, parse_bot
-from ..players.policies import POLICIES as KERNEL_POLICIES
 from ..engine import kernel
 from ..engine.game import Policy, play_game
 from ..engine.rules import ranks
@@ -195,12 +194,16 @@ def play_one(players: int, bots: Sequence[str], seed: int, game: int) -> GameSta
     return play_in_engine(players, bots, seed, game) if ks is None else kernel.to_state(ks)
 
 
+#: The bots the playout kernel plays with the same decisions (``players.policies``).
+KERNEL_BOTS = ("random", "rule")
+
+
 def play_in_kernel(players: int, bots: Sequence[str], seed: int, game: int) -> kernel.KState | None:
     """The game played by the playout kernel, or None if a bot has no kernel policy (search).
 
     The kernel's policies draw from the same generators as the bots, so the game is the one
     ``play_in_engine`` plays (``tests/test_simulate.py`` checks it)."""
-    if not all(spec in KERNEL_POLICIES for spec in bots):
+    if not all(spec in KERNEL_BOTS for spec in bots):
         return None
     policies = [kernel.policy(spec, game_rng(seed, game, seat)) for seat, spec in enumerate(bots)]
     return kernel.play_game(players, policies, game_rng(seed, game))

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 from ..engine.cards import COLOURS, MODIFIERS, N_, Card, format_modifier
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
+from ..engine.rules import CLERIC_COLOURS
 from ..engine.views import PlayerView, view
 
 if TYPE_CHECKING:
@@ -258,7 +259,7 @@ def _after_play_judged(t: Table, play: Play) -> tuple[Table, TakeLowest | None, 
         new.gold[me] += 1
         new.gold_pile -= 1
     elif card.colour == "P":
-        options = [c for c in ("B", "G", "Y") if new.capital[c]]
+        options = [c for c in CLERIC_COLOURS if new.capital[c]]
         if options:
             tables = [after_take(new, c) for c in options]
             values = [judge(table) for table in tables]

@@ -65,9 +65,18 @@ class RulePolicy:
         return kernel.from_action(action)
 
 
+def _quick(rng: random.Random) -> kernel.KernelPolicy:
+    from .search import QuickRule
+
+    return QuickRule(rng)
+
+
+#: Kernel policies by name: the bots "random" and "rule", and the search's play-out rule
+#: "quick" (it reads the whole state: for sampled worlds only, as in search and risk).
 POLICIES: dict[str, Callable[[random.Random], kernel.KernelPolicy]] = {
     "random": kernel.RandomPolicy,
     "rule": RulePolicy,
+    "quick": _quick,
 }
 
 

@@ -145,9 +145,8 @@ def ucb(child: Node, exploration: float) -> float:
 
 def reward(ks: kernel.KState, me: int) -> float:
     """Mostly the share of the win, partly the margin over the best opponent, in [0, 1]."""
-    winners = kernel.winners(ks)
+    scores, winners, _ = kernel.standings(ks)
     win = 1 / len(winners) if me in winners else 0.0
-    scores = kernel.scores(ks)
     best_other = max(s for p, s in enumerate(scores) if p != me)
     margin = max(-1.0, min(1.0, (scores[me] - best_other) / MARGIN_SCALE))
     return WIN_WEIGHT * win + (1 - WIN_WEIGHT) * (1 + margin) / 2
