@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from capital_lux.engine.game import Game
 from capital_lux.engine.position import arrange
 from capital_lux.engine.views import PlayerView, sample_hidden, view
@@ -81,3 +83,39 @@ def test_comparison_ranks_every_move_with_learner_labels_and_can_be_cancelled() 
     comparison.cancel()
     comparison.wait(120)
     assert comparison.html.value == ""
+
+
+@pytest.mark.slow
+def test_timeline_keeps_the_forward_risk_after_each_of_the_learners_plays() -> None:
+    from capital_lux.engine.notation import Play
+
+    game, rng, bot = Game(2, seed=3), random.Random(3), RuleOfThumbBot()
+    panel = RiskPanel(samples=60, exact_limit=300)
+    panel.chart_toggle.value = True
+    learner, labels = 0, []
+    while game.state.round == 1:
+        s = game.state
+        if s.phase == "play" and s.current == learner:
+            panel.render(EN, view(s, learner))
+            panel.wait(120)
+        action = bot.choose(view(s, s.current), rng)
+        if s.phase == "play" and s.current == learner:
+            assert isinstance(action, Play)
+            labels.append(action)
+        game.play(action)
+    assert len(panel.timeline) == len(labels) >= 3
+    assert [a for a, _ in panel.timeline[1:]] == labels[:-1]  # each point follows the play before it
+    assert panel.image.layout.display is None and panel.image.value[:4] == b"\x89PNG"
+
+
+def test_hint_panel_compare_button_fills_the_comparison() -> None:
+    from capital_lux.tutor.extras import HintPanel
+
+    hint = HintPanel(lambda action: None)
+    v = small_table()
+    hint.render(EN, v)
+    hint.compare.click()
+    hint.comparison.wait(300)
+    assert hint.comparison.html.value.count("<tr>") == len(v.legal_actions) + 1
+    hint.render(EN, v)  # a new table clears the old comparison
+    assert hint.comparison.html.value == ""
