@@ -16,13 +16,13 @@ from capital_lux.players.bots import (
     as_policy,
     make_bot,
     parse_bot,
-    table_of,
 )
 from capital_lux.engine import kernel
 from capital_lux.engine.game import play_game, sample_chance
 from capital_lux.i18n import LANGUAGES, translator
 from capital_lux.engine.notation import Play, SaveWithGold
 from capital_lux.players.policies import table_for
+from capital_lux.players.rule_of_thumb import table_of
 from capital_lux.players.search import quick_move
 from capital_lux.engine.state import GameState, new_game
 from capital_lux.engine.views import PlayerView, sample_hidden, view

@@ -2,7 +2,7 @@
 
 Each test plays games both ways and compares whole positions (``GameState.__eq__``
 compares everything on the table, hidden cards included). Larger runs are in
-``python -m capital_lux bench kernel``.
+``python -m capital_lux bench differential`` (thousands of games).
 """
 
 from __future__ import annotations

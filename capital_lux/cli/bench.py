@@ -134,6 +134,30 @@ def _round_rollouts(samples: int = 400) -> float:
     return samples
 
 
+def differential(random_games: int = 3000, rule_games: int = 150) -> Figures:
+    """The kernel against the engine over many more games than the test suite plays: for
+    2, 3 and 4 players, random bots and rule-of-thumb bots (each seat with its own
+    generator, as in ``simulate``), the games compared and how many ended differently
+    (final position, scores or winners; it must be 0)."""
+    from ..analysis.simulate import play_in_engine, play_in_kernel
+
+    figures: Figures = {}
+    for players in (2, 3, 4):
+        for kind, games in (("random", random_games), ("rule", rule_games)):
+            bots = [kind] * players
+            differ = 0
+            for g in range(games):
+                ks = play_in_kernel(players, bots, 2026, g)
+                expected = play_in_engine(players, bots, 2026, g)
+                assert ks is not None
+                if (kernel.to_state(ks) != expected or kernel.scores(ks) != expected.scores()
+                        or kernel.winners(ks) != expected.winners()):
+                    differ += 1
+            figures[f"{kind}_{players}p_games_compared"] = float(games)
+            figures[f"{kind}_{players}p_games_that_differ"] = float(differ)
+    return figures
+
+
 def bots(repeats: int = 5) -> Figures:
     """Rule-of-thumb games per second (every seat, and one against three random bots) in the
     engine with view-based bots; search iterations per second."""
@@ -221,8 +245,8 @@ def long_run(games: int = 100_000) -> Figures:
 
 
 BENCHMARKS: dict[str, Callable[[], Figures]] = {
-    "engine": engine, "kernel": kernel_figures, "bots": bots, "simulation": simulation, "risk": risk, "tutor": tutor, "load": load,
-    "long_run": long_run,
+    "engine": engine, "kernel": kernel_figures, "differential": differential, "bots": bots,
+    "simulation": simulation, "risk": risk, "tutor": tutor, "load": load, "long_run": long_run,
 }
 
 

@@ -3,9 +3,9 @@
 The kernel plays thousands of games a second, so its bots cannot build a
 ``PlayerView`` per decision. The rule of thumb here is not a second
 implementation: ``table_for`` builds, from the compact state, the same
-``bots.Table`` that ``bots.table_of`` builds from the seat's view (only what the
+``rule_of_thumb.Table`` that ``rule_of_thumb.table_of`` builds from the seat's view (only what the
 seat may know: its own hand and draft picks, its own face-down modifiers, public
-zones and counts), and both paths decide with ``bots.rule_choice``, so the
+zones and counts), and both paths decide with ``rule_of_thumb.rule_choice``, so the
 choices are identical by construction.
 
 >>> import random
@@ -25,11 +25,11 @@ from ..engine import kernel
 from ..engine.cards import ALL_CARDS, COLOURS
 from ..engine.kernel import AGENT, DRAFT, GOLD, OVER, KState
 from ..engine.state import PHASES
-from .bots import Table, estimate_limits, rule_choice
+from .rule_of_thumb import Table, estimate_limits, rule_choice
 
 
 def table_for(ks: KState, seat: int) -> Table:
-    """The ``Table`` seat ``seat`` reasons with, equal to ``bots.table_of(view(state, seat))``."""
+    """The ``Table`` seat ``seat`` reasons with, equal to ``table_of(view(state, seat))``."""
     revealed = ks.phase == GOLD or ks.phase == OVER
     seen = {c: [v if revealed or o == seat else None for o, v in ks.mods[i]] for i, c in enumerate(COLOURS)}
     capital = {c: list(ks.capital[i]) for i, c in enumerate(COLOURS)}
