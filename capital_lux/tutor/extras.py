@@ -15,14 +15,13 @@ import ipywidgets as W
 
 from ..engine.cards import COLOURS
 from ..i18n import Translator
-from ..engine.notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.notation import Action
 from ..engine.state import GOLD, OVER
 from ..engine.views import PlayerView
-from .text import action_label, card_text, colour_text
+from .advice import Advice, advice_text, advise, move_text, number
+from .text import colour_text
 
 LOG = logging.getLogger("capital_lux.tutor")
-#: Deals simulated per move by the move comparison (a click's worth of time).
-COMPARE_SAMPLES = 24
 
 
 def _png(figure: Any) -> bytes:
@@ -40,22 +39,6 @@ def _png(figure: Any) -> bytes:
 def _percent(p: Any, t: Translator) -> str:
     # TRANSLATORS: a percentage; French writes "25 %".
     return t.gettext("{percent}%").format(percent=f"{float(p) * 100:.0f}")
-
-
-def action_text(t: Translator, a: Action) -> str:
-    if isinstance(a, Play):
-        if a.to == "capital":
-            return t.gettext("{card} into the Capital").format(card=card_text(t, a.card))
-        return t.gettext("{card} into your Hometown").format(card=card_text(t, a.card))
-    if isinstance(a, Pick):
-        return t.gettext("Set aside {cards}").format(cards=", ".join(card_text(t, c) for c in a.cards))
-    if isinstance(a, PlaceModifier):
-        return t.gettext("Modifier above {colour}").format(colour=colour_text(t, a.colour))
-    if isinstance(a, TakeLowest):
-        return t.gettext("Take the lowest {colour}").format(colour=colour_text(t, a.colour))
-    if isinstance(a, SaveWithGold):
-        return action_label(t, a)
-    return str(a)
 
 
 class RiskPanel:
@@ -133,7 +116,11 @@ class RiskPanel:
 
 
 class HintPanel:
-    """The rule-of-thumb bot's suggestion with its reason, and a comparison of every move."""
+    """The hint and the comparison of every move: one ranking (``advice.ranked_moves``), two views.
+
+    The hint names the ranking's first move with what it does and why; the table lists the
+    same ranking, the hinted move first and marked. One ranking is computed per position.
+    """
 
     def __init__(self, on_action: Callable[[Action], None]) -> None:
         self.on_action = on_action
@@ -144,23 +131,30 @@ class HintPanel:
         self.compare.add_class("cl-compare")
         self.compare.on_click(lambda _: self._guard(self._compare))
         self.follow = W.Button(layout=W.Layout(width="auto", display="none"))
+        self.follow.add_class("cl-follow")
         self.follow.on_click(lambda _: self._follow())
         self.html = W.HTML()
         self.html.add_class("cl-hint-text")
+        self.table = W.HTML()
+        self.table.add_class("cl-compare-table")
         self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
-        self.box = W.VBox([W.HBox([self.button, self.compare, self.follow]), self.html, self.image])
+        self.box = W.VBox([W.HBox([self.button, self.compare, self.follow],
+                                  layout=W.Layout(flex_flow="row wrap")), self.html, self.table, self.image])
         self._t: Translator | None = None
         self._view: PlayerView | None = None
+        self._advice: Advice | None = None
         self._suggested: Action | None = None
 
     def render(self, t: Translator, v: PlayerView) -> None:
         self._t, self._view = t, v
+        self._advice = None  # a new position: a new ranking when asked
         self.button.description = t.gettext("Hint")
         self.compare.description = t.gettext("Compare my moves")
         self.follow.description = t.gettext("Play the suggested move")
         mine = bool(v.legal_actions)
         self.button.disabled = self.compare.disabled = not mine
         self.html.value = ""
+        self.table.value = ""
         self.follow.layout.display = "none"
         self.image.layout.display = "none"
         self._suggested = None
@@ -173,53 +167,57 @@ class HintPanel:
             if self._t is not None:
                 self.html.value = escape(self._t.gettext("Sorry, no advice is available here."))
 
+    def advice(self) -> Advice | None:
+        """The position's ranking, computed once and shared by the hint and the table."""
+        v = self._view
+        if v is None or not v.legal_actions:
+            return None
+        if self._advice is None:
+            self._advice = advise(v)
+        return self._advice
+
     def _hint(self) -> None:
-        t, v = self._t, self._view
-        if t is None or v is None or not v.legal_actions:
+        t, v, advice = self._t, self._view, self.advice()
+        if t is None or v is None or advice is None:
             return
-        try:
-            from ..players.bots import RuleOfThumbBot
-        except ImportError:
-            self.html.value = escape(t.gettext("Hints are not installed."))
-            return
-        hint = RuleOfThumbBot().advise(v)
-        self._suggested = hint.action
+        self._suggested = advice.action
         self.html.value = (
-            f'<div class="cl-note"><b>{escape(action_text(t, hint.action))}</b><br>{escape(hint.text(t))}</div>'
+            f'<div class="cl-note"><b class="cl-hint-move">{escape(move_text(t, advice.action))}</b><br>'
+            f"{escape(advice_text(t, v, advice))}</div>"
         )
         self.follow.layout.display = None
 
     def _compare(self) -> None:
-        t, v = self._t, self._view
-        if t is None or v is None or not v.legal_actions:
+        t, v, advice = self._t, self._view, self.advice()
+        if t is None or v is None or advice is None:
             return
-        try:
-            from ..analysis.risk import compare_moves
-        except ImportError:
-            self.html.value = escape(t.gettext("The move comparison is not installed."))
+        if advice.ranking[0].samples == 0:
+            self.table.value = f'<div class="cl-note">{escape(t.gettext("This is the only move."))}</div>'
             return
-        moves = compare_moves(v, samples=COMPARE_SAMPLES, seed=v.round * 1000 + len(v.hand))
-        moves.sort(key=lambda m: -m.score.mean)
+        from ..analysis.charts import percent
+
         rows = "".join(
-            f"<tr><td>{escape(action_text(t, m.action))}</td><td>{m.score.mean:.1f}</td>"
-            f"<td>{_percent(m.p_exceed_any.mean, t)}</td></tr>"
-            for m in moves[:8]
+            f'<tr class="{"cl-best" if i == 0 else ""}"><td>{"★ " if i == 0 else ""}{escape(move_text(t, m.action))}'
+            f"</td><td>{escape(number(t, m.points))}</td><td>{escape(percent(m.p_exceed, t))}</td></tr>"
+            for i, m in enumerate(advice.ranking[:8])
         )
         head = (
             f"<tr><th>{escape(t.gettext('move'))}</th><th>{escape(t.gettext('points at round end'))}</th>"
             f"<th>{escape(t.gettext('chance to exceed'))}</th></tr>"
         )
-        note = t.gettext("Simulated: {n} deals of the unseen cards per move, the others playing by rule of thumb.")
-        self.html.value = (
-            f'<table class="cl-table">{head}{rows}</table><div class="cl-note">'
-            f"{escape(note.format(n=COMPARE_SAMPLES))}</div>"
+        note = t.gettext("Simulated: {n} deals of the unseen cards per move, the others playing by rule of thumb. "
+                         "★ marks the move the hint suggests.")
+        self.table.value = (
+            f'<div class="cl-scroll"><table class="cl-table cl-compare">{head}{rows}</table></div>'
+            f'<div class="cl-note">{escape(note.format(n=advice.ranking[0].samples))}</div>'
         )
         try:
             from ..analysis.charts import move_chart
 
-            self.image.value = _png(move_chart(moves, t))
+            self.image.value = _png(move_chart([m.estimate for m in advice.ranking], t))
             self.image.layout.display = None
         except Exception:
+            LOG.exception("move chart failed")
             self.image.layout.display = "none"
 
     def _follow(self) -> None:
