@@ -53,7 +53,7 @@ class FreePlay:
     def _relabel(self, kind: str) -> None:
         t = self.t
         self.intro.value = (
-            f'<div class="cl-note">{t.gettext("Play a whole game of three rounds against bots. You sit in seat 0.")}'
+            f'<div class="cl-note">{t.gettext("Play a whole game of three rounds against bots. The bots are named Bot 1, Bot 2 and so on, in seat order after you.")}'
             "</div>"
         )
         self.players.description = t.gettext("Players")
@@ -75,7 +75,7 @@ class FreePlay:
 class TutorApp:
     """Holds the page's parts so that the language can change without losing any game."""
 
-    def __init__(self, lang: str, players: int, seed: int, bot_kind: str) -> None:
+    def __init__(self, lang: str, players: int, seed: int, bot_kind: str, opening: str = "setup") -> None:
         self.t = translator(lang)
         t = self.t
         self.title = W.HTML()
@@ -93,20 +93,22 @@ class TutorApp:
         self.extra_slots = {"exercises": W.VBox(), "whatif": W.VBox()}
         self.extras: dict[str, Any] = {}
         self.tabs = W.Tab(children=[*self.slots, self.free_play.box, *self.extra_slots.values()])
-        self.tabs.selected_index = len(self.slots)  # free play first; the chapters are one click away
+        # A newcomer starts at the start; a link that sets up a game (or says open=free) opens it.
+        self.tabs.selected_index = len(self.slots) if opening == "free" else 0
         self.tabs.add_class("cl-tabs")
         self.tabs.observe(lambda change: self.open_chapter(change["new"]), names="selected_index")
         style = W.HTML(CSS)
         self.root = W.VBox([style, W.HBox([self.title, self.language]), self.tabs])
         self.root.add_class("cl-tutor")
         self._label()
+        self.open_chapter(self.tabs.selected_index)
         self.root.add_class("cl-tutor-ready")  # browser tests wait for this
 
     def _label(self) -> None:
         t = self.t
         self.title.value = f"<h2 style='margin:4px 12px 4px 0'>{t.gettext('Capital Lux Tutor')}</h2>"
         self.language.description = t.gettext("Language")
-        titles = [c.title(t) for c in self.chapter_list] + [t.gettext("Free play")]
+        titles = [t.gettext(c.title) for c in self.chapter_list] + [t.gettext("Free play")]
         titles += [t.gettext("Probability exercises"), t.gettext("What if…")]
         for i, title in enumerate(titles):
             self.tabs.set_title(i, title)
@@ -156,6 +158,9 @@ def language_from_query(query: str, default: str = "en") -> str:
 def options_from_query(query: str) -> dict[str, Any]:
     """``build_app`` arguments from a page's query: ``?lang=fr&players=4&seed=7&bots=random``.
 
+    The page opens on the first chapter, or on free play with ``open=free`` or when the
+    link sets up a free game (players, seed or bots).
+
     Anything missing or unreadable keeps its default, so a bad link still opens the tutor.
     """
     found = parse_qs(query)
@@ -167,6 +172,11 @@ def options_from_query(query: str) -> dict[str, Any]:
     bots = found.get("bots", [""])[0]
     if bots in available_bot_kinds():
         options["bot_kind"] = bots
+    opening = found.get("open", [""])[0]
+    if opening in ("free", "setup"):
+        options["opening"] = opening
+    elif any(key in options for key in ("players", "seed", "bot_kind")):
+        options["opening"] = "free"  # the link sets up a free game: show it
     return options
 
 
@@ -180,11 +190,12 @@ def friendly_error(lang: str = "en") -> W.HTML:
 
 
 def build_app(
-    lang: str = "en", players: int = 3, seed: int | None = None, bot_kind: str = "rule"
+    lang: str = "en", players: int = 3, seed: int | None = None, bot_kind: str = "rule", opening: str = "setup"
 ) -> W.VBox:
-    """The tutor's root widget. ``seed=None`` draws a seed for the free game."""
+    """The tutor's root widget, open on the first chapter (``opening="free"``: on free play).
+    ``seed=None`` draws a seed for the free game."""
     if seed is None:
         seed = random.SystemRandom().randrange(10**6)
-    app = TutorApp(lang, players, seed, bot_kind)
+    app = TutorApp(lang, players, seed, bot_kind, opening)
     app.root._tutor = app  # tests and the notebook reach the parts through the root
     return app.root

@@ -45,6 +45,7 @@ class GamePanel:
         self.recent = W.HTML()  # what the others did after the learner's last move
         self.recent.add_class("cl-recent")
         self._recent_from: int | None = None
+        self.reports_from = 0  # round-end reports before this one are not shown (a lesson's past)
         self.undo_button = W.Button(icon="undo", layout=W.Layout(width="auto"))
         self.undo_button.add_class("cl-undo")
         self.undo_button.on_click(lambda _: self._guard(self._undo))
@@ -98,14 +99,16 @@ class GamePanel:
         recent = []
         if self._recent_from is not None:
             recent = [x for x in (log_line(t, e, s.seat) for e in s.log[self._recent_from :]) if x]
+        # The decision first, then everything that followed, however long (a round end is long).
         self.recent.value = (
             f'<div class="cl-note"><b>{escape(t.gettext("Your decision and what followed:"))}</b><br>'
-            + "<br>".join(escape(x) for x in recent[-12:]) + "</div>"
+            f'<span class="cl-my-decision">{escape(recent[0])}</span>'
+            + "".join(f"<br>{escape(x)}" for x in recent[1:]) + "</div>"
             if recent else ""
         )
         if v.phase == GOLD and s.learner_to_move():
             self.roundend.value = gold_decision_html(t, v)
-        elif s.reports:
+        elif len(s.reports) > self.reports_from:
             self.roundend.value = report_html(t, s.reports[-1], s.seat)
         else:
             self.roundend.value = ""

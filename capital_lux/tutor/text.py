@@ -18,9 +18,10 @@ if TYPE_CHECKING:
 
 
 def player_name(t: Translator, seat: int, learner: int) -> str:
+    """"You", and the bots numbered from 1 in seat order, skipping the learner's seat."""
     if seat == learner:
         return t.gettext("You")
-    return t.gettext("Bot {seat}").format(seat=seat)
+    return t.gettext("Bot {seat}").format(seat=seat + 1 if seat < learner else seat)
 
 
 def card_text(t: Translator, card: Card) -> str:

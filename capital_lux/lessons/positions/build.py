@@ -1,23 +1,29 @@
-"""Prepared positions for the chapters, reached by playing real games.
+"""Writes the chapters' prepared positions as game records: ``python -m capital_lux.lessons.positions.build``.
 
-A position is ``(players, seed, decisions)``: a seeded ``Game`` in which every seat
+The records in this folder are the lessons' data; this module only made them, and
+remakes them on purpose (a changed rule or generator never changes a lesson silently:
+``tests/test_lessons.py`` replays every record and checks what its lesson is about).
+
+A searched position is ``(players, seed, decisions)``: a seeded ``Game`` in which every seat
 plays uniformly at random (from its own view, with ``random.Random(seed * 7 + 3)``)
 until the learner (seat 0) has made ``decisions`` decisions and must decide again.
 Being a real game record, every position is legal, and undo works from it.
-``tests/test_tutor.py`` checks that each position shows what its lesson is about.
 """
 
 from __future__ import annotations
 
+import json
 import random
+from functools import partial
+from pathlib import Path
 from typing import Callable, NamedTuple
 
-from ..engine.cards import Card
-from ..engine.game import Game, replay
-from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, parse_action
-from ..engine.state import hand_size
-from ..engine.views import view
-from .session import Session
+from ...engine.cards import Card
+from ...engine.game import Game, replay
+from ...engine.notation import Action, CardDrawn, ModifierDrawn, Pick, parse_action
+from ...engine.state import hand_size
+from ...engine.views import view
+from ...engine.position import dumps_record
 
 LEARNER = 0
 
@@ -121,9 +127,25 @@ SCRIPTED: dict[str, tuple[Callable[[], Game], int]] = {
 }
 
 
-def prepared_session(name: str, bot_kind: str = "rule") -> Session:
-    if name in SCRIPTED:
-        make, seat = SCRIPTED[name]
-        return Session(make(), seat=seat, bot_kind=bot_kind, bot_seed=0)
-    position = POSITIONS[name]
-    return Session(prepared_game(position), seat=LEARNER, bot_kind=bot_kind, bot_seed=position.seed)
+def build(folder: Path | None = None) -> list[Path]:
+    """Write one record per lesson position, named after it, and ``index.json``: each
+    position's learner seat and the seed of the bots' own choices."""
+    folder = folder or Path(__file__).parent
+    index: dict[str, dict[str, int]] = {}
+    games: dict[str, tuple[Callable[[], Game], int, int]] = {
+        name: (partial(prepared_game, p), LEARNER, p.seed) for name, p in POSITIONS.items()
+    }
+    games.update({name: (make, seat, 0) for name, (make, seat) in SCRIPTED.items()})
+    written = []
+    for name, (make, seat, bot_seed) in games.items():
+        path = folder / f"{name}.json"
+        path.write_text(dumps_record(make().record()) + "\n", "utf-8")
+        index[name] = {"seat": seat, "bot_seed": bot_seed}
+        written.append(path)
+    (folder / "index.json").write_text(json.dumps(index, indent=1) + "\n", "utf-8")
+    return written
+
+
+if __name__ == "__main__":
+    for path in build():
+        print(path)
