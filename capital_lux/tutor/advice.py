@@ -114,11 +114,13 @@ def effect_text(t: Translator, v: PlayerView, a: Action) -> str:
         return raised + " " + _special(t, v, c)
     if isinstance(a, PlaceModifier) and v.pending_modifier is not None:
         before = _limit(v, a.colour)
-        key = ("The {modifier} raises the limit of {colour} from {before} to {after} at the round end, "
-               "for every player." if v.pending_modifier > 0 else
-               "The {modifier} lowers the limit of {colour} from {before} to {after} at the round end, "
-               "for every player.")
-        return t.gettext(key).format(modifier=format_modifier(v.pending_modifier), colour=colour_text(t, a.colour),
+        if v.pending_modifier > 0:
+            key = t.gettext("The {modifier} raises the limit of {colour} from {before} to {after} at the round "
+                            "end, for every player.")
+        else:
+            key = t.gettext("The {modifier} lowers the limit of {colour} from {before} to {after} at the round "
+                            "end, for every player.")
+        return key.format(modifier=format_modifier(v.pending_modifier), colour=colour_text(t, a.colour),
                                      before=before, after=before + v.pending_modifier)
     if isinstance(a, TakeLowest) and v.capital[a.colour]:
         card = Card(a.colour, min(v.capital[a.colour]))
