@@ -68,11 +68,14 @@ def rule_of_thumb(v: PlayerView) -> Action:
     return RuleOfThumbBot().advise(v).action
 
 
-def move_text(t: Translator, a: Action) -> str:
-    """A move as the table shows it: cards by symbol, role and value, in the reader's language."""
+def move_text(t: Translator, a: Action, own: bool = True) -> str:
+    """A move as the table shows it: cards by symbol, role and value, in the reader's language.
+    ``own``: the reader's move (else any player's, as in the what-if explorer)."""
     if isinstance(a, Play):
         if a.to == CAPITAL:
             return t.gettext("{card} into the Capital").format(card=card_text(t, a.card))
+        if not own:
+            return t.gettext("{card} into their Hometown").format(card=card_text(t, a.card))
         return t.gettext("{card} into your Hometown").format(card=card_text(t, a.card))
     if isinstance(a, Pick):
         return t.gettext("Set aside {cards}").format(cards=", ".join(card_text(t, c) for c in a.cards))

@@ -14,6 +14,7 @@ from typing import Callable
 
 import ipywidgets as W
 
+from ..engine.cards import N_
 from ..i18n import Translator
 from ..engine.notation import Action
 from ..engine.state import GOLD
@@ -42,6 +43,7 @@ class GamePanel:
         self.table.add_class("cl-table-html")
         self.controls = Controls(self._act)
         self.message = W.HTML()
+        self._notice: tuple[str, str] | None = None  # (css class, English msgid): redrawn in each language
         self.recent = W.HTML()  # what the others did after the learner's last move
         self.recent.add_class("cl-recent")
         self._recent_from: int | None = None
@@ -76,10 +78,17 @@ class GamePanel:
         self.t = t
         self.render()
 
+    def notify(self, notice: tuple[str, str] | None) -> None:
+        """A one-line note above the controls, kept as a msgid so a language change redraws it."""
+        self._notice = notice
+        self.message.value = (
+            "" if notice is None else f'<div class="{notice[0]}">{escape(self.t.gettext(notice[1]))}</div>'
+        )
+
     def set_session(self, session: Session) -> None:
         self.session = session
         self.controls.selected = None
-        self.message.value = ""
+        self._notice = None
         self._recent_from = None
         self.render()
 
@@ -88,6 +97,7 @@ class GamePanel:
         t, s = self.t, self.session
         v = s.view()
         self.controls.render(t, v)
+        self.notify(self._notice)
         self.undo_button.description = t.gettext("Undo my last move")
         self.undo_button.tooltip = t.gettext(
             "Replays the game up to your previous decision; the same cards come again."
@@ -130,7 +140,7 @@ class GamePanel:
         start = len(self.session.log)
         self.session.play(action)
         self._recent_from = start
-        self.message.value = ""
+        self._notice = None
         self.render()
         for listener in self.on_move:
             listener(self, action)
@@ -140,7 +150,7 @@ class GamePanel:
             return
         self.session.undo()
         self._recent_from = None
-        self.message.value = f'<div class="cl-note">{escape(self.t.gettext("Your last move was taken back."))}</div>'
+        self._notice = ("cl-note", N_("Your last move was taken back."))
         self.render()
 
     def _guard(self, work: Callable[[], None]) -> None:
@@ -148,11 +158,8 @@ class GamePanel:
             work()
         except Exception:  # a friendly message for the learner, the details for the server log
             LOG.exception("tutor action failed")
-            self.message.value = (
-                '<div class="cl-error">'
-                + escape(self.t.gettext("Sorry, that did not work. The game is unchanged; please try again."))
-                + "</div>"
-            )
+            self._notice = ("cl-error", N_("Sorry, that did not work. The game is unchanged; please try again."))
+            self.notify(self._notice)
             try:
                 self.render()
             except Exception:

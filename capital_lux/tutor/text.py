@@ -38,14 +38,23 @@ def colour_text(t: Translator, colour: str) -> str:
     )
 
 
-def special_action(t: Translator, colour: str) -> str:
-    """What playing this colour into the Capital does."""
+def special_action(t: Translator, colour: str, mine: bool = True) -> str:
+    """What playing this colour into the Capital does (``mine``: for the learner, else for another player)."""
     if colour == "G":
+        if not mine:
+            return t.gettext("Scholar: they draw a profession card into their hand.")
         return t.gettext("Scholar: draw a profession card into your hand.")
     if colour == "Y":
+        if not mine:
+            return t.gettext("Merchant: they take a gold disc.")
         return t.gettext("Merchant: take a gold disc.")
     if colour == "B":
+        if not mine:
+            return t.gettext("Agent: they draw a modifier and place it face down above a Capital colour.")
         return t.gettext("Agent: draw a modifier and place it face down above a Capital colour.")
+    if not mine:
+        return t.gettext("Cleric: they take the lowest blue, green or yellow card of the Capital into their "
+                         "Hometown.")
     return t.gettext("Cleric: take the lowest blue, green or yellow card of the Capital into your Hometown.")
 
 
@@ -85,7 +94,7 @@ def log_line(t: Translator, entry: LogEntry, learner: int) -> str:
     action = entry.action
     if entry.kind == "play" and isinstance(action, Play):
         card = card_text(t, action.card)
-        effect = special_action(t, action.card.colour)
+        effect = special_action(t, action.card.colour, mine=entry.player == learner)
         if action.to == CAPITAL and entry.player == learner:
             return t.gettext("You play {card} into the Capital. {effect}").format(card=card, effect=effect)
         if action.to == CAPITAL:

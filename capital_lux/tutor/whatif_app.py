@@ -21,7 +21,7 @@ import ipywidgets as W
 from ..lessons import gallery
 from ..engine.cards import CapitalLuxError
 from ..engine.game import resolve_chance
-from ..analysis.charts import describe_action, move_chart
+from ..analysis.charts import move_chart
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
 from ..analysis.risk import MoveEstimate, compare_moves, policy_for
@@ -44,6 +44,7 @@ from ..lessons.whatif import (
     read_upload,
     zone_text,
 )
+from .advice import move_text
 from .exercises_app import figure_png, position_html
 from .table import CSS, card_html
 
@@ -64,7 +65,7 @@ def move_label_html(t: Translator, action: Action) -> str:
     if isinstance(action, Play):
         place = t.term("Capital") if action.to == "capital" else t.term("Hometown")
         return f"{card_html(t, action.card)} → {escape(place)}"
-    return escape(describe_action(action, t))
+    return escape(move_text(t, action, own=False))
 
 
 def _interval(mean: float, low: float, high: float, percent: bool) -> str:
@@ -102,7 +103,7 @@ def _public_line(t: Translator, seat: int, action: Action, me: int) -> str | Non
         return None
     if isinstance(action, Pick) and seat != me:
         return t.gettext("Player {seat} picks cards.").format(seat=seat)
-    return t.gettext("Player {seat}: {move}").format(seat=seat, move=describe_action(action, t))
+    return t.gettext("Player {seat}: {move}").format(seat=seat, move=move_text(t, action, own=False))
 
 
 def phase_label(t: Translator, phase: str) -> str:
@@ -303,7 +304,7 @@ class WhatIfApp:
         self.analysis.value = ""
         self.chart.layout.display = "none"
         legal = s.legal_actions() if to_move in seats else []
-        options = [(describe_action(a, t), str(a)) for a in legal]
+        options = [(move_text(t, a, own=False), str(a)) for a in legal]  # cards as the table shows them
         if s.is_chance_node():
             options = [(t.gettext("let chance decide (seeded)"), "chance")]
         self.move.options = options
@@ -441,7 +442,7 @@ class WhatIfApp:
             replay.apply_action(action)
             if line:
                 lines.append(f"<li>{escape(line)}</li>")
-        self._accept(result.state, t.gettext("Played: {move}").format(move=describe_action(chosen, t)))
+        self._accept(result.state, t.gettext("Played: {move}").format(move=move_text(t, chosen, own=False)))
         self.log.value = f'<ol class="cl-log">{"".join(lines)}</ol>'
 
     # -- export ------------------------------------------------------------------------------------------
