@@ -10,11 +10,11 @@ from urllib.parse import parse_qs
 
 import ipywidgets as W
 
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalize_language, translator
+from ..i18n import Translator, normalize_language, translator
+from .base import embed, label_picker, language_picker, page_root
 from .chapters import ChapterView, chapters
 from .panel import GamePanel
 from .session import Session, available_bot_kinds
-from .table import CSS
 
 LOG = logging.getLogger("capital_lux.tutor")
 
@@ -79,11 +79,7 @@ class TutorApp:
         self.t = translator(lang)
         t = self.t
         self.title = W.HTML()
-        self.language = W.Dropdown(
-            options=[(LANGUAGE_NAMES[code], code) for code in LANGUAGES], value=t.lang, layout=W.Layout(width="auto")
-        )
-        self.language.add_class("cl-language")
-        self.language.observe(lambda change: self.set_language(change["new"]), names="value")
+        self.language = language_picker(t, self.set_language)
         # Chapters are built when first opened: the page is ready sooner with fewer widgets.
         self.chapter_list = chapters()
         self.chapter_views: dict[int, ChapterView] = {}
@@ -97,9 +93,7 @@ class TutorApp:
         self.tabs.selected_index = len(self.slots) if opening == "free" else 0
         self.tabs.add_class("cl-tabs")
         self.tabs.observe(lambda change: self.open_chapter(change["new"]), names="selected_index")
-        style = W.HTML(CSS)
-        self.root = W.VBox([style, W.HBox([self.title, self.language]), self.tabs])
-        self.root.add_class("cl-tutor")
+        self.root = page_root("tutor-page", [self.title, self.language], self.tabs)
         self._label()
         self.open_chapter(self.tabs.selected_index)
         self.root.add_class("cl-tutor-ready")  # browser tests wait for this
@@ -107,7 +101,7 @@ class TutorApp:
     def _label(self) -> None:
         t = self.t
         self.title.value = f"<h2 style='margin:4px 12px 4px 0'>{t.gettext('Capital Lux Tutor')}</h2>"
-        self.language.description = t.gettext("Language")
+        label_picker(self.language, t)
         titles = [t.gettext(c.title) for c in self.chapter_list] + [t.gettext("Free play")]
         titles += [t.gettext("Probability exercises"), t.gettext("What if…")]
         for i, title in enumerate(titles):
@@ -133,16 +127,15 @@ class TutorApp:
             from .whatif_app import WhatIfApp
 
             app = ExercisesApp(self.t.lang) if name == "exercises" else WhatIfApp(self.t.lang)
-            app.language.layout.display = "none"  # the tutor's own picker drives it
             self.extras[name] = app
-            self.extra_slots[name].children = (app.root,)
+            self.extra_slots[name].children = (embed(app),)  # the tutor's own picker drives it
         return self.extras[name]
 
     def set_language(self, lang: str) -> None:
         self.t = translator(lang)
         self._label()
         for app in self.extras.values():
-            app.language.value = self.t.lang
+            app.set_language(self.t.lang)
         for chapter in self.chapter_views.values():
             chapter.set_language(self.t)
         self.free_play.set_language(self.t)

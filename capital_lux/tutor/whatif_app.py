@@ -22,7 +22,7 @@ from ..lessons import gallery
 from ..engine.cards import CapitalLuxError
 from ..engine.game import resolve_chance
 from ..analysis.charts import move_chart
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from ..i18n import Translator, translator
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
 from ..analysis.risk import MoveEstimate, compare_moves, policy_for
 from ..engine.state import PHASES, GameState
@@ -45,8 +45,9 @@ from ..lessons.whatif import (
     zone_text,
 )
 from .advice import move_text
+from .base import label_picker, language_picker, page_root
 from .exercises_app import figure_png, position_html
-from .table import CSS, card_html
+from .table import card_html
 
 SAMPLES = (20, 50, 200, 1000)
 BOTS = ("fast", "random", "rule")
@@ -138,9 +139,7 @@ class WhatIfApp:
         self.moves: list[MoveEstimate] = []
         self.played = 0
         self.title = W.HTML()
-        self.language = W.Dropdown(options=[(LANGUAGE_NAMES[c], c) for c in LANGUAGES], value=self.t.lang,
-                                   layout=W.Layout(width="auto"))
-        self.language.add_class("cl-language")
+        self.language = language_picker(self.t, self.set_language)
         # loading
         self.gallery = W.Dropdown(options=list(gallery.NAMES), value=name, layout=W.Layout(width="32em"))
         self.gallery.add_class("cl-wi-gallery")
@@ -203,7 +202,6 @@ class WhatIfApp:
         self.export_button.add_class("cl-wi-export-button")
         self.download = W.HTML()
 
-        self.language.observe(lambda change: self.set_language(change["new"]), names="value")
         self.gallery_button.on_click(lambda _: self.load_gallery(str(self.gallery.value)))
         self.paste_button.on_click(lambda _: self.load_pasted())
         self.upload.observe(lambda change: self.load_upload(change["new"]), names="value")
@@ -226,10 +224,7 @@ class WhatIfApp:
                                    W.HBox([self.move, self.play_button], layout=row), self.log])
         self.export_box = W.VBox([self.export_button, self.export, self.download])
         self.tabs = W.Tab([self.load_box, self.edit_box, self.analyse_box, self.export_box])
-        self.root = W.VBox([W.HTML(CSS), W.HBox([self.title, self.language], layout=row), self.message,
-                            self.seen_by, self.table, self.tabs])
-        self.root.add_class("cl-tutor")
-        self.root.add_class("cl-whatif")
+        self.root = page_root("whatif", [self.title, self.language], self.message, self.seen_by, self.table, self.tabs)
         self._relabel()
         self._show_state()
         self.root.add_class("cl-ready")
@@ -238,7 +233,7 @@ class WhatIfApp:
     def _relabel(self) -> None:
         t = self.t
         self.title.value = f"<h2>{escape(t.gettext('What if? Explore a position'))}</h2>"
-        self.language.description = t.gettext("Language")
+        label_picker(self.language, t)
         chosen = self.gallery.value
         self.gallery.options = [(t.gettext(gallery.TITLES[n]), n) for n in gallery.NAMES]
         self.gallery.value = chosen
