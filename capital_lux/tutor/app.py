@@ -5,13 +5,14 @@ from __future__ import annotations
 import logging
 import random
 from html import escape
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import parse_qs
 
 import ipywidgets as W
 
 from ..i18n import Translator, normalize_language, translator
 from .base import embed, label_picker, language_picker, page_root
+from . import keep
 from .chapters import ChapterView, chapters
 from .panel import GamePanel
 from .session import Session, available_bot_kinds
@@ -47,7 +48,24 @@ class FreePlay:
                                layout=W.Layout(flex_flow="row wrap", align_items="center"))
         self._relabel(bot_kind if bot_kind in self.kinds else self.kinds[0])
         self.panel = GamePanel(t, Session.new(players, seed, self.strength.value))
-        self.box = W.VBox([self.intro, self.settings, self.panel.box])
+        # Keeping the game across a reload (see ``keep``): the browser holds only the token.
+        self.token = ""
+        self.game_seed = seed
+        self.tag = W.HTML()
+        self.token_in = W.Text(layout=W.Layout(display="none"))
+        self.token_in.add_class("cl-resume-token")
+        self.token_in.observe(lambda change: self._offered(str(change["new"])), names="value")
+        self.offer_text = W.HTML()
+        self.resume_button = W.Button(button_style="info", icon="play", layout=W.Layout(width="auto"))
+        self.resume_button.add_class("cl-resume")
+        self.resume_button.on_click(lambda _: self.resume())
+        self.offer = W.VBox([self.offer_text, self.resume_button], layout=W.Layout(display="none"))
+        self.offer.add_class("cl-resume-offer")
+        self._kept: tuple[str, dict[str, Any]] | None = None
+        self.on_resume: list[Callable[[], None]] = []
+        self.panel.on_move.append(lambda panel, action: self.keep())
+        self.panel.on_undo.append(lambda panel: self.keep())
+        self.box = W.VBox([self.intro, self.settings, self.panel.box, self.token_in, self.tag])
         self.box.add_class("cl-freeplay")
 
     def _relabel(self, kind: str) -> None:
@@ -64,12 +82,57 @@ class FreePlay:
         self.strength.value = kind
 
     def start(self) -> None:
-        self.panel.set_session(Session.new(int(self.players.value), int(self.seed.value), self.strength.value))
+        self.game_seed = int(self.seed.value)
+        self.panel.set_session(Session.new(int(self.players.value), self.game_seed, self.strength.value))
+        self.keep()
+
+    # -- keeping the game -------------------------------------------------------------
+    def keep(self) -> None:
+        """Write the game where a reloaded page of this browser can find it again."""
+        try:
+            self.token = self.token or keep.new_token()
+            keep.save(self.token, self.panel.session, self.game_seed)
+        except OSError:
+            LOG.exception("the free game could not be kept")
+            return
+        over = self.panel.session.is_over()
+        self.tag.value = f'<span class="cl-save-tag" data-cl-save="{"" if over else self.token}"></span>'
+
+    def _offered(self, token: str) -> None:
+        data = keep.load(token)
+        if data is None or self.panel.session.moves:  # nothing kept, or a game is already under way
+            return
+        self._kept = (token, data)
+        self.offer.layout.display = None
+
+    def resume(self) -> None:
+        if self._kept is None:
+            return
+        token, data = self._kept
+        try:
+            session = keep.resume(data)
+        except Exception:
+            LOG.exception("a kept game could not be resumed")
+            sorry = self.t.gettext("Sorry, that game cannot be resumed; a new one is ready below.")
+            self.offer_text.value = f'<div class="cl-error">{escape(sorry)}</div>'
+            self.resume_button.layout.display = "none"
+            self._kept = None
+            return
+        self.token, self.game_seed, self._kept = token, int(data["seed"]), None
+        self.players.value = session.game.players
+        if session.bot_kind in self.kinds:
+            self.strength.value = session.bot_kind
+        self.panel.set_session(session)
+        self.offer.layout.display = "none"
+        for listener in self.on_resume:
+            listener()
 
     def set_language(self, t: Translator) -> None:
         self.t = t
         self._relabel(self.strength.value)
         self.panel.set_language(t)
+        self.offer_text.value = keep.offer_html(t.lang)
+        self.resume_button.description = t.gettext("Resume my game")
 
 
 class TutorApp:
@@ -93,7 +156,9 @@ class TutorApp:
         self.tabs.selected_index = len(self.slots) if opening == "free" else 0
         self.tabs.add_class("cl-tabs")
         self.tabs.observe(lambda change: self.open_chapter(change["new"]), names="selected_index")
-        self.root = page_root("tutor-page", [self.title, self.language], self.tabs)
+        self.root = page_root("tutor-page", [self.title, self.language], self.free_play.offer, self.tabs)
+        self.free_play.set_language(t)
+        self.free_play.on_resume.append(lambda: setattr(self.tabs, "selected_index", len(self.slots)))
         self._label()
         self.open_chapter(self.tabs.selected_index)
         self.root.add_class("cl-tutor-ready")  # browser tests wait for this

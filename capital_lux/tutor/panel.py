@@ -38,6 +38,7 @@ class GamePanel:
         self.t = t
         self.session = session
         self.on_move: list[Callable[[GamePanel, Action], None]] = []
+        self.on_undo: list[Callable[[GamePanel], None]] = []
         self.last_render_seconds = 0.0
         self.table = W.HTML()
         self.table.add_class("cl-table-html")
@@ -152,6 +153,8 @@ class GamePanel:
         self._recent_from = None
         self._notice = ("cl-note", N_("Your last move was taken back."))
         self.render()
+        for listener in self.on_undo:
+            listener(self)
 
     def _guard(self, work: Callable[[], None]) -> None:
         try:
