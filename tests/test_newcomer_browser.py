@@ -117,3 +117,37 @@ def test_nothing_is_clipped_in_any_language(server: str, chromium: Any, width: i
         page.screenshot(path=str(ARTIFACTS / f"newcomer-{lang}-{width}-free-play.png"), full_page=True)
         page.close()
     assert problems == []
+
+
+#: The server shuts this page's kernel down, as the idle culler or a restart would (Tornado's
+#: XSRF check wants the same value in a cookie and a header).
+KILL_KERNEL = """async () => {
+  const config = JSON.parse(document.getElementById('jupyter-config-data').textContent);
+  const xsrf = 'test' + Date.now();
+  document.cookie = '_xsrf=' + xsrf + '; path=/';
+  const answer = await fetch(config.baseUrl + 'api/kernels/' + config.kernelId,
+                             {method: 'DELETE', headers: {'X-XSRFToken': xsrf}});
+  return answer.status;
+}"""
+
+
+def test_a_lost_kernel_is_told_and_the_reloaded_page_resumes_the_game(server: str, chromium: Any) -> None:
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})  # one browser's storage
+    page = context.new_page()
+    page.goto(f"{server}?open=free", timeout=180_000)
+    page.wait_for_selector(B.READY, timeout=120_000)
+    B.learner_move(page, 0)
+    B.learner_move(page, 1)
+    page.wait_for_selector('[data-cl-save]:not([data-cl-save=""])', state="attached")
+    hand = page.inner_text(".cl-freeplay .cl-controls")
+    assert page.evaluate(KILL_KERNEL) in (200, 204)  # the server stops this page's kernel
+    page.wait_for_selector(".cl-kernel-lost", timeout=30_000)
+    assert "connection" in page.inner_text(".cl-kernel-lost")
+    page.screenshot(path=str(ARTIFACTS / "newcomer-kernel-lost.png"))
+    page.click(".cl-kernel-lost button")  # reload
+    page.wait_for_selector(B.READY, timeout=120_000)
+    page.wait_for_selector(".cl-resume-offer .cl-resume", timeout=60_000)
+    page.click(".cl-resume-offer .cl-resume")
+    page.wait_for_selector(f'.cl-freeplay {B.TABLE}[data-move="2"]', timeout=60_000)
+    assert page.inner_text(".cl-freeplay .cl-controls") == hand  # the same hand: the same game
+    context.close()
