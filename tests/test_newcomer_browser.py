@@ -151,3 +151,16 @@ def test_a_lost_kernel_is_told_and_the_reloaded_page_resumes_the_game(server: st
     page.wait_for_selector(f'.cl-freeplay {B.TABLE}[data-move="2"]', timeout=60_000)
     assert page.inner_text(".cl-freeplay .cl-controls") == hand  # the same hand: the same game
     context.close()
+
+
+def test_a_crashed_kernel_restarted_empty_is_told(server: str, chromium: Any) -> None:
+    import psutil
+
+    page = open_page(chromium, f"{server}?open=free")
+    page.wait_for_selector(".cl-freeplay .cl-draft-card")
+    kernel = page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+    victims = [p for p in psutil.process_iter(["cmdline"]) if any(kernel in part for part in p.info["cmdline"] or [])]
+    assert len(victims) == 1
+    victims[0].kill()  # the server restarts it empty: it answers, but knows nothing of this page
+    page.wait_for_selector(".cl-kernel-lost", timeout=90_000)
+    page.close()

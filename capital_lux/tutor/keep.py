@@ -7,8 +7,9 @@ the learner's own decisions (enough to replay the seeded game exactly) are writt
 hands it back through a hidden field and the tutor offers to resume. Nothing hidden
 (the seed, the deck, the bots' cards) ever reaches the browser this way.
 
-The same page script watches the kernel: if it dies or the server stops answering, the
-page says so in a sentence and offers to reload, and the reloaded page offers to resume.
+The same page script watches the kernel: if it is gone, dies, was restarted empty after a
+crash (it no longer echoes the page's pings while idle), or the server stops answering,
+the page says so in a sentence and offers to reload, and the reloaded page offers to resume.
 """
 
 from __future__ import annotations
@@ -140,12 +141,29 @@ def page_script(lang: str) -> str:
     box.appendChild(button);
     document.body.appendChild(box);
   }};
+  // A kernel that crashed and was restarted answers the server but no longer knows this page:
+  // ask it, through a hidden field, to echo a number; an idle kernel that does not is lost.
+  let sent = '', sentAt = 0;
   const timer = setInterval(async () => {{
+    let model = null;
     try {{
       const answer = await fetch(url, {{cache: 'no-store'}});
-      const model = answer.ok ? await answer.json() : null;
-      if (answer.status === 404 || (model && model.execution_state === 'dead')) {{ clearInterval(timer); gone(); }}
-    }} catch (e) {{ clearInterval(timer); gone(); }}
+      model = answer.ok ? await answer.json() : null;
+      if (answer.status === 404 || (model && model.execution_state === 'dead')) {{ clearInterval(timer); gone(); return; }}
+    }} catch (e) {{ clearInterval(timer); gone(); return; }}
+    const ping = document.querySelector('.cl-ping input');
+    const pong = document.querySelector('[data-cl-pong]');
+    if (!ping || document.hidden) return;
+    const answered = !sent || (pong && pong.dataset.clPong === sent);
+    const now = Date.now();
+    if (!answered && now - sentAt > 15000 && model && model.execution_state === 'idle') {{
+      clearInterval(timer); gone(); return;
+    }}
+    if (answered && now - sentAt > 10000) {{
+      sent = String(now); sentAt = now;
+      ping.value = sent;
+      ping.dispatchEvent(new Event('input', {{bubbles: true}}));
+    }}
   }}, 5000);
 }})();
 </script>"""
