@@ -37,7 +37,7 @@ POSITION_FACTS = {
     "final": lambda s: s.phase == PLAY and s.round == 3 and s.last_turns == [],
     "tie_break": lambda s: s.phase == PLAY and s.round == 3 and s.last_turns == [],
     "gold_example": lambda s: s.phase == GOLD and s.gold[0] == 3,
-    "bonus_tie": lambda s: s.phase == PLAY and s.starting_player == 0 and s.current_player() == 2,
+    "bonus_tie": lambda s: s.phase == PLAY and s.starting_player == 1 and s.current_player() == 0,
 }
 
 
@@ -74,4 +74,4 @@ def test_the_first_chapter_teaches_the_goal_the_cards_and_the_limit() -> None:
 
 def test_a_lesson_session_starts_at_the_stored_position() -> None:
     session = prepared_session("bonus_tie")
-    assert session.seat == 2 and session.learner_to_move()
+    assert session.seat == 0 and session.learner_to_move()

@@ -255,12 +255,12 @@ def test_the_rulebooks_gold_example_offers_keeping_blue_and_yellow() -> None:
 @pytest.mark.parametrize("to", ["home", "capital"])
 def test_the_rulebooks_bonus_tie_gives_the_6_to_bot_1_and_the_4_to_bot_2(to: str) -> None:
     session = prepared_session("bonus_tie")
-    assert session.seat == 2 and session.view().starting_player == 0
+    assert session.seat == 0 and session.view().starting_player == 1
     session.play(Play(Card("B", 5), to))
     while not session.reports:  # the Agent's modifier, if the card went into the Capital
         session.play(session.view().legal_actions[0])
     bonus = [(e.player, e.cards) for e in session.reports[-1].events if e.kind == "bonus" and e.colours == ("Y",)]
-    assert bonus == [(0, (Card("Y", 6),)), (1, (Card("Y", 4),))]
+    assert bonus == [(1, (Card("Y", 6),)), (2, (Card("Y", 4),))]  # Bot 1, then Bot 2
 
 
 # -- hidden information -----------------------------------------------------------------

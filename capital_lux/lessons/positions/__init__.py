@@ -7,7 +7,7 @@ never moves a lesson silently, because ``tests/test_lessons.py`` replays them al
 
 >>> game, seat, bot_seed = load("bonus_tie")  # the rulebook's example, written out
 >>> game.players, seat
-(3, 2)
+(3, 0)
 """
 
 from __future__ import annotations

@@ -99,11 +99,11 @@ def scripted_game(
 
 
 def _bonus_tie() -> Game:
-    """The rulebook's bonus example: John (seat 0) starts, Mary sits to his left, Bob (you)
-    to hers. All have 5 in yellow; the Capital's yellow cards are a 6 and a 4."""
+    """The rulebook's bonus example: Bot 1 (seat 1) starts, Bot 2 sits to its left, and you
+    (seat 0) come last. All have 5 in yellow; the Capital's yellow cards are a 6 and a 4."""
     return scripted_game(
-        "G6", [4, -1, -3],
-        ["Y5 Y6 G3 B2 B3 P2", "Y5 Y4 G4 B4 P3 P4", "Y2 Y3 G5 P5 P6 B5"],
+        "G6", [-3, 4, -1],
+        ["Y2 Y3 G5 P5 P6 B5", "Y5 Y6 G3 B2 B3 P2", "Y5 Y4 G4 B4 P3 P4"],
         ["home Y5", "home Y5", "home Y2", "capital Y6", "capital Y4", "home Y3", "home G3", "home G4",
          "home G5", "home B2", "home B4", "home P5", "home B3", "home P3", "home P6", "home P2", "home P4"],
     )
@@ -122,7 +122,7 @@ def _gold_example() -> Game:
 
 #: Positions written out move by move (the rulebook's examples), with the learner's seat.
 SCRIPTED: dict[str, tuple[Callable[[], Game], int]] = {
-    "bonus_tie": (_bonus_tie, 2),
+    "bonus_tie": (_bonus_tie, 0),
     "gold_example": (_gold_example, 0),
 }
 
