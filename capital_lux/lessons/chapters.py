@@ -169,9 +169,11 @@ CHAPTERS: tuple[Chapter, ...] = (
                    N_("Done: the discards, the bonus cards and the next starting player are shown below."),
                    rulings=("R6", "R7"), earlier_round_ends=True),
             Lesson("gold_example", N_("The rulebook's gold example"),
-                   N_("You exceed blue by 1, yellow by 2 and pink by 5, and you have 3 gold discs. What would you "
-                      "pay for? The rulebook pays 3 discs to keep blue and yellow, and discards only the pink "
-                      "card."),
+                   N_("Like the rulebook's example: three of your colours exceed and you have 3 gold discs, "
+                      "too few to keep them all. Here you exceed blue by 1, yellow by 2 and pink by 5; in the "
+                      "rulebook's picture (Capital 9, 3, 9, 12 against Hometown 11, 4, 6, 13) blue and yellow "
+                      "exceed by 3 together and pink by 1. What would you pay for? The rulebook's player pays "
+                      "3 discs to keep blue and yellow, and discards only the pink card."),
                    ROUND_ENDED, N_("Done: compare your choice with the rulebook's in the steps below."),
                    rulings=("R6", "R7")),
             Lesson("bonus_tie", N_("A tie for the bonus cards"),

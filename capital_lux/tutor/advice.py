@@ -14,13 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from babel.numbers import format_decimal
 
 from ..engine.cards import COLOURS, Card, format_modifier
 from ..engine.notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.views import PlayerView
-from ..i18n import Translator
-from .text import card_text, colour_text
+from ..i18n import Translator, format_number, format_percent
+from .text import action_label, card_text, colour_text
 
 #: Deals simulated per move (a click's worth of time: about 3 s for the 15 picks of a draft).
 SAMPLES = 24
@@ -71,24 +70,9 @@ def rule_of_thumb(v: PlayerView) -> Action:
 def move_text(t: Translator, a: Action, own: bool = True) -> str:
     """A move as the table shows it: cards by symbol, role and value, in the reader's language.
     ``own``: the reader's move (else any player's, as in the what-if explorer)."""
-    if isinstance(a, Play):
-        if a.to == CAPITAL:
-            return t.gettext("{card} into the Capital").format(card=card_text(t, a.card))
-        if not own:
-            return t.gettext("{card} into their Hometown").format(card=card_text(t, a.card))
-        return t.gettext("{card} into your Hometown").format(card=card_text(t, a.card))
-    if isinstance(a, Pick):
-        return t.gettext("Set aside {cards}").format(cards=", ".join(card_text(t, c) for c in a.cards))
-    if isinstance(a, PlaceModifier):
-        return t.gettext("Modifier above {colour}").format(colour=colour_text(t, a.colour))
-    if isinstance(a, TakeLowest):
-        return t.gettext("Take the lowest {colour}").format(colour=colour_text(t, a.colour))
-    if isinstance(a, SaveWithGold):
-        if not a.colours:
-            return t.gettext("Keep nothing: discard every exceeding colour")
-        names = ", ".join(colour_text(t, c) for c in a.colours)
-        return t.gettext("Pay gold to keep: {colours}").format(colours=names)
-    return t.gettext("Another move")
+    if isinstance(a, Play) and a.to != CAPITAL and not own:
+        return t.gettext("{card} into their Hometown").format(card=card_text(t, a.card))
+    return action_label(t, a)
 
 
 def _limit(v: PlayerView, colour: str) -> int:
@@ -182,15 +166,8 @@ def advise(v: PlayerView, samples: int = SAMPLES) -> Advice:
     return Advice(best, ranking, None if thumb == best else thumb)
 
 
-def number(t: Translator, x: float) -> str:
-    """A one-decimal number in the reader's locale (French "7,5")."""
-    return str(format_decimal(round(x, 1), format="0.0", locale=t.lang))
-
-
 def advice_text(t: Translator, v: PlayerView, advice: Advice) -> str:
     """The hint's sentences: the move's effect, why it is preferred, and any disagreement."""
-    from ..analysis.charts import percent
-
     best = advice.ranking[0]
     parts = [effect_text(t, v, advice.action)]
     if best.samples == 0:
@@ -199,8 +176,9 @@ def advice_text(t: Translator, v: PlayerView, advice: Advice) -> str:
     parts.append(t.gettext(
         "Of the {n} moves compared, it gives the most points at the round end: about {points} "
         "(95% interval {low} to {high}), with a {p} chance of exceeding a limit ({samples} simulated deals)."
-    ).format(n=len(advice.ranking), points=number(t, best.points), low=number(t, best.points_low),
-             high=number(t, best.points_high), p=percent(best.p_exceed, t), samples=best.samples))
+    ).format(n=len(advice.ranking), points=format_number(best.points, t.lang, 1),
+             low=format_number(best.points_low, t.lang, 1), high=format_number(best.points_high, t.lang, 1),
+             p=format_percent(best.p_exceed, t.lang), samples=best.samples))
     if advice.rule_of_thumb is not None:
         parts.append(t.gettext(
             "The rule of thumb the beginner bots follow would choose {move} instead; it looks only at the "

@@ -14,11 +14,11 @@ from typing import Any, Callable
 import ipywidgets as W
 
 from ..engine.cards import COLOURS
-from ..i18n import Translator
+from ..i18n import Translator, format_number, format_percent
 from ..engine.notation import Action
 from ..engine.state import GOLD, OVER
 from ..engine.views import PlayerView
-from .advice import Advice, advice_text, advise, move_text, number
+from .advice import Advice, advice_text, advise, move_text
 from .text import colour_text
 
 LOG = logging.getLogger("capital_lux.tutor")
@@ -37,8 +37,7 @@ def _png(figure: Any) -> bytes:
 
 
 def _percent(p: Any, t: Translator) -> str:
-    # TRANSLATORS: a percentage; French writes "25 %".
-    return t.gettext("{percent}%").format(percent=f"{float(p) * 100:.0f}")
+    return format_percent(float(p), t.lang)
 
 
 class RiskPanel:
@@ -194,11 +193,9 @@ class HintPanel:
         if advice.ranking[0].samples == 0:
             self.table.value = f'<div class="cl-note">{escape(t.gettext("This is the only move."))}</div>'
             return
-        from ..analysis.charts import percent
-
         rows = "".join(
             f'<tr class="{"cl-best" if i == 0 else ""}"><td>{"★ " if i == 0 else ""}{escape(move_text(t, m.action))}'
-            f"</td><td>{escape(number(t, m.points))}</td><td>{escape(percent(m.p_exceed, t))}</td></tr>"
+            f"</td><td>{escape(format_number(m.points, t.lang, 1))}</td><td>{escape(_percent(m.p_exceed, t))}</td></tr>"
             for i, m in enumerate(advice.ranking[:8])
         )
         head = (
