@@ -88,7 +88,8 @@ def test_one_word_for_bot_in_terminal_and_tutor(lang: str, word: str) -> None:
                                                         ("pt", "lugar", r"\bassentos?\b")])
 def test_one_word_for_seat(lang: str, seat: str, not_seat: str) -> None:
     assert seat in _message(lang, "your seat, 0 to players-1 (default 0)").string
-    assert seat in _message(lang, "Play a whole game of three rounds against bots. You sit in seat 0.").string
+    assert seat in _message(lang, "Play a whole game of three rounds against bots. The bots are named Bot 1, Bot 2 "
+                                  "and so on, in seat order after you.").string
     for msgid, text in _entries(lang):
         if msgid != "rank":  # Spanish "puesto" is a rank, and only that
             assert not re.search(not_seat, text), (msgid, text)

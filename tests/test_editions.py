@@ -40,14 +40,14 @@ def test_only_cited_rulings_get_a_note() -> None:
 
 def test_the_gold_example_lesson_states_the_rulebook_and_the_position_figures() -> None:
     from capital_lux.tutor.chapters import chapters
-    from capital_lux.tutor.positions import prepared_session
+    from capital_lux.tutor.chapters import prepared_session
 
     # the rulebook's picture: Capital 9, 3, 9, 12 against Hometown 11, 4, 6, 13, 3 discs keep blue and
     # yellow and the pink card goes: the exceeding colours are 2, 1, 1, so blue + yellow = 3, pink = 1
     over = sorted(h - c for c, h in zip((9, 3, 9, 12), (11, 4, 6, 13)) if h > c)
     assert over == [1, 1, 2] and sum(over) - 3 == 1
     lesson = next(l for ch in chapters() for l in ch.lessons if l.key == "gold_example")
-    text = lesson.text(translator("en"))
+    text = translator("en").gettext(lesson.text)
     assert "pink by 1" in text and "blue and yellow exceed by 3 together" in text
     # and what the lesson says of its own position is true of it, once the round has ended
     session = prepared_session("gold_example")

@@ -22,7 +22,9 @@ from capital_lux.tutor import build_app, language_from_query
 from capital_lux.tutor.app import TutorApp
 from capital_lux.tutor.chapters import ChapterView, chapters
 from capital_lux.tutor.panel import GamePanel
-from capital_lux.tutor.positions import POSITIONS, SCRIPTED, prepared_game, prepared_session
+from capital_lux.i18n import translator
+from capital_lux.lessons import positions
+from capital_lux.tutor.chapters import prepared_session
 from capital_lux.tutor.session import Session
 from capital_lux.engine.views import view
 
@@ -225,33 +227,10 @@ def test_every_chapter_and_lesson_can_be_completed_by_clicking() -> None:
     assert all(c.t.lang == "es" for c in app.chapter_views.values())
 
 
-def hand_has(state: Any, colour: str) -> bool:
-    return any(c.colour == colour for c in state.hands[0])
-
-
-POSITION_FACTS = {
-    "setup": lambda s: s.round == 1,
-    "draft": lambda s: s.phase == "draft" and s.draft_step == 1,
-    "hometown": lambda s: s.phase == PLAY,
-    "scholar": lambda s: s.phase == PLAY and hand_has(s, "G") and s.deck_size() > 0,
-    "merchant": lambda s: s.phase == PLAY and hand_has(s, "Y") and s.gold_pile > 0,
-    "agent": lambda s: s.phase == PLAY and hand_has(s, "B") and len(s.modifier_deck) > 0,
-    "cleric": lambda s: s.phase == PLAY and hand_has(s, "P") and len(cleric_options(s)) >= 2,
-    "cleric_one": lambda s: s.phase == PLAY and hand_has(s, "P") and len(cleric_options(s)) == 1,
-    "cleric_none": lambda s: s.phase == PLAY and hand_has(s, "P") and not cleric_options(s),
-    "scholar_last": lambda s: s.phase == PLAY and [c.colour for c in s.hands[0]] == ["G"] and s.deck_size() > 0,
-    "agent_empty": lambda s: s.phase == PLAY and hand_has(s, "B") and not s.modifier_deck,
-    "last_turns": lambda s: s.phase == PLAY and s.last_turns is not None,
-    "gold": lambda s: s.phase == GOLD and len(s.legal_actions()) >= 2,
-    "final": lambda s: s.phase == PLAY and s.round == 3 and s.last_turns == [],
-    "tie_break": lambda s: s.phase == PLAY and s.round == 3 and s.last_turns == [],
-}
-
-
 def test_the_tie_break_lesson_ends_level_on_points_and_6s() -> None:
     from capital_lux.engine.rules import tie_break_key
 
-    for action in prepared_game(POSITIONS["tie_break"]).state.legal_actions():
+    for action in prepared_session("tie_break").state.legal_actions():
         session = prepared_session("tie_break")
         session.play(action)
         while not session.is_over():
@@ -260,19 +239,6 @@ def test_the_tie_break_lesson_ends_level_on_points_and_6s() -> None:
         winner = session.state.winners()
         assert len(winner) == 1 and winner[0] != 0
         assert keys[0][:2] == keys[winner[0]][:2]  # same points, same number of 6s
-
-
-@pytest.mark.parametrize("name", sorted(POSITIONS))
-def test_prepared_positions_show_what_their_lesson_is_about(name: str) -> None:
-    game = prepared_game(POSITIONS[name])
-    assert game.state.current_player() == 0
-    assert POSITION_FACTS[name](game.state), name
-
-
-def test_every_lesson_names_a_prepared_position() -> None:
-    for chapter in chapters():
-        for lesson in chapter.lessons:
-            assert lesson.position in POSITIONS or lesson.position in SCRIPTED
 
 
 def test_the_rulebooks_gold_example_offers_keeping_blue_and_yellow() -> None:
@@ -287,14 +253,14 @@ def test_the_rulebooks_gold_example_offers_keeping_blue_and_yellow() -> None:
 
 
 @pytest.mark.parametrize("to", ["home", "capital"])
-def test_the_rulebooks_bonus_tie_gives_the_6_to_john_and_the_4_to_mary(to: str) -> None:
+def test_the_rulebooks_bonus_tie_gives_the_6_to_bot_1_and_the_4_to_bot_2(to: str) -> None:
     session = prepared_session("bonus_tie")
-    assert session.seat == 2 and session.view().starting_player == 0
+    assert session.seat == 0 and session.view().starting_player == 1
     session.play(Play(Card("B", 5), to))
     while not session.reports:  # the Agent's modifier, if the card went into the Capital
         session.play(session.view().legal_actions[0])
     bonus = [(e.player, e.cards) for e in session.reports[-1].events if e.kind == "bonus" and e.colours == ("Y",)]
-    assert bonus == [(0, (Card("Y", 6),)), (1, (Card("Y", 4),))]
+    assert bonus == [(1, (Card("Y", 6),)), (2, (Card("Y", 4),))]  # Bot 1, then Bot 2
 
 
 # -- hidden information -----------------------------------------------------------------
@@ -358,7 +324,7 @@ def check_no_leak(session: Session, ever_seen: set[int], skip: set[str]) -> tupl
 def test_no_hidden_information_reaches_any_widget(players: int, seed: int) -> None:
     """Opponents' hands, draft cards and face-down modifier values never appear in widget state."""
     W.Widget.close_all()
-    app = tutor(build_app(players=players, seed=seed, bot_kind="rule"))
+    app = tutor(build_app(players=players, seed=seed, bot_kind="rule", opening="free"))  # no lesson's cards
     panel = app.free_play.panel
     rng = random.Random(seed)
     ever_seen: set[int] = set()
@@ -374,7 +340,7 @@ def test_no_hidden_information_reaches_any_widget(players: int, seed: int) -> No
     assert checked_cards > 20 and checked_mods > 0, (checked_cards, checked_mods)
 
 
-@pytest.mark.parametrize("name", sorted(POSITIONS) + sorted(SCRIPTED))
+@pytest.mark.parametrize("name", sorted(positions.names()))
 def test_no_hidden_information_in_the_lessons(name: str) -> None:
     from capital_lux.i18n import translator
     from capital_lux.engine.state import new_game
@@ -464,8 +430,31 @@ def test_options_from_the_url_query_keep_defaults_for_bad_values() -> None:
     from capital_lux.tutor import options_from_query
 
     assert options_from_query("lang=es&players=4&seed=12&bots=random") == {
-        "lang": "es", "players": 4, "seed": 12, "bot_kind": "random"}
+        "lang": "es", "players": 4, "seed": 12, "bot_kind": "random", "opening": "free"}
     assert options_from_query("players=9&seed=-1&bots=cheat") == {"lang": "en"}
+    assert options_from_query("open=free") == {"lang": "en", "opening": "free"}
+
+
+def test_the_bare_page_opens_on_the_first_chapter_and_free_play_can_be_chosen() -> None:
+    app = tutor(build_app())
+    assert app.tabs.selected_index == 0 and 0 in app.chapter_views
+    assert app.chapter_views[0].quiz.layout.display is None  # the setup question is asked
+    app.tabs.selected_index = len(app.chapter_list)
+    assert app.free_play.panel.session.view().legal_actions
+    app.language.value = "fr"  # the learner's place is kept
+    assert app.tabs.selected_index == len(app.chapter_list)
+
+
+def test_the_panel_shows_the_learners_decision_first_however_long_the_rest() -> None:
+    session = prepared_session("last_turns")
+    panel = GamePanel(translator("en"), session, extras=False)
+    action = session.view().legal_actions[0]
+    click_action(panel, action)
+    assert session.reports, "the last turn ends the round"
+    text = panel.recent.value
+    first = re.search(r'<span class="cl-my-decision">([^<]*)</span>', text)
+    assert first is not None and first.group(1).startswith("You play")
+    assert text.count("<br>") > 13  # the round end's whole story follows, not its last 12 lines
 
 
 def test_friendly_error_is_a_sentence() -> None:

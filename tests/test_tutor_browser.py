@@ -183,7 +183,7 @@ def until_done(page: Any, chapter: str) -> None:
 
 
 def test_a_lesson_of_every_chapter_by_clicking(server: str, chromium: Any) -> None:
-    from capital_lux.tutor.positions import prepared_session
+    from capital_lux.tutor.chapters import prepared_session
 
     page, _ = B.open_tutor(chromium, f"{server}?players=3&seed=5")
     # 1. Setup: predict the starting player, then check

@@ -5,16 +5,17 @@ from __future__ import annotations
 import logging
 import random
 from html import escape
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import parse_qs
 
 import ipywidgets as W
 
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalize_language, translator
+from ..i18n import Translator, normalize_language, translator
+from .base import embed, label_picker, language_picker, page_root
+from . import keep
 from .chapters import ChapterView, chapters
 from .panel import GamePanel
 from .session import Session, available_bot_kinds
-from .table import CSS
 
 LOG = logging.getLogger("capital_lux.tutor")
 
@@ -47,13 +48,30 @@ class FreePlay:
                                layout=W.Layout(flex_flow="row wrap", align_items="center"))
         self._relabel(bot_kind if bot_kind in self.kinds else self.kinds[0])
         self.panel = GamePanel(t, Session.new(players, seed, self.strength.value))
-        self.box = W.VBox([self.intro, self.settings, self.panel.box])
+        # Keeping the game across a reload (see ``keep``): the browser holds only the token.
+        self.token = ""
+        self.game_seed = seed
+        self.tag = W.HTML()
+        self.token_in = W.Text(layout=W.Layout(display="none"))
+        self.token_in.add_class("cl-resume-token")
+        self.token_in.observe(lambda change: self._offered(str(change["new"])), names="value")
+        self.offer_text = W.HTML()
+        self.resume_button = W.Button(button_style="info", icon="play", layout=W.Layout(width="auto"))
+        self.resume_button.add_class("cl-resume")
+        self.resume_button.on_click(lambda _: self.resume())
+        self.offer = W.VBox([self.offer_text, self.resume_button], layout=W.Layout(display="none"))
+        self.offer.add_class("cl-resume-offer")
+        self._kept: tuple[str, dict[str, Any]] | None = None
+        self.on_resume: list[Callable[[], None]] = []
+        self.panel.on_move.append(lambda panel, action: self.keep())
+        self.panel.on_undo.append(lambda panel: self.keep())
+        self.box = W.VBox([self.intro, self.settings, self.panel.box, self.token_in, self.tag])
         self.box.add_class("cl-freeplay")
 
     def _relabel(self, kind: str) -> None:
         t = self.t
         self.intro.value = (
-            f'<div class="cl-note">{t.gettext("Play a whole game of three rounds against bots. You sit in seat 0.")}'
+            f'<div class="cl-note">{t.gettext("Play a whole game of three rounds against bots. The bots are named Bot 1, Bot 2 and so on, in seat order after you.")}'
             "</div>"
         )
         self.players.description = t.gettext("Players")
@@ -64,26 +82,67 @@ class FreePlay:
         self.strength.value = kind
 
     def start(self) -> None:
-        self.panel.set_session(Session.new(int(self.players.value), int(self.seed.value), self.strength.value))
+        self.game_seed = int(self.seed.value)
+        self.panel.set_session(Session.new(int(self.players.value), self.game_seed, self.strength.value))
+        self.keep()
+
+    # -- keeping the game -------------------------------------------------------------
+    def keep(self) -> None:
+        """Write the game where a reloaded page of this browser can find it again."""
+        try:
+            self.token = self.token or keep.new_token()
+            keep.save(self.token, self.panel.session, self.game_seed)
+        except OSError:
+            LOG.exception("the free game could not be kept")
+            return
+        over = self.panel.session.is_over()
+        self.tag.value = f'<span class="cl-save-tag" data-cl-save="{"" if over else self.token}"></span>'
+
+    def _offered(self, token: str) -> None:
+        data = keep.load(token)
+        if data is None or self.panel.session.moves:  # nothing kept, or a game is already under way
+            return
+        self._kept = (token, data)
+        self.offer.layout.display = None
+
+    def resume(self) -> None:
+        if self._kept is None:
+            return
+        token, data = self._kept
+        try:
+            session = keep.resume(data)
+        except Exception:
+            LOG.exception("a kept game could not be resumed")
+            sorry = self.t.gettext("Sorry, that game cannot be resumed; a new one is ready below.")
+            self.offer_text.value = f'<div class="cl-error">{escape(sorry)}</div>'
+            self.resume_button.layout.display = "none"
+            self._kept = None
+            return
+        self.token, self.game_seed, self._kept = token, int(data["seed"]), None
+        self.players.value = session.game.players
+        if session.bot_kind in self.kinds:
+            self.strength.value = session.bot_kind
+        self.panel.set_session(session)
+        self.offer.layout.display = "none"
+        for listener in self.on_resume:
+            listener()
 
     def set_language(self, t: Translator) -> None:
         self.t = t
         self._relabel(self.strength.value)
         self.panel.set_language(t)
+        self.offer_text.value = keep.offer_html(t.lang)
+        self.resume_button.description = t.gettext("Resume my game")
 
 
 class TutorApp:
     """Holds the page's parts so that the language can change without losing any game."""
 
-    def __init__(self, lang: str, players: int, seed: int, bot_kind: str) -> None:
+    def __init__(self, lang: str, players: int, seed: int, bot_kind: str, opening: str = "setup") -> None:
         self.t = translator(lang)
         t = self.t
         self.title = W.HTML()
-        self.language = W.Dropdown(
-            options=[(LANGUAGE_NAMES[code], code) for code in LANGUAGES], value=t.lang, layout=W.Layout(width="auto")
-        )
-        self.language.add_class("cl-language")
-        self.language.observe(lambda change: self.set_language(change["new"]), names="value")
+        self.language = language_picker(t, self.set_language)
         # Chapters are built when first opened: the page is ready sooner with fewer widgets.
         self.chapter_list = chapters()
         self.chapter_views: dict[int, ChapterView] = {}
@@ -93,20 +152,32 @@ class TutorApp:
         self.extra_slots = {"exercises": W.VBox(), "whatif": W.VBox()}
         self.extras: dict[str, Any] = {}
         self.tabs = W.Tab(children=[*self.slots, self.free_play.box, *self.extra_slots.values()])
-        self.tabs.selected_index = len(self.slots)  # free play first; the chapters are one click away
+        # A newcomer starts at the start; a link that sets up a game (or says open=free) opens it.
+        self.tabs.selected_index = len(self.slots) if opening == "free" else 0
         self.tabs.add_class("cl-tabs")
         self.tabs.observe(lambda change: self.open_chapter(change["new"]), names="selected_index")
-        style = W.HTML(CSS)
-        self.root = W.VBox([style, W.HBox([self.title, self.language]), self.tabs])
-        self.root.add_class("cl-tutor")
+        # The page script's liveness check: it writes a number into ``ping``; the kernel echoes it.
+        self.ping = W.Text(layout=W.Layout(display="none"))
+        self.ping.add_class("cl-ping")
+        self.pong = W.HTML()
+        self.ping.observe(lambda change: self._pong(str(change["new"])), names="value")
+        self.root = page_root("tutor-page", [self.title, self.language], self.free_play.offer, self.tabs,
+                              self.ping, self.pong)
+        self.free_play.set_language(t)
+        self.free_play.on_resume.append(lambda: setattr(self.tabs, "selected_index", len(self.slots)))
         self._label()
+        self.open_chapter(self.tabs.selected_index)
         self.root.add_class("cl-tutor-ready")  # browser tests wait for this
+
+    def _pong(self, value: str) -> None:
+        if value.isdigit() and len(value) <= 16:  # the page's clock in milliseconds, nothing else
+            self.pong.value = f'<span data-cl-pong="{value}"></span>'
 
     def _label(self) -> None:
         t = self.t
         self.title.value = f"<h2 style='margin:4px 12px 4px 0'>{t.gettext('Capital Lux Tutor')}</h2>"
-        self.language.description = t.gettext("Language")
-        titles = [c.title(t) for c in self.chapter_list] + [t.gettext("Free play")]
+        label_picker(self.language, t)
+        titles = [t.gettext(c.title) for c in self.chapter_list] + [t.gettext("Free play")]
         titles += [t.gettext("Probability exercises"), t.gettext("What if…")]
         for i, title in enumerate(titles):
             self.tabs.set_title(i, title)
@@ -131,16 +202,15 @@ class TutorApp:
             from .whatif_app import WhatIfApp
 
             app = ExercisesApp(self.t.lang) if name == "exercises" else WhatIfApp(self.t.lang)
-            app.language.layout.display = "none"  # the tutor's own picker drives it
             self.extras[name] = app
-            self.extra_slots[name].children = (app.root,)
+            self.extra_slots[name].children = (embed(app),)  # the tutor's own picker drives it
         return self.extras[name]
 
     def set_language(self, lang: str) -> None:
         self.t = translator(lang)
         self._label()
         for app in self.extras.values():
-            app.language.value = self.t.lang
+            app.set_language(self.t.lang)
         for chapter in self.chapter_views.values():
             chapter.set_language(self.t)
         self.free_play.set_language(self.t)
@@ -156,6 +226,9 @@ def language_from_query(query: str, default: str = "en") -> str:
 def options_from_query(query: str) -> dict[str, Any]:
     """``build_app`` arguments from a page's query: ``?lang=fr&players=4&seed=7&bots=random``.
 
+    The page opens on the first chapter, or on free play with ``open=free`` or when the
+    link sets up a free game (players, seed or bots).
+
     Anything missing or unreadable keeps its default, so a bad link still opens the tutor.
     """
     found = parse_qs(query)
@@ -167,6 +240,11 @@ def options_from_query(query: str) -> dict[str, Any]:
     bots = found.get("bots", [""])[0]
     if bots in available_bot_kinds():
         options["bot_kind"] = bots
+    opening = found.get("open", [""])[0]
+    if opening in ("free", "setup"):
+        options["opening"] = opening
+    elif any(key in options for key in ("players", "seed", "bot_kind")):
+        options["opening"] = "free"  # the link sets up a free game: show it
     return options
 
 
@@ -180,11 +258,12 @@ def friendly_error(lang: str = "en") -> W.HTML:
 
 
 def build_app(
-    lang: str = "en", players: int = 3, seed: int | None = None, bot_kind: str = "rule"
+    lang: str = "en", players: int = 3, seed: int | None = None, bot_kind: str = "rule", opening: str = "setup"
 ) -> W.VBox:
-    """The tutor's root widget. ``seed=None`` draws a seed for the free game."""
+    """The tutor's root widget, open on the first chapter (``opening="free"``: on free play).
+    ``seed=None`` draws a seed for the free game."""
     if seed is None:
         seed = random.SystemRandom().randrange(10**6)
-    app = TutorApp(lang, players, seed, bot_kind)
+    app = TutorApp(lang, players, seed, bot_kind, opening)
     app.root._tutor = app  # tests and the notebook reach the parts through the root
     return app.root

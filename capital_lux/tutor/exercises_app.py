@@ -38,9 +38,10 @@ from ..lessons.exercises import (
     tolerance_text,
 )
 from ..engine.cards import format_modifier
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, formatting, translator
+from ..i18n import Translator, formatting, translator
 from ..engine.views import PlayerView
-from .table import CSS, cards_html, table_html
+from .base import label_picker, language_picker, page_root
+from .table import cards_html, table_html
 
 SAMPLE_SIZES = (100, 1000, 5000)
 DEFAULT_PROGRESS_FILE = "capital_lux_progress.json"
@@ -90,9 +91,7 @@ class ExercisesApp:
         self.numbers = numbers
         self.progress = Progress.empty()
         self.title = W.HTML()
-        self.language = W.Dropdown(options=[(LANGUAGE_NAMES[c], c) for c in LANGUAGES], value=self.t.lang,
-                                   layout=W.Layout(width="auto"))
-        self.language.add_class("cl-language")
+        self.language = language_picker(self.t, self.set_language)
         self.teacher = W.Checkbox(value=teacher, indent=False)
         self.teacher.add_class("cl-teacher")
         self.picker = W.Dropdown(layout=W.Layout(width="34em"))
@@ -136,7 +135,6 @@ class ExercisesApp:
         self.progress_note = W.HTML()
         self.progress_note.add_class("cl-ex-progress")
 
-        self.language.observe(lambda change: self.set_language(change["new"]), names="value")
         self.teacher.observe(lambda change: self._teacher_changed(), names="value")
         self._quiet = False
         self.picker.observe(lambda change: None if self._quiet else self.show_exercise(), names="value")
@@ -148,9 +146,8 @@ class ExercisesApp:
         self.upload.observe(lambda change: self.load_upload(change["new"]), names="value")
 
         row = W.Layout(flex_flow="row wrap", align_items="center")
-        self.root = W.VBox([
-            W.HTML(CSS),
-            W.HBox([self.title, self.language, self.teacher], layout=row),
+        self.root = page_root(
+            "exercises", [self.title, self.language, self.teacher],
             W.HBox([self.picker, self.progress_note], layout=row),
             W.HBox([self.position, W.VBox([self.question, W.HBox([self.answer, self.check_button]), self.feedback,
                                            self.reveal])], layout=row),
@@ -161,9 +158,7 @@ class ExercisesApp:
             self.chart,
             W.HBox([self.progress_path, self.save_button, self.load_button, self.upload], layout=row),
             self.sheet,
-        ])
-        self.root.add_class("cl-tutor")
-        self.root.add_class("cl-exercises")
+        )
         self._relabel()
         self.picker.value = EXERCISES[0].id
         self.show_exercise()
@@ -183,7 +178,7 @@ class ExercisesApp:
     def _relabel(self) -> None:
         t = self.t
         self.title.value = f"<h2>{escape(t.gettext('Probability exercises'))}</h2>"
-        self.language.description = t.gettext("Language")
+        label_picker(self.language, t)
         self.teacher.description = t.gettext("Teacher mode: show the answers")
         self.answer.placeholder = t.gettext("3/8, 0.375 or 37.5%")
         self.answer.description = t.gettext("Your answer")

@@ -14,6 +14,7 @@ from typing import Callable
 
 import ipywidgets as W
 
+from ..engine.cards import N_
 from ..i18n import Translator
 from ..engine.notation import Action
 from ..engine.state import GOLD
@@ -37,14 +38,17 @@ class GamePanel:
         self.t = t
         self.session = session
         self.on_move: list[Callable[[GamePanel, Action], None]] = []
+        self.on_undo: list[Callable[[GamePanel], None]] = []
         self.last_render_seconds = 0.0
         self.table = W.HTML()
         self.table.add_class("cl-table-html")
         self.controls = Controls(self._act)
         self.message = W.HTML()
+        self._notice: tuple[str, str] | None = None  # (css class, English msgid): redrawn in each language
         self.recent = W.HTML()  # what the others did after the learner's last move
         self.recent.add_class("cl-recent")
         self._recent_from: int | None = None
+        self.reports_from = 0  # round-end reports before this one are not shown (a lesson's past)
         self.undo_button = W.Button(icon="undo", layout=W.Layout(width="auto"))
         self.undo_button.add_class("cl-undo")
         self.undo_button.on_click(lambda _: self._guard(self._undo))
@@ -75,10 +79,17 @@ class GamePanel:
         self.t = t
         self.render()
 
+    def notify(self, notice: tuple[str, str] | None) -> None:
+        """A one-line note above the controls, kept as a msgid so a language change redraws it."""
+        self._notice = notice
+        self.message.value = (
+            "" if notice is None else f'<div class="{notice[0]}">{escape(self.t.gettext(notice[1]))}</div>'
+        )
+
     def set_session(self, session: Session) -> None:
         self.session = session
         self.controls.selected = None
-        self.message.value = ""
+        self._notice = None
         self._recent_from = None
         self.render()
 
@@ -87,6 +98,7 @@ class GamePanel:
         t, s = self.t, self.session
         v = s.view()
         self.controls.render(t, v)
+        self.notify(self._notice)
         self.undo_button.description = t.gettext("Undo my last move")
         self.undo_button.tooltip = t.gettext(
             "Replays the game up to your previous decision; the same cards come again."
@@ -98,14 +110,16 @@ class GamePanel:
         recent = []
         if self._recent_from is not None:
             recent = [x for x in (log_line(t, e, s.seat) for e in s.log[self._recent_from :]) if x]
+        # The decision first, then everything that followed, however long (a round end is long).
         self.recent.value = (
             f'<div class="cl-note"><b>{escape(t.gettext("Your decision and what followed:"))}</b><br>'
-            + "<br>".join(escape(x) for x in recent[-12:]) + "</div>"
+            f'<span class="cl-my-decision">{escape(recent[0])}</span>'
+            + "".join(f"<br>{escape(x)}" for x in recent[1:]) + "</div>"
             if recent else ""
         )
         if v.phase == GOLD and s.learner_to_move():
             self.roundend.value = gold_decision_html(t, v)
-        elif s.reports:
+        elif len(s.reports) > self.reports_from:
             self.roundend.value = report_html(t, s.reports[-1], s.seat)
         else:
             self.roundend.value = ""
@@ -127,7 +141,7 @@ class GamePanel:
         start = len(self.session.log)
         self.session.play(action)
         self._recent_from = start
-        self.message.value = ""
+        self._notice = None
         self.render()
         for listener in self.on_move:
             listener(self, action)
@@ -137,19 +151,18 @@ class GamePanel:
             return
         self.session.undo()
         self._recent_from = None
-        self.message.value = f'<div class="cl-note">{escape(self.t.gettext("Your last move was taken back."))}</div>'
+        self._notice = ("cl-note", N_("Your last move was taken back."))
         self.render()
+        for listener in self.on_undo:
+            listener(self)
 
     def _guard(self, work: Callable[[], None]) -> None:
         try:
             work()
         except Exception:  # a friendly message for the learner, the details for the server log
             LOG.exception("tutor action failed")
-            self.message.value = (
-                '<div class="cl-error">'
-                + escape(self.t.gettext("Sorry, that did not work. The game is unchanged; please try again."))
-                + "</div>"
-            )
+            self._notice = ("cl-error", N_("Sorry, that did not work. The game is unchanged; please try again."))
+            self.notify(self._notice)
             try:
                 self.render()
             except Exception:

@@ -24,7 +24,16 @@ CSS = """<style>
 .cl-tutor table.cl-table{border-collapse:collapse;margin:4px 0}
 .cl-tutor .cl-table td,.cl-tutor .cl-table th{padding:3px 6px;text-align:left;vertical-align:top;
  border-bottom:1px solid #ddd;line-height:1.35}
-.cl-tutor .cl-table th{white-space:nowrap}
+.cl-tutor .cl-table th{white-space:normal}
+/* Nothing clipped at 1024 px or in a long language: boxes may shrink, wide content scrolls, */
+/* tab labels keep their whole text and wrap onto a second row of tabs. */
+.cl-tutor .widget-vbox>*,.cl-tutor .widget-hbox>*{min-width:0}
+.cl-tutor .widget-html,.cl-tutor .widget-html-content{max-width:100%}
+.cl-tutor .widget-html-content{overflow-x:auto}
+.cl-tutor .lm-TabBar-content{flex-wrap:wrap}
+.cl-tutor .lm-TabBar-tab{flex:0 0 auto !important;max-width:none !important}
+.cl-tutor .widget-tab>.lm-TabBar{height:auto;overflow:visible}
+.cl-tutor .cl-ref{color:#555}
 .cl-tutor .cl-table tr.cl-you{background:#fffbe6}
 .cl-tutor .cl-total{color:#444;font-size:12px}
 .cl-tutor .cl-log{max-height:260px;overflow-y:auto;font:13px sans-serif;border:1px solid #ccc;padding:4px}

@@ -21,8 +21,8 @@ import ipywidgets as W
 from ..lessons import gallery
 from ..engine.cards import N_, CapitalLuxError
 from ..engine.game import resolve_chance
-from ..analysis.charts import describe_action, move_chart
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, format_interval, translator
+from ..analysis.charts import move_chart
+from ..i18n import Translator, format_interval, translator
 from ..i18n.sentences import action_sentence
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
 from ..analysis.risk import MoveEstimate, compare_moves, policy_for
@@ -45,8 +45,10 @@ from ..lessons.whatif import (
     read_upload,
     zone_text,
 )
+from .advice import move_text
+from .base import label_picker, language_picker, page_root
 from .exercises_app import figure_png, position_html
-from .table import CSS, card_html
+from .table import card_html
 
 SAMPLES = (20, 50, 200, 1000)
 BOTS = ("fast", "random", "rule")
@@ -65,7 +67,7 @@ def move_label_html(t: Translator, action: Action) -> str:
     if isinstance(action, Play):
         place = t.term("Capital") if action.to == "capital" else t.term("Hometown")
         return f"{card_html(t, action.card)} → {escape(place)}"
-    return escape(describe_action(action, t))
+    return escape(move_text(t, action, own=False))
 
 
 
@@ -133,9 +135,7 @@ class WhatIfApp:
         self.moves: list[MoveEstimate] = []
         self.played = 0
         self.title = W.HTML()
-        self.language = W.Dropdown(options=[(LANGUAGE_NAMES[c], c) for c in LANGUAGES], value=self.t.lang,
-                                   layout=W.Layout(width="auto"))
-        self.language.add_class("cl-language")
+        self.language = language_picker(self.t, self.set_language)
         # loading
         self.gallery = W.Dropdown(options=list(gallery.NAMES), value=name, layout=W.Layout(width="32em"))
         self.gallery.add_class("cl-wi-gallery")
@@ -198,7 +198,6 @@ class WhatIfApp:
         self.export_button.add_class("cl-wi-export-button")
         self.download = W.HTML()
 
-        self.language.observe(lambda change: self.set_language(change["new"]), names="value")
         self.gallery_button.on_click(lambda _: self.load_gallery(str(self.gallery.value)))
         self.paste_button.on_click(lambda _: self.load_pasted())
         self.upload.observe(lambda change: self.load_upload(change["new"]), names="value")
@@ -221,10 +220,7 @@ class WhatIfApp:
                                    W.HBox([self.move, self.play_button], layout=row), self.log])
         self.export_box = W.VBox([self.export_button, self.export, self.download])
         self.tabs = W.Tab([self.load_box, self.edit_box, self.analyse_box, self.export_box])
-        self.root = W.VBox([W.HTML(CSS), W.HBox([self.title, self.language], layout=row), self.message,
-                            self.seen_by, self.table, self.tabs])
-        self.root.add_class("cl-tutor")
-        self.root.add_class("cl-whatif")
+        self.root = page_root("whatif", [self.title, self.language], self.message, self.seen_by, self.table, self.tabs)
         self._relabel()
         self._show_state()
         self.root.add_class("cl-ready")
@@ -233,7 +229,7 @@ class WhatIfApp:
     def _relabel(self) -> None:
         t = self.t
         self.title.value = f"<h2>{escape(t.gettext('What if? Explore a position'))}</h2>"
-        self.language.description = t.gettext("Language")
+        label_picker(self.language, t)
         chosen = self.gallery.value
         self.gallery.options = [(t.gettext(gallery.TITLES[n]), n) for n in gallery.NAMES]
         self.gallery.value = chosen
@@ -299,7 +295,7 @@ class WhatIfApp:
         self.analysis.value = ""
         self.chart.layout.display = "none"
         legal = s.legal_actions() if to_move in seats else []
-        options = [(describe_action(a, t), str(a)) for a in legal]
+        options = [(move_text(t, a, own=False), str(a)) for a in legal]  # cards as the table shows them
         if s.is_chance_node():
             options = [(t.gettext("let chance decide (seeded)"), "chance")]
         self.move.options = options
@@ -438,7 +434,7 @@ class WhatIfApp:
             replay.apply_action(action)
             if line:
                 lines.append(f"<li>{escape(line)}</li>")
-        self._accept(result.state, t.gettext("Played: {move}").format(move=describe_action(chosen, t)))
+        self._accept(result.state, t.gettext("Played: {move}").format(move=move_text(t, chosen, own=False)))
         self.log.value = f'<ol class="cl-log">{"".join(lines)}</ol>'
 
     # -- export ------------------------------------------------------------------------------------------

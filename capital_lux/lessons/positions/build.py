@@ -1,23 +1,29 @@
-"""Prepared positions for the chapters, reached by playing real games.
+"""Writes the chapters' prepared positions as game records: ``python -m capital_lux.lessons.positions.build``.
 
-A position is ``(players, seed, decisions)``: a seeded ``Game`` in which every seat
+The records in this folder are the lessons' data; this module only made them, and
+remakes them on purpose (a changed rule or generator never changes a lesson silently:
+``tests/test_lessons.py`` replays every record and checks what its lesson is about).
+
+A searched position is ``(players, seed, decisions)``: a seeded ``Game`` in which every seat
 plays uniformly at random (from its own view, with ``random.Random(seed * 7 + 3)``)
 until the learner (seat 0) has made ``decisions`` decisions and must decide again.
 Being a real game record, every position is legal, and undo works from it.
-``tests/test_tutor.py`` checks that each position shows what its lesson is about.
 """
 
 from __future__ import annotations
 
+import json
 import random
+from functools import partial
+from pathlib import Path
 from typing import Callable, NamedTuple
 
-from ..engine.cards import Card
-from ..engine.game import Game, replay
-from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, parse_action
-from ..engine.state import hand_size
-from ..engine.views import view
-from .session import Session
+from ...engine.cards import Card
+from ...engine.game import Game, replay
+from ...engine.notation import Action, CardDrawn, ModifierDrawn, Pick, parse_action
+from ...engine.state import hand_size
+from ...engine.views import view
+from ...engine.position import dumps_record
 
 LEARNER = 0
 
@@ -93,11 +99,11 @@ def scripted_game(
 
 
 def _bonus_tie() -> Game:
-    """The rulebook's bonus example: John (seat 0) starts, Mary sits to his left, Bob (you)
-    to hers. All have 5 in yellow; the Capital's yellow cards are a 6 and a 4."""
+    """The rulebook's bonus example: Bot 1 (seat 1) starts, Bot 2 sits to its left, and you
+    (seat 0) come last. All have 5 in yellow; the Capital's yellow cards are a 6 and a 4."""
     return scripted_game(
-        "G6", [4, -1, -3],
-        ["Y5 Y6 G3 B2 B3 P2", "Y5 Y4 G4 B4 P3 P4", "Y2 Y3 G5 P5 P6 B5"],
+        "G6", [-3, 4, -1],
+        ["Y2 Y3 G5 P5 P6 B5", "Y5 Y6 G3 B2 B3 P2", "Y5 Y4 G4 B4 P3 P4"],
         ["home Y5", "home Y5", "home Y2", "capital Y6", "capital Y4", "home Y3", "home G3", "home G4",
          "home G5", "home B2", "home B4", "home P5", "home B3", "home P3", "home P6", "home P2", "home P4"],
     )
@@ -116,14 +122,30 @@ def _gold_example() -> Game:
 
 #: Positions written out move by move (the rulebook's examples), with the learner's seat.
 SCRIPTED: dict[str, tuple[Callable[[], Game], int]] = {
-    "bonus_tie": (_bonus_tie, 2),
+    "bonus_tie": (_bonus_tie, 0),
     "gold_example": (_gold_example, 0),
 }
 
 
-def prepared_session(name: str, bot_kind: str = "rule") -> Session:
-    if name in SCRIPTED:
-        make, seat = SCRIPTED[name]
-        return Session(make(), seat=seat, bot_kind=bot_kind, bot_seed=0)
-    position = POSITIONS[name]
-    return Session(prepared_game(position), seat=LEARNER, bot_kind=bot_kind, bot_seed=position.seed)
+def build(folder: Path | None = None) -> list[Path]:
+    """Write one record per lesson position, named after it, and ``index.json``: each
+    position's learner seat and the seed of the bots' own choices."""
+    folder = folder or Path(__file__).parent
+    index: dict[str, dict[str, int]] = {}
+    games: dict[str, tuple[Callable[[], Game], int, int]] = {
+        name: (partial(prepared_game, p), LEARNER, p.seed) for name, p in POSITIONS.items()
+    }
+    games.update({name: (make, seat, 0) for name, (make, seat) in SCRIPTED.items()})
+    written = []
+    for name, (make, seat, bot_seed) in games.items():
+        path = folder / f"{name}.json"
+        path.write_text(dumps_record(make().record()) + "\n", "utf-8")
+        index[name] = {"seat": seat, "bot_seed": bot_seed}
+        written.append(path)
+    (folder / "index.json").write_text(json.dumps(index, indent=1) + "\n", "utf-8")
+    return written
+
+
+if __name__ == "__main__":
+    for path in build():
+        print(path)

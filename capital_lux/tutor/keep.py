@@ -1,0 +1,176 @@
+"""Keeping a free game across a reload or a lost kernel.
+
+The game stays on the server: after each of the learner's decisions, the settings and
+the learner's own decisions (enough to replay the seeded game exactly) are written to
+``<token>.json`` in a per-server folder. The browser keeps only the token, a random
+128-bit name, in its local storage (``page_script``); the next page of that browser
+hands it back through a hidden field and the tutor offers to resume. Nothing hidden
+(the seed, the deck, the bots' cards) ever reaches the browser this way.
+
+The same page script watches the kernel: if it is gone, dies, was restarted empty after a
+crash (it no longer echoes the page's pings while idle), or the server stops answering,
+the page says so in a sentence and offers to reload, and the reloaded page offers to resume.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import tempfile
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from ..engine.notation import Action, parse_action
+from ..engine.state import new_game
+from ..i18n import translator
+from .session import Session
+
+TOKEN = re.compile(r"[0-9a-f]{32}")
+#: A saved game is a few kilobytes; anything larger is not ours and is not read.
+MAX_BYTES = 64 * 1024
+STORAGE_KEY = "capital-lux-free-game"
+
+
+def saves_folder() -> Path:
+    """``$CAPITAL_LUX_SAVES``, or a folder of the server's temporary directory (owner only)."""
+    folder = Path(os.environ.get("CAPITAL_LUX_SAVES") or Path(tempfile.gettempdir()) / "capital_lux_games")
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return folder
+
+
+def new_token() -> str:
+    return secrets.token_hex(16)
+
+
+def learner_decisions(session: Session) -> list[Action]:
+    """The learner's own decisions in the game's record, in order."""
+    state = new_game(session.game.players)
+    mine = []
+    for action in session.game.state.history:
+        if state.current_player() == session.seat:
+            mine.append(action)
+        state.apply_action(action)
+    return mine
+
+
+def save(token: str, session: Session, seed: int) -> None:
+    """Write the game under ``token`` (atomically: a reader never sees half a file)."""
+    if not TOKEN.fullmatch(token):
+        raise ValueError("a game is kept under a 32-digit hexadecimal token")
+    data = {
+        "players": session.game.players, "seed": seed, "bots": session.bot_kind,
+        "decisions": [str(a) for a in learner_decisions(session)], "over": session.is_over(),
+    }
+    path = saves_folder() / f"{token}.json"
+    partial = path.with_suffix(".part")
+    partial.write_text(json.dumps(data), "utf-8")
+    partial.replace(path)
+
+
+def load(token: str) -> dict[str, Any] | None:
+    """The game kept under ``token``, or None (unknown, malformed, too large or over)."""
+    if not isinstance(token, str) or not TOKEN.fullmatch(token):
+        return None
+    path = saves_folder() / f"{token}.json"
+    try:
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_BYTES + 1)
+        data = json.loads(raw) if len(raw) <= MAX_BYTES else None
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("over") is not False:
+        return None
+    fields = (data.get("players"), data.get("seed"), data.get("bots"), data.get("decisions"))
+    if not (isinstance(fields[0], int) and isinstance(fields[1], int) and isinstance(fields[2], str)
+            and isinstance(fields[3], list) and all(isinstance(d, str) for d in fields[3])):
+        return None
+    return data
+
+
+def resume(data: dict[str, Any]) -> Session:
+    """The kept game replayed: the same seed, bots and decisions give the same table."""
+    session = Session.new(int(data["players"]), int(data["seed"]), str(data["bots"]))
+    for text in data["decisions"]:
+        session.play(parse_action(text))  # refused if it does not fit: the caller says so
+    return session
+
+
+def page_script(lang: str) -> str:
+    """The page's small script: hands a kept token to the tutor, stores new ones, and
+    watches the kernel (a sentence and a reload button if it is gone)."""
+    t = translator(lang)
+    lost = t.gettext("The connection to the tutor's server was lost, so this page cannot play any more "
+                     "(the server may have stopped or restarted your session). Reload the page: your free "
+                     "game is kept, and you can resume it.")
+    reload_label = t.gettext("Reload the page")
+    return f"""<script>
+(() => {{
+  const KEY = {json.dumps(STORAGE_KEY)};
+  const seen = () => {{
+    const tag = document.querySelector('[data-cl-save]');
+    if (tag) {{
+      if (tag.dataset.clSave) localStorage.setItem(KEY, tag.dataset.clSave); else localStorage.removeItem(KEY);
+    }}
+    const input = document.querySelector('.cl-resume-token input');
+    if (input && !input.dataset.clSent) {{
+      input.dataset.clSent = '1';
+      const token = localStorage.getItem(KEY);
+      if (token) {{ input.value = token; input.dispatchEvent(new Event('input', {{bubbles: true}})); }}
+    }}
+  }};
+  new MutationObserver(seen).observe(document.body, {{subtree: true, childList: true, attributes: true}});
+  seen();
+  let config = {{}};
+  try {{ config = JSON.parse(document.getElementById('jupyter-config-data').textContent); }} catch (e) {{}}
+  if (!config.kernelId) return;
+  const url = (config.baseUrl || '/') + 'api/kernels/' + config.kernelId;
+  const gone = () => {{
+    if (document.querySelector('.cl-kernel-lost')) return;
+    const box = document.createElement('div');
+    box.className = 'cl-kernel-lost';
+    box.setAttribute('role', 'alert');
+    box.style.cssText = 'position:fixed;top:0;left:0;right:0;z-index:1000;padding:12px;background:#fff3cd;'
+      + 'border-bottom:2px solid #8a6d3b;font:16px sans-serif';
+    box.textContent = {json.dumps(lost)} + ' ';
+    const button = document.createElement('button');
+    button.textContent = {json.dumps(reload_label)};
+    button.onclick = () => location.reload();
+    box.appendChild(button);
+    document.body.appendChild(box);
+  }};
+  // A kernel that crashed and was restarted answers the server but no longer knows this page:
+  // ask it, through a hidden field, to echo a number; an idle kernel that does not is lost.
+  let sent = '', sentAt = 0;
+  const timer = setInterval(async () => {{
+    let model = null;
+    try {{
+      const answer = await fetch(url, {{cache: 'no-store'}});
+      model = answer.ok ? await answer.json() : null;
+      if (answer.status === 404 || (model && model.execution_state === 'dead')) {{ clearInterval(timer); gone(); return; }}
+    }} catch (e) {{ clearInterval(timer); gone(); return; }}
+    const ping = document.querySelector('.cl-ping input');
+    const pong = document.querySelector('[data-cl-pong]');
+    if (!ping || document.hidden) return;
+    const answered = !sent || (pong && pong.dataset.clPong === sent);
+    const now = Date.now();
+    if (!answered && now - sentAt > 15000 && model && model.execution_state === 'idle') {{
+      clearInterval(timer); gone(); return;
+    }}
+    if (answered && now - sentAt > 10000) {{
+      sent = String(now); sentAt = now;
+      ping.value = sent;
+      ping.dispatchEvent(new Event('input', {{bubbles: true}}));
+    }}
+  }}, 5000);
+}})();
+</script>"""
+
+
+def offer_html(lang: str) -> str:
+    t = translator(lang)
+    text = t.gettext("This browser was playing a free game here before the page was reloaded. "
+                     "It is kept: do you want to resume it?")
+    return f'<div class="cl-note">{escape(text)}</div>'

@@ -1,0 +1,135 @@
+"""One voice for advice: the hint names the comparison's best move, and says what it does."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from capital_lux.analysis.risk import compare_moves
+from capital_lux.engine.cards import Card
+from capital_lux.engine.notation import CAPITAL, PlaceModifier, Play, TakeLowest
+from capital_lux.engine.state import AGENT, CLERIC, PLAY
+from capital_lux.engine.views import PlayerView
+from capital_lux.i18n import translator
+from capital_lux.tutor.advice import SAMPLES, advice_text, advise, comparison_seed, effect_text, move_text
+from capital_lux.tutor.extras import HintPanel
+from capital_lux.tutor.session import Session
+
+
+def positions(players: int, seed: int, every: int) -> list[PlayerView]:
+    """The learner's views at every ``every``-th decision of a seeded game (random learner)."""
+    session = Session.new(players, seed, "rule")
+    rng = random.Random(seed)
+    found, decision = [], 0
+    while not session.is_over():
+        v = session.view()
+        if decision % every == 0 and len(v.legal_actions) > 1:
+            found.append(v)
+        session.play(rng.choice(v.legal_actions))
+        decision += 1
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players, seed", [(3, 2026), (2, 5)])
+def test_the_hint_names_the_comparisons_best_move(players: int, seed: int) -> None:
+    t = translator("en")
+    views = positions(players, seed, every=7)[:5]
+    assert len(views) >= 4
+    for v in views:
+        # the comparison, asked directly with the tutor's budget and seed
+        moves = compare_moves(v, samples=SAMPLES, seed=comparison_seed(v))
+        best = max(m.score.mean for m in moves)
+        panel = HintPanel(lambda action: None)
+        panel.render(t, v)
+        panel.button.click()
+        panel.compare.click()
+        hinted = re.search(r'class="cl-hint-move">([^<]*)<', panel.html.value)
+        assert hinted is not None, panel.html.value
+        advice = panel.advice()
+        assert advice is not None
+        chosen = next(m for m in moves if m.action == advice.action)
+        assert chosen.score.mean == pytest.approx(best)
+        # the table's first row is the hinted move, marked
+        first_row = re.search(r'<tr class="cl-best"><td>★ ([^<]*)</td>', panel.table.value)
+        assert first_row is not None and first_row.group(1) == hinted.group(1)
+        # a rule of thumb that disagrees is named, with the reason they differ
+        if advice.rule_of_thumb is not None:
+            assert "rule of thumb" in panel.html.value and "plays every move on" in panel.html.value
+
+
+def view_with(players: int, seed: int, phase: str, want: object = None) -> PlayerView:
+    """The first learner view in ``phase`` of a seeded game (the learner playing at random)."""
+    session = Session.new(players, seed, "rule")
+    rng = random.Random(seed)
+    while not session.is_over():
+        v = session.view()
+        if v.phase == phase and (want is None or want(v)):
+            return v
+        session.play(rng.choice(v.legal_actions))
+    raise AssertionError(f"no {phase} decision in game {seed}")
+
+
+def test_the_hint_says_what_the_clerics_take_and_the_scholars_draw_do() -> None:
+    t = translator("en")
+    v = view_with(3, 2026, PLAY, lambda v: any(c.colour == "P" for c in v.hand) and any(c.colour == "G" for c in v.hand))
+    pink = next(c for c in v.hand if c.colour == "P")
+    text = effect_text(t, v, Play(pink, CAPITAL))
+    assert f"raises the limit of ✚ Cleric (pink) by {pink.value}" in text
+    takeable = [c for c in "BGY" if v.capital[c]]
+    if takeable:
+        assert "Cleric takes" in text and "into your Hometown" in text
+        for c in takeable:
+            assert re.search(rf"\b{min(v.capital[c])} \(", text)
+    green = next(c for c in v.hand if c.colour == "G")
+    assert "draw the top card of the deck" in effect_text(t, v, Play(green, CAPITAL))
+
+
+def test_a_modifier_raises_or_lowers_the_limit_in_the_hint() -> None:
+    t = translator("en")
+    v = view_with(3, 2026, AGENT)
+    assert v.pending_modifier is not None
+    for action in v.legal_actions:
+        assert isinstance(action, PlaceModifier)
+        text = effect_text(t, v, action)
+        verb = "raises" if v.pending_modifier > 0 else "lowers"
+        limit = sum(v.capital[action.colour]) + v.known_modifiers(action.colour)
+        assert f"{verb} the limit" in text and f"from {limit} to {limit + v.pending_modifier}" in text
+
+
+def test_the_cleric_take_names_the_card_and_the_new_limit() -> None:
+    t = translator("en")
+    v = view_with(3, 0, CLERIC)
+    for action in v.legal_actions:
+        assert isinstance(action, TakeLowest)
+        low = min(v.capital[action.colour])
+        limit = sum(v.capital[action.colour]) + v.known_modifiers(action.colour)
+        assert f"drops from {limit} to {limit - low}" in effect_text(t, v, action)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pt"])
+def test_moves_and_advice_show_no_notation(lang: str) -> None:
+    t = translator(lang)
+    v = view_with(3, 2026, PLAY)
+    advice = advise(v, samples=2)
+    texts = [advice_text(t, v, advice)] + [move_text(t, a) for a in v.legal_actions]
+    texts += [effect_text(t, v, a) for a in v.legal_actions]
+    for text in texts:
+        assert not re.search(r"\b[BGPY][2-6]\b", text), text
+
+
+def test_a_single_move_is_not_simulated() -> None:
+    t = translator("en")
+    v = view_with(3, 2026, PLAY)
+    only = PlayerView(**{**v.__dict__, "legal_actions": v.legal_actions[:1]})
+    advice = advise(only)
+    assert advice.action == v.legal_actions[0] and advice.ranking[0].samples == 0
+    assert "only move" in advice_text(t, only, advice)
+
+
+def test_move_text_reads_cards_as_the_table_shows_them() -> None:
+    t = translator("pt")
+    text = move_text(t, Play(Card("Y", 5), CAPITAL))
+    assert "●" in text and t.role("Y") in text and "5" in text and "Y5" not in text

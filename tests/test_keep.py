@@ -1,0 +1,86 @@
+"""A free game kept across a reload: only a token in the browser, the game on the server."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from capital_lux.tutor import build_app, keep
+from capital_lux.tutor.app import TutorApp
+from capital_lux.tutor.session import Session
+
+
+@pytest.fixture(autouse=True)
+def saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CAPITAL_LUX_SAVES", str(tmp_path))
+    return tmp_path
+
+
+def played(session: Session, moves: int, seed: int = 3) -> Session:
+    rng = random.Random(seed)
+    for _ in range(moves):
+        session.play(rng.choice(session.view().legal_actions))
+    return session
+
+
+def test_a_kept_game_resumes_to_the_same_table() -> None:
+    session = played(Session.new(3, 41, "rule"), 9)
+    token = keep.new_token()
+    keep.save(token, session, 41)
+    data = keep.load(token)
+    assert data is not None and len(data["decisions"]) == 9
+    again = keep.resume(data)
+    assert again.game.state == session.game.state and again.view() == session.view()
+
+
+@pytest.mark.parametrize("token", ["", "../../etc/passwd", "A" * 32, "0" * 31, "0" * 33, None])
+def test_only_a_well_formed_token_is_read(token: object) -> None:
+    assert keep.load(token) is None  # type: ignore[arg-type]
+    with pytest.raises((ValueError, TypeError)):
+        keep.save(token, Session.new(2, 1), 1)  # type: ignore[arg-type]
+
+
+def test_large_unreadable_or_finished_files_are_not_offered(saves: Path) -> None:
+    token = keep.new_token()
+    (saves / f"{token}.json").write_bytes(b"{" + b" " * (keep.MAX_BYTES + 10) + b"}")
+    assert keep.load(token) is None
+    (saves / f"{token}.json").write_text('{"players": 3}')
+    assert keep.load(token) is None
+    session = Session.new(2, 5, "random")
+    while not session.is_over():
+        session.play(session.view().legal_actions[0])
+    keep.save(token, session, 5)
+    assert keep.load(token) is None  # a finished game is not resumed
+
+
+def test_the_page_keeps_its_game_and_a_new_page_offers_to_resume_it() -> None:
+    first: TutorApp = build_app(players=3, seed=8, opening="free")._tutor  # type: ignore[attr-defined]
+    panel = first.free_play.panel
+    played(panel.session, 0)
+    for _ in range(4):
+        panel._act(panel.session.view().legal_actions[0])
+    token = first.free_play.token
+    assert f'data-cl-save="{token}"' in first.free_play.tag.value
+    assert "8" not in first.free_play.tag.value.replace(token, "")  # the seed is not in the page
+    second: TutorApp = build_app(players=2, seed=1)._tutor  # type: ignore[attr-defined]
+    assert second.free_play.offer.layout.display == "none"
+    second.free_play.token_in.value = token  # what the page script does with local storage
+    assert second.free_play.offer.layout.display is None
+    second.free_play.resume_button.click()
+    assert second.free_play.panel.session.game.state == panel.session.game.state
+    assert second.tabs.selected_index == len(second.chapter_list)  # free play shown
+    assert second.free_play.offer.layout.display == "none"
+
+
+def test_a_made_up_token_offers_nothing() -> None:
+    app: TutorApp = build_app()._tutor  # type: ignore[attr-defined]
+    app.free_play.token_in.value = keep.new_token()
+    assert app.free_play.offer.layout.display == "none"
+
+
+def test_the_page_script_names_no_secret_and_speaks_the_language() -> None:
+    script = keep.page_script("fr")
+    assert "api/kernels/" in script and keep.STORAGE_KEY in script
+    assert "Recharger la page" in script or "Reload the page" not in script

@@ -1,0 +1,166 @@
+"""The tutor as a newcomer meets it, in a real browser (one Voila, several pages).
+
+From the bare URL the first chapter is open; the learner's own decision leads the
+"what followed" panel at a round end; at 1024×768 and 1920×1080, in every language,
+no element overflows its container (measured in the page) and tab labels are whole.
+Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterator
+
+import pytest
+
+from capital_lux.tutor import browser as B
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ARTIFACTS = B.ROOT / "test-artifacts"
+if not os.path.exists(B.CHROMIUM):
+    pytest.skip(f"no Chromium at {B.CHROMIUM}", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+#: Elements whose content is wider than their box and that neither scroll nor wrap.
+OVERFLOWS = """() => {
+  const found = [];
+  const root = document.querySelector('.cl-tutor');
+  const scroller = (el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+  const inScroller = (el) => { for (let a = el.parentElement; a && a !== root; a = a.parentElement) {
+    if (scroller(a)) return true; } return false; };
+  for (const el of root.querySelectorAll('*')) {
+    if (!el.offsetParent || el.clientWidth === 0) continue;          // hidden
+    const style = getComputedStyle(el);
+    const scrolls = scroller(el) || inScroller(el);  // wide content that scrolls is readable
+    if (!scrolls && el.scrollWidth > el.clientWidth + 1 && style.overflowX !== 'visible') {
+      found.push(`${el.tagName}.${el.className} clips ${el.scrollWidth}>${el.clientWidth}: ${el.innerText.slice(0, 40)}`);
+    }
+    const box = el.getBoundingClientRect();
+    if (!scrolls && box.width > 0 && box.right > document.documentElement.clientWidth + 1) {
+      found.push(`${el.tagName}.${el.className} beyond the page (${Math.round(box.right)}px): ${el.innerText.slice(0, 40)}`);
+    }
+  }
+  for (const label of document.querySelectorAll('.cl-tabs .lm-TabBar-tabLabel')) {
+    if (label.scrollWidth > label.clientWidth + 1) found.push(`tab label cut: ${label.innerText}`);
+  }
+  return found;
+}"""
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with B.voila_server(ARTIFACTS / "voila-newcomer.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        browser = B.launch(p)
+        yield browser
+        browser.close()
+
+
+def open_page(browser: Any, url: str, width: int = 1400, height: int = 1000) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(url, timeout=180_000)  # the kernel runs the notebook before the page loads
+    page.wait_for_selector(B.READY, timeout=120_000)
+    return page
+
+
+def test_the_bare_url_opens_the_first_chapter(server: str, chromium: Any) -> None:
+    page = open_page(chromium, server)
+    page.wait_for_selector(".cl-chapter-setup .cl-quiz-answer", timeout=60_000)
+    selected = page.inner_text(".cl-tabs .lm-TabBar-tab.lm-mod-current")
+    assert selected.startswith("1.")
+    assert "The goal" in page.inner_text(".cl-chapter-setup")
+    page.click(".lm-TabBar-tab:has-text('Free play')")  # free play can be chosen
+    page.wait_for_selector(".cl-freeplay .cl-draft-card")
+    page.close()
+
+
+def test_the_last_card_of_a_round_leaves_the_learners_decision_in_view(server: str, chromium: Any) -> None:
+    page = open_page(chromium, server)
+    page.click(".lm-TabBar-tab:has-text('4.')")
+    chapter = ".cl-chapter-roundend"
+    page.wait_for_selector(f"{chapter} .cl-hand-card")
+    card = page.inner_text(f"{chapter} .cl-hand-card >> nth=0")
+    page.click(f"{chapter} .cl-hand-card >> nth=0")
+    page.click(f"{chapter} .cl-to-home")
+    page.wait_for_selector(f"{chapter} .cl-lesson-status.cl-done", timeout=60_000)
+    first = page.inner_text(f"{chapter} .cl-recent .cl-my-decision")
+    value = card.strip().split()[-1]
+    assert first.startswith("You play") and value in first and "Hometown" in first
+    recent = page.inner_text(f"{chapter} .cl-recent")
+    assert recent.count("\n") > 12  # the whole round end follows the decision
+    page.screenshot(path=str(ARTIFACTS / "newcomer-round-end-decision.png"), full_page=True)
+    page.close()
+
+
+@pytest.mark.parametrize("width, height", [(1024, 768), (1920, 1080)])
+def test_nothing_is_clipped_in_any_language(server: str, chromium: Any, width: int, height: int) -> None:
+    problems = []
+    for lang in ("en", "fr", "es", "pt"):
+        page = open_page(chromium, f"{server}?lang={lang}", width, height)
+        page.wait_for_selector(".cl-chapter-setup .cl-quiz-answer", timeout=60_000)
+        problems += [f"{lang} chapter 1: {p}" for p in page.evaluate(OVERFLOWS)]
+        page.screenshot(path=str(ARTIFACTS / f"newcomer-{lang}-{width}-chapter.png"), full_page=True)
+        page.click(".cl-tabs .lm-TabBar-tab >> nth=5")  # free play
+        page.wait_for_selector(".cl-freeplay .cl-draft-card")
+        page.click(".cl-freeplay .cl-compare")
+        page.wait_for_selector(".cl-freeplay .cl-compare-table table", timeout=60_000)
+        page.click(".cl-freeplay .cl-hint")
+        page.wait_for_selector(".cl-freeplay .cl-hint-move", timeout=60_000)
+        problems += [f"{lang} free play: {p}" for p in page.evaluate(OVERFLOWS)]
+        page.screenshot(path=str(ARTIFACTS / f"newcomer-{lang}-{width}-free-play.png"), full_page=True)
+        page.close()
+    assert problems == []
+
+
+#: The server shuts this page's kernel down, as the idle culler or a restart would (Tornado's
+#: XSRF check wants the same value in a cookie and a header).
+KILL_KERNEL = """async () => {
+  const config = JSON.parse(document.getElementById('jupyter-config-data').textContent);
+  const xsrf = 'test' + Date.now();
+  document.cookie = '_xsrf=' + xsrf + '; path=/';
+  const answer = await fetch(config.baseUrl + 'api/kernels/' + config.kernelId,
+                             {method: 'DELETE', headers: {'X-XSRFToken': xsrf}});
+  return answer.status;
+}"""
+
+
+def test_a_lost_kernel_is_told_and_the_reloaded_page_resumes_the_game(server: str, chromium: Any) -> None:
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})  # one browser's storage
+    page = context.new_page()
+    page.goto(f"{server}?open=free", timeout=180_000)
+    page.wait_for_selector(B.READY, timeout=120_000)
+    B.learner_move(page, 0)
+    B.learner_move(page, 1)
+    page.wait_for_selector('[data-cl-save]:not([data-cl-save=""])', state="attached")
+    hand = page.inner_text(".cl-freeplay .cl-controls")
+    assert page.evaluate(KILL_KERNEL) in (200, 204)  # the server stops this page's kernel
+    page.wait_for_selector(".cl-kernel-lost", timeout=30_000)
+    assert "connection" in page.inner_text(".cl-kernel-lost")
+    page.screenshot(path=str(ARTIFACTS / "newcomer-kernel-lost.png"))
+    page.click(".cl-kernel-lost button")  # reload
+    page.wait_for_selector(B.READY, timeout=120_000)
+    page.wait_for_selector(".cl-resume-offer .cl-resume", timeout=60_000)
+    page.click(".cl-resume-offer .cl-resume")
+    page.wait_for_selector(f'.cl-freeplay {B.TABLE}[data-move="2"]', timeout=60_000)
+    assert page.inner_text(".cl-freeplay .cl-controls") == hand  # the same hand: the same game
+    context.close()
+
+
+def test_a_crashed_kernel_restarted_empty_is_told(server: str, chromium: Any) -> None:
+    import psutil
+
+    page = open_page(chromium, f"{server}?open=free")
+    page.wait_for_selector(".cl-freeplay .cl-draft-card")
+    kernel = page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+    victims = [p for p in psutil.process_iter(["cmdline"]) if any(kernel in part for part in p.info["cmdline"] or [])]
+    assert len(victims) == 1
+    victims[0].kill()  # the server restarts it empty: it answers, but knows nothing of this page
+    page.wait_for_selector(".cl-kernel-lost", timeout=90_000)
+    page.close()
