@@ -26,6 +26,7 @@ from .exercises import EXERCISES, EXERCISES_BY_ID, Checked, check_answer
 PROGRESS_FORMAT = "capital-lux-exercise-progress"
 #: Uploads larger than this are refused unread (a file with every exercise is about 2 KB).
 MAX_PROGRESS_BYTES = 64 * 1024
+MAX_ATTEMPTS = 100_000  # as in the schema
 
 
 class ProgressError(CapitalLuxError):
@@ -37,6 +38,19 @@ def progress_schema() -> dict[str, Any]:
     text = resources.files("capital_lux.lessons").joinpath("schemas/progress.schema.json").read_text("utf-8")
     result: dict[str, Any] = json.loads(text)
     return result
+
+
+def _refuse(mismatch: jsonschema.ValidationError) -> None:
+    """Say what is wrong in the reader's words where we can: the schema's own text is English."""
+    path = [str(p) for p in mismatch.absolute_path]
+    if len(path) >= 3 and path[0] == "exercises" and path[2] == "solved":
+        raise ProgressError(N_("exercise {key}: solved must be the answer that solved it (a number), or null"),
+                            key=repr(path[1]))
+    if len(path) >= 3 and path[0] == "exercises" and path[2] == "attempts":
+        raise ProgressError(N_("exercise {key}: attempts must be a whole number from 0 to {limit}"),
+                            key=repr(path[1]), limit=MAX_ATTEMPTS)
+    raise ProgressError(N_("the progress file does not match its schema at {where}: {problem}"),
+                        where="/".join(path) or "/", problem=mismatch.message)
 
 
 @dataclass
@@ -81,9 +95,7 @@ class Progress:
                                 format=repr(PROGRESS_FORMAT))
         mismatch = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(progress_schema()).iter_errors(data))
         if mismatch is not None:
-            where = "/".join(str(p) for p in mismatch.absolute_path) or "the top level"
-            raise ProgressError(N_("the progress file does not match its schema at {where}: {problem}"),
-                                where=where, problem=mismatch.message)
+            _refuse(mismatch)
         progress = cls.empty()
         for key, entry in data["exercises"].items():
             ex = EXERCISES_BY_ID.get(key)
