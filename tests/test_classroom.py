@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 
 from capital_lux.i18n import LANGUAGES, translator
 from capital_lux.lessons.classroom import TEACHER_KEY_VARIABLE, results_csv, solution_open, summarise
-from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, check_answer
+from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, check_answer, format_number
 from capital_lux.lessons.progress import MAX_PROGRESS_BYTES, PROGRESS_FORMAT, Progress, ProgressError
 from capital_lux.lessons.storage import Attempt, Storage
 
@@ -135,7 +136,7 @@ def test_answers_go_to_the_database_under_the_learners_session(storage: Storage)
         first.check()
     assert storage.progress(first.learner.session) == ({"modifier-after-draw": 2}, {"modifier-after-draw": "1/3"})
     assert storage.progress(second.learner.session) == ({}, {})
-    assert "0 of 12" in second.progress_note.value and "1 of 12" in first.progress_note.value
+    assert f"0 of {len(EXERCISES)}" in second.progress_note.value and f"1 of {len(EXERCISES)}" in first.progress_note.value
     rows = storage.attempts()
     assert [(r.name, r.answer, r.correct) for r in rows] == [("Ana", "1/2", False), ("Ana", "1/3", True)]
     assert "Welcome, Ana" in first.learner.note.value
@@ -163,7 +164,7 @@ def test_progress_leaves_by_download_and_comes_back_by_upload(storage: Storage) 
     text = base64.b64decode(data)
     later = _learner(storage)  # another day, another page
     later.load_upload(_upload(text))
-    assert later.progress == app.progress and "1 of 12" in later.progress_note.value
+    assert later.progress == app.progress and f"1 of {len(EXERCISES)}" in later.progress_note.value
     assert storage.progress(later.learner.session) == ({"modifier-after-draw": 1}, {"modifier-after-draw": "33.3%"})
     later.load_upload(_upload("{broken"))
     assert "Not loaded" in later.learner.note.value and later.progress == app.progress
@@ -239,3 +240,21 @@ def test_summaries_diagnose_and_csv_keep_negative_answers() -> None:
     [(answer, count, mistake)] = summarise(rows)["x"].wrong
     assert (answer, count, mistake) == ("-4/3", 2, "with replacement")
     assert "\n'-4/3" not in results_csv(rows) and ",-4/3," in results_csv(rows)
+
+
+def test_a_diagnosed_mistake_reaches_the_dashboard(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    ex = EXERCISES_BY_ID["deal-any-six"]
+    mistake = ex.mistakes[0]
+    value = mistake.value(ex.view())
+    assert value is not None
+    app = _learner(storage)
+    app.picker.value = ex.id
+    app.answer.value = format_number(value)
+    assert app.check() == "wrong"
+    [row] = storage.attempts()
+    assert row.mistake == mistake.text
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    teacher.unlock()
+    teacher.language.value = "fr"
+    assert escape(translator("fr").gettext(mistake.text)) in teacher.table.value

@@ -110,7 +110,7 @@ def test_the_learners_page_has_no_answer_no_teacher_control_and_no_path(school: 
         page.click(".cl-ex-upload")
     chooser.value.set_files(str(forged))
     page.wait_for_selector(".cl-learner-note .cl-error:has-text('Not loaded')")
-    assert "0 of 12" in page.inner_text(".cl-ex-progress")
+    assert f"0 of {len(EXERCISES)}" in page.inner_text(".cl-ex-progress")
     page.screenshot(path=str(ARTIFACTS / "classroom-learner.png"), full_page=True)
     assert _sha(voila_json) == before
     with Storage(str(database)) as storage:
@@ -128,9 +128,9 @@ def test_the_teacher_sees_the_class_and_learners_stay_apart(school: tuple[str, P
     ana = _learner(browser, url, "Ana")
     assert _answer(ana, "modifier-after-draw", "1/2") == "wrong"
     assert _answer(ana, "modifier-after-draw", "1/3") == "correct"
-    ana.wait_for_selector(".cl-ex-progress:has-text('1 of 12')")  # drawn just after the feedback
+    ana.wait_for_selector(f".cl-ex-progress:has-text('1 of {len(EXERCISES)}')")  # drawn just after the feedback
     namesake = _learner(browser, url, "Ana")  # same name, another person
-    assert "0 of 12" in namesake.inner_text(".cl-ex-progress")
+    assert f"0 of {len(EXERCISES)}" in namesake.inner_text(".cl-ex-progress")
     assert "✓" not in namesake.inner_text(".cl-ex-picker select")
     assert _answer(namesake, "modifier-after-draw", "0.5") == "wrong"
 

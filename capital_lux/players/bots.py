@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 from ..engine.cards import COLOURS, MODIFIERS, N_, Card, format_modifier
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
+from ..engine.rules import CLERIC_COLOURS
 from ..engine.views import PlayerView, view
 
 if TYPE_CHECKING:
@@ -231,7 +232,7 @@ def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
         new.gold[me] += 1
         new.gold_pile -= 1
     elif card.colour == "P":
-        options = [c for c in ("B", "G", "Y") if new.capital[c]]
+        options = [c for c in CLERIC_COLOURS if new.capital[c]]
         if options:
             best = max(options, key=lambda c: judge(after_take(new, c)))
             return after_take(new, best), TakeLowest(best)

@@ -91,8 +91,10 @@ class LearnerPanel:
             return
         self._say(self.t.gettext("Welcome, {name}: your answers now go to your teacher.").format(name=self.name.value))
 
-    def record(self, exercise: str, answer: str, checked: Checked, instance: str | None = None) -> None:
-        """Count an answer here and in the class database; an invalid one changes nothing."""
+    def record(self, exercise: str, answer: str, checked: Checked, instance: str | None = None,
+               mistake: str | None = None) -> None:
+        """Count an answer here and in the class database; an invalid one changes nothing.
+        ``mistake``: what the checker says a wrong answer looks like (a catalogue text)."""
         if checked.status == "invalid":
             return
         self.progress.record(exercise, answer, checked)
@@ -100,9 +102,8 @@ class LearnerPanel:
         if self.storage is None:
             return
         try:
-            # ``mistake``: the checker's diagnosis of a wrong answer, when it gives one.
             self.storage.record_attempt(self.session, exercise, answer, checked.status == "correct", instance,
-                                        getattr(checked, "mistake", None))
+                                        mistake)
         except StorageError as error:
             self._say(self.t.gettext("Your answer was checked but not saved: {reason}").format(
                 reason=error.translated(self.t.gettext)), error=True)

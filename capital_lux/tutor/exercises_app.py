@@ -22,13 +22,15 @@ from ..analysis.charts import convergence_chart
 from ..lessons.exercises import (
     EXERCISES,
     EXERCISES_BY_ID,
-    TOLERANCE,
     Exercise,
-    check_answer,
+    assumptions_text,
+    check,
+    diagnose,
     format_number,
     question_text,
     simulate,
     solution_text,
+    tolerance_text,
 )
 from ..engine.cards import format_modifier
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
@@ -60,7 +62,15 @@ def position_html(t: Translator, v: PlayerView, move: int) -> str:
     if v.pending_modifier is not None:
         parts.append(escape(t.gettext("The modifier you have just drawn: {value}").format(
             value=format_modifier(v.pending_modifier))))
-    return html + f'<div class="cl-note cl-own-hand">{" · ".join(parts)}</div>'
+    return html + f'<div class="cl-note cl-own-hand">{" · ".join(parts)}</div>' + discards_html(t, v)
+
+
+def discards_html(t: Translator, v: PlayerView) -> str:
+    """The discard pile and the deck's size: questions that count unseen cards need both."""
+    pile = cards_html(t, list(v.discards)) or escape(t.gettext("empty"))
+    deck = escape(t.gettext("Cards in the deck: {count}").format(count=v.deck_size))
+    label = escape(t.gettext("Discard pile (out of the game, face up)"))
+    return f'<div class="cl-note cl-discards"><b>{label}:</b> {pile} · {deck}</div>'
 
 
 def _number(value: float) -> str:
@@ -70,8 +80,11 @@ def _number(value: float) -> str:
 class ExercisesApp:
     """The page's parts; every handler is a plain method, so tests call them directly."""
 
-    def __init__(self, lang: str = "en", seed: int = 1, storage: Storage | None = None) -> None:
+    def __init__(self, lang: str = "en", seed: int = 1, storage: Storage | None = None,
+                 numbers: int | None = None) -> None:
         self.t = translator(lang)
+        #: the seed of this learner's cards (a class seed puts everyone on the same numbers)
+        self.numbers = numbers
         self.learner = LearnerPanel(self.t, storage)
         self.title = W.HTML()
         self.language = W.Dropdown(options=[(LANGUAGE_NAMES[c], c) for c in LANGUAGES], value=self.t.lang,
@@ -142,7 +155,13 @@ class ExercisesApp:
 
     @property
     def exercise(self) -> Exercise:
-        return EXERCISES_BY_ID[str(self.picker.value)]
+        """The chosen exercise on this learner's own cards."""
+        return EXERCISES_BY_ID[str(self.picker.value)].instance(self.numbers)
+
+    def set_numbers(self, seed: int | None) -> None:
+        """Deal this learner other cards (``None``: the base positions) and show them."""
+        self.numbers = seed
+        self.show_exercise()
 
     def _relabel(self) -> None:
         t = self.t
@@ -184,10 +203,11 @@ class ExercisesApp:
         self.position.value = position_html(t, ex.view(), 0)
         kind = (t.gettext("Answer with a probability.") if ex.probability
                 else t.gettext("Answer with a number (an expected value)."))
-        tolerance = t.gettext("Fractions must be exact; decimals and percentages may be off by up to {tolerance}.")
+        assumptions = "".join(f"<li>{escape(a)}</li>" for a in assumptions_text(ex, t))
         self.question.value = (
             f"<h3>{escape(t.gettext(ex.title))}</h3><p>{question_text(ex, t)}</p>"
-            f'<p class="cl-note">{escape(kind)} {escape(tolerance.format(tolerance=float(TOLERANCE)))}</p>'
+            + (f'<ul class="cl-note cl-ex-assumptions">{assumptions}</ul>' if assumptions else "")
+            + f'<p class="cl-note">{escape(kind)} {escape(tolerance_text(ex, t))}</p>'
         )
         self.answer.value = ""
         self.feedback.value = ""
@@ -208,10 +228,14 @@ class ExercisesApp:
     def check(self) -> str:
         """Check the typed answer; an unreadable one is explained and changes nothing."""
         ex = self.exercise
-        checked = check_answer(self.answer.value, ex.exact(), self.t.lang, probability=ex.probability)
-        self.learner.record(ex.id, self.answer.value, checked)
+        checked = check(ex, self.answer.value, self.t.lang)
+        diagnosed = diagnose(ex, self.answer.value) if checked.status == "wrong" else None
+        self.learner.record(ex.id, self.answer.value, checked, None if self.numbers is None else str(self.numbers),
+                            diagnosed.text if diagnosed else None)
         css = {"correct": "cl-safe", "wrong": "cl-exceed", "invalid": "cl-error"}[checked.status]
-        self.feedback.value = f'<div class="{css}" data-status="{checked.status}">{escape(checked.message)}</div>'
+        mistake = f' data-mistake="{checked.mistake}"' if checked.mistake else ""
+        self.feedback.value = (f'<div class="{css}" data-status="{checked.status}"{mistake}>'
+                               f"{escape(checked.message)}</div>")
         if checked.status != "invalid":
             self._refresh_picker()
             self._gate_simulation()
@@ -264,14 +288,16 @@ class ExercisesApp:
         self.show_exercise()
 
 
-def build_app(lang: str = "en", seed: int = 1, storage: Storage | None = None) -> W.VBox:
+def build_app(lang: str = "en", seed: int = 1, storage: Storage | None = None,
+              numbers: int | None = None) -> W.VBox:
     """The exercises page's root widget; ``root._exercises`` is the app. Without ``storage``
-    the class database (``CAPITAL_LUX_DB``) is opened, or the page says why it cannot be."""
+    the class database (``CAPITAL_LUX_DB``) is opened, or the page says why it cannot be.
+    ``numbers`` is the seed of this learner's cards (``None``: the base positions)."""
     if storage is None:
         try:
             storage = open_storage()
         except StorageError:
             storage = None  # the learner can still practise alone; the page says results are not kept
-    app = ExercisesApp(lang, seed, storage)
+    app = ExercisesApp(lang, seed, storage, numbers)
     app.root._exercises = app
     return app.root
