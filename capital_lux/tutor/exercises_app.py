@@ -33,7 +33,7 @@ from ..lessons.exercises import (
     tolerance_text,
 )
 from ..engine.cards import format_modifier
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, formatting, translator
 from ..engine.views import PlayerView
 from ..lessons.progress import Progress
 from ..lessons.storage import Storage, StorageError, open_storage
@@ -73,8 +73,8 @@ def discards_html(t: Translator, v: PlayerView) -> str:
     return f'<div class="cl-note cl-discards"><b>{label}:</b> {pile} · {deck}</div>'
 
 
-def _number(value: float) -> str:
-    return f"{value:.3f}"
+def _number(value: float, t: Translator) -> str:
+    return formatting.format_number(value, t.lang, 3)
 
 
 class ExercisesApp:
@@ -272,8 +272,8 @@ class ExercisesApp:
             text=escape(t.gettext(
                 "After {n} simulated deals (seed {seed}) the estimate is {mean}, with a 95% interval from {low} "
                 "to {high}. The exact answer is {exact}."
-            ).format(n=n, seed=int(self.seed.value), mean=_number(final.mean), low=_number(final.low),
-                     high=_number(final.high), exact=format_number(exact))),
+            ).format(n=n, seed=int(self.seed.value), mean=_number(final.mean, t), low=_number(final.low, t),
+                     high=_number(final.high, t), exact=format_number(exact))),
         )
 
     # -- progress ----------------------------------------------------------------------------------
