@@ -11,6 +11,7 @@ import hashlib
 import io
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -124,7 +125,7 @@ def _names(storage: Storage) -> set[str]:
 
 
 def test_the_teacher_sees_the_class_and_learners_stay_apart(school: tuple[str, Path, Any]) -> None:
-    url, _, browser = school
+    url, database, browser = school
     ana = _learner(browser, url, "Ana")
     assert _answer(ana, "modifier-after-draw", "1/2") == "wrong"
     assert _answer(ana, "modifier-after-draw", "1/3") == "correct"
@@ -154,9 +155,15 @@ def test_the_teacher_sees_the_class_and_learners_stay_apart(school: tuple[str, P
     teacher.wait_for_selector(".cl-teacher-summary:has-text('Learners: 3. Answers checked: 4.')", timeout=30_000)
 
     teacher.select_option(".cl-teacher-solutions select", "always")
+    with Storage(str(database)) as storage:  # the teacher's kernel writes the setting as the click arrives
+        for _ in range(300):
+            if storage.setting("solutions", "") == "always":
+                break
+            time.sleep(0.1)
+        assert storage.setting("solutions", "") == "always"
     namesake.select_option(".cl-ex-picker select", index=list(EXERCISES_BY_ID).index("bonus-tie"))
     namesake.wait_for_selector(f".cl-ex-question:has-text('{_title('bonus-tie')}')")
-    assert namesake.is_enabled(".cl-ex-show-solution")  # the teacher's setting, before any answer here
+    namesake.wait_for_selector(".cl-ex-show-solution:not([disabled])")  # the setting, before any answer here
 
     teacher.click(".cl-teacher-export")
     teacher.wait_for_selector(".cl-teacher-csv a[download]")
