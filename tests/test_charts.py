@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from fractions import Fraction
 
 import matplotlib.pyplot as plt
@@ -12,6 +14,7 @@ from matplotlib.patches import Rectangle
 
 from capital_lux.analysis import charts, risk
 from capital_lux.engine.cards import COLOURS
+from capital_lux.engine.views import view
 from capital_lux.i18n import translator
 from capital_lux.engine.notation import PlaceModifier, Play, SaveWithGold, TakeLowest, parse_action
 from capital_lux.engine.views import PlayerView
@@ -90,6 +93,7 @@ def test_move_chart(mid: PlayerView) -> None:
     labels = [t.get_text() for t in score.get_yticklabels()]
     assert labels == [charts.describe_action(m.action, EN) for m in moves]
     assert all(label.endswith(("into the Capital", "into the Hometown")) for label in labels)
+    assert not any(re.search(r"\b[BGPY][2-6]\b", label) for label in labels)  # never notation
     assert [b.get_hatch() for b in bars(score)] == [".." if m.action.to == "capital" else "//" for m in moves]  # type: ignore[union-attr]
     assert [b.get_width() for b in bars(exceed)] == [m.p_exceed_any.mean for m in moves]
     game = risk.compare_moves(risk.example_view(players=2, seed=1, cards_left=1), 2, seed=1, bot="fast", horizon="game")
@@ -116,8 +120,9 @@ def test_charts_speak_the_learners_language(mid: PlayerView) -> None:
 
 
 def test_action_labels() -> None:
-    assert charts.describe_action(parse_action("home B5"), EN) == "B5 into the Hometown"
-    assert charts.describe_action(parse_action("pick G3 Y6"), EN) == "pick G3 Y6"
+    assert charts.describe_action(parse_action("home B5"), EN) == "◆ Agent 5 (blue) into the Hometown"
+    assert charts.describe_action(parse_action("pick G3 Y6"), EN) == "pick ✎ Scholar 3 (green), ● Merchant 6 (yellow)"
+    assert "Marchand 6" in charts.describe_action(parse_action("capital Y6"), FR)
     assert charts.describe_action(PlaceModifier("Y"), EN) == "modifier above ● yellow"
     assert charts.describe_action(TakeLowest("G"), FR).endswith("✎ vert")
     assert charts.describe_action(SaveWithGold(()), EN) == "keep nothing with gold"
@@ -130,3 +135,31 @@ def test_figures_are_not_kept_by_pyplot(mid: PlayerView) -> None:
     charts.risk_chart(risk.round_end_risk(mid), EN)
     charts.convergence_chart(0.5, [(10, risk.Estimate.proportion(5, 10))], EN)
     assert plt.get_fignums() == before
+
+
+def test_forward_move_chart_ranks_moves_with_learner_labels() -> None:
+    from capital_lux.analysis import forward
+    from capital_lux.engine.position import arrange
+
+    s = arrange(2, hands=["Y3 B6", "P5"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2",
+                modifiers_above=[("Y", 1, -1), ("B", 0, 2)])
+    moves = forward.compare_forward(view(s, 0), model="random", placement="random", exact_limit=0, max_samples=200)
+    fig = charts.forward_move_chart(moves, EN)
+    exceed, score, ahead = fig.axes
+    labels = [t.get_text() for t in exceed.get_yticklabels()]
+    assert labels == [charts.describe_action(m.action, EN) for m in moves]
+    assert [b.get_width() for b in bars(exceed)] == [forward.mean(m.risk.p_exceed_any) for m in moves]
+    assert "simulated" in fig.get_suptitle() and "rule" not in fig.get_suptitle()
+
+
+def test_timeline_chart_has_one_line_per_colour_with_its_own_marker() -> None:
+    from capital_lux.analysis import forward
+    from capital_lux.engine.position import arrange
+
+    s = arrange(2, hands=["Y3 B6", "P5"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2")
+    r = forward.forward_risk(view(s, 0), model="random", placement="random", samples=100)
+    fig = charts.timeline_chart([("start", r), (charts.describe_action(parse_action("home Y3"), FR), r)], FR)
+    (ax,) = fig.axes
+    markers = [str(line.get_marker()) for line in ax.lines]
+    assert len(set(markers) - {"None", "", "_"}) == 4  # "_" are the error bars' caps
+    assert "jaune" in " ".join(texts(fig))

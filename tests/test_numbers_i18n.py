@@ -95,11 +95,14 @@ def test_simulate_summary_in_french() -> None:
     assert "50%" in english and ".0%" in english
 
 
-def test_risk_panel_percentages_in_french() -> None:
-    from capital_lux.tutor.extras import _percent
+def test_risk_panel_numbers_in_french() -> None:
+    from capital_lux.analysis.charts import percent
+    from capital_lux.tutor.riskpanel import points, signed
 
-    assert _percent(Fraction(1, 4), translator("fr")) == f"25{NBSP}%"
-    assert _percent(0.25, translator("en")) == "25%"
+    assert percent(Fraction(1, 4), translator("fr")) == f"25{NBSP}%"
+    assert percent(0.25, translator("en")) == "25%"
+    assert points(0.123, translator("fr")) == "12,3" and points(0.123, translator("en")) == "12.3"
+    assert signed(-1.25, translator("pt")) == "\u22121,2"
 
 
 def _format_specs(path: Path) -> list[tuple[int, str]]:

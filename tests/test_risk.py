@@ -18,7 +18,7 @@ from capital_lux.engine.game import Game, sample_chance
 from capital_lux.engine.notation import Action, Play
 from capital_lux.engine.rules import excess
 from capital_lux.engine.state import PLAY, GameState
-from capital_lux.engine.views import PlayerView, sample_hidden, view
+from capital_lux.engine.views import PlayerView, determinize, sample_hidden, view
 
 
 # -- tables -------------------------------------------------------------------------------
@@ -296,10 +296,9 @@ def test_sampled_deck_cards_follow_the_exact_odds() -> None:
     s = positions_from_games(3, 2)[4]
     v = view(s, 0)
     exact = float(risk.draw_probability(v, "Y"))
-    sampler = risk._Sampler(v)
     rng = random.Random(9)
     n = 3000
-    hits = sum(top_of_deck(sampler.sample(rng), rng).colour == "Y" for _ in range(n))
+    hits = sum(top_of_deck(determinize(v, rng), rng).colour == "Y" for _ in range(n))
     assert risk.Estimate.proportion(hits, n).contains(exact)
 
 
@@ -341,10 +340,9 @@ def test_sampler_gives_states_with_the_same_view() -> None:
     for s in states:
         for p in range(s.players):
             v = view(s, p)
-            sampler = risk._Sampler(v)
             rng = random.Random(p)
             for _ in range(5):
-                assert view(sampler.sample(rng), p) == v
+                assert view(determinize(v, rng), p) == v
 
 
 def test_simulation_now_agrees_with_the_exact_risk() -> None:
@@ -476,10 +474,10 @@ def test_sampler_deals_hidden_cards_and_modifiers_with_the_exact_odds() -> None:
     slots = [(c, i) for c in COLOURS for i, m in enumerate(v.modifiers_above[c]) if m.value is None]
     assert slots, "this table has a modifier the viewer cannot see"
     c, i = slots[0]
-    sampler, rng, n = risk._Sampler(v), random.Random(2), 2000
+    rng, n = random.Random(2), 2000
     yellow_hits = plus_four = 0
     for _ in range(n):
-        t = sampler.sample(rng)
+        t = determinize(v, rng)
         yellow_hits += any(card.colour == "Y" for card in t.hands[q])
         plus_four += t.modifiers_above[c][i][1] == 4
     assert risk.Estimate.proportion(yellow_hits, n).contains(float(exact_yellow))

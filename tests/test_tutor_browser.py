@@ -113,6 +113,16 @@ def test_whole_game_by_clicking_leaks_nothing(server: str, chromium: Any) -> Non
             assert text not in html and text not in received, f"face-down modifier {text} leaked"
         if move == 3:
             shot(page, "tutor-playing")
+            # the risk panel: "now" beside the real round end, which says whether it is exact
+            page.wait_for_function(
+                "() => { const m = document.querySelector('.cl-freeplay .cl-risk-method');"
+                " return m !== null && /exact|simulated \\(/.test(m.textContent); }",
+                timeout=120_000,
+            )
+            risk = page.inner_text(".cl-freeplay .cl-riskpanel")
+            assert "If the round ended now" in risk
+            assert "At the round end, if the others play like the rule-of-thumb bot" in risk
+            assert re.search(r"\bexact\b|simulated \([\d,]+ games, ±[\d.]+ points\)", risk), risk
         if not B.learner_move(page, move):
             break
         local.play(policy(local.view(), move))

@@ -22,14 +22,15 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from ..engine.cards import COLOURS, SYMBOLS
+from ..engine.cards import COLOURS, SYMBOLS, Card
 from ..i18n import Translator, format_percent
 from ..engine.notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from .forward import ForwardRisk, MoveRisk, half_width, mean
 from .risk import Estimate, MoveEstimate, RoundEndRisk, SimulatedRisk
 
 __all__ = [
     "FILLS", "HATCHES", "risk_chart", "gold_chart", "move_chart", "convergence_chart", "colour_label",
-    "describe_action", "percent",
+    "describe_action", "percent", "card_label", "forward_move_chart", "timeline_chart", "MARKERS",
 ]
 
 #: Fill colours, chosen to stay apart for common colour-vision deficiencies (Paul Tol's palette).
@@ -41,6 +42,8 @@ SAFE_HATCH = ""
 AFFORD_HATCH = "//"
 SHORT_HATCH = "xxx"
 GREY, DARK = "#BBBBBB", "#333333"
+#: One marker and line style per colour for line charts, so lines read without colour vision.
+MARKERS: dict[str, tuple[str, str]] = {"B": ("D", "-"), "G": ("s", "--"), "P": ("P", "-."), "Y": ("o", ":")}
 
 Probability = Union[float, Fraction]
 
@@ -60,14 +63,22 @@ def colour_label(colour: str, t: Translator) -> str:
     return f"{SYMBOLS[colour]} {t.colour(colour)}"
 
 
+def card_label(card: Card, t: Translator) -> str:
+    """A card as the learner sees it: symbol, role and value, with the colour named (never ``B5``)."""
+    return t.gettext("{symbol} {role} {value} ({colour})").format(
+        symbol=SYMBOLS[card.colour], role=t.role(card.colour), value=card.value, colour=t.colour(card.colour)
+    )
+
+
 def describe_action(action: Action, t: Translator) -> str:
-    """A short label for a decision, in the translator's language."""
+    """A short label for a decision, in the translator's language; cards as the learner sees them."""
     if isinstance(action, Play):
+        card = card_label(action.card, t)
         if action.to == CAPITAL:
-            return t.gettext("{card} into the {capital}").format(card=action.card, capital=t.term("Capital"))
-        return t.gettext("{card} into the {hometown}").format(card=action.card, hometown=t.term("Hometown"))
+            return t.gettext("{card} into the {capital}").format(card=card, capital=t.term("Capital"))
+        return t.gettext("{card} into the {hometown}").format(card=card, hometown=t.term("Hometown"))
     if isinstance(action, Pick):
-        return t.gettext("pick {cards}").format(cards=" ".join(map(str, action.cards)))
+        return t.gettext("pick {cards}").format(cards=", ".join(card_label(c, t) for c in action.cards))
     if isinstance(action, PlaceModifier):
         return t.gettext("modifier above {colour}").format(colour=colour_label(action.colour, t))
     if isinstance(action, TakeLowest):
@@ -252,5 +263,76 @@ def convergence_chart(exact: Probability, estimates: list[tuple[int, Estimate]],
     ax.set_xlabel(t.gettext("Samples (log scale)"))
     _probability_axis(ax, t)
     ax.set_title(t.gettext("Simulation approaching the exact value"))
+    ax.legend(loc="best")
+    return fig
+
+
+def _bars_with_intervals(ax: Axes, values: list[float], halves: list[float], hatches: list[str]) -> None:
+    positions = list(range(len(values)))
+    bars = ax.barh(positions, values, xerr=[halves, halves] if any(halves) else None, capsize=4, color=GREY,
+                   edgecolor=DARK, ecolor=DARK)
+    for bar, hatch in zip(bars, hatches):
+        bar.set_hatch(hatch)
+
+
+def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
+    """Each move's chance of exceeding at the round end, expected score change and chance to be ahead.
+
+    Ranked as given (safest first); moves into the hometown are hatched ``//``, into the
+    capital ``..``; simulated figures carry 95% intervals, exact ones none.
+    """
+    fig = Figure(figsize=(14, 0.5 * max(len(moves), 4) + 1.8), layout="constrained")
+    axes = fig.subplots(1, 3, sharey=True)
+    labels = [describe_action(m.action, t) for m in moves]
+    hatches = [(".." if m.action.to == CAPITAL else "//") if isinstance(m.action, Play) else "" for m in moves]
+    columns = [
+        (t.gettext("Chance of exceeding in any colour"), [m.risk.p_exceed_any for m in moves], True),
+        (t.gettext("Expected change of your score"), [m.risk.score_change for m in moves], False),
+        (t.gettext("Chance to be ahead after the round"), [m.risk.p_ahead for m in moves], True),
+    ]
+    for ax, (title, values, probability) in zip(axes, columns):
+        _bars_with_intervals(ax, [mean(q) for q in values], [half_width(q) for q in values], hatches)
+        ax.set_title(title)
+        if probability:
+            ax.set_xlim(0, 1.05)
+            ax.xaxis.set_major_formatter(lambda x, _: percent(x, t))
+    axes[0].set_yticks(list(range(len(moves))), labels)
+    axes[0].invert_yaxis()
+    if moves:
+        first = moves[0].risk
+        if first.exact:
+            title = t.gettext("Your moves, safest first: exact, if the others play like the {bot}")
+        else:
+            title = t.gettext("Your moves, safest first: {n} simulated games each, 95% intervals, "
+                              "if the others play like the {bot}")
+        fig.suptitle(title.format(n=first.samples, bot=model_name(first.model, t)))
+    return fig
+
+
+def model_name(model: str, t: Translator) -> str:
+    """An opponent model in words: "random bot", "rule-of-thumb bot", "search bot"."""
+    names = {"random": t.gettext("random bot"), "rule": t.gettext("rule-of-thumb bot"),
+             "search": t.gettext("search bot")}
+    return names.get(model, model)
+
+
+def timeline_chart(points: list[tuple[str, ForwardRisk]], t: Translator) -> Figure:
+    """The learner's forward risk per colour after each of their decisions in the round.
+
+    One line per colour, each with its own marker and line style besides its colour;
+    simulated points carry their 95% interval as an error bar.
+    """
+    fig = Figure(figsize=(max(6.0, 1.6 * len(points) + 3), 4.8), layout="constrained")
+    ax = fig.subplots()
+    xs = list(range(len(points)))
+    for c in COLOURS:
+        values = [mean(r.colours[c].p_exceed) for _, r in points]
+        halves = [half_width(r.colours[c].p_exceed) for _, r in points]
+        marker, style = MARKERS[c]
+        ax.errorbar(xs, values, yerr=halves if any(halves) else None, marker=marker, linestyle=style,
+                    color=FILLS[c], ecolor=DARK, capsize=3, label=colour_label(c, t))
+    ax.set_xticks(xs, [label for label, _ in points], rotation=20, ha="right", fontsize="small")
+    _probability_axis(ax, t)
+    ax.set_title(t.gettext("Your chance of exceeding at the round end, after each of your decisions"))
     ax.legend(loc="best")
     return fig

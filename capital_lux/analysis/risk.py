@@ -46,10 +46,10 @@ from itertools import permutations
 from typing import Callable, Iterable, Mapping, Union
 
 from ..engine import rules
-from ..engine.cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, Card
+from ..engine.cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, MODIFIERS, Card
 from ..engine.game import Policy, random_policy, sample_chance
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, ROUNDS, SETUP_MODIFIERS, GameState
+from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, ROUNDS, GameState
 from ..engine.views import PlayerView, determinize, view
 
 __all__ = [
@@ -510,13 +510,12 @@ def _outcomes(
         raise ValueError(f"unknown horizon {horizon!r}: choose from {', '.join(HORIZONS)}")
     if samples <= 0:
         raise ValueError("simulation needs at least one sample")
-    sampler = _Sampler(v)
     # The round the view is in: a first move that ends it must not carry the horizon along.
     last_round = max(v.round, 1) if horizon == "round" else ROUNDS
     results = []
     for i in range(samples):
         rng = random.Random(seed * 1_000_003 + i)  # sample i is the same deal whatever the move
-        s = sampler.sample(rng)
+        s = determinize(v, rng)
         if horizon == "now":
             results.append(_round_end_now(s, v.viewer, include_hand))
             continue
@@ -524,65 +523,6 @@ def _outcomes(
             s.apply_action(first)
         results.append(_play_on(s, v.viewer, policy, trusted, rng, last_round))
     return results
-
-
-class _Sampler:
-    """``views.determinize`` for many samples of one view, with the fixed work done once.
-
-    Same distribution: the unseen cards are dealt uniformly into the others' hidden
-    places (a partial shuffle: only the dealt cards need drawing; the rest is the deck),
-    the unseen modifiers uniformly into the hidden modifier places. A gold-phase view
-    (others' secret choices to draw) goes to ``determinize`` itself.
-    """
-
-    def __init__(self, v: PlayerView) -> None:
-        self.view = v
-        self.template = determinize(v, random.Random(0))
-        p = v.viewer
-        self.template.hands[p] = list(v.hand)
-        self.cards = [ALL_CARDS[kind] for kind, k in enumerate(v.unseen_cards()) for _ in range(k)]
-        self.deck = v.unseen_cards()
-        self.zones = [
-            (name, q, sizes[q])
-            for name, sizes in (("hands", v.hand_sizes), ("draft_hands", v.draft_hand_sizes),
-                                ("draft_picks", v.draft_pick_counts))
-            for q in range(v.players)
-            if q != p and sizes[q]
-        ]
-        self.dealt = sum(size for _, _, size in self.zones)
-        self.slots = [(c, i) for c in COLOURS for i, m in enumerate(v.modifiers_above[c]) if m.value is None]
-        self.modifiers = list(unseen_modifiers(v))
-        if v.phase == SETUP_MODIFIERS:
-            for value in v.setup_modifiers:
-                self.modifiers.remove(value)
-        self.pending = v.phase == AGENT and v.current != p
-
-    def sample(self, rng: random.Random) -> GameState:
-        if self.view.phase == GOLD:
-            return determinize(self.view, rng)
-        s = self.template.clone()
-        cards, n, randbelow = self.cards[:], len(self.cards), rng.randrange
-        for i in range(self.dealt):
-            j = randbelow(i, n)
-            cards[i], cards[j] = cards[j], cards[i]
-        deck = self.deck[:]
-        start = 0
-        for name, q, size in self.zones:
-            hand = sorted(cards[start:start + size])
-            getattr(s, name)[q] = hand
-            for card in hand:
-                deck[KIND[card]] -= 1
-            start += size
-        s.deck = deck
-        modifiers = self.modifiers[:]
-        rng.shuffle(modifiers)
-        for c, i in self.slots:
-            owner, _ = s.modifiers_above[c][i]
-            s.modifiers_above[c][i] = (owner, modifiers.pop())
-        if self.pending:
-            s.pending_modifier = modifiers.pop()
-        s.modifier_deck = sorted(modifiers)
-        return s
 
 
 def simulate_risk(

@@ -198,10 +198,12 @@ def simulation(games: int = 40, repeats: int = 5) -> Figures:
 
 
 def risk() -> Figures:
-    """Exact round-end risk, simulated risk and the per-move comparison (``risk.benchmark``)."""
+    """Round-end risk "now" (``risk.benchmark``), forward risk to the real round end, the
+    per-move comparison at ±5 points and the Bayesian modifiers' calibration (``riskbench``)."""
+    from ..analysis import riskbench
     from ..analysis.risk import benchmark
 
-    return benchmark()
+    return {**benchmark(), **riskbench.figures()}
 
 
 def tutor() -> Figures:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Sequence
 
 from .cards import ALL_CARDS, COLOURS, KIND, Card, full_deck_counts
 from .notation import Action
@@ -140,7 +141,9 @@ def visible_events(state: GameState, viewer: int) -> list[Event]:
     return [e for e in state.log if e.private_to in (-1, viewer)]
 
 
-def determinize(v: PlayerView, rng: random.Random) -> GameState:
+def determinize(
+    v: PlayerView, rng: random.Random, cards: Sequence[Card] | None = None, modifiers: Sequence[int] | None = None
+) -> GameState:
     """A full state drawn uniformly among those that give the view ``v``.
 
     Unseen cards (the deck and other players' hands, draft cards and picks) are dealt
@@ -148,6 +151,13 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
     others' face-down modifiers and an opponent's undisclosed Agent draw) are shuffled
     among their places; others' secret gold decisions are drawn among their options.
     Bots and risk estimates work from this, so they can never peek.
+
+    ``cards`` fixes the deal instead: the unseen cards in the order they go to the
+    others' hands, draft cards and picks (seat by seat; the rest is the deck).
+    ``modifiers`` fixes the values of the face-down modifiers the viewer cannot see
+    (in colour order, then as placed); the other unseen ones go to the deck, or to an
+    opponent's undisclosed Agent draw. Exact enumeration and weighted (Bayesian)
+    sampling use these; each must be a possible deal, or ``ValueError`` says why.
     """
     p, n = v.viewer, v.players
     s = GameState(n)
@@ -162,8 +172,17 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
     s.last_turns = None if v.last_turns is None else list(v.last_turns)
     s.gold_queue = list(v.gold_waiting)
 
-    pool = [card for kind, k in enumerate(v.unseen_cards()) for card in [ALL_CARDS[kind]] * k]
-    rng.shuffle(pool)
+    unseen = v.unseen_cards()
+    pool = [card for kind, k in enumerate(unseen) for card in [ALL_CARDS[kind]] * k]
+    if cards is None:
+        rng.shuffle(pool)
+    else:
+        counts = unseen[:]
+        for card in cards:
+            counts[KIND[card]] -= 1
+            if counts[KIND[card]] < 0:
+                raise ValueError(f"{card} is dealt more often than the viewer's unseen cards allow")
+        pool = list(cards) + [card for kind, k in enumerate(counts) for card in [ALL_CARDS[kind]] * k]
     for zone, own, sizes in (
         (s.hands, v.hand, v.hand_sizes),
         (s.draft_hands, v.draft_hand, v.draft_hand_sizes),
@@ -188,6 +207,12 @@ def determinize(v: PlayerView, rng: random.Random) -> GameState:
     for value in known:
         unknown.remove(value)
     rng.shuffle(unknown)
+    if modifiers is not None:
+        for value in modifiers:
+            if value not in unknown:
+                raise ValueError(f"modifier {value:+d} cannot be face down here: the viewer has seen it")
+            unknown.remove(value)
+        unknown += list(reversed(modifiers))  # popped from the end, in slot order
     for c in COLOURS:
         s.modifiers_above[c] = [(m.owner, m.value if m.value is not None else unknown.pop()) for m in v.modifiers_above[c]]
     if v.phase == AGENT:

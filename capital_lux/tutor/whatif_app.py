@@ -23,7 +23,7 @@ from ..engine.cards import N_, CapitalLuxError
 from ..engine.game import resolve_chance
 from ..analysis.charts import describe_action, move_chart
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, format_interval, translator
-from ..i18n.sentences import TERMINAL, action_sentence
+from ..i18n.sentences import action_sentence
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
 from ..analysis.risk import MoveEstimate, compare_moves, policy_for
 from ..engine.state import PHASES, GameState
@@ -98,7 +98,7 @@ def _public_line(t: Translator, seat: int, action: Action, me: int) -> str | Non
         return None
     if isinstance(action, Pick) and seat != me:
         action = Pick(())  # someone else's picks stay hidden
-    return action_sentence(t, seat, action, None, TERMINAL)
+    return action_sentence(t, seat, action, me)  # cards as the table shows them
 
 
 def phase_label(t: Translator, phase: str) -> str:

@@ -1,0 +1,411 @@
+"""Forward risk: the chance of exceeding when the round really ends, from the learner's view.
+
+``round_end_risk`` answers "if the round ended now". A learner asks something else:
+after the plays still to come, how likely is each colour to exceed at the round end,
+and which move lowers that? This module answers under a stated opponent model:
+
+* ``"random"``: every seat (the viewer's later turns too) picks uniformly among its
+  legal actions;
+* ``"rule"`` (default): every seat plays like the rule-of-thumb bot, whose choices are
+  a function of its own view;
+* ``"search"``: every seat plays like the search bot (a small budget; simulated only).
+
+At the round end the hand goes into the hometown (ruling R9), and all figures are taken
+at the reveal, before gold is paid: a colour "exceeds" when its hometown total is above
+the capital total then (ruling R7), whether it is kept with gold or discarded.
+
+The hidden state is always drawn through ``views.determinize``, so nothing the viewer
+cannot know enters. Face-down modifiers follow a prior over their values:
+``placement="random"`` (uniform, as before) or ``placement="bayes"``: the posterior given
+where each owner put theirs, using the model's own placement policy as the likelihood
+(``modifiers.modifier_posterior``).
+
+Exact or simulated: when the rest of the round is a small tree (at most ``EXACT_LIMIT``
+engine steps over every hidden deal, chance outcome and model decision) the answer is
+enumerated as ``Fraction``s; otherwise it is simulated (``DEFAULT_SAMPLES`` games by
+default) and every probability carries its 95% interval. ``ForwardRisk.exact`` says which.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Iterator, Sequence, Union
+
+from ..engine import rules
+from ..engine.cards import ALL_CARDS, COLOURS
+from ..engine.notation import Action, PlaceModifier
+from ..engine.state import AGENT, CHANCE_PHASES, DRAFT, GOLD, OVER, GameState
+from ..engine.views import PlayerView, determinize
+from .modifiers import ModifierPrior, modifier_posterior
+from .reveal import (KERNEL_MODELS, MODELS, QUICK, Decider, Outcome, Start, decider, exact_choices,
+                     play_round, reckon, rollout)
+from .risk import Estimate
+
+__all__ = [
+    "MODELS", "PLACEMENTS", "EXACT_LIMIT", "DEFAULT_SAMPLES", "MOVE_HALF_WIDTH", "Quantity", "ForwardColour",
+    "ForwardRisk", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "compare_forward", "decider", "play_round",
+    "rollout", "KERNEL_MODELS",
+    "mean", "half_width",
+]
+
+PLACEMENTS = ("bayes", "random")
+#: Engine steps an exact enumeration may take before the answer is simulated instead
+#: (a step costs 0.05 to 0.3 ms, the rule of thumb's decisions being the dearest).
+EXACT_LIMIT = 3000
+DEFAULT_SAMPLES = 2000
+#: The per-move comparison samples until every probability's 95% interval is this narrow.
+MOVE_HALF_WIDTH = 0.05
+
+Quantity = Union[Fraction, Estimate]
+
+
+def mean(q: Quantity) -> float:
+    return float(q) if isinstance(q, Fraction) else q.mean
+
+
+def half_width(q: Quantity) -> float:
+    """Half the 95% interval's width; 0 for an exact figure."""
+    return 0.0 if isinstance(q, Fraction) else max(q.mean - q.low, q.high - q.mean)
+
+
+@dataclass(frozen=True)
+class ForwardColour:
+    colour: str
+    p_exceed: Quantity  # hometown above the capital at the reveal (kept with gold or not)
+    cards_lost: Quantity  # expected cards discarded
+    points_lost: Quantity  # their expected total value
+    gold_needed: Quantity  # expected gold to keep this colour (0 when it does not exceed)
+
+
+@dataclass(frozen=True)
+class ForwardRisk:
+    model: str
+    placement: str
+    exact: bool
+    samples: int  # games simulated; 0 when exact
+    colours: dict[str, ForwardColour]
+    p_exceed_any: Quantity
+    p_gold_keeps_all: Quantity  # the viewer's gold at the reveal pays for every exceeding colour
+    score_change: Quantity  # the viewer's score after the round end minus now
+    p_ahead: Quantity  # the viewer's score is the highest (ties included) after the round end
+    prior: ModifierPrior | None = field(default=None, compare=False)
+
+    def widest(self) -> float:
+        """The widest half-interval among the probabilities (0 when exact)."""
+        figures = [self.p_exceed_any, self.p_gold_keeps_all, self.p_ahead]
+        figures += [c.p_exceed for c in self.colours.values()]
+        return max(half_width(q) for q in figures)
+
+
+@dataclass(frozen=True)
+class MoveRisk:
+    action: Action
+    risk: ForwardRisk
+
+
+class Cancelled(Exception):
+    """The caller's ``should_stop`` asked the computation to stop."""
+
+
+# -- the hidden state ----------------------------------------------------------------------
+def _hidden_zones(v: PlayerView) -> list[int]:
+    """Sizes of the others' hidden card places, in ``determinize``'s dealing order."""
+    return [
+        sizes[q]
+        for sizes in (v.hand_sizes, v.draft_hand_sizes, v.draft_pick_counts)
+        for q in range(v.players)
+        if q != v.viewer
+    ]
+
+
+def _deals(v: PlayerView) -> Iterator[tuple[list[object], Fraction]]:
+    """Every distinct deal of the unseen cards into the others' places, with its chance.
+
+    Cards of one kind are interchangeable, so a place gets a multiset: its chance is a
+    multivariate hypergeometric term given what earlier places took.
+    """
+    counts = v.unseen_cards()
+    zones = [size for size in _hidden_zones(v) if size]
+
+    def multisets(left: list[int], size: int, kind: int) -> Iterator[list[tuple[int, int]]]:
+        if size == 0:
+            yield []
+            return
+        for k in range(kind, len(left)):
+            for take in range(min(left[k], size), 0, -1):
+                for rest in multisets(left, size - take, k + 1):
+                    yield [(k, take), *rest]
+
+    def deal(i: int, left: list[int], weight: Fraction, cards: list[object]) -> Iterator[tuple[list[object], Fraction]]:
+        if i == len(zones):
+            yield cards, weight
+            return
+        population = sum(left)
+        for picks in multisets(left, zones[i], 0):
+            ways = 1
+            nxt = left[:]
+            hand: list[object] = []
+            for k, take in picks:
+                ways *= math.comb(left[k], take)
+                nxt[k] -= take
+                hand += [ALL_CARDS[k]] * take
+            yield from deal(i + 1, nxt, weight * Fraction(ways, math.comb(population, zones[i])), cards + hand)
+
+    yield from deal(0, counts, Fraction(1), [])
+
+
+def _deal_count(v: PlayerView, limit: int) -> int:
+    """How many distinct deals there are, counting no further than ``limit``."""
+    n = 0
+    for _ in _deals(v):
+        n += 1
+        if n > limit:
+            break
+    return n
+
+
+def _state(v: PlayerView, rng: random.Random, cards: Sequence[object] | None, values: Sequence[int]) -> GameState:
+    """A full state for the view with these hidden modifier values (and this deal, if given)."""
+    slots = sum(m.value is None for c in COLOURS for m in v.modifiers_above[c])
+    s = determinize(v, rng, cards=cards, modifiers=values[:slots])  # type: ignore[arg-type]
+    if len(values) > slots:  # an opponent's Agent draw the viewer has not seen
+        pending = values[slots]
+        deck = s.modifier_deck + ([s.pending_modifier] if s.pending_modifier is not None else [])
+        deck.remove(pending)
+        s.pending_modifier, s.modifier_deck = pending, sorted(deck)
+    return s
+
+
+# -- exact -----------------------------------------------------------------------------------
+class _TooBig(Exception):
+    pass
+
+
+def _exact(
+    v: PlayerView, model: str, prior: ModifierPrior, first: Action | None, limit: int,
+    should_stop: Callable[[], bool] | None = None,
+) -> list[tuple[Fraction, Outcome]] | None:
+    """Every outcome with its exact probability, or None beyond ``limit`` engine steps."""
+    choose = exact_choices(model)
+    if choose is None or v.phase in (DRAFT, GOLD, OVER) or v.round < 1:
+        return None
+    if len(prior.assignments) * _deal_count(v, limit) > limit:
+        return None
+    budget = [limit]
+    results: list[tuple[Fraction, Outcome]] = []
+    rng = random.Random(0)  # unused: every hidden card and modifier is fixed below
+
+    def walk(s: GameState, weight: Fraction, placed: tuple[tuple[str, int], ...], start: Start, rnd: int) -> None:
+        if s.phase == OVER or s.round != rnd:
+            results.append((weight, reckon(start, s, placed)))
+            return
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _TooBig
+        if should_stop is not None and budget[0] % 128 == 0 and should_stop():
+            raise Cancelled
+        if s.phase in CHANCE_PHASES:
+            options = s.chance_outcomes()
+        else:
+            options = choose(s)
+        if not options:
+            raise ValueError(f"no move is possible for seat {s.current} in phase {s.phase}: not a possible table")
+        for action, chance in options:
+            child = s.clone()
+            more = placed
+            if s.phase == AGENT and isinstance(action, PlaceModifier) and s.pending_modifier is not None:
+                more = placed + ((action.colour, s.pending_modifier),)
+            rules.apply(child, action)
+            walk(child, weight * chance, more, start, rnd)
+
+    try:
+        for values, w_mod in prior.assignments:
+            for cards, w_deal in _deals(v):
+                budget[0] -= 1  # setting up a deal costs about one step
+                s = _state(v, rng, cards, values)
+                start = Start.of(s, v.viewer)
+                placed: tuple[tuple[str, int], ...] = ()
+                if first is not None:
+                    if s.phase == AGENT and s.pending_modifier is not None and isinstance(first, PlaceModifier):
+                        placed = ((first.colour, s.pending_modifier),)
+                    s.apply_action(first)
+                walk(s, w_mod * w_deal, placed, start, v.round)
+    except _TooBig:
+        return None
+    return results
+
+
+def _exact_summary(results: list[tuple[Fraction, Outcome]], model: str, placement: str,
+                   prior: ModifierPrior) -> ForwardRisk:
+    def expect(f: Callable[[Outcome], int | bool]) -> Fraction:
+        return sum((w * int(f(o)) for w, o in results), Fraction(0))
+
+    colours = {}
+    for i, c in enumerate(COLOURS):
+        colours[c] = ForwardColour(
+            colour=c,
+            p_exceed=sum((w for w, o in results if o.needed[i] > 0), Fraction(0)),
+            cards_lost=sum((w * o.cards_lost[i] for w, o in results), Fraction(0)),
+            points_lost=sum((w * o.points_lost[i] for w, o in results), Fraction(0)),
+            gold_needed=sum((w * o.needed[i] for w, o in results), Fraction(0)),
+        )
+    return ForwardRisk(
+        model=model, placement=placement, exact=True, samples=0, colours=colours,
+        p_exceed_any=expect(lambda o: any(o.needed)), p_gold_keeps_all=expect(lambda o: o.keeps_all),
+        score_change=expect(lambda o: o.score_change), p_ahead=expect(lambda o: o.ahead), prior=prior,
+    )
+
+
+# -- simulated -------------------------------------------------------------------------------
+def _sample(v: PlayerView, prior: ModifierPrior, model: str, decide: Decider, seed: int, i: int,
+            first: Action | None) -> Outcome:
+    """Game ``i`` of a seeded run: the same hidden deal and dice whatever ``first`` is."""
+    rng = random.Random(seed * 1_000_003 + i)
+    values = prior.draw(rng)
+    s = _state(v, rng, None, values)
+    start = Start.of(s, v.viewer)
+    placed: list[tuple[str, int]] = []
+    if first is not None:
+        if s.phase == AGENT and s.pending_modifier is not None and isinstance(first, PlaceModifier):
+            placed.append((first.colour, s.pending_modifier))
+        s.apply_action(first)
+    return rollout(s, model, decide, rng, start, placed)
+
+
+def _simulated_summary(outcomes: list[Outcome], model: str, placement: str, prior: ModifierPrior) -> ForwardRisk:
+    n = len(outcomes)
+    colours = {
+        c: ForwardColour(
+            colour=c,
+            p_exceed=Estimate.proportion(sum(o.needed[i] > 0 for o in outcomes), n),
+            cards_lost=Estimate.of_values([o.cards_lost[i] for o in outcomes]),
+            points_lost=Estimate.of_values([o.points_lost[i] for o in outcomes]),
+            gold_needed=Estimate.of_values([o.needed[i] for o in outcomes]),
+        )
+        for i, c in enumerate(COLOURS)
+    }
+    return ForwardRisk(
+        model=model, placement=placement, exact=False, samples=n, colours=colours,
+        p_exceed_any=Estimate.proportion(sum(any(o.needed) for o in outcomes), n),
+        p_gold_keeps_all=Estimate.proportion(sum(o.keeps_all for o in outcomes), n),
+        score_change=Estimate.of_values([o.score_change for o in outcomes]),
+        p_ahead=Estimate.proportion(sum(o.ahead for o in outcomes), n), prior=prior,
+    )
+
+
+def _check(v: PlayerView, model: str, placement: str) -> None:
+    if model not in MODELS and model != QUICK:
+        raise ValueError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
+    if placement not in PLACEMENTS:
+        raise ValueError(f"unknown modifier placement {placement!r}: choose from {', '.join(PLACEMENTS)}")
+    if v.round < 1 or v.phase in (GOLD, OVER):
+        raise ValueError(f"there is no round still to play in phase {v.phase}: the reveal is known")
+
+
+def iter_forward_risk(
+    v: PlayerView, model: str = "rule", placement: str = "bayes", samples: int = DEFAULT_SAMPLES, seed: int = 0,
+    exact_limit: int = EXACT_LIMIT, placement_views: dict[tuple[str, int], PlayerView] | None = None,
+    batch: int = 250, target: float = 0.0, should_stop: Callable[[], bool] | None = None,
+) -> Iterator[ForwardRisk]:
+    """``forward_risk`` as partial results: the exact answer once, or the simulation so far
+    after every ``batch`` games, until ``samples`` games or every probability's 95% interval
+    is within ``target`` (0: run all ``samples``). ``should_stop()`` raises ``Cancelled``.
+    """
+    _check(v, model, placement)
+    if samples <= 0 or batch <= 0:
+        raise ValueError("simulation needs at least one game")
+    prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
+    if exact_limit > 0:
+        results = _exact(v, model, prior, None, exact_limit, should_stop)
+        if results is not None:
+            yield _exact_summary(results, model, placement, prior)
+            return
+    decide = decider(model)
+    outcomes: list[Outcome] = []
+    while len(outcomes) < samples:
+        for i in range(len(outcomes), min(samples, len(outcomes) + batch)):
+            if should_stop is not None and i % 25 == 0 and should_stop():
+                raise Cancelled
+            outcomes.append(_sample(v, prior, model, decide, seed, i, None))
+        risk = _simulated_summary(outcomes, model, placement, prior)
+        yield risk
+        if target > 0 and risk.widest() <= target:
+            return
+
+
+def forward_risk(
+    v: PlayerView, model: str = "rule", placement: str = "bayes", samples: int = DEFAULT_SAMPLES, seed: int = 0,
+    exact_limit: int = EXACT_LIMIT, placement_views: dict[tuple[str, int], PlayerView] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> ForwardRisk:
+    """The viewer's risk at the real round end, every seat playing like ``model``.
+
+    Exact when the rest of the round fits in ``exact_limit`` engine steps (``exact_limit=0``
+    forces simulation), else ``samples`` seeded games. ``placement_views`` gives, for a
+    face-down modifier (colour, index), the viewer's view just before it was placed; the
+    current table stands in for missing ones.
+    """
+    last: ForwardRisk | None = None
+    for last in iter_forward_risk(v, model, placement, samples, seed, exact_limit, placement_views,
+                                  batch=samples, should_stop=should_stop):
+        pass
+    assert last is not None
+    return last
+
+
+def compare_forward(
+    v: PlayerView, model: str = "rule", placement: str = "bayes", seed: int = 0, target: float = MOVE_HALF_WIDTH,
+    max_samples: int = 1000, batch: int = 100, exact_limit: int = EXACT_LIMIT,
+    placement_views: dict[tuple[str, int], PlayerView] | None = None,
+    progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
+) -> list[MoveRisk]:
+    """Every legal move's forward risk, ranked: lowest P(exceed) first, then best score change.
+
+    Exact when every move's tree is small; otherwise all moves are simulated on the same
+    games (common random numbers: game *i* is the same deal and dice for every move), in
+    batches, until every probability's 95% interval is within ``target`` (or ``max_samples``).
+    ``progress(fraction)`` is called as work is done; ``should_stop()`` returning True
+    raises ``Cancelled``.
+    """
+    _check(v, model, placement)
+    if not v.legal_actions:
+        raise ValueError(f"player {v.viewer} has no decision to make now")
+    prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
+    moves: list[MoveRisk] = []
+    if exact_limit > 0:
+        per_move = exact_limit // len(v.legal_actions)
+        for k, action in enumerate(v.legal_actions):
+            if should_stop is not None and should_stop():
+                raise Cancelled
+            results = _exact(v, model, prior, action, per_move, should_stop)
+            if results is None:
+                moves = []
+                break
+            moves.append(MoveRisk(action, _exact_summary(results, model, placement, prior)))
+            if progress is not None:
+                progress((k + 1) / len(v.legal_actions))
+    if not moves:
+        decide = decider(model)
+        outcomes: list[list[Outcome]] = [[] for _ in v.legal_actions]
+        n = 0
+        while n < max_samples:
+            size = min(batch, max_samples - n)
+            for k, action in enumerate(v.legal_actions):
+                for i in range(n, n + size):
+                    if should_stop is not None and i % 25 == 0 and should_stop():
+                        raise Cancelled
+                    outcomes[k].append(_sample(v, prior, model, decide, seed, i, action))
+            n += size
+            moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior))
+                     for a, o in zip(v.legal_actions, outcomes)]
+            if progress is not None:
+                # the widest interval shrinks like 1/sqrt(n): guess the fraction done from it
+                widest = max(m.risk.widest() for m in moves)
+                progress(min(1.0, max(n / max_samples, (target / widest) ** 2 if widest else 1.0)))
+            if all(m.risk.widest() <= target for m in moves):
+                break
+    return sorted(moves, key=lambda m: (mean(m.risk.p_exceed_any), -mean(m.risk.score_change)))
+

@@ -1,0 +1,220 @@
+"""Playing the rest of a round and reading the reveal: the one rollout every simulation uses.
+
+``rollout`` plays a sampled state to its round's end, in the playout kernel for the random
+and rule-of-thumb models (the same decisions as the bots) and in the engine for the search
+model; ``reckon`` and ``outcome`` read the viewer's position at the reveal (hand counted in
+the hometown, ruling R9; before gold is paid) from what the round end left behind.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Sequence
+
+from ..engine import kernel, rules
+from ..engine.cards import COLOURS
+from ..engine.game import sample_chance
+from ..engine.notation import Action, PlaceModifier
+from ..engine.state import AGENT, CHANCE_PHASES, OVER, GameState
+from ..engine.views import view
+
+__all__ = ["MODELS", "QUICK", "KERNEL_MODELS", "SEARCH_ITERATIONS", "Decider", "decider", "exact_choices", "play_round",
+           "Recorder", "rollout", "Start", "Outcome", "outcome", "reckon"]
+
+MODELS = ("random", "rule", "search")
+#: A cheaper stand-in for the rule of thumb in rollouts (the search bot's play-out rule, one move
+#: in ten at random); not offered to learners: its bias against "rule" is measured in ``bench risk``.
+QUICK = "quick"
+#: Search-bot iterations per decision inside rollouts: a thinking opponent, at a price.
+SEARCH_ITERATIONS = 24
+
+Decider = Callable[[GameState, random.Random], Action]
+
+
+# -- the opponent models -----------------------------------------------------------------
+def decider(model: str, seed: int = 0) -> Decider:
+    """Every seat's policy under ``model``; each decides from its own view only."""
+    if model == "random":
+        return lambda s, rng: rng.choice(s.legal_actions())
+    if model == "rule":
+        from ..players.bots import RuleOfThumbBot
+
+        bot = RuleOfThumbBot()
+        return lambda s, rng: bot.choose(view(s, s.current), rng)
+    if model == QUICK:
+        from ..players.search import quick_move
+
+        return quick_move
+    if model == "search":
+        from ..players.bots import SearchBot
+
+        search = SearchBot(iterations=SEARCH_ITERATIONS)
+        return lambda s, rng: search.choose(view(s, s.current), rng)
+    raise ValueError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
+
+
+def exact_choices(model: str) -> Callable[[GameState], list[tuple[Action, Fraction]]] | None:
+    """The model's decision as a distribution, when it is one we can enumerate."""
+    if model == "random":
+        def uniform(s: GameState) -> list[tuple[Action, Fraction]]:
+            legal = s.legal_actions()
+            return [(a, Fraction(1, len(legal))) for a in legal]
+
+        return uniform
+    if model == "rule":
+        from ..players.bots import RuleOfThumbBot
+
+        bot = RuleOfThumbBot()  # its choice is a function of its view: no randomness
+        return lambda s: [(bot.advise(view(s, s.current)).action, Fraction(1))]
+    return None  # the search bot's choices depend on its own random playouts
+
+
+# -- the rollout and the reckoning at the reveal -----------------------------------------
+def play_round(s: GameState, decide: Decider, rng: random.Random) -> list[tuple[str, int]]:
+    """Play ``s`` on, in place, through the engine to the end of its round; the modifiers
+    placed meanwhile. The reference path: the exact enumeration checks the kernel's against it.
+    """
+    start = s.round
+    placed: list[tuple[str, int]] = []
+    while s.phase != OVER and s.round == start:
+        if s.phase in CHANCE_PHASES:
+            action = sample_chance(s, rng)
+        else:
+            action = decide(s, rng)
+            if s.phase == AGENT and isinstance(action, PlaceModifier) and s.pending_modifier is not None:
+                placed.append((action.colour, s.pending_modifier))
+        rules.apply(s, action)  # the deciders only choose legal actions
+    return placed
+
+
+class Recorder:
+    """A kernel policy that notes where modifiers go: the kernel clears them after the reveal."""
+
+    random_below: Callable[[int], int] | None = None  # never inline: every decision passes through here
+    random_bits: Callable[[int], int] | None = None
+
+    def __init__(self, inner: kernel.KernelPolicy, placed: list[tuple[str, int]]) -> None:
+        self.inner, self.placed = inner, placed
+
+    def decide(self, ks: kernel.KState) -> kernel.Decision:
+        decision = self.inner.decide(ks)
+        if ks.phase == kernel.AGENT and ks.pending is not None:
+            self.placed.append((COLOURS[decision], ks.pending))
+        return decision
+
+
+#: Opponent models the playout kernel plays (the same decisions as the bots, faster).
+KERNEL_MODELS = ("random", "rule", QUICK)
+
+
+def rollout(s: GameState, model: str, decide: Decider, rng: random.Random, start: Start,
+            placed: list[tuple[str, int]]) -> Outcome:
+    """Every simulated game goes through here: play ``s`` to its round's end and reckon the reveal.
+
+    The kernel plays the random and rule-of-thumb models; the search model goes through the
+    engine (``play_round``), as does a first move that already ended the round.
+    """
+    if s.phase == OVER or s.round != start.round:
+        return reckon(start, s, placed)
+    if model not in KERNEL_MODELS:
+        placed += play_round(s, decide, rng)
+        return reckon(start, s, placed)
+    ks = kernel.from_state(s)
+    bonus_before = [b[:] for b in ks.bonus]
+    if model == QUICK:
+        from ..players.search import QuickRule
+
+        inner: kernel.KernelPolicy = QuickRule(rng)
+    else:
+        inner = kernel.policy(model, rng)
+    seat = Recorder(inner, placed)
+    kernel.play_out(ks, [seat] * ks.players, rng, until="round")
+    bonus: Counter[str] = Counter()
+    for before, after in zip(bonus_before, ks.bonus):
+        for kind, n in (Counter(after) - Counter(before)).items():
+            bonus[COLOURS[kernel.COLOUR_OF[kind]]] += kernel.VALUE_OF[kind] * n
+    p = start.viewer
+    return outcome(
+        start, placed, bonus,
+        home=[sum(ks.home[p][i]) + ks.points_lost[p][i] for i in range(len(COLOURS))],
+        capital_cards=[sum(ks.capital[i]) for i in range(len(COLOURS))],
+        cards_lost=tuple(ks.cards_lost[p]), points_lost=tuple(ks.points_lost[p]),
+        gold=ks.gold[p] + sum(ks.gold_spent[p]), scores=kernel.scores(ks),
+    )
+
+
+@dataclass(frozen=True)
+class Start:
+    """What the reckoning needs of the position the forward look starts from."""
+
+    viewer: int
+    round: int
+    log_mark: int
+    score: int
+    modifiers: dict[str, int]
+
+    @classmethod
+    def of(cls, s: GameState, p: int) -> Start:
+        modifiers = {c: sum(m for _, m in s.modifiers_above[c]) for c in COLOURS}
+        return cls(p, s.round, len(s.log), rules.scores(s)[p], modifiers)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    needed: tuple[int, ...]  # gold needed per colour at the reveal (0: safe)
+    cards_lost: tuple[int, ...]
+    points_lost: tuple[int, ...]
+    keeps_all: bool
+    score_change: int
+    ahead: bool
+
+
+def outcome(start: Start, placed: Sequence[tuple[str, int]], bonus: Counter[str], home: list[int],
+             capital_cards: list[int], cards_lost: tuple[int, ...], points_lost: tuple[int, ...], gold: int,
+             scores: list[int]) -> Outcome:
+    """The reveal: hometown (with the hand, ruling R9) against capital cards, the bonus cards
+    taken after it and every modifier placed (ruling R12 clears them after the reveal)."""
+    modifiers = dict(start.modifiers)
+    for colour, value in placed:
+        modifiers[colour] += value
+    needed = []
+    for i, c in enumerate(COLOURS):
+        capital = capital_cards[i] + bonus[c] + modifiers[c]
+        needed.append(home[i] - capital if home[i] > 0 and home[i] > capital else 0)  # ruling R7
+    p = start.viewer
+    return Outcome(
+        needed=tuple(needed), cards_lost=cards_lost, points_lost=points_lost, keeps_all=sum(needed) <= gold,
+        score_change=scores[p] - start.score, ahead=scores[p] >= max(scores),
+    )
+
+
+def reckon(start: Start, s: GameState, placed: Sequence[tuple[str, int]]) -> Outcome:
+    """The reveal, rebuilt from the engine's state after the round end and the round end's log.
+
+    The engine runs the whole round end in one step when nobody has a gold choice, so
+    the hometown at the reveal is what is left plus what was discarded, and the capital
+    what is left plus the bonus cards taken.
+    """
+    p = start.viewer
+    lost_cards: Counter[str] = Counter()
+    lost_points: Counter[str] = Counter()
+    bonus: Counter[str] = Counter()
+    spent = 0
+    for event in s.log[start.log_mark:]:
+        if event.kind == "bonus":
+            bonus[event.colours[0]] += sum(card.value for card in event.cards)
+        elif event.player == p and event.kind == "discard":
+            lost_cards[event.colours[0]] += len(event.cards)
+            lost_points[event.colours[0]] += sum(card.value for card in event.cards)
+        elif event.player == p and event.kind == "gold_spent":
+            spent += event.amount
+    return outcome(
+        start, placed, bonus,
+        home=[sum(s.hometowns[p][c]) + lost_points[c] for c in COLOURS],
+        capital_cards=[sum(s.capital[c]) for c in COLOURS],
+        cards_lost=tuple(lost_cards[c] for c in COLOURS), points_lost=tuple(lost_points[c] for c in COLOURS),
+        gold=s.gold[p] + spent, scores=rules.scores(s),
+    )

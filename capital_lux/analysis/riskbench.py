@@ -1,0 +1,146 @@
+"""Figures for ``python -m capital_lux bench risk``: forward risk, the move comparison, and
+the calibration of the Bayesian modifiers. Times are medians of 5 repeats, CPU beside wall.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Callable
+
+from ..engine.game import Game
+from ..engine.notation import PlaceModifier
+from ..engine.state import AGENT, PLAY
+from ..engine.views import PlayerView, view
+from .forward import compare_forward, forward_risk
+from .modifiers import hidden_modifiers, modifier_posterior
+from .risk import Estimate, example_view
+
+Figures = dict[str, float]
+
+
+def _rule_game_until(players: int, seed: int, stop: Callable[[Game], bool]) -> PlayerView:
+    from ..players.bots import RuleOfThumbBot
+
+    game, rng, bot = Game(players, seed), random.Random(seed), RuleOfThumbBot()
+    while not stop(game):
+        game.play(bot.choose(view(game.state, game.state.current), rng))
+    return view(game.state, game.state.current)
+
+
+def last_turn_view(players: int = 4, seed: int = 0) -> PlayerView:
+    """A seeded rule-of-thumb game at the round's very last turn: the seat to move holds the last cards."""
+    def stop(game: Game) -> bool:
+        s = game.state
+        return s.phase == PLAY and s.last_turns is not None and sum(map(len, s.hands)) == len(s.hands[s.current])
+
+    return _rule_game_until(players, seed, stop)
+
+
+def timed(name: str, work: Callable[[], object], repeats: int = 5, scale: float = 1.0) -> Figures:
+    """``NAME_wall`` and ``NAME_cpu``: medians of ``repeats`` runs, times ``scale`` (1000 for ms)."""
+    walls, cpus = [], []
+    for _ in range(repeats):
+        cpu, wall = time.process_time(), time.perf_counter()
+        work()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return {f"{name}_wall": round(statistics.median(walls) * scale, 3),
+            f"{name}_cpu": round(statistics.median(cpus) * scale, 3)}
+
+
+def calibration(games: int = 40, seed: int = 0) -> Figures:
+    """Does "probably negative" come true as often as the posterior says?
+
+    Rule-of-thumb games (4 players); each opponent modifier is judged once, at the learner's
+    (seat 0's) first play after it was placed, from the learner's view with the views before
+    each placement. Bins of P(negative): predicted mean against the observed frequency.
+    """
+    from ..players.bots import RuleOfThumbBot
+
+    bot = RuleOfThumbBot()
+    bins: dict[str, list[tuple[float, bool]]] = {"low": [], "mid": [], "high": []}
+    for g in range(games):
+        game, rng = Game(4, seed + g), random.Random(seed + g)
+        before: dict[tuple[str, int], PlayerView] = {}
+        truth: dict[tuple[str, int], int] = {}
+        judged: set[tuple[str, int]] = set()
+        current_round = 1
+        while not game.state.is_terminal():
+            s = game.state
+            if s.round != current_round:
+                before, truth, judged, current_round = {}, {}, set(), s.round
+            if s.phase == PLAY and s.current == 0 and set(truth) - judged:
+                v = view(s, 0)
+                posterior = modifier_posterior(v, "rule", before)
+                if posterior.used_placements:
+                    for k, h in enumerate(hidden_modifiers(v)):
+                        key = (h.colour or "", h.index)
+                        if key in truth and key not in judged:
+                            p = float(posterior.p_negative(k))
+                            bins["low" if p < 0.3 else "high" if p > 0.7 else "mid"].append((p, truth[key] < 0))
+                judged |= set(truth)
+            action = bot.choose(view(s, s.current), rng)
+            if s.phase == AGENT and s.current != 0 and isinstance(action, PlaceModifier):
+                key = (action.colour, len(s.modifiers_above[action.colour]))
+                before[key], truth[key] = view(s, 0), s.pending_modifier or 0
+            game.play(action)
+    figures: Figures = {}
+    for name, cases in bins.items():
+        if not cases:
+            continue
+        observed = Estimate.proportion(sum(neg for _, neg in cases), len(cases))
+        figures[f"bayes_calibration_{name}_predicted"] = round(sum(p for p, _ in cases) / len(cases), 3)
+        figures[f"bayes_calibration_{name}_observed"] = round(observed.mean, 3)
+        figures[f"bayes_calibration_{name}_observed_low"] = round(observed.low, 3)
+        figures[f"bayes_calibration_{name}_observed_high"] = round(observed.high, 3)
+        figures[f"bayes_calibration_{name}_cases"] = float(len(cases))
+    return figures
+
+
+def quick_bias(samples: int = 600) -> Figures:
+    """The cheaper rollout rule (``reveal.QUICK``) against the full rule of thumb: CPU seconds
+    per 1,000 games and the mean and largest gap in P(exceed in any colour), in points, over
+    four seeded mid-round positions. Too large a gap is why the panel keeps the full bot."""
+    from .forward import mean
+    from .reveal import QUICK
+
+    gaps, cpu = [], {"rule": 0.0, QUICK: 0.0}
+    for players, seed, left in ((4, 34, 4), (3, 1, 3), (2, 5, 4), (4, 7, 3)):
+        v = example_view(players, seed, cards_left=left)
+        p = {}
+        for model in cpu:
+            start = time.process_time()
+            p[model] = mean(forward_risk(v, model, samples=samples, seed=1, exact_limit=0).p_exceed_any)
+            cpu[model] += time.process_time() - start
+        gaps.append(abs(p["rule"] - p[QUICK]) * 100)
+    games = 4 * samples / 1000
+    return {"rollout_rule_cpu_s_per_1000_games": round(cpu["rule"] / games, 3),
+            "rollout_quick_cpu_s_per_1000_games": round(cpu[QUICK] / games, 3),
+            "rollout_quick_vs_rule_mean_gap_points": round(sum(gaps) / len(gaps), 1),
+            "rollout_quick_vs_rule_max_gap_points": round(max(gaps), 1)}
+
+
+def figures(repeats: int = 5) -> Figures:
+    last = last_turn_view(4, 0)
+    mid = example_view(players=4, seed=34, cards_left=4)
+    six = example_view(players=3, seed=1, cards_left=6)
+    out: Figures = {}
+    exact = forward_risk(last, "rule")
+    out["exact_forward_last_turns_4p_is_exact"] = float(exact.exact)
+    out.update(timed("exact_forward_last_turns_4p_rule_ms", lambda: forward_risk(last, "rule"), repeats, 1000))
+    for model in ("rule", "random"):
+        out.update(timed(f"simulated_forward_2000_games_{model}_4p_mid_round_s",
+                         lambda: forward_risk(mid, model, samples=2000, seed=1, exact_limit=0), repeats))
+    for model in ("rule", "random"):
+        moves = compare_forward(six, model, seed=1)
+        out[f"compare_6_card_hand_{model}_moves"] = float(len(moves))
+        out[f"compare_6_card_hand_{model}_games_per_move"] = float(moves[0].risk.samples)
+        out[f"compare_6_card_hand_{model}_widest_half_interval_points"] = round(
+            max(m.risk.widest() for m in moves) * 100, 2)
+        out.update(timed(f"compare_6_card_hand_{model}_pm5_points_s", lambda: compare_forward(six, model, seed=1),
+                         repeats))
+    out.update(calibration())
+    out.update(quick_bias())
+    return out

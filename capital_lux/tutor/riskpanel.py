@@ -1,0 +1,393 @@
+"""The risk panel and the move comparison: the learner's question, answered from their view only.
+
+"If the round ended now" is exact and shown at once (the teaching step from the certain
+to the uncertain); "at the round end, if the others play like …" is worked out in a
+background thread (``analysis.forward``), exact when the rest of the round is small and
+simulated with its interval otherwise, and the panel says which. Neither blocks the other
+controls: a new table or a new request cancels the work in progress.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import Counter
+from html import escape
+from typing import Any, Callable
+
+import ipywidgets as W
+
+from ..engine.cards import COLOURS, SYMBOLS
+from ..engine.notation import CAPITAL, HOME, Action, Play
+from ..engine.state import GOLD, OVER, PLAY
+from ..engine.views import PlayerView
+from ..i18n import Translator, format_number
+
+LOG = logging.getLogger("capital_lux.tutor")
+
+#: The panel simulates until every probability is within this many points (or exact) ...
+PANEL_TARGET = 0.05
+#: ... or this many games, whichever comes first.
+PANEL_SAMPLES = 2000
+
+
+def colour_cell(t: Translator, colour: str) -> str:
+    return t.gettext("{symbol} {role} ({colour})").format(
+        symbol=SYMBOLS[colour], role=t.role(colour), colour=t.colour(colour)
+    )
+
+
+def points(x: float, t: Translator) -> str:
+    """Percentage points, one decimal, in the reader's locale."""
+    return format_number(x * 100, t.lang, 1)
+
+
+def signed(x: float, t: Translator) -> str:
+    """A score change with a true minus sign and no plus (so it never reads like a modifier)."""
+    return format_number(x, t.lang, 1).replace("-", "\u2212")
+
+
+def method_text(t: Translator, risk: Any) -> str:
+    """ "exact" or "simulated (N games, ±x points)", for any forward result."""
+    if risk.exact:
+        return t.gettext("exact")
+    return t.gettext("simulated ({n} games, ±{x} points)").format(
+        n=format_number(risk.samples, t.lang), x=points(risk.widest(), t)
+    )
+
+
+def modifier_sentences(t: Translator, v: PlayerView, risk: Any) -> list[str]:
+    """What the panel says about each face-down modifier the learner cannot see."""
+    from ..analysis.charts import model_name, percent
+    from .text import player_name
+
+    prior = risk.prior
+    if prior is None or not prior.hidden:
+        return []
+    if risk.placement == "random":
+        return [t.gettext("Face-down modifiers are taken as placed at random: where they lie is not used.")]
+    if not prior.used_placements:
+        return [t.gettext("No values fit where the {bot} would have put these modifiers, so they are taken as "
+                          "placed at random.").format(bot=model_name(risk.model, t))]
+    lines = []
+    for k, hidden in enumerate(prior.hidden):
+        if hidden.colour is None:
+            continue
+        p = prior.p_negative(k)
+        values = {"player": player_name(t, hidden.owner, v.viewer), "colour": colour_cell(t, hidden.colour),
+                  "p": percent(p, t)}
+        if p >= 0.7:
+            text = t.gettext("The modifier {player} put above {colour} is probably negative ({p} chance).")
+        elif p <= 0.3:
+            text = t.gettext("The modifier {player} put above {colour} is probably positive "
+                             "({p} chance that it is negative).")
+        else:
+            text = t.gettext("The modifier {player} put above {colour} may be negative or positive "
+                             "({p} chance that it is negative).")
+        lines.append(text.format(**values))
+    return lines
+
+
+class _Worker:
+    """One background computation at a time; starting another cancels the one running."""
+
+    def __init__(self) -> None:
+        self._generation = 0
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def start(self, work: Callable[[Callable[[], bool]], None]) -> None:
+        with self._lock:
+            self._generation += 1
+            mine = self._generation
+
+        def stale() -> bool:
+            return self._generation != mine
+
+        def run() -> None:
+            try:
+                work(stale)
+            except Exception as error:  # Cancelled included: a newer request took over
+                if type(error).__name__ != "Cancelled":
+                    LOG.exception("risk computation failed")
+
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the latest computation is done (for tests and scripts)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._generation += 1
+
+
+def _played(before: PlayerView, after: PlayerView) -> Action | None:
+    """The learner's card play between two of their views, read from the table (no history)."""
+    gone = Counter(before.hand) - Counter(after.hand)
+    if not gone or before.round != after.round:
+        return None
+    card = sorted(gone)[0]
+    me = after.viewer
+    home_before = Counter(before.hometowns[me][card.colour])
+    home_after = Counter(after.hometowns[me][card.colour])
+    return Play(card, HOME if home_after[card.value] > home_before[card.value] else CAPITAL)
+
+
+class RiskPanel:
+    """Each colour's chance to exceed: if the round ended now (exact) and at the real round end."""
+
+    def __init__(self, samples: int = PANEL_SAMPLES, target: float = PANEL_TARGET, exact_limit: int | None = None) -> None:
+        from ..analysis.forward import EXACT_LIMIT
+
+        self.samples, self.target = samples, target
+        self.exact_limit = EXACT_LIMIT if exact_limit is None else exact_limit
+        self.show = W.Checkbox(value=True, indent=False)
+        self.show.add_class("cl-risk-toggle")
+        self.model = W.Dropdown(layout=W.Layout(width="auto"))  # options are set in the reader's language
+        self.model.add_class("cl-risk-model")
+        self.placement = W.Dropdown(layout=W.Layout(width="auto"))
+        self.placement.add_class("cl-risk-placement")
+        self.chart_toggle = W.Checkbox(value=False, indent=False)
+        self.html = W.HTML()
+        self.html.add_class("cl-risk")
+        self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
+        self.box = W.VBox([self.show, W.HBox([self.model, self.placement]), self.html, self.chart_toggle, self.image])
+        self._last: tuple[Translator, PlayerView] | None = None
+        self._worker = _Worker()
+        self._previous: PlayerView | None = None
+        self.timeline: list[tuple[Action | None, Any]] = []  # this round's forward risk after each decision
+        self._timeline_round = 0
+        self._quiet = False  # while the dropdowns are relabelled
+        for control in (self.show, self.chart_toggle, self.model, self.placement):
+            control.observe(lambda _: None if self._quiet else self._redraw(), names="value")
+
+    def render(self, t: Translator, v: PlayerView) -> None:
+        self._last = (t, v)
+        self._redraw()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the round-end figures on show are final."""
+        self._worker.wait(timeout)
+
+    def _labels(self, t: Translator) -> None:
+        from ..analysis.charts import model_name
+
+        self.show.description = t.gettext("Show the round-end risk")
+        self.chart_toggle.description = t.gettext("Chart")
+        self.model.description = t.gettext("Others play like")
+        self.placement.description = t.gettext("Face-down modifiers")
+        models = [(model_name(m, t), m) for m in ("rule", "random", "search")]
+        placements = [(t.gettext("guessed from where they were put"), "bayes"),
+                      (t.gettext("placed at random"), "random")]
+        self._quiet = True
+        try:
+            for control, options in ((self.model, models), (self.placement, placements)):
+                if list(control.options) != options:
+                    value = control.value
+                    control.options = options
+                    control.value = value if value in dict(options).values() else options[0][1]
+        finally:
+            self._quiet = False
+
+    def _redraw(self) -> None:
+        if self._last is None:
+            return
+        t, v = self._last
+        self._labels(t)
+        if not self.show.value or v.phase in (GOLD, OVER) or v.round < 1:  # after the reveal the table says it all
+            self._worker.cancel()
+            self.html.value = ""
+            self.image.layout.display = "none"
+            return
+        try:
+            from ..analysis.risk import round_end_risk
+
+            now = round_end_risk(v, include_hand=True)  # the hand goes home at the round end (ruling R9)
+        except Exception:
+            LOG.exception("risk panel failed")
+            self.html.value = f'<div class="cl-note">{escape(t.gettext("The risk cannot be computed here."))}</div>'
+            return
+        self.html.value = self._table(t, v, now, None)
+        model, placement = self.model.value, self.placement.value
+        mine = bool(v.legal_actions) and v.phase == PLAY
+
+        def work(stale: Callable[[], bool]) -> None:
+            from ..analysis.forward import iter_forward_risk
+
+            for risk in iter_forward_risk(v, model, placement, samples=self.samples, seed=v.round,
+                                          exact_limit=self.exact_limit, batch=200, target=self.target,
+                                          should_stop=stale):
+                if stale():
+                    return
+                self.html.value = self._table(t, v, now, risk)
+            if mine:
+                self._add_to_timeline(v, risk)
+            if not stale():
+                self._chart(t)
+
+        self._worker.start(work)
+
+    def _add_to_timeline(self, v: PlayerView, risk: Any) -> None:
+        if v.round != self._timeline_round:
+            self.timeline, self._timeline_round, self._previous = [], v.round, None
+        if self._previous is not None and self._previous.hand == v.hand:
+            self.timeline[-1] = (self.timeline[-1][0], risk)  # the same decision, asked again
+        else:
+            action = _played(self._previous, v) if self._previous is not None else None
+            self.timeline.append((action, risk))
+        self._previous = v
+
+    def _table(self, t: Translator, v: PlayerView, now: Any, risk: Any) -> str:
+        from ..analysis.charts import model_name, percent
+        from ..analysis.forward import mean
+
+        bot = model_name(self.model.value, t)
+        head = (
+            f"<tr><th></th><th>{escape(t.gettext('your {hometown} with your hand').format(hometown=t.term('Hometown')))}"
+            f"</th><th>{escape(t.gettext('If the round ended now'))}</th>"
+            f"<th>{escape(t.gettext('At the round end, if the others play like the {bot}').format(bot=bot))}</th>"
+            f"<th>{escape(t.gettext('expected points lost'))}</th></tr>"
+        )
+        rows = []
+        for c in COLOURS:
+            a = now.colours[c]
+            forward = later = "…"
+            if risk is not None:
+                fc = risk.colours[c]
+                forward, later = percent(mean(fc.p_exceed), t), signed(mean(fc.points_lost), t)
+            rows.append(
+                f'<tr data-colour="{c}"><th>{escape(colour_cell(t, c))}</th><td>{a.hometown_total}</td>'
+                f'<td class="cl-risk-now">{escape(percent(a.p_exceed, t))}</td>'
+                f'<td class="cl-risk-forward">{escape(forward)}</td><td>{escape(later)}</td></tr>'
+            )
+        gold_now = percent(now.p_afford_all, t)
+        if risk is None:
+            method = t.gettext("Working out the round end…")
+            gold = t.gettext("Chance that your gold keeps every colour if the round ended now: {now}").format(
+                now=gold_now)
+            notes: list[str] = []
+        else:
+            method = method_text(t, risk)
+            gold = t.gettext("Chance that your gold keeps every colour: {now} if the round ended now, {forward} at "
+                             "the round end.").format(now=gold_now, forward=percent(mean(risk.p_gold_keeps_all), t))
+            notes = modifier_sentences(t, v, risk)
+        title = t.gettext("Risk of exceeding the {capital}'s totals").format(capital=t.term("Capital"))
+        extra = "".join(f'<div class="cl-note cl-risk-modifier">{escape(x)}</div>' for x in notes)
+        return (
+            f'<div class="cl-riskpanel"><h4>{escape(title)}</h4><table class="cl-table">{head}{"".join(rows)}</table>'
+            f'<div class="cl-note cl-risk-method">{escape(method)}</div><div class="cl-note">{escape(gold)}</div>'
+            f"{extra}</div>"
+        )
+
+    def _chart(self, t: Translator) -> None:
+        from .extras import _png
+
+        if not self.chart_toggle.value or not self.timeline:
+            self.image.layout.display = "none"
+            return
+        try:
+            from ..analysis.charts import describe_action, timeline_chart
+
+            points = [(describe_action(a, t) if a is not None else t.gettext("your first decision"), r)
+                      for a, r in self.timeline]
+            self.image.value = _png(timeline_chart(points, t))
+            self.image.layout.display = None
+        except Exception:
+            LOG.exception("risk chart failed")
+            self.image.layout.display = "none"
+
+
+class MoveComparison:
+    """"Compare my moves": every legal move's forward risk, ranked, with a progress bar.
+
+    The work runs in a background thread and can be cancelled (a new table, a new request,
+    or a session work limiter calling ``cancel``), so the other controls stay live.
+    """
+
+    def __init__(self) -> None:
+        self.progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none"))
+        self.progress.add_class("cl-compare-progress")
+        self.html = W.HTML()
+        self.html.add_class("cl-compare-result")
+        self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
+        self.box = W.VBox([self.progress, self.html, self.image])
+        self._worker = _Worker()
+
+    def clear(self) -> None:
+        self._worker.cancel()
+        self.progress.layout.display = "none"
+        self.html.value = ""
+        self.image.layout.display = "none"
+
+    def cancel(self) -> None:
+        self.clear()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the comparison on show is complete (for tests and scripts)."""
+        self._worker.wait(timeout)
+
+    def start(self, t: Translator, v: PlayerView, model: str = "rule", placement: str = "bayes",
+              should_stop: Callable[[], bool] | None = None, **options: Any) -> None:
+        from ..analysis.charts import forward_move_chart, model_name
+
+        self.clear()
+        self.progress.value = 0.0
+        self.progress.description = t.gettext("Comparing…")
+        self.progress.layout.display = None
+
+        def work(stale: Callable[[], bool]) -> None:
+            from ..analysis.forward import compare_forward
+            from .extras import _png
+
+            def stop() -> bool:
+                return stale() or (should_stop is not None and should_stop())
+
+            def progress(x: float) -> None:
+                if not stale():
+                    self.progress.value = x
+
+            moves = compare_forward(v, model, placement, seed=v.round * 1000 + len(v.hand), progress=progress,
+                                    should_stop=stop, **options)
+            if stale():
+                return
+            self.progress.layout.display = "none"
+            self.html.value = self.table(t, moves, model_name(model, t))
+            self.image.value = _png(forward_move_chart(moves, t))
+            self.image.layout.display = None
+
+        self._worker.start(work)
+
+    @staticmethod
+    def table(t: Translator, moves: list[Any], bot: str) -> str:
+        from ..analysis.charts import describe_action, percent
+        from ..analysis.forward import half_width, mean
+
+        def cell(q: Any, probability: bool) -> str:
+            text = percent(mean(q), t) if probability else signed(mean(q), t)
+            if half_width(q):
+                spread = points(half_width(q), t) if probability else signed(half_width(q), t)
+                text += " ±" + spread
+            return escape(text)
+
+        head = (
+            f"<tr><th>{escape(t.gettext('move'))}</th><th>{escape(t.gettext('chance to exceed at the round end'))}"
+            f"</th><th>{escape(t.gettext('Expected change of your score'))}</th>"
+            f"<th>{escape(t.gettext('Chance to be ahead after the round'))}</th></tr>"
+        )
+        rows = "".join(
+            f"<tr><td>{escape(describe_action(m.action, t))}</td><td>{cell(m.risk.p_exceed_any, True)}</td>"
+            f"<td>{cell(m.risk.score_change, False)}</td><td>{cell(m.risk.p_ahead, True)}</td></tr>"
+            for m in moves
+        )
+        first = moves[0].risk if moves else None
+        if first is not None and first.exact:
+            note = t.gettext("Safest first. Exact, if the others play like the {bot}.").format(bot=bot)
+        else:
+            note = t.gettext("Safest first. Simulated on the same {n} games for every move, if the others play like "
+                             "the {bot}; ± gives the 95% interval.").format(
+                n=format_number(first.samples if first else 0, t.lang), bot=bot)
+        return (f'<table class="cl-table cl-compare-table">{head}{rows}</table>'
+                f'<div class="cl-note cl-compare-method">{escape(note)}</div>')

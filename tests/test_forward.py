@@ -1,0 +1,277 @@
+"""Forward risk to the real round end: exact against brute force through the engine,
+simulation against exact, Bayesian modifiers, and no peeking."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+from itertools import permutations
+from typing import Iterator
+
+import pytest
+
+from capital_lux.analysis import forward
+from capital_lux.analysis.risk import Estimate
+from capital_lux.analysis.modifiers import hidden_modifiers, modifier_posterior
+from capital_lux.engine import rules
+from capital_lux.engine.cards import ALL_CARDS, COLOURS, MODIFIERS, Card, full_deck_counts
+from capital_lux.engine.game import Game
+from capital_lux.engine.notation import PlaceModifier
+from capital_lux.engine.position import arrange
+from capital_lux.engine.state import AGENT, CHANCE_PHASES, GOLD, OVER, GameState
+from capital_lux.engine.views import PlayerView, sample_hidden, view
+from capital_lux.players.bots import RuleOfThumbBot
+
+
+def small_deck(players: int, keep: str, hands: list[str], hometowns: list[str], capital: str,
+               modifiers_above: list[tuple[str, int, int]]) -> GameState:
+    """``arrange`` with every card not on the table or in ``keep`` discarded, so few are unseen."""
+    placed = " ".join([*hands, *hometowns, capital, keep])
+    counts = full_deck_counts()
+    for text in placed.split():
+        counts[ALL_CARDS.index(Card.parse(text))] -= 1
+    discards = " ".join(str(card) for card, n in zip(ALL_CARDS, counts) for _ in range(n))
+    return arrange(players, discards=discards, hands=hands, hometowns=hometowns, capital=capital,
+                   modifiers_above=modifiers_above)
+
+
+# -- brute force: every labelled deal, every modifier order, the whole tree ---------------------
+def worlds(s: GameState, p: int) -> Iterator[GameState]:
+    """Every full state p cannot tell from ``s``, one per labelled deal and modifier order."""
+    others = [q for q in range(s.players) if q != p]
+    unseen = [card for q in others for card in s.hands[q]]
+    unseen += [card for card, n in zip(ALL_CARDS, s.deck) for _ in range(n)]
+    sizes = [len(s.hands[q]) for q in others]
+    slots = [(c, i) for c in COLOURS for i, (o, _) in enumerate(s.modifiers_above[c]) if o != p]
+    pool = [m for m in MODIFIERS if m not in [v for c in COLOURS for o, v in s.modifiers_above[c] if o == p]]
+    for picked in permutations(range(len(unseen)), sum(sizes)):
+        for values in permutations(pool, len(slots)):
+            w = s.clone()
+            start = 0
+            for q, size in zip(others, sizes):
+                w.hands[q] = sorted(unseen[i] for i in picked[start:start + size])
+                start += size
+            rest = Counter(unseen[i] for i in range(len(unseen)) if i not in picked)
+            w.deck = [rest[card] for card in ALL_CARDS]
+            for (c, i), value in zip(slots, values):
+                w.modifiers_above[c][i] = (w.modifiers_above[c][i][0], value)
+            w.modifier_deck = sorted(m for m in pool if m not in values)
+            yield w
+
+
+def brute_force(s: GameState, p: int, model: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, Fraction]:
+    """P(each colour exceeds), P(any), E(gold needed), P(gold keeps all), read at the reveal itself."""
+    bot = RuleOfThumbBot()
+    totals: Counter[str] = Counter()
+    gold_needed = Fraction(0)
+    mass = Fraction(0)
+    everything: list[tuple[Fraction, GameState]] = []
+
+    def walk(w: GameState, weight: Fraction) -> None:
+        if w.phase in (GOLD, "revealed"):  # the reveal: hands are in the hometowns (ruling R9)
+            everything.append((weight, w))
+            return
+        if w.phase in CHANCE_PHASES:
+            options = w.chance_outcomes()
+        elif model == "random":
+            legal = w.legal_actions()
+            options = [(a, Fraction(1, len(legal))) for a in legal]
+        else:
+            options = [(bot.choose(view(w, w.current), random.Random(0)), Fraction(1))]
+        for action, chance in options:
+            walk(w.child(action), weight * chance)
+
+    monkeypatch.setattr(rules, "_finish_round", lambda w: setattr(w, "phase", "revealed"))
+    all_worlds = list(worlds(s, p))
+    for w in all_worlds:
+        walk(w, Fraction(1, len(all_worlds)))
+    monkeypatch.undo()
+    for weight, w in everything:
+        over = {c: rules.excess(w, p, c) for c in COLOURS}
+        mass += weight
+        for c in COLOURS:
+            totals[c] += weight * (over[c] > 0)  # type: ignore[assignment]
+        totals["any"] += weight * any(over.values())  # type: ignore[assignment]
+        totals["gold"] += weight * (sum(over.values()) <= w.gold[p])  # type: ignore[assignment]
+        gold_needed += weight * sum(over.values())
+    assert mass == 1
+    return {**{k: Fraction(v) for k, v in totals.items()}, "gold_needed": gold_needed}
+
+
+def assert_exact_matches(s: GameState, p: int, model: str, monkeypatch: pytest.MonkeyPatch) -> forward.ForwardRisk:
+    risk = forward.forward_risk(view(s, p), model=model, placement="random", exact_limit=100_000, samples=1)
+    assert risk.exact and risk.samples == 0
+    expected = brute_force(s, p, model, monkeypatch)
+    for c in COLOURS:
+        assert risk.colours[c].p_exceed == expected.get(c, 0), c
+    assert risk.p_exceed_any == expected.get("any", 0)
+    assert risk.p_gold_keeps_all == expected.get("gold", 0)
+    assert sum(forward.mean(risk.colours[c].gold_needed) for c in COLOURS) == pytest.approx(float(expected["gold_needed"]))
+    assert all(isinstance(risk.colours[c].gold_needed, Fraction) for c in COLOURS)
+    return risk
+
+
+# -- positions --------------------------------------------------------------------------------
+def two_players_opponent_last_turn() -> GameState:
+    # You play your last card; then Bot 1 takes its last turn with a card you cannot see.
+    return small_deck(
+        2, keep="P2 B4 G5", hands=["Y3", "B6"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2",
+        modifiers_above=[("Y", 1, -1), ("B", 0, 2)],
+    )
+
+
+def three_players_scholar_to_come() -> GameState:
+    # Your last card is a Scholar: into the Capital it draws from a two-card deck and you play again.
+    return small_deck(
+        3, keep="G3 Y2", hands=["G4", "P6", "Y5"], hometowns=["G6 Y4", "B5", "Y3"], capital="G3 Y6 B2",
+        modifiers_above=[("G", 2, 4)],
+    )
+
+
+def four_players_last_turns() -> GameState:
+    s = small_deck(
+        4, keep="Y4 P3", hands=["Y3", "Y2", "", "P4"], hometowns=["B6 Y5", "Y6", "P2", "B3"],
+        capital="B4 Y5 P3 G6", modifiers_above=[("B", 0, -3), ("Y", 1, 4)],
+    )
+    return s
+
+
+@pytest.mark.parametrize("model", ["random", "rule"])
+def test_exact_forward_risk_matches_brute_force_two_players(model: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = two_players_opponent_last_turn()
+    risk = assert_exact_matches(s, 0, model, monkeypatch)
+    assert 0 < forward.mean(risk.p_exceed_any) < 1
+
+
+@pytest.mark.parametrize("model", ["random", "rule"])
+def test_exact_forward_risk_with_a_scholar_draw_to_come(model: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = three_players_scholar_to_come()
+    assert_exact_matches(s, 0, model, monkeypatch)
+
+
+@pytest.mark.parametrize("model", ["random", "rule"])
+def test_exact_forward_risk_four_players_last_turns(model: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = four_players_last_turns()
+    assert_exact_matches(s, 0, model, monkeypatch)
+
+
+def test_simulation_lands_within_its_interval_of_the_exact_value() -> None:
+    for s in (two_players_opponent_last_turn(), four_players_last_turns()):
+        v = view(s, 0)
+        exact = forward.forward_risk(v, model="random", placement="random")
+        simulated = forward.forward_risk(v, model="random", placement="random", exact_limit=0, samples=800, seed=4)
+        assert exact.exact and not simulated.exact and simulated.samples == 800
+        for c in COLOURS:
+            estimate = simulated.colours[c].p_exceed
+            assert isinstance(estimate, Estimate) and estimate.contains(forward.mean(exact.colours[c].p_exceed))
+        estimate = simulated.p_gold_keeps_all
+        assert isinstance(estimate, Estimate) and estimate.contains(forward.mean(exact.p_gold_keeps_all))
+
+
+def test_no_peeking_redrawn_hidden_state_gives_the_same_numbers() -> None:
+    game = Game(3, seed=5)
+    rng = random.Random(5)
+    bot = RuleOfThumbBot()
+    while not (game.state.phase == "play" and len(game.state.hands[game.state.current]) == 3):
+        game.play(bot.choose(view(game.state, game.state.current), rng))
+    s, p = game.state, game.state.current
+    other = sample_hidden(s, p, random.Random(99))
+    assert other != s and view(other, p) == view(s, p)
+    a = forward.forward_risk(view(s, p), samples=60, seed=3)
+    b = forward.forward_risk(view(other, p), samples=60, seed=3)
+    assert a == b
+
+
+def test_models_and_placements_are_checked() -> None:
+    v = view(two_players_opponent_last_turn(), 0)
+    with pytest.raises(ValueError, match="opponent model"):
+        forward.forward_risk(v, model="clever")
+    with pytest.raises(ValueError, match="placement"):
+        forward.forward_risk(v, placement="psychic")
+
+
+# -- Bayesian modifiers -------------------------------------------------------------------------
+def test_posterior_keeps_only_values_the_bot_would_have_placed_there() -> None:
+    # Bot 1 has 9 yellow against a capital of 5: the rule of thumb puts a +4 above yellow.
+    s = arrange(3, hands=["B3", "G4", "P2"], hometowns=["G5", "Y4 Y5", "P4"], capital="Y5 G6 P6 B2",
+                modifiers_above=[("Y", 1, 4)])
+    v = view(s, 0)
+    posterior = modifier_posterior(v, "rule")
+    uniform = modifier_posterior(v, "random")
+    assert len(uniform.assignments) == 4 and not uniform.used_placements
+    assert posterior.used_placements
+    support = {values[0] for values, w in posterior.assignments}
+    assert 4 in support and len(support) < 4  # the placement tells something
+    bot = RuleOfThumbBot()
+    for value in MODIFIERS:
+        table = arrange(3, current=1, hands=["B3", "G4", "P2"], hometowns=["G5", "Y4 Y5", "P4"],
+                        capital="Y5 G6 P6 B2")
+        table.phase, table.pending_modifier = AGENT, value
+        table.modifier_deck.remove(value)
+        chosen = bot.choose(view(table, 1), random.Random(0))
+        assert (value in support) == (chosen == PlaceModifier("Y")), value
+    assert sum(w for _, w in posterior.assignments) == 1
+
+
+def test_placement_views_give_the_table_at_the_time() -> None:
+    game, rng, bot = Game(4, seed=8), random.Random(8), RuleOfThumbBot()
+    learner = 0
+    before: dict[tuple[str, int], PlayerView] = {}
+    truth: dict[tuple[str, int], int] = {}
+    checked = 0
+    while not game.state.is_terminal() and checked < 6:
+        s = game.state
+        action = bot.choose(view(s, s.current), rng)
+        if s.phase == AGENT and s.current != learner:
+            assert isinstance(action, PlaceModifier)
+            key = (action.colour, len(s.modifiers_above[action.colour]))
+            before[key] = view(s, learner)
+            truth[key] = s.pending_modifier  # type: ignore[assignment]
+        round_before = s.round
+        game.play(action)
+        s = game.state
+        if s.round != round_before:
+            before, truth = {}, {}
+        if s.phase == "play" and s.current == learner and truth:
+            v = view(s, learner)
+            posterior = modifier_posterior(v, "rule", before)
+            assert posterior.used_placements
+            for k, h in enumerate(hidden_modifiers(v)):
+                if h.colour is not None and (h.colour, h.index) in truth:
+                    # the bot is deterministic: the true value always keeps some weight
+                    assert posterior.distribution(k).get(truth[(h.colour, h.index)], 0) > 0
+            checked += 1
+    assert checked >= 2
+
+
+# -- per move -----------------------------------------------------------------------------------
+def test_compare_forward_is_exact_on_small_trees_and_ranked() -> None:
+    v = view(two_players_opponent_last_turn(), 0)
+    moves = forward.compare_forward(v, model="random", placement="random")
+    assert {m.action for m in moves} == set(v.legal_actions)
+    assert all(m.risk.exact for m in moves)
+    keys = [forward.mean(m.risk.p_exceed_any) for m in moves]
+    assert keys == sorted(keys)
+
+
+def test_compare_forward_simulates_to_the_target_width_on_common_games() -> None:
+    v = view(four_players_last_turns(), 0)
+    seen: list[float] = []
+    moves = forward.compare_forward(v, model="random", placement="random", exact_limit=0, seed=2,
+                                    progress=seen.append)
+    assert all(not m.risk.exact and m.risk.widest() <= forward.MOVE_HALF_WIDTH for m in moves)
+    assert seen and seen[-1] == pytest.approx(1.0) or all(0 <= x <= 1 for x in seen)
+    with pytest.raises(forward.Cancelled):
+        forward.compare_forward(v, model="random", exact_limit=0, should_stop=lambda: True)
+
+
+def test_posterior_is_calibrated_over_simulated_games() -> None:
+    from capital_lux.analysis.riskbench import calibration
+
+    figures = calibration(games=12, seed=0)
+    bins = [name for name in ("low", "mid", "high") if f"bayes_calibration_{name}_cases" in figures]
+    assert len(bins) >= 2 and sum(figures[f"bayes_calibration_{b}_cases"] for b in bins) >= 30
+    for b in bins:  # the predicted chance of "negative" lies within the observed frequency's interval
+        predicted = figures[f"bayes_calibration_{b}_predicted"]
+        assert figures[f"bayes_calibration_{b}_observed_low"] <= predicted <= figures[f"bayes_calibration_{b}_observed_high"]
