@@ -4,17 +4,15 @@
 ``ExercisesApp``). Each exercise shows its question beside the position, as the
 asking player sees it; the learner types a fraction, decimal or percentage and
 checks it; a worked solution and a seeded simulation converging on the exact
-value follow. Teacher mode shows every answer. Progress is saved to and loaded
-from a JSON file (a path on the server, or a file uploaded from the browser).
+value open when the teacher's setting allows (by default after an attempt). The
+learner's strip (``tutor.classroom``) keeps their name and progress in the class
+database; answers and teacher controls are only on the teacher's page.
 """
 
 from __future__ import annotations
 
-import base64
 import io
 from html import escape
-from pathlib import Path
-from typing import Any, Callable
 
 import ipywidgets as W
 from matplotlib.figure import Figure
@@ -25,14 +23,11 @@ from ..lessons.exercises import (
     EXERCISES,
     EXERCISES_BY_ID,
     Exercise,
-    Progress,
-    ProgressError,
     assumptions_text,
     check,
+    diagnose,
     format_number,
-    load_progress,
     question_text,
-    save_progress,
     simulate,
     solution_text,
     tolerance_text,
@@ -40,11 +35,13 @@ from ..lessons.exercises import (
 from ..engine.cards import format_modifier
 from ..i18n import Translator, formatting, translator
 from ..engine.views import PlayerView
+from ..lessons.progress import Progress
+from ..lessons.storage import Storage, StorageError, open_storage
 from .base import label_picker, language_picker, page_root
+from .classroom import LearnerPanel
 from .table import cards_html, table_html
 
 SAMPLE_SIZES = (100, 1000, 5000)
-DEFAULT_PROGRESS_FILE = "capital_lux_progress.json"
 
 
 def figure_png(figure: Figure) -> bytes:
@@ -84,16 +81,14 @@ def _number(value: float, t: Translator) -> str:
 class ExercisesApp:
     """The page's parts; every handler is a plain method, so tests call them directly."""
 
-    def __init__(self, lang: str = "en", teacher: bool = False, seed: int = 1,
-                 progress_file: str = DEFAULT_PROGRESS_FILE, numbers: int | None = None) -> None:
+    def __init__(self, lang: str = "en", seed: int = 1, storage: Storage | None = None,
+                 numbers: int | None = None) -> None:
         self.t = translator(lang)
         #: the seed of this learner's cards (a class seed puts everyone on the same numbers)
         self.numbers = numbers
-        self.progress = Progress.empty()
+        self.learner = LearnerPanel(self.t, storage)
         self.title = W.HTML()
         self.language = language_picker(self.t, self.set_language)
-        self.teacher = W.Checkbox(value=teacher, indent=False)
-        self.teacher.add_class("cl-teacher")
         self.picker = W.Dropdown(layout=W.Layout(width="34em"))
         self.picker.add_class("cl-ex-picker")
         self.position = W.HTML()
@@ -106,10 +101,6 @@ class ExercisesApp:
         self.check_button.add_class("cl-ex-check")
         self.feedback = W.HTML()
         self.feedback.add_class("cl-ex-feedback")
-        self.reveal = W.HTML()
-        self.reveal.add_class("cl-ex-reveal")
-        self.sheet = W.HTML()
-        self.sheet.add_class("cl-ex-sheet-box")
         self.solution_button = W.Button(icon="book", layout=W.Layout(width="auto"))
         self.solution_button.add_class("cl-ex-show-solution")
         self.solution = W.HTML()
@@ -124,40 +115,28 @@ class ExercisesApp:
         self.simulation.add_class("cl-ex-simulation")
         self.chart = W.Image(format="png", layout=W.Layout(max_width="640px", display="none"))
         self.chart.add_class("cl-ex-chart")
-        self.progress_path = W.Text(value=progress_file, layout=W.Layout(width="24em"))
-        self.progress_path.add_class("cl-ex-progress-path")
-        self.save_button = W.Button(icon="save", layout=W.Layout(width="auto"))
-        self.save_button.add_class("cl-ex-save")
-        self.load_button = W.Button(icon="folder-open", layout=W.Layout(width="auto"))
-        self.load_button.add_class("cl-ex-load")
-        self.upload = W.FileUpload(accept=".json", multiple=False)
-        self.upload.add_class("cl-ex-upload")
         self.progress_note = W.HTML()
         self.progress_note.add_class("cl-ex-progress")
 
-        self.teacher.observe(lambda change: self._teacher_changed(), names="value")
         self._quiet = False
         self.picker.observe(lambda change: None if self._quiet else self.show_exercise(), names="value")
         self.check_button.on_click(lambda _: self.check())
         self.solution_button.on_click(lambda _: self.show_solution())
         self.simulate_button.on_click(lambda _: self.run_simulation())
-        self.save_button.on_click(lambda _: self.save())
-        self.load_button.on_click(lambda _: self.load())
-        self.upload.observe(lambda change: self.load_upload(change["new"]), names="value")
+        self.learner.upload.observe(lambda change: self.load_upload(change["new"]), names="value")
 
         row = W.Layout(flex_flow="row wrap", align_items="center")
         self.root = page_root(
-            "exercises", [self.title, self.language, self.teacher],
+            "exercises", [self.title, self.language],
+            self.learner.box,
             W.HBox([self.picker, self.progress_note], layout=row),
-            W.HBox([self.position, W.VBox([self.question, W.HBox([self.answer, self.check_button]), self.feedback,
-                                           self.reveal])], layout=row),
+            W.HBox([self.position, W.VBox([self.question, W.HBox([self.answer, self.check_button]), self.feedback])],
+                   layout=row),
             W.HBox([self.solution_button], layout=row),
             self.solution,
             W.HBox([self.samples, self.seed, self.simulate_button], layout=row),
             self.simulation,
             self.chart,
-            W.HBox([self.progress_path, self.save_button, self.load_button, self.upload], layout=row),
-            self.sheet,
         )
         self._relabel()
         self.picker.value = EXERCISES[0].id
@@ -165,6 +144,10 @@ class ExercisesApp:
         self.root.add_class("cl-ready")
 
     # -- what is shown ------------------------------------------------------------------------
+    @property
+    def progress(self) -> Progress:
+        return self.learner.progress
+
     @property
     def exercise(self) -> Exercise:
         """The chosen exercise on this learner's own cards."""
@@ -179,7 +162,6 @@ class ExercisesApp:
         t = self.t
         self.title.value = f"<h2>{escape(t.gettext('Probability exercises'))}</h2>"
         label_picker(self.language, t)
-        self.teacher.description = t.gettext("Teacher mode: show the answers")
         self.answer.placeholder = t.gettext("3/8, 0.375 or 37.5%")
         self.answer.description = t.gettext("Your answer")
         self.check_button.description = t.gettext("Check")
@@ -187,10 +169,7 @@ class ExercisesApp:
         self.samples.description = t.gettext("Samples")
         self.seed.description = t.gettext("Seed")
         self.simulate_button.description = t.gettext("Simulate")
-        self.progress_path.description = t.gettext("Progress file")
-        self.save_button.description = t.gettext("Save progress")
-        self.load_button.description = t.gettext("Load progress")
-        self.upload.description = t.gettext("Upload progress")
+        self.learner.relabel(t)
         self._refresh_picker()
 
     def _refresh_picker(self) -> None:
@@ -230,53 +209,24 @@ class ExercisesApp:
         self.solution.value = ""
         self.simulation.value = ""
         self.chart.layout.display = "none"
-        self._show_reveal()
-        self._gate_simulation()
-
-    def _teacher_changed(self) -> None:
-        self._show_reveal()
         self._gate_simulation()
 
     def _gate_simulation(self) -> None:
-        """Predict, check, then see it converge: the simulation (which draws the exact value)
-        opens once the learner has checked an answer, or in teacher mode."""
-        ex = self.exercise
-        opened = bool(self.teacher.value) or self.progress.attempts.get(ex.id, 0) > 0
-        self.simulate_button.disabled = not opened
-        self.simulate_button.tooltip = "" if opened else self.t.gettext("Check an answer first.")
-
-    def _show_reveal(self) -> None:
-        t, ex = self.t, self.exercise
-        if self.teacher.value:
-            exact = ex.exact()
-            self.reveal.value = (
-                f'<div class="cl-note"><b>{escape(t.gettext("Answer"))}:</b> '
-                f"{escape(format_number(exact))} ≈ {_number(float(exact), t)}</div>"
-            )
-            self.sheet.value = self._answer_sheet()
-        else:
-            self.reveal.value = ""
-            self.sheet.value = ""
-
-    def _answer_sheet(self) -> str:
-        """Teacher mode: every exercise's exact answer and the learner's attempts."""
-        t = self.t
-        head = [t.gettext("Exercise"), t.gettext("Answer"), t.gettext("Attempts"), t.gettext("Solved with")]
-        rows = []
-        for number, ex in enumerate(EXERCISES, 1):
-            exact = ex.instance(self.numbers).exact()  # this learner's own cards
-            cells = [f"{number}. {t.gettext(ex.title)}", f"{format_number(exact)} ≈ {_number(float(exact), t)}",
-                     str(self.progress.attempts.get(ex.id, 0)), self.progress.solved.get(ex.id, "")]
-            rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
-        header = "".join(f"<th>{escape(h)}</th>" for h in head)
-        return '<table class="cl-table cl-ex-sheet"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
+        """Predict, check, then see it converge: the worked solution and the simulation (which
+        draws the exact value) open when the teacher's setting allows, by default after an attempt."""
+        opened = self.learner.solution_open(self.exercise.id)
+        for button in (self.simulate_button, self.solution_button):
+            button.disabled = not opened
+            button.tooltip = "" if opened else self.t.gettext("Check an answer first.")
 
     # -- actions -----------------------------------------------------------------------------------
     def check(self) -> str:
         """Check the typed answer; an unreadable one is explained and changes nothing."""
         ex = self.exercise
         checked = check(ex, self.answer.value, self.t.lang)
-        self.progress.record(ex.id, self.answer.value, checked)
+        diagnosed = diagnose(ex, self.answer.value) if checked.status == "wrong" else None
+        self.learner.record(ex.id, self.answer.value, checked, None if self.numbers is None else str(self.numbers),
+                            diagnosed.text if diagnosed else None)
         css = {"correct": "cl-safe", "wrong": "cl-exceed", "invalid": "cl-error"}[checked.status]
         mistake = f' data-mistake="{checked.mistake}"' if checked.mistake else ""
         self.feedback.value = (f'<div class="{css}" data-status="{checked.status}"{mistake}>'
@@ -284,16 +234,17 @@ class ExercisesApp:
         if checked.status != "invalid":
             self._refresh_picker()
             self._gate_simulation()
-            self._show_reveal()
         return checked.status
 
     def show_solution(self) -> None:
+        if not self.learner.solution_open(self.exercise.id):
+            return
         self.solution.value = f'<div class="cl-note">{solution_text(self.exercise, self.t)}</div>'
 
     def run_simulation(self) -> None:
         """A seeded simulation: the estimate after n samples, with its 95% interval."""
         t, ex = self.t, self.exercise
-        if self.simulate_button.disabled:
+        if not self.learner.solution_open(ex.id):
             return
         estimates = simulate(ex, int(self.samples.value), int(self.seed.value))
         exact = ex.exact()
@@ -321,47 +272,10 @@ class ExercisesApp:
         )
 
     # -- progress ----------------------------------------------------------------------------------
-    def _note(self, text: str, error: bool = False) -> None:
-        css = "cl-error" if error else "cl-note"
-        self._refresh_picker()
-        self.progress_note.value += f' <span class="{css}">{escape(text)}</span>'
-
-    def save(self) -> None:
-        t = self.t
-        path = Path(self.progress_path.value)
-        try:
-            save_progress(self.progress, path)
-        except OSError as error:
-            self._note(t.gettext("Could not save to {path}: {reason}").format(path=path, reason=error.strerror),
-                       error=True)
-            return
-        data = base64.b64encode(self.progress.to_json().encode()).decode()
-        self._note(t.gettext("Saved to {path}.").format(path=path))
-        self.progress_note.value += (
-            f' <a download="{escape(path.name)}" href="data:application/json;base64,{data}">'
-            f"{escape(t.gettext('Download'))}</a>"
-        )
-
-    def load(self) -> None:
-        self._take_progress(lambda: load_progress(self.progress_path.value))
-
-    def load_upload(self, value: Any) -> None:
-        if not value:
-            return
-        content = value[0]["content"]
-        data = content.tobytes() if isinstance(content, memoryview) else bytes(content)
-        self._take_progress(lambda: Progress.from_json(data))
-
-    def _take_progress(self, read: Callable[[], Progress]) -> None:
-        """Use the progress ``read`` gives, or say why not and keep the one we had."""
-        try:
-            self.progress = read()
-        except ProgressError as error:
-            self._note(self.t.gettext("Not loaded: {reason}").format(reason=error.translated(self.t.gettext)), error=True)
-            return
-        self._note(self.t.gettext("Progress loaded."))
-        self._gate_simulation()
-        self._show_reveal()
+    def load_upload(self, value: object) -> None:
+        if self.learner.load_upload(value):
+            self._refresh_picker()
+            self._gate_simulation()
 
     def set_language(self, lang: str) -> None:
         self.t = translator(lang)
@@ -369,11 +283,16 @@ class ExercisesApp:
         self.show_exercise()
 
 
-def build_app(lang: str = "en", teacher: bool = False, seed: int = 1,
-              progress_file: str = DEFAULT_PROGRESS_FILE, numbers: int | None = None) -> W.VBox:
-    """The exercises page's root widget; ``root._exercises`` is the app. ``numbers`` is
-    the seed of this learner's cards (``None``: the base positions)."""
-    app = ExercisesApp(lang, teacher, seed, progress_file, numbers)
+def build_app(lang: str = "en", seed: int = 1, storage: Storage | None = None,
+              numbers: int | None = None) -> W.VBox:
+    """The exercises page's root widget; ``root._exercises`` is the app. Without ``storage``
+    the class database (``CAPITAL_LUX_DB``) is opened, or the page says why it cannot be.
+    ``numbers`` is the seed of this learner's cards (``None``: the base positions)."""
+    if storage is None:
+        try:
+            storage = open_storage()
+        except StorageError:
+            storage = None  # the learner can still practise alone; the page says results are not kept
+    app = ExercisesApp(lang, seed, storage, numbers)
     app.root._exercises = app
     return app.root
-

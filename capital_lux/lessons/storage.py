@@ -1,0 +1,284 @@
+"""Class results in a database: SQLite by default, PostgreSQL where a school has one.
+
+``open_storage()`` connects to the database named by the environment variable
+``CAPITAL_LUX_DB`` (a file path for SQLite, or a ``postgresql://`` URL), or to
+``capital_lux_class.sqlite3`` in the kernel's working directory, and brings its
+schema up to date: the app sets the database up itself, with no manual step.
+Only the standard DB-API is used (``sqlite3`` from the standard library,
+``psycopg`` 3 for PostgreSQL, installed with ``pip install capital-lux[postgresql]``).
+
+Schema (version 1):
+
+- ``schema_version(version)``: one row, the number of migrations applied;
+- ``learners(session, name, started)``: a session id is made for each page a
+  learner opens; the name is what they typed (no password: anyone may type any
+  name), empty until they type one;
+- ``attempts(id, session, exercise, instance, answer, correct, mistake, at)``: every
+  checked answer, with the instance (seed) of the exercise if it has one, 1 or 0 for
+  correct, the mistake the checker recognised if any, and the UTC time (ISO 8601);
+- ``progress(session, exercise, attempts, solved)``: each learner's progress as the
+  exercises page shows it (attempts made here, or brought back in a progress file);
+- ``settings(name, value)``: the teacher's settings, read by every learner's page.
+
+A migration is a list of statements appended to ``MIGRATIONS``; ``open_storage``
+applies the missing ones in one transaction, under a lock, so kernels starting
+together never apply one twice.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ..engine.cards import N_, CapitalLuxError
+
+ENVIRONMENT_VARIABLE = "CAPITAL_LUX_DB"
+DEFAULT_DATABASE = "capital_lux_class.sqlite3"
+#: Names longer than this are refused (a nickname, not an essay).
+MAX_NAME = 40
+MAX_ANSWER = 80
+
+# {id} is the dialect's auto-numbered key.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        "CREATE TABLE learners (session TEXT PRIMARY KEY, name TEXT NOT NULL, started TEXT NOT NULL)",
+        "CREATE TABLE attempts ("
+        " id {id},"
+        " session TEXT NOT NULL REFERENCES learners (session),"
+        " exercise TEXT NOT NULL,"
+        " instance TEXT,"
+        " answer TEXT NOT NULL,"
+        " correct INTEGER NOT NULL CHECK (correct IN (0, 1)),"
+        " mistake TEXT,"
+        " at TEXT NOT NULL)",
+        "CREATE INDEX attempts_by_exercise ON attempts (exercise)",
+        "CREATE TABLE progress ("
+        " session TEXT NOT NULL REFERENCES learners (session),"
+        " exercise TEXT NOT NULL,"
+        " attempts INTEGER NOT NULL,"
+        " solved TEXT,"
+        " PRIMARY KEY (session, exercise))",
+        "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+_ID = {"sqlite": "INTEGER PRIMARY KEY AUTOINCREMENT", "postgresql": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"}
+#: Any fixed number: PostgreSQL's advisory lock that serialises migrations.
+_MIGRATION_LOCK = 7_314_159
+
+
+class StorageError(CapitalLuxError):
+    """A name, answer or database the class storage refuses; the message says why."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One checked answer, as stored."""
+
+    id: int
+    session: str
+    name: str
+    exercise: str
+    instance: str | None
+    answer: str
+    correct: bool
+    mistake: str | None
+    at: str
+
+
+def database_url() -> str:
+    return os.environ.get(ENVIRONMENT_VARIABLE, "").strip() or DEFAULT_DATABASE
+
+
+def new_session() -> str:
+    """An id no other learner can guess, so two learners with one name stay apart."""
+    return secrets.token_hex(16)
+
+
+def clean_name(name: str) -> str:
+    """The name as stored: trimmed, single spaces; refused when empty, too long or unprintable."""
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise StorageError(N_("Type a name or nickname first."))
+    if len(cleaned) > MAX_NAME:
+        raise StorageError(N_("A name has at most {limit} characters."), limit=MAX_NAME)
+    if not cleaned.isprintable():
+        raise StorageError(N_("A name cannot hold control characters."))
+    return cleaned
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Storage:
+    """One connection to the class database; safe to share between threads."""
+
+    def __init__(self, url: str | None = None, timeout: float = 30.0) -> None:
+        self.url = url or database_url()
+        self._lock = threading.Lock()
+        self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
+        self._errors: tuple[type[Exception], ...] = (sqlite3.Error,)
+        try:
+            self._connect(timeout)
+            self._migrate()
+        except self._errors as error:
+            raise StorageError(N_("the class database cannot be used: {reason}"), reason=error) from None
+
+    def _connect(self, timeout: float) -> None:
+        if self.dialect == "postgresql":
+            try:
+                import psycopg
+            except ImportError:
+                raise StorageError(N_("PostgreSQL needs the psycopg package: pip install capital-lux[postgresql]")) \
+                    from None
+            self._errors = (psycopg.Error,)
+            self._connection: Any = psycopg.connect(self.url, connect_timeout=int(timeout))
+        else:
+            path = Path(self.url.removeprefix("sqlite:///"))
+            # isolation_level=None: transactions are begun here, explicitly, as BEGIN IMMEDIATE, so two
+            # writers queue for the lock (up to ``timeout``) instead of failing on an upgrade deadlock.
+            self._connection = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
+            self._connection.execute("PRAGMA foreign_keys = ON")
+            # WAL: the teacher's dashboard reads while learners write, and a killed writer leaves
+            # only an uncommitted tail of the log, which the next opener discards.
+            self._connection.execute("PRAGMA journal_mode = WAL")
+
+    # -- plumbing ---------------------------------------------------------------------------------
+    def close(self) -> None:
+        with self._lock:
+            self._connection.close()
+
+    def __enter__(self) -> Storage:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _sql(self, statement: str) -> str:
+        # Statements are written with sqlite3's ? placeholders; psycopg's are %s.
+        return statement.replace("?", "%s") if self.dialect == "postgresql" else statement
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        with self._lock:
+            cursor = self._connection.cursor()
+            if self.dialect == "sqlite":
+                cursor.execute("BEGIN IMMEDIATE")
+            try:
+                yield cursor
+                self._connection.commit()
+            except BaseException as error:
+                self._connection.rollback()
+                if isinstance(error, self._errors):
+                    raise StorageError(N_("the class database refused a change: {reason}"), reason=error) from None
+                raise
+            finally:
+                cursor.close()
+
+    def _run(self, cursor: Any, statement: str, params: tuple[Any, ...] = ()) -> Any:
+        cursor.execute(self._sql(statement), params)
+        return cursor
+
+    def _migrate(self) -> None:
+        with self._transaction() as cursor:
+            if self.dialect == "postgresql":
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = self._run(cursor, "SELECT version FROM schema_version").fetchone()
+            version = 0 if row is None else int(row[0])
+            if version > SCHEMA_VERSION:
+                raise StorageError(N_("the class database has schema version {found}; this version of the app "
+                                      "knows up to {known}"), found=version, known=SCHEMA_VERSION)
+            for statements in MIGRATIONS[version:]:
+                for statement in statements:
+                    cursor.execute(statement.format(id=_ID[self.dialect]))
+            if row is None:
+                self._run(cursor, "INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+            elif version < SCHEMA_VERSION:
+                self._run(cursor, "UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def schema_version(self) -> int:
+        with self._transaction() as cursor:
+            return int(self._run(cursor, "SELECT version FROM schema_version").fetchone()[0])
+
+    def integrity_check(self) -> str:
+        """SQLite's own check of the file ("ok" when sound); PostgreSQL checks itself."""
+        if self.dialect != "sqlite":
+            return "ok"
+        with self._lock:
+            return str(self._connection.execute("PRAGMA integrity_check").fetchone()[0])
+
+    # -- learners ---------------------------------------------------------------------------------
+    def set_name(self, session: str, name: str) -> str:
+        """Name the learner of ``session`` (they may rename themselves); returns the name kept."""
+        cleaned = clean_name(name)
+        with self._transaction() as cursor:
+            self._run(cursor, "INSERT INTO learners (session, name, started) VALUES (?, ?, ?) "
+                              "ON CONFLICT (session) DO UPDATE SET name = excluded.name", (session, cleaned, _now()))
+        return cleaned
+
+    def record_attempt(self, session: str, exercise: str, answer: str, correct: bool,
+                       instance: str | None = None, mistake: str | None = None) -> None:
+        """Store one checked answer and update the learner's progress, both or neither."""
+        answer = answer.strip()[:MAX_ANSWER]
+        with self._transaction() as cursor:
+            # A learner who has not typed a name yet is kept under an empty one.
+            self._run(cursor, "INSERT INTO learners (session, name, started) VALUES (?, '', ?) "
+                              "ON CONFLICT (session) DO NOTHING", (session, _now()))
+            self._run(cursor, "INSERT INTO attempts (session, exercise, instance, answer, correct, mistake, at) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                      (session, exercise, instance, answer, int(correct), mistake, _now()))
+            self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved) VALUES (?, ?, 1, ?) "
+                              "ON CONFLICT (session, exercise) DO UPDATE SET attempts = progress.attempts + 1, "
+                              "solved = COALESCE(progress.solved, excluded.solved)",
+                      (session, exercise, answer if correct else None))
+
+    def progress(self, session: str) -> tuple[dict[str, int], dict[str, str]]:
+        """The learner's attempts and solving answers, by exercise."""
+        with self._transaction() as cursor:
+            rows = self._run(cursor, "SELECT exercise, attempts, solved FROM progress WHERE session = ?",
+                             (session,)).fetchall()
+        return {e: int(a) for e, a, _ in rows}, {e: str(s) for e, _, s in rows if s is not None}
+
+    def replace_progress(self, session: str, attempts: dict[str, int], solved: dict[str, str]) -> None:
+        """The learner's progress becomes the one given (from a file they uploaded)."""
+        with self._transaction() as cursor:
+            self._run(cursor, "INSERT INTO learners (session, name, started) VALUES (?, '', ?) "
+                              "ON CONFLICT (session) DO NOTHING", (session, _now()))
+            self._run(cursor, "DELETE FROM progress WHERE session = ?", (session,))
+            for exercise, count in attempts.items():
+                self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved) VALUES (?, ?, ?, ?)",
+                          (session, exercise, count, solved.get(exercise)))
+
+    # -- the class --------------------------------------------------------------------------------
+    def attempts(self) -> list[Attempt]:
+        """Every attempt of the class, oldest first, with the learner's name."""
+        with self._transaction() as cursor:
+            rows = self._run(cursor, "SELECT a.id, a.session, l.name, a.exercise, a.instance, a.answer, a.correct, "
+                                     "a.mistake, a.at FROM attempts a JOIN learners l ON l.session = a.session "
+                                     "ORDER BY a.id").fetchall()
+        return [Attempt(int(r[0]), r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in rows]
+
+    def setting(self, name: str, default: str) -> str:
+        with self._transaction() as cursor:
+            row = self._run(cursor, "SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
+        return default if row is None else str(row[0])
+
+    def set_setting(self, name: str, value: str) -> None:
+        with self._transaction() as cursor:
+            self._run(cursor, "INSERT INTO settings (name, value) VALUES (?, ?) "
+                              "ON CONFLICT (name) DO UPDATE SET value = excluded.value", (name, value))
+
+
+def open_storage(url: str | None = None) -> Storage:
+    """The class database (``CAPITAL_LUX_DB``, or ``capital_lux_class.sqlite3`` here), schema up to date."""
+    return Storage(url)

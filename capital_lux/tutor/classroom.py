@@ -1,0 +1,143 @@
+"""The learner's side of the classroom, as a strip of widgets on the exercises page.
+
+The learner types a name or nickname (no password); the page's session id keeps
+two learners with the same name apart. Every checked answer goes to the class
+database (``lessons.storage``), where the learner's progress is kept. A learner
+never names a file on the server: progress leaves through a download link and
+comes back through the browser's upload button, size-checked and schema-checked.
+"""
+
+from __future__ import annotations
+
+import base64
+from html import escape
+from typing import Any
+
+import ipywidgets as W
+
+from ..i18n import Translator
+from ..lessons.classroom import DEFAULT_POLICY, SOLUTIONS_SETTING, solution_open
+from ..lessons.exercises import Checked
+from ..lessons.progress import MAX_PROGRESS_BYTES, Progress, ProgressError
+from ..lessons.storage import Storage, StorageError, new_session
+
+PROGRESS_DOWNLOAD = "capital_lux_progress.json"
+
+
+class LearnerPanel:
+    """Name, progress download and upload, and the class database behind them."""
+
+    def __init__(self, t: Translator, storage: Storage | None) -> None:
+        self.t = t
+        self.storage = storage
+        self.session = new_session()
+        self.progress = Progress.empty()
+        self.name = W.Text(layout=W.Layout(width="18em"), continuous_update=False)
+        self.name.add_class("cl-learner-name")
+        self.name_button = W.Button(icon="user", layout=W.Layout(width="auto"))
+        self.name_button.add_class("cl-learner-join")
+        self.download = W.HTML()
+        self.download.add_class("cl-ex-download")
+        self.upload = W.FileUpload(accept=".json", multiple=False)
+        self.upload.add_class("cl-ex-upload")
+        self.note = W.HTML()
+        self.note.add_class("cl-learner-note")
+        self.name_button.on_click(lambda _: self.set_name())
+        self.name.observe(lambda change: self.set_name() if change["new"].strip() else None, names="value")
+        row = W.Layout(flex_flow="row wrap", align_items="center")
+        self.box = W.VBox([W.HBox([self.name, self.name_button, self.note], layout=row),
+                           W.HBox([self.download, self.upload], layout=row)])
+        self.box.add_class("cl-learner")
+        self._message = ""
+        self._error = False
+        if storage is None:
+            self._say(t.gettext("Class results are not being kept on this server."), error=True)
+        self.relabel(t)
+
+    def relabel(self, t: Translator) -> None:
+        self.t = t
+        self.name.description = t.gettext("Your name")
+        self.name.placeholder = t.gettext("a name or nickname")
+        self.name_button.description = t.gettext("This is me")
+        self.upload.description = t.gettext("Upload progress")
+        self._show_download()
+        self._show_note()
+
+    # -- what the learner reads ---------------------------------------------------------------
+    def _say(self, text: str, error: bool = False) -> None:
+        self._message, self._error = text, error
+        self._show_note()
+
+    def _show_note(self) -> None:
+        text = self._message
+        if not text and self.storage is not None and not self.name.value.strip():
+            text = self.t.gettext("Type your name so that your teacher sees your answers.")
+        css = "cl-error" if self._error else "cl-note"
+        self.note.value = f'<span class="{css}">{escape(text)}</span>' if text else ""
+
+    def _show_download(self) -> None:
+        data = base64.b64encode(self.progress.to_json().encode()).decode()
+        self.download.value = (f'<a download="{PROGRESS_DOWNLOAD}" href="data:application/json;base64,{data}">'
+                               f"{escape(self.t.gettext('Download my progress'))}</a>")
+
+    # -- what the learner does ----------------------------------------------------------------
+    def set_name(self) -> None:
+        if self.storage is None:
+            return
+        try:
+            self.name.value = self.storage.set_name(self.session, self.name.value)
+        except StorageError as error:
+            self._say(error.translated(self.t.gettext), error=True)
+            return
+        self._say(self.t.gettext("Welcome, {name}: your answers now go to your teacher.").format(name=self.name.value))
+
+    def record(self, exercise: str, answer: str, checked: Checked, instance: str | None = None,
+               mistake: str | None = None) -> None:
+        """Count an answer here and in the class database; an invalid one changes nothing.
+        ``mistake``: what the checker says a wrong answer looks like (a catalogue text)."""
+        if checked.status == "invalid":
+            return
+        self.progress.record(exercise, answer, checked)
+        self._show_download()
+        if self.storage is None:
+            return
+        try:
+            self.storage.record_attempt(self.session, exercise, answer, checked.status == "correct", instance,
+                                        mistake)
+        except StorageError as error:
+            self._say(self.t.gettext("Your answer was checked but not saved: {reason}").format(
+                reason=error.translated(self.t.gettext)), error=True)
+
+    def load_upload(self, value: Any) -> bool:
+        """Take the progress from an uploaded file, or say why not and keep the one we had."""
+        if not value:
+            return False
+        item = value[0]
+        content = item["content"]
+        if int(item.get("size", len(content))) > MAX_PROGRESS_BYTES or len(content) > MAX_PROGRESS_BYTES:
+            error = ProgressError("the file is {size} bytes; a progress file has at most {limit}",
+                                  size=len(content), limit=MAX_PROGRESS_BYTES)
+            self._say(self.t.gettext("Not loaded: {reason}").format(reason=error.translated(self.t.gettext)), True)
+            return False
+        data = content.tobytes() if isinstance(content, memoryview) else bytes(content)
+        try:
+            progress = Progress.from_json(data)
+            if self.storage is not None:
+                self.storage.replace_progress(self.session, progress.attempts, progress.solved)
+        except (ProgressError, StorageError) as error:
+            self._say(self.t.gettext("Not loaded: {reason}").format(reason=error.translated(self.t.gettext)), True)
+            return False
+        self.progress = progress
+        self._show_download()
+        self._say(self.t.gettext("Progress loaded."))
+        return True
+
+    def solution_open(self, exercise: str) -> bool:
+        """The teacher's setting decides, read afresh so a change applies at once."""
+        policy = DEFAULT_POLICY
+        if self.storage is not None:
+            try:
+                policy = self.storage.setting(SOLUTIONS_SETTING, DEFAULT_POLICY)
+            except StorageError:
+                pass  # keep the default: the learner can go on working
+        return solution_open(policy, self.progress.attempts.get(exercise, 0))

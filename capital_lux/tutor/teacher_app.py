@@ -1,0 +1,320 @@
+"""The teacher's page: unlocked by the server's key, then the class's results, live.
+
+``build_app(lang="fr")`` returns the page's root widget (``root._teacher`` is the
+``TeacherApp``); ``notebooks/teacher.ipynb`` shows it. Until the key set in the
+server's environment (``CAPITAL_LUX_TEACHER_KEY``) is typed, the page holds no
+result and no control: the dashboard's widgets are made only after the unlock.
+Then it shows the solutions setting every learner's page obeys, figures per
+exercise (learners who answered, solved, median answers, the most common wrong
+answers with the mistake each looks like), a chart per exercise, every learner's
+count, and a CSV export that the browser downloads.
+"""
+
+from __future__ import annotations
+
+import base64
+import threading
+from html import escape
+
+import ipywidgets as W
+from babel.numbers import format_decimal
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from ..analysis.charts import DARK, EXCEED_HATCH, GREY
+from ..engine.cards import N_
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from ..lessons.classroom import (
+    DEFAULT_POLICY,
+    MIN_TEACHER_KEY,
+    SOLUTION_POLICIES,
+    SOLUTIONS_SETTING,
+    TEACHER_KEY_VARIABLE,
+    ExerciseSummary,
+    results_csv,
+    summarise,
+    teacher_key,
+    teacher_key_matches,
+)
+from ..lessons.exercises import EXERCISES
+from ..lessons.storage import Attempt, Storage, StorageError, open_storage
+from .exercises_app import figure_png
+from .table import CSS
+
+#: Wrong keys allowed per page; then the page must be reloaded (a new kernel), which slows guessing.
+MAX_KEY_TRIES = 5
+OUTCOME_LABELS = (
+    N_("solved at the 1st answer"), N_("solved at the 2nd answer"), N_("solved at the 3rd answer"),
+    N_("solved at the 4th or later"), N_("not solved yet"),
+)
+
+
+def class_chart(summary: ExerciseSummary, title: str, t: Translator) -> Figure:
+    """How many learners solved the exercise at which answer, and how many not yet."""
+    fig = Figure(figsize=(4.2, 2.6), layout="constrained")
+    ax = fig.subplots()
+    labels = [t.gettext(label) for label in OUTCOME_LABELS]
+    bars = ax.barh(labels, summary.outcomes, color=[DARK] * 4 + [GREY], edgecolor=DARK)
+    bars[-1].set_hatch(EXCEED_HATCH)  # not solved reads apart without colour too
+    ax.invert_yaxis()
+    ax.set_xlabel(t.gettext("Learners"))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_title(title, fontsize=9)
+    return fig
+
+
+class TeacherApp:
+    """The page's parts; every handler is a plain method, so tests call them directly."""
+
+    def __init__(self, lang: str = "en", storage: Storage | None = None, storage_error: str = "") -> None:
+        self.t = translator(lang)
+        self.storage = storage
+        self.storage_error = storage_error
+        self.failures = 0
+        self.unlocked = False
+        self._charts: dict[str, tuple[tuple[object, ...], bytes]] = {}
+        self._refreshing = threading.Lock()
+        self.title = W.HTML()
+        self.language = W.Dropdown(options=[(LANGUAGE_NAMES[c], c) for c in LANGUAGES], value=self.t.lang,
+                                   layout=W.Layout(width="auto"))
+        self.language.add_class("cl-language")
+        self.key = W.Password(layout=W.Layout(width="24em"))
+        self.key.add_class("cl-teacher-key")
+        self.unlock_button = W.Button(icon="unlock", button_style="primary", layout=W.Layout(width="auto"))
+        self.unlock_button.add_class("cl-teacher-unlock")
+        self.lock_note = W.HTML()
+        self.lock_note.add_class("cl-teacher-lock-note")
+        self.unlock_button.on_click(lambda _: self.unlock())
+        self.language.observe(lambda change: self.set_language(change["new"]), names="value")
+        row = W.Layout(flex_flow="row wrap", align_items="center")
+        self.body = W.VBox([W.HBox([self.key, self.unlock_button], layout=row), self.lock_note])
+        self.root = W.VBox([W.HTML(CSS), W.HBox([self.title, self.language], layout=row), self.body])
+        self.root.add_class("cl-tutor")
+        self.root.add_class("cl-teacher-page")
+        self._relabel()
+        self.root.add_class("cl-ready")
+
+    # -- unlocking --------------------------------------------------------------------------------
+    def unlock(self) -> bool:
+        t = self.t
+        typed, self.key.value = self.key.value, ""  # the key does not stay in the page
+        if self.unlocked:
+            return True
+        if teacher_key() is None or self.failures >= MAX_KEY_TRIES:
+            self._relabel()
+            return False
+        if not teacher_key_matches(typed):
+            self.failures += 1
+            self.lock_note.value = f'<span class="cl-error">{escape(t.gettext("That is not the key."))}</span>'
+            if self.failures >= MAX_KEY_TRIES:
+                self._relabel()
+            return False
+        self.unlocked = True
+        self._build_dashboard()
+        return True
+
+    def _build_dashboard(self) -> None:
+        self.solutions = W.Dropdown(layout=W.Layout(width="auto"))
+        self.solutions.add_class("cl-teacher-solutions")
+        self.refresh_button = W.Button(icon="refresh", layout=W.Layout(width="auto"))
+        self.refresh_button.add_class("cl-teacher-refresh")
+        self.export_button = W.Button(icon="download", layout=W.Layout(width="auto"))
+        self.export_button.add_class("cl-teacher-export")
+        self.csv_link = W.HTML()
+        self.csv_link.add_class("cl-teacher-csv")
+        self.summary = W.HTML()
+        self.summary.add_class("cl-teacher-summary")
+        self.table = W.HTML()
+        self.table.add_class("cl-teacher-table")
+        self.learners = W.HTML()
+        self.learners.add_class("cl-teacher-learners")
+        self.charts = W.Box(layout=W.Layout(flex_flow="row wrap"))
+        self.charts.add_class("cl-teacher-charts")
+        self.refresh_button.on_click(lambda _: self.refresh())
+        self.export_button.on_click(lambda _: self.export_csv())
+        row = W.Layout(flex_flow="row wrap", align_items="center")
+        self.body.children = [
+            W.HBox([self.solutions, self.refresh_button, self.export_button, self.csv_link], layout=row),
+            self.summary, self.table, self.charts, self.learners,
+        ]
+        self._relabel()
+        if self.storage is not None:
+            self.solutions.value = self._policy()
+        self.solutions.observe(lambda change: self.set_policy(change["new"]), names="value")
+        self.root.add_class("cl-teacher-unlocked")
+        self.refresh()
+
+    # -- what is shown ------------------------------------------------------------------------------
+    def _relabel(self) -> None:
+        t = self.t
+        self.title.value = f"<h2>{escape(t.gettext('The teacher’s page'))}</h2>"
+        self.language.description = t.gettext("Language")
+        if not self.unlocked:
+            self.key.description = t.gettext("Teacher’s key")
+            self.unlock_button.description = t.gettext("Open")
+            locked = teacher_key() is None or self.failures >= MAX_KEY_TRIES
+            self.key.disabled = self.unlock_button.disabled = locked
+            if teacher_key() is None:
+                text = t.gettext("This page is locked: no teacher’s key is set on the server. Set the environment "
+                                 "variable {variable} (at least {length} characters) where the server starts, "
+                                 "then reload.").format(variable=TEACHER_KEY_VARIABLE, length=MIN_TEACHER_KEY)
+            elif locked:
+                text = t.gettext("Too many wrong keys: reload the page to try again.")
+            else:
+                text = ""
+            self.lock_note.value = f'<span class="cl-note">{escape(text)}</span>' if text else ""
+            return
+        self.solutions.description = t.gettext("Learners see the solutions")
+        current = self.solutions.value
+        self.solutions.options = [(t.gettext(label), key) for key, label in SOLUTION_POLICIES.items()]
+        if current is not None:
+            self.solutions.value = current
+        self.refresh_button.description = t.gettext("Refresh")
+        self.export_button.description = t.gettext("Export the results (CSV)")
+
+    def _policy(self) -> str:
+        assert self.storage is not None
+        try:
+            policy = self.storage.setting(SOLUTIONS_SETTING, DEFAULT_POLICY)
+        except StorageError:
+            return DEFAULT_POLICY
+        return policy if policy in SOLUTION_POLICIES else DEFAULT_POLICY
+
+    def _attempts(self) -> list[Attempt] | None:
+        if self.storage is None:
+            self.summary.value = self._error(self.t.gettext("The class database cannot be used: {reason}").format(
+                reason=self.storage_error))
+            return None
+        try:
+            return self.storage.attempts()
+        except StorageError as error:
+            self.summary.value = self._error(error.translated(self.t.gettext))
+            return None
+
+    @staticmethod
+    def _error(text: str) -> str:
+        return f'<span class="cl-error">{escape(text)}</span>'
+
+    def refresh(self) -> None:
+        """Read the class's attempts afresh and redraw the figures (charts only where they changed)."""
+        if not self.unlocked:
+            return
+        with self._refreshing:
+            attempts = self._attempts()
+            if attempts is None:
+                return
+            t = self.t
+            summaries = summarise(attempts)
+            sessions = {a.session for a in attempts}
+            self.summary.value = escape(t.gettext("Learners: {learners}. Answers checked: {answers}.").format(
+                learners=self._number(len(sessions)), answers=self._number(len(attempts))))
+            self.table.value = self._table(summaries)
+            self.learners.value = self._learners(attempts)
+            images = []
+            for number, ex in enumerate(EXERCISES, 1):
+                if ex.id in summaries:
+                    images.append(self._chart(summaries[ex.id], f"{number}. {t.gettext(ex.title)}"))
+            self.charts.children = images
+
+    def _number(self, value: float) -> str:
+        return str(format_decimal(value, locale=self.t.lang))
+
+    def _table(self, summaries: dict[str, ExerciseSummary]) -> str:
+        t = self.t
+        head = [t.gettext("Exercise"), t.gettext("Learners who answered"), t.gettext("Solved"),
+                t.gettext("Median answers per learner"), t.gettext("Most common wrong answers")]
+        rows = []
+        for number, ex in enumerate(EXERCISES, 1):
+            s = summaries.get(ex.id)
+            if s is None:
+                cells = [escape(f"{number}. {t.gettext(ex.title)}"), "0", "0", "-", ""]
+            else:
+                wrong = []
+                for answer, count, mistake in s.wrong:
+                    text = t.gettext("{answer} ({count}×)").format(answer=answer, count=self._number(count))
+                    if mistake:
+                        text = t.gettext("{answer}: {mistake}").format(answer=text, mistake=t.gettext(mistake))
+                    wrong.append(escape(text))
+                cells = [escape(f"{number}. {t.gettext(ex.title)}"), self._number(s.attempted),
+                         self._number(s.solved), self._number(float(s.median_attempts)), "<br>".join(wrong)]
+            rows.append(f'<tr data-exercise="{ex.id}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        header = "".join(f"<th>{escape(h)}</th>" for h in head)
+        return '<table class="cl-table cl-teacher-figures"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
+
+    def _learners(self, attempts: list[Attempt]) -> str:
+        t = self.t
+        names: dict[str, str] = {}
+        answers: dict[str, int] = {}
+        solved: dict[str, set[str]] = {}
+        for a in attempts:
+            names[a.session] = a.name
+            answers[a.session] = answers.get(a.session, 0) + 1
+            if a.correct:
+                solved.setdefault(a.session, set()).add(a.exercise)
+        head = [t.gettext("Learner"), t.gettext("Exercises solved"), t.gettext("Answers checked")]
+        rows = []
+        for session in sorted(names, key=lambda s: (names[s].casefold(), s)):
+            name = names[session] or t.gettext("(no name given)")
+            cells = [escape(name), self._number(len(solved.get(session, ()))), self._number(answers[session])]
+            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        header = "".join(f"<th>{escape(h)}</th>" for h in head)
+        return '<table class="cl-table cl-teacher-learner-table"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
+
+    def _chart(self, summary: ExerciseSummary, title: str) -> W.Image:
+        key = (self.t.lang, title, summary.outcomes)
+        cached = self._charts.get(summary.exercise)
+        if cached is None or cached[0] != key:
+            cached = (key, figure_png(class_chart(summary, title, self.t)))
+            self._charts[summary.exercise] = cached
+        image = W.Image(value=cached[1], format="png", layout=W.Layout(max_width="340px"))
+        image.add_class("cl-teacher-chart")
+        return image
+
+    # -- what the teacher does ----------------------------------------------------------------------
+    def set_policy(self, policy: str) -> None:
+        if self.storage is None or policy not in SOLUTION_POLICIES:
+            return
+        try:
+            self.storage.set_setting(SOLUTIONS_SETTING, policy)
+        except StorageError as error:
+            self.summary.value = self._error(error.translated(self.t.gettext))
+
+    def export_csv(self) -> None:
+        """A download link holding every attempt as CSV: the file goes to the teacher's browser."""
+        attempts = self._attempts()
+        if attempts is None:
+            return
+        data = base64.b64encode(results_csv(attempts).encode("utf-8")).decode()
+        self.csv_link.value = (f'<a download="class_results.csv" href="data:text/csv;charset=utf-8;base64,{data}">'
+                               f"{escape(self.t.gettext('Download the results'))}</a>")
+
+    def set_language(self, lang: str) -> None:
+        self.t = translator(lang)
+        self._relabel()
+        self.refresh()
+
+    def refresh_every(self, seconds: float) -> threading.Event:
+        """Keep the figures live: refresh every ``seconds`` until the returned event is set."""
+        stop = threading.Event()
+
+        def loop() -> None:
+            while not stop.wait(seconds):
+                self.refresh()
+
+        threading.Thread(target=loop, daemon=True, name="teacher-refresh").start()
+        return stop
+
+
+def build_app(lang: str = "en", storage: Storage | None = None, live_seconds: float = 0) -> W.VBox:
+    """The teacher's page; ``root._teacher`` is the app. ``live_seconds`` > 0 refreshes the figures."""
+    error = ""
+    if storage is None:
+        try:
+            storage = open_storage()
+        except StorageError as problem:
+            error = str(problem)
+    app = TeacherApp(lang, storage, error)
+    app.root._teacher = app
+    if live_seconds > 0:
+        app.root._refresh_stop = app.refresh_every(live_seconds)
+    return app.root

@@ -1,0 +1,260 @@
+"""The classroom without a browser: progress files, the learner's strip, the teacher's page."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from capital_lux.i18n import LANGUAGES, translator
+from capital_lux.lessons.classroom import TEACHER_KEY_VARIABLE, results_csv, solution_open, summarise
+from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, check_answer, format_number
+from capital_lux.lessons.progress import MAX_PROGRESS_BYTES, PROGRESS_FORMAT, Progress, ProgressError
+from capital_lux.lessons.storage import Attempt, Storage
+
+KEY = "correct horse battery staple"
+
+
+def _file(exercises: dict[str, Any]) -> str:
+    return json.dumps({"format": PROGRESS_FORMAT, "version": 1, "exercises": exercises})
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> Storage:
+    return Storage(str(tmp_path / "class.sqlite3"))
+
+
+def _learner(storage: Storage, lang: str = "en") -> Any:
+    from capital_lux.tutor.exercises_app import build_app
+
+    return build_app(lang, storage=storage)._exercises
+
+
+def _teacher(storage: Storage, monkeypatch: pytest.MonkeyPatch, key: str | None = KEY) -> Any:
+    from capital_lux.tutor.teacher_app import build_app
+
+    if key is None:
+        monkeypatch.delenv(TEACHER_KEY_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(TEACHER_KEY_VARIABLE, key)
+    return build_app("en", storage=storage)._teacher
+
+
+def _upload(text: str | bytes) -> tuple[dict[str, Any], ...]:
+    data = text.encode() if isinstance(text, str) else text
+    return ({"name": "p.json", "size": len(data), "content": memoryview(data)},)
+
+
+# -- progress files -------------------------------------------------------------------------------
+def test_progress_counts_answers_but_not_garbage_and_round_trips() -> None:
+    progress = Progress.empty()
+    ex = EXERCISES_BY_ID["modifier-after-draw"]
+    for answer in ("1/2", "garbage", "1/3", "0.333"):
+        progress.record(ex.id, answer, check_answer(answer, ex.exact()))
+    assert progress.attempts == {ex.id: 3} and progress.solved == {ex.id: "1/3"}
+    assert Progress.from_json(progress.to_json()) == progress
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("not json", "not a progress file"),
+        ("[]", "not a progress file"),
+        ('{"format": "capital-lux-exercise-progress", "version": 1}', "'exercises' is a required property"),
+        (_file({"x": {"attempts": 1, "solved": None}}), "'x' is not an exercise"),
+        (_file({"deck-short": {"attempts": -1, "solved": None}}), "attempts must be a whole number"),
+        (_file({"deck-short": {"attempts": 1.5, "solved": None}}), "attempts must be a whole number"),
+        (_file({"deck-short": {"attempts": 1, "solved": 3}}), "solved must be the answer"),
+        (_file({"deck-short": {"attempts": 1, "solved": "banana"}}), "solved must be the answer"),
+        (_file({"deck-short": {"attempts": 1, "solved": "0.9"}}), "'0.9' does not solve it"),
+        (_file({"modifier-after-draw": {"attempts": 0, "solved": "1/3"}}), "without any attempt"),
+        (_file({"deck-short": {"attempts": 1, "solved": None, "admin": True}}), "does not match its schema"),
+        ("[" * 100_000, "at most 65536"),
+    ],
+)
+def test_bad_progress_files_are_refused_with_a_reason(text: str, problem: str) -> None:
+    with pytest.raises(ProgressError, match=problem):
+        Progress.from_json(text)
+
+
+def test_a_forged_file_claiming_every_exercise_is_refused_in_the_learners_language(storage: Storage) -> None:
+    forged = _file({ex.id: {"attempts": 1, "solved": "banana"} for ex in EXERCISES})
+    for lang in LANGUAGES:
+        app = _learner(storage, lang)
+        app.load_upload(_upload(forged))
+        note = app.learner.note.value
+        assert "cl-error" in note and app.progress == Progress.empty()
+        t = translator(lang)
+        assert t.gettext("Solved: {solved} of {total}").format(solved=0, total=len(EXERCISES)) \
+            in app.progress_note.value
+        assert t.gettext("Not loaded: {reason}").split("{reason}")[0] in note
+        assert t.gettext("exercise {key}: solved must be the answer that solved it (a number), or null") \
+            .split("{key}")[0] in note
+        if lang != "en":
+            assert "Not loaded" not in note and "solved must be" not in note  # translated, not English
+        assert storage.progress(app.learner.session) == ({}, {})  # nothing changed in the database
+
+
+def test_an_oversized_upload_is_refused_before_it_is_read(storage: Storage) -> None:
+    app = _learner(storage)
+    huge = b" " * (MAX_PROGRESS_BYTES + 1)
+    app.load_upload(({"name": "p.json", "size": len(huge), "content": memoryview(huge)},))
+    assert "at most 65536" in app.learner.note.value and app.progress == Progress.empty()
+
+
+# -- the learner's page -----------------------------------------------------------------------------
+def test_the_learners_page_has_no_path_no_teacher_control_and_no_answer(storage: Storage) -> None:
+    app = _learner(storage)
+    for gone in ("teacher", "reveal", "sheet", "progress_path", "save_button", "load_button"):
+        assert not hasattr(app, gone)
+    app.picker.value = "gold-or-hometown"
+    assert app.solution_button.disabled and app.simulate_button.disabled
+    app.show_solution()
+    app.run_simulation()
+    assert app.solution.value == "" and app.simulation.value == ""  # the handlers check too
+    assert "-4/3" not in app.question.value + app.feedback.value
+    app.answer.value = "1"
+    assert app.check() == "wrong"
+    assert not app.solution_button.disabled
+    app.show_solution()
+    assert "-4/3" in app.solution.value
+
+
+def test_answers_go_to_the_database_under_the_learners_session(storage: Storage) -> None:
+    first, second = _learner(storage), _learner(storage)
+    first.learner.name.value = "  Ana  "
+    second.learner.name.value = "Ana"
+    assert first.learner.session != second.learner.session
+    first.picker.value = "modifier-after-draw"
+    for answer in ("1/2", "a third", "1/3"):
+        first.answer.value = answer
+        first.check()
+    assert storage.progress(first.learner.session) == ({"modifier-after-draw": 2}, {"modifier-after-draw": "1/3"})
+    assert storage.progress(second.learner.session) == ({}, {})
+    assert f"0 of {len(EXERCISES)}" in second.progress_note.value and f"1 of {len(EXERCISES)}" in first.progress_note.value
+    rows = storage.attempts()
+    assert [(r.name, r.answer, r.correct) for r in rows] == [("Ana", "1/2", False), ("Ana", "1/3", True)]
+    assert "Welcome, Ana" in first.learner.note.value
+
+
+def test_a_learner_without_a_name_is_asked_for_one_and_still_counted(storage: Storage) -> None:
+    app = _learner(storage)
+    assert "Type your name" in app.learner.note.value
+    app.answer.value = "0.5"
+    app.check()
+    [row] = storage.attempts()
+    assert row.name == "" and row.session == app.learner.session
+
+
+def test_progress_leaves_by_download_and_comes_back_by_upload(storage: Storage) -> None:
+    app = _learner(storage)
+    app.picker.value = "modifier-after-draw"
+    app.answer.value = "33.3%"
+    app.check()
+    link = app.learner.download.value
+    assert 'download="capital_lux_progress.json"' in link
+    data = link.split("base64,")[1].split('"')[0]
+    import base64
+
+    text = base64.b64decode(data)
+    later = _learner(storage)  # another day, another page
+    later.load_upload(_upload(text))
+    assert later.progress == app.progress and f"1 of {len(EXERCISES)}" in later.progress_note.value
+    assert storage.progress(later.learner.session) == ({"modifier-after-draw": 1}, {"modifier-after-draw": "33.3%"})
+    later.load_upload(_upload("{broken"))
+    assert "Not loaded" in later.learner.note.value and later.progress == app.progress
+
+
+def test_the_teachers_setting_opens_or_closes_solutions_at_once(storage: Storage) -> None:
+    app = _learner(storage)
+    storage.set_setting("solutions", "always")
+    app.show_exercise()
+    assert not app.solution_button.disabled
+    storage.set_setting("solutions", "never")
+    app.answer.value = "1/2"
+    app.check()
+    assert app.solution_button.disabled and app.simulate_button.disabled
+    assert solution_open("never", 5) is False and solution_open("bogus", 5) is False
+
+
+# -- the teacher's page -------------------------------------------------------------------------------
+def test_the_teachers_page_stays_locked_without_a_key_set(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    teacher = _teacher(storage, monkeypatch, key=None)
+    assert teacher.key.disabled and TEACHER_KEY_VARIABLE in teacher.lock_note.value
+    assert teacher.unlock() is False and not hasattr(teacher, "table")
+    short = _teacher(storage, monkeypatch, key="123")  # too short to be a secret
+    short.key.value = "123"
+    assert short.unlock() is False
+
+
+def test_wrong_keys_are_refused_then_the_page_locks(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    teacher = _teacher(storage, monkeypatch)
+    for _ in range(5):
+        teacher.key.value = "guess"
+        assert teacher.unlock() is False
+    assert teacher.key.value == "" and teacher.key.disabled and "reload" in teacher.lock_note.value
+    teacher.key.value = KEY
+    assert teacher.unlock() is False  # even the right key, once locked
+    assert not hasattr(teacher, "table") and "cl-teacher-unlocked" not in teacher.root._dom_classes
+
+
+def test_the_dashboard_shows_the_class_and_exports_it(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    learners = [_learner(storage) for _ in range(3)]
+    for n, (app, answers) in enumerate(zip(learners, (["1/2", "1/3"], ["1/2"], ["1/4", "1/2", "1/3"]))):
+        app.learner.name.value = ["Ana", "Ana", "=cmd|' /C calc'!A0"][n]
+        app.picker.value = "modifier-after-draw"
+        for answer in answers:
+            app.answer.value = answer
+            app.check()
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    assert teacher.unlock() is True and teacher.key.value == ""
+    assert "Learners: 3. Answers checked: 6." in teacher.summary.value
+    row = teacher.table.value.split('data-exercise="modifier-after-draw">')[1].split("</tr>")[0]
+    cells = [c.split("</td>")[0] for c in row.split("<td>")[1:]]
+    assert cells[1:4] == ["3", "2", "2"]  # answered, solved, median answers (2, 1, 3)
+    assert cells[4].startswith("1/2 (3×)")
+    assert len(teacher.charts.children) == 1 and teacher.charts.children[0].value[:4] == b"\x89PNG"
+    assert teacher.learners.value.count("Ana") == 2 and "&#x27;" in teacher.learners.value  # names escaped
+    teacher.solutions.value = "never"
+    assert storage.setting("solutions", "") == "never"
+    teacher.export_csv()
+    import base64
+
+    data = base64.b64decode(teacher.csv_link.value.split("base64,")[1].split('"')[0]).decode()
+    rows = list(csv.DictReader(io.StringIO(data)))
+    assert len(rows) == 6 and rows[0]["answer"] == "1/2" and {r["learner"] for r in rows} >= {"Ana"}
+    assert all(not r["learner"].startswith("=") for r in rows)  # no formula runs in a spreadsheet
+    teacher.language.value = "fr"
+    assert translator("fr").gettext("Most common wrong answers") in teacher.table.value
+
+
+def test_summaries_diagnose_and_csv_keep_negative_answers() -> None:
+    rows = [Attempt(1, "a", "A", "x", "seed 1", "-4/3", False, "with replacement", "t"),
+            Attempt(2, "b", "B", "x", None, "-4/3", False, None, "t")]
+    [(answer, count, mistake)] = summarise(rows)["x"].wrong
+    assert (answer, count, mistake) == ("-4/3", 2, "with replacement")
+    assert "\n'-4/3" not in results_csv(rows) and ",-4/3," in results_csv(rows)
+
+
+def test_a_diagnosed_mistake_reaches_the_dashboard(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    ex = EXERCISES_BY_ID["deal-any-six"]
+    mistake = ex.mistakes[0]
+    value = mistake.value(ex.view())
+    assert value is not None
+    app = _learner(storage)
+    app.picker.value = ex.id
+    app.answer.value = format_number(value)
+    assert app.check() == "wrong"
+    [row] = storage.attempts()
+    assert row.mistake == mistake.text
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    teacher.unlock()
+    teacher.language.value = "fr"
+    assert escape(translator("fr").gettext(mistake.text)) in teacher.table.value

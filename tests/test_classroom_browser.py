@@ -1,0 +1,179 @@
+"""A class in real browsers: learners in separate contexts, the teacher on the teacher's page.
+
+One Voila serves the notebooks folder with a class database and a teacher's key of
+the test's own (both set in the server's environment, as a school would).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, format_number
+from capital_lux.lessons.storage import Storage
+from capital_lux.tutor import browser as B
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+KEY = "a long enough key for the test"
+LEARNER = ".cl-exercises.cl-ready"
+TEACHER = ".cl-teacher-page.cl-ready"
+ARTIFACTS = B.ROOT / "test-artifacts"
+
+
+@pytest.fixture(scope="module")
+def school(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, Any]]:
+    """(server URL, class database, Chromium) for the whole module."""
+    if not os.path.exists(B.CHROMIUM):
+        pytest.skip(f"no Chromium at {B.CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    ARTIFACTS.mkdir(exist_ok=True)
+    database = tmp_path_factory.mktemp("school") / "class.sqlite3"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(B, "NOTEBOOK", "notebooks")  # the folder: both pages from one server
+        patch.setenv("CAPITAL_LUX_DB", str(database))
+        patch.setenv("CAPITAL_LUX_TEACHER_KEY", KEY)
+        with B.voila_server(ARTIFACTS / "voila-classroom.log") as url, sync_api.sync_playwright() as p:
+            browser = B.launch(p)
+            try:
+                yield url, database, browser
+            finally:
+                browser.close()
+
+
+def _open(browser: Any, url: str, notebook: str, ready: str) -> Any:
+    """A page in a browser context of its own (its own cookies and storage: another person)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    page = context.new_page()
+    page.goto(f"{url}voila/render/{notebook}", timeout=120_000)  # Voila runs the notebook first
+    page.wait_for_selector(ready, timeout=90_000)
+    return page
+
+
+def _learner(browser: Any, url: str, name: str | None) -> Any:
+    page = _open(browser, url, "probability_exercises.ipynb", LEARNER)
+    if name is not None:
+        page.fill(".cl-learner-name input", name)
+        page.click(".cl-learner-join")
+        page.wait_for_selector(f".cl-learner-note:has-text('{name}')")
+    return page
+
+
+def _answer(page: Any, exercise: str, answer: str) -> str:
+    page.select_option(".cl-ex-picker select", index=list(EXERCISES_BY_ID).index(exercise))
+    page.wait_for_selector(f".cl-ex-question:has-text('{_title(exercise)}')")
+    page.fill(".cl-ex-answer input", answer)
+    before = page.locator(".cl-ex-feedback").inner_html()
+    page.click(".cl-ex-check")
+    page.wait_for_function("([sel, old]) => document.querySelector(sel).innerHTML !== old",
+                           arg=[".cl-ex-feedback", before])
+    status: str = page.get_attribute(".cl-ex-feedback [data-status]", "data-status")
+    return status
+
+
+def _title(exercise: str) -> str:
+    return EXERCISES_BY_ID[exercise].title
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_the_learners_page_has_no_answer_no_teacher_control_and_no_path(school: tuple[str, Path, Any],
+                                                                        tmp_path: Path) -> None:
+    url, database, browser = school
+    voila_json = B.ROOT / "voila.json"
+    before = _sha(voila_json)
+    page = _learner(browser, url, None)
+    html = page.content()
+    assert "cl-teacher" not in html and page.locator("input[type=checkbox]").count() == 0
+    texts = page.locator("input[type=text], input:not([type])")
+    owners = {texts.nth(i).evaluate("e => e.closest('.widget-text').className") for i in range(texts.count())}
+    assert len(owners) == 2 and all("cl-learner-name" in o or "cl-ex-answer" in o for o in owners)  # no path field
+    first = EXERCISES[0]
+    assert format_number(first.exact()) not in html and f"{float(first.exact()):.4f}" not in html
+    assert page.is_disabled(".cl-ex-show-solution") and page.is_disabled(".cl-ex-simulate")
+    # A path typed where text is asked for is just text: no file on the server is read or written.
+    page.fill(".cl-learner-name input", "../../voila.json")
+    page.click(".cl-learner-join")
+    page.wait_for_selector(".cl-learner-note:has-text('voila.json')")
+    forged = tmp_path / "progress.json"
+    forged.write_text(json.dumps({"format": "capital-lux-exercise-progress", "version": 1,
+                                  "exercises": {ex.id: {"attempts": 1, "solved": "banana"} for ex in EXERCISES}}))
+    with page.expect_file_chooser() as chooser:  # the browser's own file dialog: a file of the learner's
+        page.click(".cl-ex-upload")
+    chooser.value.set_files(str(forged))
+    page.wait_for_selector(".cl-learner-note .cl-error:has-text('Not loaded')")
+    assert f"0 of {len(EXERCISES)}" in page.inner_text(".cl-ex-progress")
+    page.screenshot(path=str(ARTIFACTS / "classroom-learner.png"), full_page=True)
+    assert _sha(voila_json) == before
+    with Storage(str(database)) as storage:
+        assert "../../voila.json" in {a.name for a in storage.attempts()} | _names(storage)
+    page.context.close()
+
+
+def _names(storage: Storage) -> set[str]:
+    with storage._transaction() as cursor:
+        return {row[0] for row in cursor.execute("SELECT name FROM learners").fetchall()}
+
+
+def test_the_teacher_sees_the_class_and_learners_stay_apart(school: tuple[str, Path, Any]) -> None:
+    url, database, browser = school
+    ana = _learner(browser, url, "Ana")
+    assert _answer(ana, "modifier-after-draw", "1/2") == "wrong"
+    assert _answer(ana, "modifier-after-draw", "1/3") == "correct"
+    ana.wait_for_selector(f".cl-ex-progress:has-text('1 of {len(EXERCISES)}')")  # drawn just after the feedback
+    namesake = _learner(browser, url, "Ana")  # same name, another person
+    assert f"0 of {len(EXERCISES)}" in namesake.inner_text(".cl-ex-progress")
+    assert "✓" not in namesake.inner_text(".cl-ex-picker select")
+    assert _answer(namesake, "modifier-after-draw", "0.5") == "wrong"
+
+    teacher = _open(browser, url, "teacher.ipynb", TEACHER)
+    assert teacher.locator(".cl-teacher-table").count() == 0 and "Ana" not in teacher.content()
+    teacher.fill(".cl-teacher-key input", "not the key at all")
+    teacher.click(".cl-teacher-unlock")
+    teacher.wait_for_selector(".cl-teacher-lock-note:has-text('not the key')")
+    teacher.fill(".cl-teacher-key input", KEY)
+    teacher.click(".cl-teacher-unlock")
+    teacher.wait_for_selector(".cl-teacher-unlocked .cl-teacher-table", timeout=60_000)
+    assert "Learners: 2. Answers checked: 3." in teacher.inner_text(".cl-teacher-summary")
+    row = teacher.locator(".cl-teacher-table tr[data-exercise='modifier-after-draw'] td").all_inner_texts()
+    assert row[1:4] == ["2", "1", "1.5"] and row[4].startswith("1/2 (1×)")  # median of 2 and 1 answers
+    assert teacher.inner_text(".cl-teacher-learners").count("Ana") == 2
+    teacher.wait_for_selector(".cl-teacher-charts img")  # drawn after the tables
+    assert teacher.locator(".cl-teacher-charts img").count() == 1
+
+    late = _learner(browser, url, "Bea")  # answers while the teacher watches: the figures follow
+    assert _answer(late, "deal-any-six", "0.685") == "correct"
+    teacher.wait_for_selector(".cl-teacher-summary:has-text('Learners: 3. Answers checked: 4.')", timeout=30_000)
+
+    teacher.select_option(".cl-teacher-solutions select", "always")
+    with Storage(str(database)) as storage:  # the teacher's kernel writes the setting as the click arrives
+        for _ in range(300):
+            if storage.setting("solutions", "") == "always":
+                break
+            time.sleep(0.1)
+        assert storage.setting("solutions", "") == "always"
+    namesake.select_option(".cl-ex-picker select", index=list(EXERCISES_BY_ID).index("bonus-tie"))
+    namesake.wait_for_selector(f".cl-ex-question:has-text('{_title('bonus-tie')}')")
+    namesake.wait_for_selector(".cl-ex-show-solution:not([disabled])")  # the setting, before any answer here
+
+    teacher.click(".cl-teacher-export")
+    teacher.wait_for_selector(".cl-teacher-csv a[download]")
+    with teacher.expect_download() as download:
+        teacher.click(".cl-teacher-csv a")
+    rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text("utf-8"))))
+    assert [(r["learner"], r["exercise"], r["answer"], r["correct"]) for r in rows] == [
+        ("Ana", "modifier-after-draw", "1/2", "0"), ("Ana", "modifier-after-draw", "1/3", "1"),
+        ("Ana", "modifier-after-draw", "0.5", "0"), ("Bea", "deal-any-six", "0.685", "1")]
+    assert len({r["session"] for r in rows}) == 3
+    teacher.screenshot(path=str(ARTIFACTS / "classroom-teacher.png"), full_page=True)
+    for page in (ana, namesake, late, teacher):
+        page.context.close()

@@ -1,0 +1,314 @@
+"""The class database: schema and migrations, concurrent learners, a killed writer, PostgreSQL.
+
+Every behaviour runs against SQLite (a file of the test's own) and against a real
+PostgreSQL that the test starts from Debian's packages on a temporary directory,
+listening on 127.0.0.1 only (installing ``postgresql`` with apt-get first when it is
+missing and the test runs as root). When that cannot be done the PostgreSQL cases
+are skipped, and the skip says why.
+"""
+
+from __future__ import annotations
+
+import glob
+import multiprocessing
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from capital_lux.lessons.storage import MIGRATIONS, SCHEMA_VERSION, Storage, StorageError, clean_name, new_session
+
+ROOT = Path(__file__).resolve().parent.parent
+LEARNERS = 25
+ANSWERS = 8
+
+
+# -- a PostgreSQL of our own --------------------------------------------------------------------
+def _pg_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(found[-1]).parent if found else None
+
+
+def _install_postgresql() -> str:
+    """Install Debian's postgresql when we can; an empty string, or why not."""
+    if _pg_bin() is not None:
+        return ""
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        return "PostgreSQL is not installed and this test is not root with apt-get to install it"
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for command in (["apt-get", "update"], ["apt-get", "install", "-y", "--no-install-recommends", "postgresql"]):
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+        if done.returncode != 0:
+            return f"{' '.join(command)} failed: {done.stderr.strip()[-300:]}"
+    return "" if _pg_bin() is not None else "apt-get installed postgresql but no initdb was found"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[str]:
+    """The URL of a throwaway PostgreSQL server on 127.0.0.1 (skipped, with the reason, when impossible)."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.skip("psycopg is not installed (pip install capital-lux[postgresql])")
+    problem = _install_postgresql()
+    if problem:
+        pytest.skip(problem)
+    binaries = _pg_bin()
+    assert binaries is not None
+    folder = Path(tempfile.mkdtemp(prefix="capital-lux-pg-"))
+    data = folder / "data"
+    # PostgreSQL refuses to run as root: as root, the server runs as Debian's postgres user.
+    run_as: list[str] = []
+    if os.geteuid() == 0:
+        if shutil.which("runuser") is None:
+            pytest.skip("running as root without runuser to start PostgreSQL as the postgres user")
+        shutil.chown(folder, "postgres", "postgres")
+        run_as = ["runuser", "-u", "postgres", "--"]
+    port = _free_port()
+    log = folder / "server.log"
+    try:
+        subprocess.run(run_as + [str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
+                                 "--no-sync"], check=True, capture_output=True, timeout=120)
+        subprocess.run(run_as + [str(binaries / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60",
+                                 "-o", f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off",
+                                 "start"], check=True, capture_output=True, timeout=120)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as error:
+        details = log.read_text(errors="replace")[-500:] if log.exists() else ""
+        shutil.rmtree(folder, ignore_errors=True)
+        pytest.skip(f"could not start PostgreSQL: {error} {details}")
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(run_as + [str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True, timeout=60)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_databases = iter(range(1, 10**6))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database of each kind."""
+    if request.param == "sqlite":
+        return str(tmp_path / "class.sqlite3")
+    server: str = request.getfixturevalue("postgres")  # skips, saying why, when there is none
+    import psycopg
+
+    name = f"class_{next(_databases)}"
+    with psycopg.connect(server, autocommit=True) as connection:
+        connection.execute(f"DROP DATABASE IF EXISTS {name}")
+        connection.execute(f"CREATE DATABASE {name}")
+    return server.rsplit("/", 1)[0] + "/" + name
+
+
+# -- the schema ---------------------------------------------------------------------------------
+def test_the_app_creates_the_schema_itself_and_reopens_it(url: str) -> None:
+    with Storage(url) as storage:
+        assert storage.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
+        storage.set_name("s1", "  Ana   Lima ")
+        storage.record_attempt("s1", "deal-any-six", "1/2", False)
+    with Storage(url) as again:  # a second kernel: nothing applied twice, nothing lost
+        assert again.schema_version() == SCHEMA_VERSION
+        [attempt] = again.attempts()
+        assert (attempt.name, attempt.answer, attempt.correct) == ("Ana Lima", "1/2", False)
+
+
+def test_a_newer_schema_is_refused_rather_than_misread(tmp_path: Path) -> None:
+    path = tmp_path / "class.sqlite3"
+    Storage(str(path)).close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    with pytest.raises(StorageError, match="schema version"):
+        Storage(str(path))
+
+
+def test_a_database_that_cannot_be_opened_says_so(tmp_path: Path) -> None:
+    with pytest.raises(StorageError, match="cannot be used"):
+        Storage(str(tmp_path / "missing-folder" / "class.sqlite3"))
+
+
+def test_progress_settings_and_two_learners_with_one_name(url: str) -> None:
+    with Storage(url) as storage:
+        a, b = new_session(), new_session()
+        assert a != b
+        storage.set_name(a, "Sam")
+        storage.set_name(b, "Sam")
+        storage.record_attempt(a, "deck-short", "0.2", False)
+        storage.record_attempt(a, "deck-short", "1/12", True, instance="seed 3", mistake="with replacement")
+        storage.record_attempt(a, "deck-short", "0.0833", True)
+        assert storage.progress(a) == ({"deck-short": 3}, {"deck-short": "1/12"})  # the first solving answer
+        assert storage.progress(b) == ({}, {})
+        storage.replace_progress(b, {"bonus-tie": 2}, {"bonus-tie": "22/29"})
+        assert storage.progress(b) == ({"bonus-tie": 2}, {"bonus-tie": "22/29"})
+        assert storage.progress(a)[0] == {"deck-short": 3}
+        rows = storage.attempts()
+        assert [(r.session, r.instance, r.mistake) for r in rows][1] == (a, "seed 3", "with replacement")
+        assert storage.setting("solutions", "after_attempt") == "after_attempt"
+        storage.set_setting("solutions", "never")
+        storage.set_setting("solutions", "always")
+        assert storage.setting("solutions", "after_attempt") == "always"
+
+
+@pytest.mark.parametrize("name, problem", [("   ", "Type a name"), ("x" * 41, "at most 40"), ("a\x07b", "control")])
+def test_names_are_refused_with_a_reason(name: str, problem: str) -> None:
+    with pytest.raises(StorageError, match=problem):
+        clean_name(name)
+
+
+# -- many learners at once ----------------------------------------------------------------------
+def _learner(url: str, learner: int, shared: Storage | None = None) -> None:
+    """One learner's page: a name, then ANSWERS checked answers, each its own transaction."""
+    storage = shared or Storage(url)
+    try:
+        session = f"learner-{learner:02d}"
+        storage.set_name(session, f"Learner {learner % 5}")  # names repeat; sessions do not
+        for i in range(ANSWERS):
+            storage.record_attempt(session, f"exercise-{i % 3}", f"{learner}/{i + 1}", i % 4 == 3)
+    finally:
+        if shared is None:
+            storage.close()
+
+
+def _learners_in_threads(url: str, first: int, count: int) -> None:
+    threads = [threading.Thread(target=_learner, args=(url, n)) for n in range(first, first + count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def _check_all_there(url: str) -> None:
+    with Storage(url) as storage:
+        rows = storage.attempts()
+        assert storage.integrity_check() == "ok"
+        for n in range(LEARNERS):
+            attempts, solved = storage.progress(f"learner-{n:02d}")
+            assert sum(attempts.values()) == ANSWERS and len(solved) == 2
+    expected = Counter((f"learner-{n:02d}", f"{n}/{i + 1}") for n in range(LEARNERS) for i in range(ANSWERS))
+    assert Counter((r.session, r.answer) for r in rows) == expected  # none lost, none twice
+    assert len({r.id for r in rows}) == len(rows) == LEARNERS * ANSWERS
+
+
+def test_25_learners_in_threads_each_with_a_connection(url: str) -> None:
+    Storage(url).close()
+    _learners_in_threads(url, 0, LEARNERS)
+    _check_all_there(url)
+
+
+def test_25_learners_in_threads_sharing_one_connection(url: str) -> None:
+    with Storage(url) as shared:
+        threads = [threading.Thread(target=_learner, args=(url, n, shared)) for n in range(LEARNERS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    _check_all_there(url)
+
+
+def test_25_learners_in_5_processes_of_5_threads(url: str) -> None:
+    Storage(url).close()  # kernels started together: the schema is made once
+    context = multiprocessing.get_context("spawn")
+    processes = [context.Process(target=_learners_in_threads, args=(url, first, 5)) for first in range(0, LEARNERS, 5)]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(timeout=120)
+        assert process.exitcode == 0
+    _check_all_there(url)
+
+
+def test_kernels_starting_together_apply_the_migrations_once(url: str) -> None:
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            Storage(url).close()
+        except BaseException as error:  # collected: a thread's exception would otherwise vanish
+            errors.append(error)
+
+    threads = [threading.Thread(target=start) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    with Storage(url) as storage:
+        assert storage.schema_version() == SCHEMA_VERSION
+
+
+# -- a writer killed in the middle -------------------------------------------------------------
+WRITER = """
+import sys
+from capital_lux.lessons.storage import Storage
+storage = Storage(sys.argv[1])
+storage.set_name("writer", "Writer")
+big = {f"exercise-{i}": i + 1 for i in range(2000)}
+n = 0
+while True:
+    n += 1
+    storage.record_attempt("writer", "deal-any-six", str(n), False)
+    print(n, flush=True)  # after the commit: this attempt must survive anything
+    storage.replace_progress("writer", big, {})  # a long transaction, likely to be cut by the kill
+"""
+
+
+@pytest.mark.parametrize("commits", [3, 17, 40])
+def test_the_database_survives_a_writer_killed_mid_write(tmp_path: Path, commits: int) -> None:
+    path = tmp_path / "class.sqlite3"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True, env=env)
+    assert writer.stdout is not None
+    committed = 0
+    while committed < commits:
+        line = writer.stdout.readline()
+        assert line, "the writer stopped by itself"
+        committed = int(line)
+    writer.send_signal(signal.SIGKILL)
+    writer.wait(timeout=30)
+    assert writer.returncode == -signal.SIGKILL
+    with Storage(str(path)) as storage:
+        assert storage.integrity_check() == "ok"
+        answers = {int(a.answer) for a in storage.attempts()}
+        assert set(range(1, committed + 1)) <= answers  # every committed attempt is there
+        attempts, _ = storage.progress("writer")
+        # Replaced whole or not at all: the first attempt's row, or 2000 rows (and the next attempt's).
+        assert len(attempts) in (1, 2000, 2001)
+        storage.record_attempt("writer", "deal-any-six", "after", True)  # and it takes writes again
+        assert storage.attempts()[-1].answer == "after"
+
+
+def test_a_writer_waiting_for_the_lock_is_not_lost(tmp_path: Path) -> None:
+    """A transaction held open by one kernel makes another wait, not fail."""
+    path = str(tmp_path / "class.sqlite3")
+    with Storage(path) as first, Storage(path) as second:
+        first.set_name("a", "A")
+        second.set_name("b", "B")
+        blocker = sqlite3.connect(path, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")
+        done = threading.Event()
+        thread = threading.Thread(target=lambda: (second.record_attempt("b", "x", "1", True), done.set()))
+        thread.start()
+        time.sleep(0.3)  # the waiting writer is blocked meanwhile (not an assertion on time)
+        assert not done.is_set()
+        blocker.execute("COMMIT")
+        thread.join(timeout=30)
+        assert done.is_set() and [a.session for a in first.attempts()] == ["b"]
