@@ -89,6 +89,8 @@ def chance_outcomes(s: GameState) -> list[tuple[Action, Fraction]]:
 def draft_picks(cards: list[Card]) -> list[Action]:
     """Every distinct choice of min(2, held) cards (ruling R15, R16)."""
     size = min(2, len(cards))
+    if not size:  # nothing to choose from: no pick, not an empty one (it would not parse back)
+        return []
     return [Pick(combo) for combo in sorted(set(combinations(sorted(cards), size)))]
 
 
@@ -422,14 +424,14 @@ def _round_end(s: GameState) -> None:
     s.log.append(Event("reveal", cards=()))
     s.phase = GOLD  # modifiers are face up from here on
     s.gold_choices = [None] * s.players
-    s.gold_queue = [p for p in s.turn_order() if _must_decide_gold(s, p)]
+    s.gold_queue = [p for p in s.turn_order() if must_decide_gold(s, p)]
     if s.gold_queue:
         s.current = s.gold_queue[0]
         return
     _finish_round(s)
 
 
-def _must_decide_gold(s: GameState, player: int) -> bool:
+def must_decide_gold(s: GameState, player: int) -> bool:
     """Asked only when some exceeding colour can be paid for in full (ruling R6, R21)."""
     gold = s.gold[player]
     return gold > 0 and any(0 < excess(s, player, c) <= gold for c in COLOURS)
