@@ -26,7 +26,7 @@ from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
 from ..analysis.risk import MoveEstimate, compare_moves, policy_for
 from ..engine.state import PHASES, GameState
-from ..engine.views import view
+from ..engine.views import LogItem, public_step, view
 from ..lessons.whatif import (
     PositionError,
     as_dict,
@@ -96,12 +96,16 @@ def moves_table_html(t: Translator, moves: list[MoveEstimate]) -> str:
     return f'<table class="cl-table cl-moves"><tr>{header}</tr>{"".join(rows)}</table>'
 
 
-def _public_line(t: Translator, seat: int, action: Action, me: int) -> str | None:
-    """A log line that gives away nothing hidden: no chance outcome, no one else's picks."""
+def _public_line(t: Translator, seat: int, action: Action, items: list[LogItem]) -> str | None:
+    """A log line that gives away nothing hidden (``views.public_step`` decides): no chance
+    outcome, no one else's picks or gold choices."""
     if isinstance(action, (CardDrawn, ModifierDrawn)):
         return None
-    if isinstance(action, Pick) and seat != me:
+    hidden = next((i.kind for i in items if i.kind in ("pick", "save") and i.action is None), None)
+    if hidden == "pick":
         return t.gettext("Player {seat} picks cards.").format(seat=seat)
+    if hidden == "save":
+        return t.gettext("Player {seat} decides on gold.").format(seat=seat)
     return t.gettext("Player {seat}: {move}").format(seat=seat, move=describe_action(action, t))
 
 
@@ -437,8 +441,7 @@ class WhatIfApp:
         replay = s.clone()
         for action in result.actions:
             seat = replay.current_player()
-            line = _public_line(t, seat, action, mover)
-            replay.apply_action(action)
+            line = _public_line(t, seat, action, public_step(replay, action, mover))
             if line:
                 lines.append(f"<li>{escape(line)}</li>")
         self._accept(result.state, t.gettext("Played: {move}").format(move=describe_action(chosen, t)))
