@@ -16,7 +16,7 @@ import pytest
 
 from capital_lux.engine.cards import ALL_CARDS, COLOURS, KIND, ROLES, Card, format_modifier
 from capital_lux.engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from capital_lux.tutor import browser as B
+import browser as B
 from capital_lux.tutor.session import Session
 from capital_lux.engine.views import PlayerView, view
 

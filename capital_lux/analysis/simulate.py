@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Sequence
 
 from ..players.bots import as_policy, parse_bot
+from ..players.bots import line_up as bots_line_up
 from ..engine.game import Policy, play_game
 from ..engine.rules import ranks
 from ..engine.state import GameState
@@ -218,17 +219,10 @@ def play_games(players: int, bots: Sequence[str], seed: int, games: Sequence[int
 
 
 def line_up(players: int, bots: Sequence[str]) -> list[str]:
-    """One bot spec per seat: a single spec fills every seat. Refuses unknown bots."""
+    """One bot spec per seat: the last one given fills the remaining seats (``bots.line_up``)."""
     if players not in (2, 3, 4):
         raise ValueError(f"Capital Lux is for 2 to 4 players, not {players}")
-    specs = [b.strip() for b in bots]
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        raise ValueError(f"{len(specs)} bots for {players} players: give one bot per seat, or one for all")
-    for spec in specs:
-        parse_bot(spec)
-    return specs
+    return bots_line_up(bots, players)
 
 
 def chunks(games: int, size: int) -> Iterator[range]:
@@ -287,7 +281,7 @@ def simulate(
     """Play ``games`` seeded games and return their ``Results``.
 
     ``bots`` names one bot per seat (``"rule"``, ``"random"``, ``"search:iterations=200"``; see
-    ``bots.parse_bot``), or one for all seats. Games run on ``executor`` if given; otherwise on
+    ``bots.parse_bot``); the last one given fills the remaining seats. Games run on ``executor`` if given; otherwise on
     a process pool of ``workers`` processes (default: one per core; ``workers=1`` plays here).
     ``progress`` shows a bar: text in a terminal, a widget in a notebook.
 

@@ -15,7 +15,7 @@ import sys
 from typing import IO, Callable, Sequence
 
 from . import bench
-from ..players.bots import BOT_KINDS, RuleOfThumbBot, parse_bot
+from ..players.bots import RuleOfThumbBot, line_up, parse_bot
 from ..engine.cards import COLOURS, SYMBOLS, Card, CapitalLuxError, format_modifier
 from ..engine.game import Game, GameRecord
 from ..i18n import LANGUAGES, Translator, default_language, translator
@@ -94,15 +94,7 @@ def _positive(text: str) -> int:
 
 def bot_specs(text: str, seats: int) -> list[str]:
     """Split ``rule,random`` into one spec per seat; the last one fills the remaining seats."""
-    specs = [s.strip() for s in text.split(",") if s.strip()]
-    if not specs:
-        raise ValueError(f"no bot given: choose from {', '.join(BOT_KINDS)}")
-    if len(specs) > seats:
-        raise ValueError(f"{len(specs)} bots for {seats} seats")
-    specs += [specs[-1]] * (seats - len(specs))
-    for spec in specs:
-        parse_bot(spec)
-    return specs
+    return line_up(text, seats)
 
 
 def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int) -> list[str]:
