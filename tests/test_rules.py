@@ -452,3 +452,42 @@ def test_two_players_use_the_standard_rules() -> None:  # ruling R19
     while not game.state.is_terminal():
         game.play(game.state.legal_actions()[0])
     assert game.state.round == 3 and len(game.state.scores()) == 2
+
+
+# -- the project's own decisions (docs/rules.md) ----------------------------------------
+def test_the_deal_goes_one_card_at_a_time_from_the_starting_player() -> None:  # decision D2
+    s = act(new_game(3), "card P4", "modifier -1", "modifier +4", "modifier -3")  # seat 1 starts
+    receivers = []
+    while s.phase == "deal":
+        receivers.append(s.current)
+        s.apply_action(s.legal_actions()[0])
+    assert receivers == [1, 2, 0] * 6
+
+
+def test_a_view_keeps_no_memory_of_cards_passed_on() -> None:  # decision D6
+    game = Game(3, seed=4)
+    s = game.state
+    seat = s.current
+    held = list(s.draft_hands[seat])
+    game.play(s.legal_actions()[0])
+    passed = [c for c in held if c not in s.draft_picks[seat]]
+    v = view(game.state, seat)
+    assert passed and not any(c in v.draft_hand for c in passed if c not in s.draft_hands[seat])
+
+
+def test_a_bonus_card_leaves_the_capital() -> None:  # decision D7
+    s = arrange(2, hands=["B2", ""], last_turns=[], hometowns=["Y3", ""], capital="Y6 Y5")
+    act(s, "home B2")
+    assert s.bonus[0] == [C("Y6")] and s.capital["Y"] == [5] and s.capital_total("Y") == 5
+
+
+def test_modifiers_stay_face_up_when_the_game_is_over() -> None:  # decision D8
+    s = arrange(2, round=3, hands=["B2", ""], last_turns=[], capital="Y5", modifiers_above=[("Y", 1, 4)])
+    act(s, "home B2")
+    assert s.is_terminal() and s.modifiers_above["Y"] == [(1, 4)] and view(s, 0).modifiers_above["Y"][0].value == 4
+
+
+def test_one_players_discards_never_change_anothers_limit() -> None:  # decision D9
+    s = arrange(2, hands=["B2", ""], last_turns=[], hometowns=["Y6 Y5", "Y5 Y4"], capital="Y6 Y3")
+    act(s, "home B2")  # yellow limit 9: seat 0 (11) is discarded, seat 1 (9) keeps its yellow
+    assert s.hometowns[0]["Y"] == [] and s.hometowns[1]["Y"] == [4, 5]
