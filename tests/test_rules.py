@@ -491,3 +491,16 @@ def test_one_players_discards_never_change_anothers_limit() -> None:  # decision
     s = arrange(2, hands=["B2", ""], last_turns=[], hometowns=["Y6 Y5", "Y5 Y4"], capital="Y6 Y3")
     act(s, "home B2")  # yellow limit 9: seat 0 (11) is discarded, seat 1 (9) keeps its yellow
     assert s.hometowns[0]["Y"] == [] and s.hometowns[1]["Y"] == [4, 5]
+
+
+def test_rules_document_names_every_ruling_and_only_tests_that_exist() -> None:
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "rules.md").read_text("utf-8")
+    assert all(f"| R{n} |" in text for n in range(1, 22)) and all(f"| D{n} |" in text for n in range(1, 13))
+    sources = {p.name: p.read_text("utf-8") for p in (root / "tests").glob("test_*.py")}
+    for file, name in re.findall(r"`(?:(test_\w+\.py)::)?(test_\w+)`", text):
+        files = [file] if file else ["test_rules.py"]
+        assert any(f"def {name}(" in sources[f] for f in files), f"docs/rules.md names a missing test {name}"
