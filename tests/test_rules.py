@@ -9,7 +9,7 @@ import pytest
 
 from capital_lux.engine.cards import MODIFIERS, Card
 from capital_lux.engine.game import Game, resolve_chance
-from capital_lux.engine.notation import CardDrawn, ModifierDrawn, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest, parse_action
+from capital_lux.engine.notation import CardDrawn, ModifierDrawn, Pick, PlaceModifier, SaveWithGold, TakeLowest, parse_action
 from capital_lux.engine.position import PositionError, arrange
 from capital_lux.engine.rules import excess, next_starting_player, ranks
 from capital_lux.engine.state import CHANCE, TERMINAL, GameState, IllegalActionError, new_game

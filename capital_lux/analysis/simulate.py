@@ -17,8 +17,6 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import csv
-import io
-import math
 import os
 import random
 import signal
@@ -28,6 +26,7 @@ from typing import IO, TYPE_CHECKING, Iterator, Sequence
 
 from ..players.bots import as_policy, parse_bot
 from ..players.bots import line_up as bots_line_up
+from .stats import wilson_interval
 from ..engine.game import Policy, play_game
 from ..engine.rules import ranks
 from ..engine.state import GameState
@@ -161,24 +160,6 @@ class Results:
         from html import escape
 
         return f"<pre>{escape(self.summary_table())}</pre>"
-
-
-def mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
-
-
-def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default).
-
-    >>> tuple(round(x, 3) for x in wilson_interval(50, 100))
-    (0.404, 0.596)
-    """
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 # -- playing ------------------------------------------------------------------------------
@@ -331,10 +312,3 @@ def simulate(
             for i in sorted(waiting):  # finished after a gap left by the interruption
                 record(waiting.pop(i))
     return results
-
-
-def results_csv(results: Results) -> str:
-    """The CSV text of ``results`` (see ``Results.write_csv``)."""
-    buffer = io.StringIO()
-    results.write_csv(buffer)
-    return buffer.getvalue()

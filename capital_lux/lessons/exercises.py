@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import gallery
-from ..engine.cards import ALL_CARDS, COLOUR_NAMES, COLOURS, MODIFIERS, ROLES, N_, CapitalLuxError, Card, format_modifier
+from ..engine.cards import ALL_CARDS, COLOUR_NAMES, COLOURS, ROLES, N_, CapitalLuxError, Card, format_modifier
 from ..engine.game import sample_chance
 from ..engine.html import card_html
 from ..i18n import Translator, translator

@@ -87,11 +87,8 @@ class RiskPanel:
             self.html.value = ""
             self.image.layout.display = "none"
             return
-        try:
-            from ..analysis.risk import round_end_risk
-        except ImportError:
-            self.html.value = f'<div class="cl-note">{escape(t.gettext("The risk panel is not installed."))}</div>'
-            return
+        from ..analysis.risk import round_end_risk
+
         try:
             now = round_end_risk(v)
             with_hand = round_end_risk(v, include_hand=True)
@@ -177,11 +174,8 @@ class HintPanel:
         t, v = self._t, self._view
         if t is None or v is None or not v.legal_actions:
             return
-        try:
-            from ..players.bots import RuleOfThumbBot
-        except ImportError:
-            self.html.value = escape(t.gettext("Hints are not installed."))
-            return
+        from ..players.bots import RuleOfThumbBot
+
         hint = RuleOfThumbBot().advise(v)
         self._suggested = hint.action
         self.html.value = (
@@ -193,11 +187,8 @@ class HintPanel:
         t, v = self._t, self._view
         if t is None or v is None or not v.legal_actions:
             return
-        try:
-            from ..analysis.risk import compare_moves
-        except ImportError:
-            self.html.value = escape(t.gettext("The move comparison is not installed."))
-            return
+        from ..analysis.risk import compare_moves
+
         moves = compare_moves(v, samples=COMPARE_SAMPLES, seed=v.round * 1000 + len(v.hand))
         moves.sort(key=lambda m: -m.score.mean)
         rows = "".join(

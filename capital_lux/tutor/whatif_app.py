@@ -23,7 +23,7 @@ from ..engine.cards import CapitalLuxError
 from ..engine.game import resolve_chance
 from ..analysis.charts import describe_action, move_chart
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
-from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
+from ..engine.notation import Action, CardDrawn, ModifierDrawn, Play
 from ..analysis.risk import MoveEstimate, compare_moves, policy_for
 from ..engine.state import PHASES, GameState
 from ..engine.views import LogItem, public_step, view
