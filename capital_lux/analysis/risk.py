@@ -47,7 +47,7 @@ from typing import Callable, Iterable, Mapping, Union
 
 from ..engine import rules
 from .stats import Z95, wilson_interval
-from ..engine.cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, Card
+from ..engine.cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, Card
 from ..engine.game import Policy, random_policy, sample_chance
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, ROUNDS, SETUP_MODIFIERS, GameState
@@ -95,14 +95,8 @@ class _Problem:
 
 
 def unseen_modifiers(v: PlayerView) -> tuple[int, ...]:
-    """The modifiers the viewer has not seen: the others' face-down ones are among these."""
-    pool = list(MODIFIERS)
-    known = [m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None]
-    if v.pending_modifier is not None:
-        known.append(v.pending_modifier)
-    for value in known:
-        pool.remove(value)
-    return tuple(pool)
+    """The modifiers the viewer has not seen (``PlayerView.unseen_modifiers``)."""
+    return v.unseen_modifiers()
 
 
 def _problem(v: PlayerView, include_hand: bool) -> _Problem:

@@ -99,16 +99,23 @@ def cleric_options(s: GameState) -> list[Colour]:
     return [c for c in CLERIC_COLOURS if s.capital[c]]
 
 
-def excess(s: GameState, player: int, colour: str) -> int:
-    """How far a hometown colour exceeds the capital: 0 when it does not.
+def over_limit(cards: int, total: int, limit: int) -> int:
+    """How far a hometown colour of ``cards`` cards adding up to ``total`` exceeds ``limit``.
 
     Equal is safe, and a colour with no cards in the hometown never exceeds, even
-    against a negative capital total (ruling R7).
+    against a negative limit (ruling R7). The one statement of exceeding: the state,
+    views, bots and exercises all ask it.
+
+    >>> over_limit(2, 11, 9), over_limit(2, 9, 9), over_limit(0, 0, -3)
+    (2, 0, 0)
     """
+    return max(0, total - limit) if cards else 0
+
+
+def excess(s: GameState, player: int, colour: str) -> int:
+    """How far a hometown colour exceeds the capital (cards plus modifiers): 0 when it does not."""
     cards = s.hometowns[player][colour]
-    if not cards:
-        return 0
-    return max(0, sum(cards) - s.capital_total(colour))
+    return over_limit(len(cards), sum(cards), s.capital_total(colour))
 
 
 def gold_options(s: GameState, player: int) -> list[Action]:

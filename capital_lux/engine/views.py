@@ -87,6 +87,17 @@ class PlayerView:
             counts[KIND[card]] -= 1
         return counts
 
+    def unseen_modifiers(self) -> tuple[int, ...]:
+        """The modifiers the viewer has not seen (the others' face-down ones are among these)."""
+        pool = list(MODIFIERS)
+        for c in COLOURS:
+            for m in self.modifiers_above[c]:
+                if m.value is not None:
+                    pool.remove(m.value)
+        if self.pending_modifier is not None:
+            pool.remove(self.pending_modifier)
+        return tuple(pool)
+
     def _repr_html_(self) -> str:
         from .html import view_html
 

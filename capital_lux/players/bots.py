@@ -26,7 +26,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
-from ..engine.cards import COLOURS, MODIFIERS, N_, Card, format_modifier
+from ..engine.cards import COLOURS, N_, Card, format_modifier
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
 from ..engine.rules import CLERIC_COLOURS
@@ -133,13 +133,7 @@ class Table:
 
 def unseen_modifier_mean(v: PlayerView) -> float:
     """Average value of the modifiers the viewer has not seen."""
-    seen = [m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None]
-    if v.pending_modifier is not None:
-        seen.append(v.pending_modifier)
-    pool = list(MODIFIERS)
-    for value in seen:
-        if value in pool:
-            pool.remove(value)
+    pool = v.unseen_modifiers()
     return sum(pool) / len(pool) if pool else 0.0
 
 

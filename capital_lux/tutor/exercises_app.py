@@ -11,16 +11,14 @@ from a JSON file (a path on the server, or a file uploaded from the browser).
 from __future__ import annotations
 
 import base64
-import io
 from html import escape
 from pathlib import Path
 from typing import Any, Callable
 
 import ipywidgets as W
-from matplotlib.figure import Figure
 from matplotlib.ticker import ScalarFormatter
 
-from ..analysis.charts import convergence_chart
+from ..analysis.charts import convergence_chart, figure_png
 from ..lessons.exercises import (
     EXERCISES,
     EXERCISES_BY_ID,
@@ -43,12 +41,6 @@ from .table import CSS, cards_html, table_html
 
 SAMPLE_SIZES = (100, 1000, 5000)
 DEFAULT_PROGRESS_FILE = "capital_lux_progress.json"
-
-
-def figure_png(figure: Figure) -> bytes:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=80)
-    return buffer.getvalue()
 
 
 def position_html(t: Translator, v: PlayerView, move: int) -> str:

@@ -6,7 +6,6 @@ those are installed, and say so politely when they are not.
 
 from __future__ import annotations
 
-import io
 import logging
 from html import escape
 from typing import Any, Callable
@@ -23,18 +22,6 @@ from .text import action_label, card_text, colour_text
 LOG = logging.getLogger("capital_lux.tutor")
 #: Deals simulated per move by the move comparison (a click's worth of time).
 COMPARE_SAMPLES = 24
-
-
-def _png(figure: Any) -> bytes:
-    """A matplotlib figure as PNG bytes; the figure is closed afterwards."""
-    import matplotlib.pyplot as plt
-
-    buffer = io.BytesIO()
-    try:
-        figure.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
-    finally:
-        plt.close(figure)
-    return buffer.getvalue()
 
 
 def _percent(p: Any, t: Translator) -> str:
@@ -120,9 +107,9 @@ class RiskPanel:
             self.image.layout.display = "none"
             return
         try:
-            from ..analysis.charts import risk_chart
+            from ..analysis.charts import figure_png, risk_chart
 
-            self.image.value = _png(risk_chart(risk, t))
+            self.image.value = figure_png(risk_chart(risk, t))
             self.image.layout.display = None
         except Exception:
             LOG.exception("risk chart failed")
@@ -206,9 +193,9 @@ class HintPanel:
             f"{escape(note.format(n=COMPARE_SAMPLES))}</div>"
         )
         try:
-            from ..analysis.charts import move_chart
+            from ..analysis.charts import figure_png, move_chart
 
-            self.image.value = _png(move_chart(moves, t))
+            self.image.value = figure_png(move_chart(moves, t))
             self.image.layout.display = None
         except Exception:
             self.image.layout.display = "none"

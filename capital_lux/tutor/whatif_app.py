@@ -44,7 +44,8 @@ from ..lessons.whatif import (
     read_upload,
     zone_text,
 )
-from .exercises_app import figure_png, position_html
+from ..analysis.charts import figure_png
+from .exercises_app import position_html
 from .table import CSS, card_html
 
 SAMPLES = (20, 50, 200, 1000)
