@@ -65,9 +65,15 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     b = commands.add_parser("bench", help=t.gettext("print every benchmark's figures as JSON"))
     b.add_argument("names", nargs="*", help=t.gettext("benchmarks to run (default all: {names})").format(
         names=", ".join(bench.BENCHMARKS)))
-    for sub in (p, s, r):
+    w = commands.add_parser("worksheet", help=t.gettext("write the probability exercises as a printable page"))
+    w.add_argument("--seed", type=int, default=None,
+                   help=t.gettext("seed of the cards (default: the base positions)"))
+    w.add_argument("--out", metavar="HTML", required=True, help=t.gettext("the HTML file to write"))
+    w.add_argument("--answers", action="store_true",
+                   help=t.gettext("write the answer key, with worked solutions, instead"))
+    for sub in (p, s, r, w):
         sub.add_argument("--lang", choices=LANGUAGES, default=None, help=lang_help)
-    for sub in (p, s, r, b):
+    for sub in (p, s, r, b, w):
         sub.set_defaults(subcommand_parser=sub, t=t)  # errors show the subcommand's usage
     return parser
 
@@ -117,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return simulate_command(args, sub)
         if args.command == "replay":
             return replay_command(args, sub)
+        if args.command == "worksheet":
+            return worksheet_command(args)
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
@@ -126,6 +134,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         sub.error(str(e))
     json.dump(figures, sys.stdout, indent=2)
     print()
+    return 0
+
+
+# -- worksheet ------------------------------------------------------------------------------
+def worksheet_command(args: argparse.Namespace) -> int:
+    """Every exercise on the cards of ``--seed``, as a worksheet or (``--answers``) its key."""
+    from ..lessons.exercises import EXERCISES, instance
+    from ..lessons.problems.worksheet import answer_key_html, worksheet_html
+
+    lang = args.lang or args.t.lang
+    instances = [instance(ex.id, args.seed) for ex in EXERCISES]
+    page = (answer_key_html if args.answers else worksheet_html)(instances, lang)
+    try:
+        with open(args.out, "w", encoding="utf-8") as out:
+            out.write(page)
+    except OSError as error:
+        print(args.t.gettext("Could not write {path}: {reason}").format(path=args.out, reason=error.strerror),
+              file=sys.stderr)
+        return 1
+    print(args.t.gettext("Written to {path}.").format(path=args.out))
     return 0
 
 
