@@ -27,6 +27,7 @@ from typing import IO, TYPE_CHECKING, Iterator, Sequence
 from ..players.bots import as_policy, parse_bot
 from ..players.bots import line_up as bots_line_up
 from .stats import wilson_interval
+from ..engine import kernel
 from ..engine.game import Policy, play_game
 from ..engine.rules import ranks
 from ..engine.state import GameState
@@ -132,10 +133,10 @@ class Results:
 
     def summary_table(self, t: Translator | None = None) -> str:
         """The summary as aligned text, for the terminal, in ``t``'s language (English by default)."""
-        from ..i18n import translator
+        from ..i18n import format_number, format_range, format_percent, translator
 
         t = t or translator("en")
-        share = f"{1 / self.players:.0%}"
+        share = format_percent(1 / self.players, t.lang)
         if self.interrupted:
             played = t.gettext("{done} of {games} games (interrupted)").format(done=self.completed, games=self.games)
         else:
@@ -147,9 +148,9 @@ class Results:
         widths = [max(24, len(names[0]))] + [max(w, len(n)) for w, n in zip((6, 9, 15, 6, 5, 5, 6), names[1:])]
         lines = [head, " ".join([names[0].ljust(widths[0])] + [n.rjust(w) for n, w in zip(names[1:], widths[1:])])]
         for s in self.summary():
-            cells = [f"{s.seats_played}", f"{s.win_rate:.1%}", f"{s.win_low:.1%}-{s.win_high:.1%}",
-                     f"{s.mean_score:.1f}", f"{s.mean_rank:.2f}", f"{s.mean_cards_lost:.1f}",
-                     f"{s.mean_bonus_points:.1f}"]
+            cells = [format_number(s.seats_played, t.lang), format_percent(s.win_rate, t.lang, 1),
+                     format_range(s.win_low, s.win_high, t.lang, percent=True, digits=1), format_number(s.mean_score, t.lang, 1), format_number(s.mean_rank, t.lang, 2),
+                     format_number(s.mean_cards_lost, t.lang, 1), format_number(s.mean_bonus_points, t.lang, 1)]
             lines.append(" ".join([s.bot.ljust(widths[0])] + [c.rjust(w) for c, w in zip(cells, widths[1:])]))
         return "\n".join(lines)
 
@@ -171,6 +172,27 @@ def game_rng(seed: int, game: int, seat: int | None = None) -> random.Random:
 
 def play_one(players: int, bots: Sequence[str], seed: int, game: int) -> GameState:
     """Game number ``game`` of a run: the same arguments always give the same game."""
+    ks = play_in_kernel(players, bots, seed, game)
+    return play_in_engine(players, bots, seed, game) if ks is None else kernel.to_state(ks)
+
+
+#: The bots the playout kernel plays with the same decisions (``players.policies``).
+KERNEL_BOTS = ("random", "rule")
+
+
+def play_in_kernel(players: int, bots: Sequence[str], seed: int, game: int) -> kernel.KState | None:
+    """The game played by the playout kernel, or None if a bot has no kernel policy (search).
+
+    The kernel's policies draw from the same generators as the bots, so the game is the one
+    ``play_in_engine`` plays (``tests/test_simulate.py`` checks it)."""
+    if not all(spec in KERNEL_BOTS for spec in bots):
+        return None
+    policies = [kernel.policy(spec, game_rng(seed, game, seat)) for seat, spec in enumerate(bots)]
+    return kernel.play_game(players, policies, game_rng(seed, game))
+
+
+def play_in_engine(players: int, bots: Sequence[str], seed: int, game: int) -> GameState:
+    """The game played by the engine, each bot deciding from its seat's view."""
     policies = [seat_policy(spec, game_rng(seed, game, seat)) for seat, spec in enumerate(bots)]
     return play_game(players, policies, game_rng(seed, game))
 
@@ -179,6 +201,19 @@ def seat_policy(spec: str, seat_rng: random.Random) -> Policy:
     """The policy of a seat that decides with its own generator, not the chance one."""
     policy = as_policy(parse_bot(spec))
     return lambda state, _chance: policy(state, seat_rng)
+
+
+def kernel_rows(ks: kernel.KState, bots: Sequence[str], game: int) -> list[PlayerResult]:
+    """``result_rows`` of a game the kernel played (its tallies stand for the engine's log)."""
+    scores, winners, rank = kernel.standings(ks)
+    return [
+        PlayerResult(
+            game, p, bot, scores[p], rank[p], 1 / len(winners) if p in winners else 0.0, ks.gold[p],
+            sum(ks.cards_lost[p]), sum(ks.points_lost[p]), sum(ks.gold_spent[p]), len(ks.bonus[p]),
+            sum(kernel.VALUE_OF[k] for k in ks.bonus[p]),
+        )
+        for p, bot in enumerate(bots)
+    ]
 
 
 def result_rows(state: GameState, bots: Sequence[str], game: int) -> list[PlayerResult]:
@@ -196,7 +231,11 @@ def result_rows(state: GameState, bots: Sequence[str], game: int) -> list[Player
 
 def play_games(players: int, bots: Sequence[str], seed: int, games: Sequence[int]) -> list[PlayerResult]:
     """Rows of the given games (a worker's share of a run)."""
-    return [row for g in games for row in result_rows(play_one(players, bots, seed, g), bots, g)]
+    rows = []
+    for g in games:
+        ks = play_in_kernel(players, bots, seed, g)
+        rows += result_rows(play_in_engine(players, bots, seed, g), bots, g) if ks is None else kernel_rows(ks, bots, g)
+    return rows
 
 
 def line_up(players: int, bots: Sequence[str]) -> list[str]:

@@ -18,8 +18,9 @@ from . import bench
 from ..players.bots import RuleOfThumbBot, line_up, parse_bot
 from ..engine.cards import COLOURS, SYMBOLS, Card, CapitalLuxError, format_modifier
 from ..engine.game import Game, GameRecord
-from ..i18n import LANGUAGES, Translator, default_language, translator
-from ..engine.notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest, parse_action
+from ..i18n import LANGUAGES, Translator, default_language, sentences, translator
+from ..i18n.sentences import TERMINAL
+from ..engine.notation import Action, parse_action
 from ..engine.position import dumps_record, loads_record
 from ..engine.state import GameState, new_game
 from ..engine.views import PlayerView, public_step, view
@@ -103,12 +104,12 @@ def bot_specs(text: str, seats: int) -> list[str]:
     return line_up(text, seats)
 
 
-def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int) -> list[str]:
-    """``bot_specs``, with a bad line-up reported as a usage error (exit status 2)."""
+def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int, t: Translator) -> list[str]:
+    """``bot_specs``, with a bad line-up reported as a usage error (exit status 2) in ``t``'s language."""
     try:
         return bot_specs(text, seats)
-    except ValueError as e:
-        sub.error(str(e))
+    except CapitalLuxError as e:
+        sub.error(e.translated(t.gettext))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -161,7 +162,7 @@ def worksheet_command(args: argparse.Namespace) -> int:
 def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
     from ..analysis.simulate import simulate
 
-    specs = checked_bot_specs(sub, args.bots, args.players)
+    specs = checked_bot_specs(sub, args.bots, args.players, args.t)
     if args.dask:
         if args.workers:
             sub.error(args.t.gettext("give --workers or --dask, not both"))
@@ -185,18 +186,8 @@ def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> 
 
 
 # -- text of the table ----------------------------------------------------------------------
-def card_text(card: Card) -> str:
-    return f"{SYMBOLS[card.colour]}{card}"
-
-
-def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(card_text(c) for c in cards) or "-"
-
-
 def player_name(t: Translator, seat: int, you: int | None) -> str:
-    if seat == you:
-        return t.gettext("Player {seat} (you)").format(seat=seat)
-    return t.gettext("Player {seat}").format(seat=seat)
+    return sentences.player_name(t, seat, you, TERMINAL)
 
 
 def view_text(t: Translator, v: PlayerView, you: int | None = -1) -> str:
@@ -210,18 +201,18 @@ def view_text(t: Translator, v: PlayerView, you: int | None = -1) -> str:
         mods = " ".join("?" if m.value is None else format_modifier(m.value) for m in v.modifiers_above[c])
         values = " ".join(map(str, v.capital[c])) or "-"
         capital.append(f"{SYMBOLS[c]} {t.role(c)} {values}" + (f" [{mods}]" if mods else ""))
-    lines.append(f"{t.term('Capital')}: " + " | ".join(capital))
+    lines.append(t.gettext("Capital: {colours}").format(colours=" | ".join(capital)))
     for p in range(v.players):
-        town = " ".join(card_text(Card(c, x)) for c in COLOURS for x in v.hometowns[p][c]) or "-"
+        town = sentences.cards_text(t, [Card(c, x) for c in COLOURS for x in v.hometowns[p][c]], TERMINAL)
         held = v.hand_sizes[p] or v.draft_hand_sizes[p] + v.draft_pick_counts[p]
         lines.append(t.gettext("{player}: {hometown} {town} · gold {gold} · cards held {held} · bonus {bonus}").format(
             player=player_name(t, p, you), hometown=t.term("Hometown"), town=town, gold=v.gold[p], held=held,
-            bonus=cards_text(v.bonus[p])))
+            bonus=sentences.cards_text(t, v.bonus[p], TERMINAL)))
     if v.draft_hand or v.draft_picks:
         lines.append(t.gettext("Choosing from: {cards} · already picked: {picks}").format(
-            cards=cards_text(v.draft_hand), picks=cards_text(v.draft_picks)))
+            cards=sentences.cards_text(t, v.draft_hand, TERMINAL), picks=sentences.cards_text(t, v.draft_picks, TERMINAL)))
     if v.hand:
-        lines.append(t.gettext("Your hand: {cards}").format(cards=cards_text(v.hand)))
+        lines.append(t.gettext("Your hand: {cards}").format(cards=sentences.cards_text(t, v.hand, TERMINAL)))
     if v.pending_modifier is not None:
         lines.append(t.gettext("You drew the modifier {modifier}.").format(modifier=format_modifier(v.pending_modifier)))
     return "\n".join(lines)
@@ -229,47 +220,14 @@ def view_text(t: Translator, v: PlayerView, you: int | None = -1) -> str:
 
 def action_text(t: Translator, seat: int, action: Action, you: int | None) -> str:
     """A decision as the other players see it (draft picks and gold choices stay hidden)."""
-    who = player_name(t, seat, you)
-    if isinstance(action, Play):
-        place = t.term("Hometown") if action.to == "home" else t.term("Capital")
-        return t.gettext("{player} plays {card} into the {place}.").format(
-            player=who, card=card_text(action.card), place=place)
-    if isinstance(action, Pick):
-        if seat == you:
-            return t.gettext("{player} picks {cards}.").format(player=who, cards=cards_text(action.cards))
-        return t.gettext("{player} picks cards.").format(player=who)
-    if isinstance(action, PlaceModifier):
-        return t.gettext("{player} places a modifier above {colour}.").format(player=who, colour=t.colour(action.colour))
-    if isinstance(action, TakeLowest):
-        return t.gettext("{player} takes the lowest {colour} card with the Cleric.").format(
-            player=who, colour=t.colour(action.colour))
-    if isinstance(action, SaveWithGold):
-        return t.gettext("{player} decides on gold.").format(player=who)
-    return str(action)
-
-
-def event_text(t: Translator, kind: str, seat: int, cards: Sequence[Card], amount: int, you: int | None) -> str | None:
-    """The round-end and special events worth telling a player."""
-    who = player_name(t, seat, you) if seat >= 0 else ""
-    texts = {
-        "round_start": t.gettext("Round {amount} begins; {player} starts."),
-        "scholar_draw": t.gettext("{player} draws {cards} with the Scholar."),
-        "last_turns": t.gettext("{player} has no cards left: everyone else has one last turn."),
-        "hand_to_hometown": t.gettext("{player}'s last cards go into the Hometown: {cards}."),
-        "gold_spent": t.gettext("{player} spends {amount} gold to keep cards."),
-        "discard": t.gettext("{player} exceeds a limit and discards {cards}."),
-        "bonus": t.gettext("{player} takes the bonus card {cards}."),
-        "cleric_take": t.gettext("{player} takes {cards} into the Hometown."),
-    }
-    text = texts.get(kind)
-    return None if text is None else text.format(player=who, cards=cards_text(cards), amount=amount)
+    return sentences.action_sentence(t, seat, action, you, TERMINAL)
 
 
 # -- play -----------------------------------------------------------------------------------
 def play_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
     if not 0 <= args.seat < args.players:
         sub.error(args.t.gettext("--seat must be between 0 and {last}").format(last=args.players - 1))
-    specs = checked_bot_specs(sub, args.bots, args.players - 1)
+    specs = checked_bot_specs(sub, args.bots, args.players - 1, args.t)
     t: Translator = args.t
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     return play_terminal(args.players, args.seat, specs, seed, t, sys.stdin, sys.stdout, args.record)
@@ -325,8 +283,7 @@ def _tell_log(t: Translator, state: GameState, you: int, told: GameState, say: S
     for action in state.history[len(told.history):]:
         for item in public_step(told, action, you):
             if item.event is not None:
-                e = item.event
-                text = event_text(t, e.kind, e.player, e.cards, e.amount, you)
+                text = sentences.event_sentence(t, item.event, you, TERMINAL)
                 if text:
                     say(text)
 
@@ -337,7 +294,7 @@ def _tell_events(t: Translator, state: GameState, you: int | None, shown: int, s
     for event in events[shown:]:
         if you is not None and event.private_to not in (-1, you):
             continue
-        text = event_text(t, event.kind, event.player, event.cards, event.amount, you)
+        text = sentences.event_sentence(t, event, you, TERMINAL)
         if text:
             say(text)
     return len(events)

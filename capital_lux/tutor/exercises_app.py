@@ -36,7 +36,7 @@ from ..lessons.exercises import (
     tolerance_text,
 )
 from ..engine.cards import format_modifier
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, formatting, translator
 from ..engine.views import PlayerView
 from .table import CSS, cards_html, table_html
 
@@ -68,8 +68,8 @@ def discards_html(t: Translator, v: PlayerView) -> str:
     return f'<div class="cl-note cl-discards"><b>{label}:</b> {pile} · {deck}</div>'
 
 
-def _number(value: float) -> str:
-    return f"{value:.3f}"
+def _number(value: float, t: Translator) -> str:
+    return formatting.format_number(value, t.lang, 3)
 
 
 class ExercisesApp:
@@ -248,7 +248,7 @@ class ExercisesApp:
             exact = ex.exact()
             self.reveal.value = (
                 f'<div class="cl-note"><b>{escape(t.gettext("Answer"))}:</b> '
-                f"{escape(format_number(exact))} ≈ {_number(float(exact))}</div>"
+                f"{escape(format_number(exact))} ≈ {_number(float(exact), t)}</div>"
             )
             self.sheet.value = self._answer_sheet()
         else:
@@ -262,7 +262,7 @@ class ExercisesApp:
         rows = []
         for number, ex in enumerate(EXERCISES, 1):
             exact = ex.instance(self.numbers).exact()  # this learner's own cards
-            cells = [f"{number}. {t.gettext(ex.title)}", f"{format_number(exact)} ≈ {_number(float(exact))}",
+            cells = [f"{number}. {t.gettext(ex.title)}", f"{format_number(exact)} ≈ {_number(float(exact), t)}",
                      str(self.progress.attempts.get(ex.id, 0)), self.progress.solved.get(ex.id, "")]
             rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
@@ -313,8 +313,8 @@ class ExercisesApp:
             text=escape(t.gettext(
                 "After {n} simulated deals (seed {seed}) the estimate is {mean}, with a 95% interval from {low} "
                 "to {high}. The exact answer is {exact}."
-            ).format(n=n, seed=int(self.seed.value), mean=_number(final.mean), low=_number(final.low),
-                     high=_number(final.high), exact=format_number(exact))),
+            ).format(n=n, seed=int(self.seed.value), mean=_number(final.mean, t), low=_number(final.low, t),
+                     high=_number(final.high, t), exact=format_number(exact))),
         )
 
     # -- progress ----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..engine.cards import N_
 from ..engine.game import Game
 from ..engine.notation import Action
 from ..engine.state import Event, GameState, new_game
@@ -100,7 +101,7 @@ class Session:
         if not self.learner_to_move() or action not in self.view().legal_actions:
             from ..engine.state import IllegalActionError
 
-            raise IllegalActionError(f"{action} is not a legal move for you now")
+            raise IllegalActionError(N_("{action} is not a legal move for you now"), action=str(action))
         self._undo.append(
             _UndoPoint(
                 self._decisions, len(self.log), self._bot_rng.getstate(), len(self.reports), self._reveal,

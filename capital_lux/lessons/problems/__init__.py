@@ -27,7 +27,8 @@ from ...analysis.risk import Estimate
 from ...engine.cards import COLOUR_NAMES, COLOURS, ROLES, Card
 from ...engine.html import card_html
 from ...engine.views import determinize
-from ...i18n import Translator
+from ...i18n import Translator, formatting
+from ...i18n.editions import edition_notes
 
 EXERCISES: tuple[Exercise, ...] = tuple(ex.instance(None) for ex in DRAWS + ROUND_END + MORE)
 EXERCISES_BY_ID: dict[str, Exercise] = {ex.id: ex for ex in EXERCISES}
@@ -57,7 +58,7 @@ def _fill(ex: Exercise, t: Translator, html: bool) -> dict[str, str]:
     exact = ex.exact()
     values["answer"] = format_number(exact)
     if exact.denominator != 1:
-        values["answer"] += f" ≈ {float(exact):.4f}"
+        values["answer"] += f" ≈ {formatting.format_number(exact, t.lang, 4)}"
     return values
 
 
@@ -66,7 +67,8 @@ def question_text(ex: Exercise, t: Translator, html: bool = True) -> str:
 
 
 def solution_text(ex: Exercise, t: Translator, html: bool = True) -> str:
-    return t.gettext(ex.solution).format(**_fill(ex, t, html))
+    # a French reader's rulebook words R6 and R15 differently: say so where they are explained
+    return " ".join([t.gettext(ex.solution).format(**_fill(ex, t, html)), *edition_notes(t, ex.solution)])
 
 
 def assumptions_text(ex: Exercise, t: Translator) -> list[str]:

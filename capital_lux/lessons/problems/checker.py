@@ -24,6 +24,7 @@ from babel.numbers import format_decimal
 from . import mistakes as M
 from .core import Exercise, Mistake
 from ...i18n import Translator, translator
+from ...i18n.formatting import babel_locale
 
 #: A probability given as a decimal or percentage passes strictly within this distance.
 TOLERANCE = Fraction(1, 100)
@@ -65,7 +66,7 @@ def format_number(value: Fraction) -> str:
 
 def decimal_text(value: Fraction | float, t: Translator, digits: int = 4) -> str:
     """A number in the reader's locale, at most ``digits`` decimals (``0,6854`` in French)."""
-    return str(format_decimal(round(float(value), digits), locale=t.lang, decimal_quantization=False))
+    return str(format_decimal(round(float(value), digits), locale=babel_locale(t.lang), decimal_quantization=False))
 
 
 def tolerance_text(ex: Exercise, t: Translator) -> str:
