@@ -130,3 +130,42 @@ def test_refusals_are_catalogue_texts_translated_in_each_language(refuse: Any, l
     translated = error.translated(t.gettext)
     assert t.gettext(error.template) != error.template, f"{error.template!r} is not translated in {lang}"
     assert translated != str(error)
+
+
+# -- one home for hidden history -------------------------------------------------------
+def _game_with_a_round_end(seed: int) -> GameState:
+    rng = random.Random(seed)
+    s = new_game(3)
+    while s.round < 2 and not s.is_terminal():
+        s.apply_action(random_policy(s, rng))
+    return s
+
+
+def test_public_log_hides_others_picks_gold_choices_and_private_draws() -> None:
+    from capital_lux.engine.views import public_log
+
+    s = _game_with_a_round_end(6)
+    for viewer in range(3):
+        items = public_log(s, viewer)
+        picks = [i for i in items if i.kind == "pick"]
+        assert picks and all((i.action is None) == (i.player != viewer) for i in picks)
+        assert all(i.action is None for i in items if i.kind == "save" and i.player != viewer)
+        assert all(i.event is None or i.event.private_to in (-1, viewer) for i in items)
+        assert not any(isinstance(i.action, (CardDrawn, ModifierDrawn)) for i in items)
+        plays = [i.action for i in items if i.kind == "play"]
+        assert plays == [a for a in s.history if isinstance(a, Play)]
+
+
+def test_the_reveal_carries_the_modifiers_and_limits_turned_face_up() -> None:
+    from capital_lux.engine.views import public_log
+
+    start = arrange(2, hands=["B2", ""], last_turns=[], hometowns=["Y3", ""], capital="Y5 G6",
+                    modifiers_above=[("Y", 0, 4), ("G", 1, -1)])
+    s = start.clone()
+    s.apply_action(parse_action("home B2"))
+    assert Card("Y", 5) in s.bonus[0] and s.capital["Y"] == []  # the bonus card has left the capital
+    for viewer in (0, 1):
+        reveal = next(i for i in public_log(s, viewer, start) if i.kind == "reveal")
+        assert reveal.round == 1
+        assert reveal.revealed == {"B": (), "G": ((1, -1),), "P": (), "Y": ((0, 4),)}
+        assert reveal.limits == {"B": 0, "G": 5, "P": 0, "Y": 9}  # as they stood when turned face up

@@ -302,7 +302,7 @@ def test_worksheet_command(tmp_path: Path) -> None:
 def test_worksheet_renders_in_chromium(tmp_path: Path) -> None:
     import os
 
-    from capital_lux.tutor import browser as B
+    import browser as B
 
     if not os.path.exists(B.CHROMIUM):
         pytest.skip(f"no Chromium at {B.CHROMIUM}")

@@ -350,7 +350,7 @@ def voila_page(notebook: str, ready: str) -> Iterator[tuple[Any, Path]]:
     skips when there is no Chromium. Also used by ``test_whatif``."""
     import os
 
-    from capital_lux.tutor import browser as B
+    import browser as B
 
     if not os.path.exists(B.CHROMIUM):
         pytest.skip(f"no Chromium at {B.CHROMIUM}")

@@ -17,7 +17,7 @@ import pytest
 
 from capital_lux.i18n import load_template, translator
 from capital_lux.i18n.glossary import SHARED_WITH_ENGLISH
-from capital_lux.tutor import browser as B
+import browser as B
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

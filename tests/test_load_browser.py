@@ -7,8 +7,8 @@ import statistics
 
 import pytest
 
-from capital_lux.tutor import browser as B
-from capital_lux.tutor.load import classroom
+import browser as B
+from load import classroom
 
 pytestmark = pytest.mark.browser
 SESSIONS = 20

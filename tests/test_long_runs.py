@@ -14,6 +14,8 @@ import tracemalloc
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from capital_lux.analysis.simulate import simulate
 
 
@@ -47,6 +49,7 @@ def live_bytes(games: int, keep_rows: bool) -> int:
         assert results.completed == games and len(results.rows) == (4 * games if keep_rows else 0)
 
 
+@pytest.mark.slow
 def test_streamed_runs_need_the_same_memory_whatever_their_length(tmp_path: Path) -> None:
     simulate(4, ["random"], 5, seed=1, workers=1, out=tmp_path / "warm.csv")  # imports and caches first
     growth = {keep: live_bytes(200, keep) - live_bytes(30, keep) for keep in (True, False)}
@@ -67,6 +70,7 @@ def test_streamed_csv_and_summary_match_a_kept_table(tmp_path: Path) -> None:
     assert [(int(r[0]), int(r[1])) for r in rows] == [(x.game, x.seat) for x in kept.rows]
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path: Path) -> None:
     out = tmp_path / "run.csv"
     command = [sys.executable, "-m", "capital_lux", "simulate", "--players", "2", "--bots", "random",

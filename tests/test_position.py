@@ -150,3 +150,44 @@ def test_refusals_can_be_read_in_every_language(mid_game: dict[str, Any]) -> Non
     assert texts["en"] == str(refused.value) and "B6 appears 4 times" in texts["en"]
     assert "B6 apparaît 4 fois" in texts["fr"] and "B6 aparece 4 veces" in texts["es"]
     assert "B6 aparece 4 vezes" in texts["pt"]
+
+
+def test_a_record_whose_seed_does_not_draw_its_chance_outcomes_is_refused() -> None:
+    game = Game(2, seed=4)
+    for _ in range(3):
+        game.play(game.state.legal_actions()[0])
+    data = json.loads(dumps_record(game.record()))
+    assert loads_record(json.dumps(data)).seed == 4
+    data["seed"] = 5
+    with pytest.raises(PositionError, match=r"seed 5 does not draw its chance outcome .* \(action \d+\)"):
+        loads_record(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d["hands"].__setitem__(1, []), "player 1 has no card although no hand has run out"),
+        (lambda d: d["modifiers"]["setup"].append(2), "the setup dealt 4 modifiers; 3 players"),
+        (lambda d: d["draft"].__setitem__("step", 1), "only held while dealing or drafting"),
+        (lambda d: d["gold_decisions"]["choices"].__setitem__(0, ["B"]), "only made in phase gold"),
+        (lambda d: d.__setitem__("last_turns", [2, 0]), None),
+    ],
+)
+def test_positions_no_game_reaches_are_refused(mid_game: dict[str, Any], change: Callable[[Any], None],
+                                               message: str | None) -> None:
+    data = copy.deepcopy(mid_game)
+    data["deck"] += data["hands"][1] if message and "no card" in message else []
+    change(data)
+    with pytest.raises(PositionError, match=message or ""):
+        loads_position(json.dumps(data))
+
+
+def test_a_deal_with_no_cards_to_deal_is_refused() -> None:
+    from capital_lux.lessons import gallery
+
+    deal = position_dict(gallery.load("first-deal"))
+    assert deal["phase"] == "deal"
+    deal["discards"] += deal["deck"]
+    deal["deck"] = []
+    with pytest.raises(PositionError, match="the deal gives each player 0 cards here"):
+        loads_position(json.dumps(deal))

@@ -67,6 +67,7 @@ def _applied(s: GameState, action: object) -> GameState:
     return copy
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_keep_every_invariant(players: int) -> None:
     for seed in range(GAMES_PER_COUNT):

@@ -9,8 +9,8 @@ import pytest
 
 from capital_lux.engine.cards import MODIFIERS, Card
 from capital_lux.engine.game import Game, resolve_chance
-from capital_lux.engine.notation import CardDrawn, ModifierDrawn, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest, parse_action
-from capital_lux.engine.position import arrange
+from capital_lux.engine.notation import CardDrawn, ModifierDrawn, Pick, PlaceModifier, SaveWithGold, TakeLowest, parse_action
+from capital_lux.engine.position import PositionError, arrange
 from capital_lux.engine.rules import excess, next_starting_player, ranks
 from capital_lux.engine.state import CHANCE, TERMINAL, GameState, IllegalActionError, new_game
 from capital_lux.engine.views import view
@@ -235,11 +235,16 @@ def test_empty_hand_gives_every_other_player_one_last_turn() -> None:  # ruling 
     assert moved == [(1, (C("Y3"),)), (2, (C("P3"),))]
 
 
-def test_last_turn_is_skipped_by_an_empty_hand() -> None:  # ruling R9
-    s = arrange(3, hands=["B2", "", "P2 P3"], last_turns=None)
-    act(s, "home B2")
-    assert s.current == 2 and s.last_turns == []
-    assert any(e.kind == "turn_skipped" and e.player == 1 for e in s.log)
+def test_a_seat_cannot_be_out_of_cards_before_the_last_turns() -> None:  # ruling R9
+    # The first hand to run out starts the last turns, so no seat is empty before that
+    # (and no last turn is ever skipped in a real game).
+    with pytest.raises(PositionError, match="player 1 has no card although no hand has run out"):
+        arrange(3, hands=["B2", "", "P2 P3"], last_turns=None)
+    with pytest.raises(PositionError, match="player 1 has no card"):
+        arrange(3, hands=["B5 G3", "", "Y2"])
+    s = arrange(3, current=2, hands=["", "", "P2 P3"], last_turns=[])  # seat 0 ran out, seat 1 played last
+    act(s, "home P2")
+    assert s.round == 2 and [(e.player, e.cards) for e in s.log if e.kind == "hand_to_hometown"] == [(2, (C("P3"),))]
 
 
 @pytest.mark.parametrize(
@@ -263,6 +268,7 @@ def test_rulebook_round_end_example() -> None:
     s = arrange(
         2,
         hands=["G2", ""],
+        last_turns=[],
         hometowns=["B5 B6 Y4 G6 P6 P4 P3", "Y2"],
         capital="B4 B5 Y3 G4 G5 P5 P5 P2",
         gold=[3, 0],
@@ -310,6 +316,7 @@ def test_bonus_cards_after_discards_to_the_highest_total() -> None:  # ruling R3
     s = arrange(
         3,
         hands=["B2", "", ""],
+        last_turns=[],
         hometowns=["Y6 Y5", "Y4 Y3", "Y2"],
         capital="Y6 Y4 Y3 Y2 G2 G3 B6",
     )
@@ -319,7 +326,7 @@ def test_bonus_cards_after_discards_to_the_highest_total() -> None:  # ruling R3
 
 
 def test_bonus_goes_to_the_runner_up_when_the_leader_was_discarded() -> None:  # ruling R4
-    s = arrange(2, hands=["B2", ""], hometowns=["Y6 Y5 Y5", "Y4"], capital="Y6 Y3")
+    s = arrange(2, hands=["B2", ""], last_turns=[], hometowns=["Y6 Y5 Y5", "Y4"], capital="Y6 Y3")
     act(s, "home B2")  # player 0's yellow (16) exceeds 9 and is discarded first
     assert s.bonus == [[], [C("Y6")]]  # player 0's blue 2 exceeded too
 
@@ -343,14 +350,14 @@ def test_rulebook_bonus_tie_example() -> None:  # ruling R3, R5
 
 
 def test_only_players_with_the_colour_compete_for_bonus() -> None:  # ruling R3
-    s = arrange(2, hands=["B2", ""], hometowns=["", ""], capital="G6 G5")
+    s = arrange(2, hands=["B2", ""], last_turns=[], hometowns=["", ""], capital="G6 G5")
     act(s, "home B2")
     assert s.bonus == [[], []]
     assert s.capital["G"] == [5, 6]
 
 
 def test_modifiers_are_shuffled_back_between_rounds() -> None:  # ruling R12
-    s = arrange(2, hands=["B2", ""], modifiers_above=[("Y", 0, 4), ("G", 1, -1)], capital="Y5 G6")
+    s = arrange(2, hands=["B2", ""], last_turns=[], modifiers_above=[("Y", 0, 4), ("G", 1, -1)], capital="Y5 G6")
     act(s, "home B2")
     assert s.round == 2 and s.modifier_deck == sorted(MODIFIERS)
     assert all(not slots for slots in s.modifiers_above.values())
@@ -376,7 +383,7 @@ def test_bonus_cards_do_not_count_for_the_next_starting_player() -> None:  # rul
 
 
 def test_short_deck_deals_an_equal_share() -> None:  # ruling R15
-    s = arrange(3, round=2, hands=["B2", "", ""])
+    s = arrange(3, round=2, hands=["B2", "", ""], last_turns=[])
     keep = 7  # leave 7 cards in the deck: 2 each and 1 left over for Scholar draws
     moved = 0
     for kind, n in enumerate(s.deck):
@@ -398,7 +405,7 @@ def test_short_deck_deals_an_equal_share() -> None:  # ruling R15
 
 
 def test_empty_deck_round_goes_straight_to_the_round_end() -> None:  # ruling R15
-    s = arrange(2, round=2, hands=["B2", ""])
+    s = arrange(2, round=2, hands=["B2", ""], last_turns=[])
     from capital_lux.engine.cards import ALL_CARDS
 
     s.discards = sorted(s.discards + [ALL_CARDS[k] for k, n in enumerate(s.deck) for _ in range(n)])
@@ -409,7 +416,7 @@ def test_empty_deck_round_goes_straight_to_the_round_end() -> None:  # ruling R1
 
 # -- the end -----------------------------------------------------------------------------
 def test_game_ends_after_round_three_with_scores() -> None:
-    s = arrange(2, round=3, hands=["B2", ""], hometowns=["B5 G4", "Y3"], capital="B6 B3 G6 Y6", gold=[2, 1], bonus=["P6", ""])
+    s = arrange(2, round=3, hands=["B2", ""], last_turns=[], hometowns=["B5 G4", "Y3"], capital="B6 B3 G6 Y6", gold=[2, 1], bonus=["P6", ""])
     act(s, "home B2")
     assert s.is_terminal() and s.legal_actions() == []
     # player 0: 2 + 5 + 4 + bonus 6 + 6 (B6, G6 won now) + 2 gold; player 1: 3 + bonus 6 (Y6) + 1
@@ -445,3 +452,55 @@ def test_two_players_use_the_standard_rules() -> None:  # ruling R19
     while not game.state.is_terminal():
         game.play(game.state.legal_actions()[0])
     assert game.state.round == 3 and len(game.state.scores()) == 2
+
+
+# -- the project's own decisions (docs/rules.md) ----------------------------------------
+def test_the_deal_goes_one_card_at_a_time_from_the_starting_player() -> None:  # decision D2
+    s = act(new_game(3), "card P4", "modifier -1", "modifier +4", "modifier -3")  # seat 1 starts
+    receivers = []
+    while s.phase == "deal":
+        receivers.append(s.current)
+        s.apply_action(s.legal_actions()[0])
+    assert receivers == [1, 2, 0] * 6
+
+
+def test_a_view_keeps_no_memory_of_cards_passed_on() -> None:  # decision D6
+    game = Game(3, seed=4)
+    s = game.state
+    seat = s.current
+    held = list(s.draft_hands[seat])
+    game.play(s.legal_actions()[0])
+    passed = [c for c in held if c not in s.draft_picks[seat]]
+    v = view(game.state, seat)
+    assert passed and not any(c in v.draft_hand for c in passed if c not in s.draft_hands[seat])
+
+
+def test_a_bonus_card_leaves_the_capital() -> None:  # decision D7
+    s = arrange(2, hands=["B2", ""], last_turns=[], hometowns=["Y3", ""], capital="Y6 Y5")
+    act(s, "home B2")
+    assert s.bonus[0] == [C("Y6")] and s.capital["Y"] == [5] and s.capital_total("Y") == 5
+
+
+def test_modifiers_stay_face_up_when_the_game_is_over() -> None:  # decision D8
+    s = arrange(2, round=3, hands=["B2", ""], last_turns=[], capital="Y5", modifiers_above=[("Y", 1, 4)])
+    act(s, "home B2")
+    assert s.is_terminal() and s.modifiers_above["Y"] == [(1, 4)] and view(s, 0).modifiers_above["Y"][0].value == 4
+
+
+def test_one_players_discards_never_change_anothers_limit() -> None:  # decision D9
+    s = arrange(2, hands=["B2", ""], last_turns=[], hometowns=["Y6 Y5", "Y5 Y4"], capital="Y6 Y3")
+    act(s, "home B2")  # yellow limit 9: seat 0 (11) is discarded, seat 1 (9) keeps its yellow
+    assert s.hometowns[0]["Y"] == [] and s.hometowns[1]["Y"] == [4, 5]
+
+
+def test_rules_document_names_every_ruling_and_only_tests_that_exist() -> None:
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "rules.md").read_text("utf-8")
+    assert all(f"| R{n} |" in text for n in range(1, 22)) and all(f"| D{n} |" in text for n in range(1, 13))
+    sources = {p.name: p.read_text("utf-8") for p in (root / "tests").glob("test_*.py")}
+    for file, name in re.findall(r"`(?:(test_\w+\.py)::)?(test_\w+)`", text):
+        files = [file] if file else ["test_rules.py"]
+        assert any(f"def {name}(" in sources[f] for f in files), f"docs/rules.md names a missing test {name}"

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import websocket
 
-from capital_lux.tutor import browser as B
+import browser as B
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = B.ROOT / "test-artifacts"

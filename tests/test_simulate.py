@@ -71,11 +71,13 @@ def test_summary_counts_every_seat_a_bot_held(serial: Results) -> None:
     assert "rule" in text and "95% CI" in text
 
 
-def test_one_bot_fills_every_seat_and_bad_line_ups_are_refused() -> None:
+def test_the_last_bot_fills_the_remaining_seats_and_bad_line_ups_are_refused() -> None:
     results = simulate(2, ["random"], games=2, seed=0, workers=1)
     assert Counter(r.bot for r in results.rows) == {"random": 4}
-    with pytest.raises(ValueError, match="2 bots for 3 players"):
-        simulate(3, ["rule", "random"], games=1, seed=0)
+    results = simulate(3, ["rule", "random"], games=1, seed=0, workers=1)
+    assert [r.bot for r in sorted(results.rows, key=lambda r: r.seat)] == ["rule", "random", "random"]
+    with pytest.raises(ValueError, match="3 bots for 2 seats"):
+        simulate(2, ["rule", "random", "rule"], games=1, seed=0)
     with pytest.raises(ValueError, match="unknown bot"):
         simulate(2, ["rule", "genius"], games=1, seed=0)
     with pytest.raises(ValueError, match="2 to 4 players"):

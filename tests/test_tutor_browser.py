@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
 from capital_lux.engine.cards import ALL_CARDS, COLOURS, KIND, ROLES, Card, format_modifier
 from capital_lux.engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from capital_lux.tutor import browser as B
+import browser as B
 from capital_lux.tutor.session import Session
-from capital_lux.engine.views import PlayerView, view
+from capital_lux.engine.views import PlayerView
 
 pytestmark = pytest.mark.browser
 

@@ -15,6 +15,7 @@ All text goes through the translator ``t`` (``capital_lux.i18n.translator``).
 
 from __future__ import annotations
 
+import io
 from fractions import Fraction
 from typing import Union
 
@@ -27,6 +28,14 @@ from ..i18n import Translator, format_percent
 from ..engine.notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from .forward import ForwardRisk, MoveRisk, half_width, mean
 from .risk import Estimate, MoveEstimate, RoundEndRisk, SimulatedRisk
+
+
+def figure_png(figure: Figure) -> bytes:
+    """A chart as PNG bytes, cropped to what is drawn: the one way the apps export a figure."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
+    return buffer.getvalue()
+
 
 __all__ = [
     "FILLS", "HATCHES", "risk_chart", "gold_chart", "move_chart", "convergence_chart", "colour_label",

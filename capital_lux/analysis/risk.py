@@ -46,7 +46,8 @@ from itertools import permutations
 from typing import Callable, Iterable, Mapping, Union
 
 from ..engine import rules
-from ..engine.cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, MODIFIERS, Card
+from .stats import Z95, wilson_interval
+from ..engine.cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, Card
 from ..engine.game import Policy, random_policy, sample_chance
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, ROUNDS, GameState
@@ -94,14 +95,8 @@ class _Problem:
 
 
 def unseen_modifiers(v: PlayerView) -> tuple[int, ...]:
-    """The modifiers the viewer has not seen: the others' face-down ones are among these."""
-    pool = list(MODIFIERS)
-    known = [m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None]
-    if v.pending_modifier is not None:
-        known.append(v.pending_modifier)
-    for value in known:
-        pool.remove(value)
-    return tuple(pool)
+    """The modifiers the viewer has not seen (``PlayerView.unseen_modifiers``)."""
+    return v.unseen_modifiers()
 
 
 def _problem(v: PlayerView, include_hand: bool) -> _Problem:
@@ -287,7 +282,6 @@ def hand_probability(source: PlayerView | Composition, wanted: Iterable[Card], h
 
 
 # -- simulated ------------------------------------------------------------------------
-Z95 = 1.959963984540054
 HORIZONS = ("now", "round", "game")
 
 
@@ -305,10 +299,8 @@ class Estimate:
         """Wilson score interval: sensible even when no sample (or every one) hits."""
         if n <= 0:
             raise ValueError("an estimate needs at least one sample")
-        p = hits / n
-        centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
-        half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-        return cls(p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)), n)  # p inside despite rounding
+        low, high = wilson_interval(hits, n)
+        return cls(hits / n, low, high, n)
 
     @classmethod
     def of_values(cls, values: list[float] | list[int]) -> Estimate:

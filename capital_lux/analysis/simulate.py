@@ -17,8 +17,6 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import csv
-import io
-import math
 import os
 import random
 import signal
@@ -27,6 +25,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Sequence
 
 from ..players.bots import as_policy, parse_bot
+from ..players.bots import line_up as bots_line_up
+from .stats import wilson_interval
 from ..engine import kernel
 from ..engine.game import Policy, play_game
 from ..engine.rules import ranks
@@ -163,24 +163,6 @@ class Results:
         return f"<pre>{escape(self.summary_table())}</pre>"
 
 
-def mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
-
-
-def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default).
-
-    >>> tuple(round(x, 3) for x in wilson_interval(50, 100))
-    (0.404, 0.596)
-    """
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 # -- playing ------------------------------------------------------------------------------
 def game_rng(seed: int, game: int, seat: int | None = None) -> random.Random:
     """The generator of a game's chance events (``seat=None``) or of one seat's decisions."""
@@ -257,17 +239,10 @@ def play_games(players: int, bots: Sequence[str], seed: int, games: Sequence[int
 
 
 def line_up(players: int, bots: Sequence[str]) -> list[str]:
-    """One bot spec per seat: a single spec fills every seat. Refuses unknown bots."""
+    """One bot spec per seat: the last one given fills the remaining seats (``bots.line_up``)."""
     if players not in (2, 3, 4):
         raise ValueError(f"Capital Lux is for 2 to 4 players, not {players}")
-    specs = [b.strip() for b in bots]
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        raise ValueError(f"{len(specs)} bots for {players} players: give one bot per seat, or one for all")
-    for spec in specs:
-        parse_bot(spec)
-    return specs
+    return bots_line_up(bots, players)
 
 
 def chunks(games: int, size: int) -> Iterator[range]:
@@ -326,7 +301,7 @@ def simulate(
     """Play ``games`` seeded games and return their ``Results``.
 
     ``bots`` names one bot per seat (``"rule"``, ``"random"``, ``"search:iterations=200"``; see
-    ``bots.parse_bot``), or one for all seats. Games run on ``executor`` if given; otherwise on
+    ``bots.parse_bot``); the last one given fills the remaining seats. Games run on ``executor`` if given; otherwise on
     a process pool of ``workers`` processes (default: one per core; ``workers=1`` plays here).
     ``progress`` shows a bar: text in a terminal, a widget in a notebook.
 
@@ -376,10 +351,3 @@ def simulate(
             for i in sorted(waiting):  # finished after a gap left by the interruption
                 record(waiting.pop(i))
     return results
-
-
-def results_csv(results: Results) -> str:
-    """The CSV text of ``results`` (see ``Results.write_csv``)."""
-    buffer = io.StringIO()
-    results.write_csv(buffer)
-    return buffer.getvalue()

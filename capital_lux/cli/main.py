@@ -15,15 +15,15 @@ import sys
 from typing import IO, Callable, Sequence
 
 from . import bench
-from ..players.bots import BOT_KINDS, RuleOfThumbBot, parse_bot
-from ..engine.cards import COLOURS, N_, SYMBOLS, Card, CapitalLuxError, format_modifier
+from ..players.bots import RuleOfThumbBot, line_up, parse_bot
+from ..engine.cards import COLOURS, SYMBOLS, Card, CapitalLuxError, format_modifier
 from ..engine.game import Game, GameRecord
 from ..i18n import LANGUAGES, Translator, default_language, sentences, translator
 from ..i18n.sentences import TERMINAL
 from ..engine.notation import Action, parse_action
 from ..engine.position import dumps_record, loads_record
-from ..engine.state import GameState
-from ..engine.views import PlayerView, view, visible_events
+from ..engine.state import GameState, new_game
+from ..engine.views import PlayerView, public_step, view
 
 Say = Callable[[str], None]
 def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
@@ -101,15 +101,7 @@ def _positive(text: str) -> int:
 
 def bot_specs(text: str, seats: int) -> list[str]:
     """Split ``rule,random`` into one spec per seat; the last one fills the remaining seats."""
-    specs = [s.strip() for s in text.split(",") if s.strip()]
-    if not specs:
-        raise CapitalLuxError(N_("no bot given: choose from {kinds}"), kinds=", ".join(BOT_KINDS))
-    if len(specs) > seats:
-        raise CapitalLuxError(N_("{given} bots for {seats} seats"), given=len(specs), seats=seats)
-    specs += [specs[-1]] * (seats - len(specs))
-    for spec in specs:
-        parse_bot(spec)
-    return specs
+    return line_up(text, seats)
 
 
 def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int, t: Translator) -> list[str]:
@@ -249,7 +241,7 @@ def play_terminal(players: int, you: int, specs: list[str], seed: int, t: Transl
     bots = {p: parse_bot(next(others)) for p in range(players) if p != you}
     bot_rng = random.Random(seed + 1)
     adviser = RuleOfThumbBot()
-    shown = 0
+    told = new_game(players)  # the table as far as the player has been told
 
     def say(text: str) -> None:
         print(text, file=stdout, flush=True)
@@ -257,7 +249,7 @@ def play_terminal(players: int, you: int, specs: list[str], seed: int, t: Transl
     say(t.gettext("Capital Lux: you are player {seat}; game seed {seed}.").format(seat=you, seed=seed))
     say(t.gettext("Type the number of a move or the move itself (home B5); hint; quit."))
     while not game.state.is_terminal():
-        shown = _tell_events(t, game.state, you, shown, say)
+        _tell_log(t, game.state, you, told, say)
         seat = game.state.current
         v = view(game.state, seat)
         if seat != you:
@@ -272,7 +264,7 @@ def play_terminal(players: int, you: int, specs: list[str], seed: int, t: Transl
             say(t.gettext("Game abandoned."))
             return 1
         game.play(choice)
-    _tell_events(t, game.state, you, shown, say)
+    _tell_log(t, game.state, you, told, say)
     say("")
     say(view_text(t, view(game.state, you)))
     scores, winners = game.state.scores(), game.state.winners()
@@ -284,6 +276,16 @@ def play_terminal(players: int, you: int, specs: list[str], seed: int, t: Transl
             f.write(dumps_record(game.record()))
         say(t.gettext("Record written to {file}.").format(file=record))
     return 0
+
+
+def _tell_log(t: Translator, state: GameState, you: int, told: GameState, say: Say) -> None:
+    """Tell the events ``you`` may know of the actions played since ``told`` (which catches up)."""
+    for action in state.history[len(told.history):]:
+        for item in public_step(told, action, you):
+            if item.event is not None:
+                text = sentences.event_sentence(t, item.event, you, TERMINAL)
+                if text:
+                    say(text)
 
 
 def _tell_events(t: Translator, state: GameState, you: int | None, shown: int, say: Say) -> int:

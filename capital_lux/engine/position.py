@@ -9,6 +9,7 @@ and every action in notation; ``loads_record`` replays them.
 from __future__ import annotations
 
 import json
+import random
 from bisect import insort
 from collections import Counter
 from functools import cache
@@ -17,36 +18,26 @@ from typing import Any
 
 import jsonschema
 
-from .cards import (
-    ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, KIND, MODIFIERS, N_, Card, CapitalLuxError, format_modifier,
-)
-from .game import GameRecord
+from .cards import ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, KIND, MODIFIERS, N_, Card, CapitalLuxError
+from .game import GameRecord, sample_chance
 from .notation import parse_action
-from .rules import cleric_options, draft_picks, gold_options
-from .state import (
-    AGENT,
-    AGENT_DRAW,
-    CLERIC,
-    DEAL,
-    DRAFT,
-    GOLD,
-    OVER,
-    PLAY,
-    SCHOLAR,
-    SETUP_CAPITAL,
-    SETUP_MODIFIERS,
-    GameState,
-)
+from .phases import PLAY
+from .reachable import PositionError, validate
+from .state import GameState, new_game
+
+__all__ = [
+    "MAX_DEPTH", "MAX_INPUT_BYTES", "POSITION_FORMAT", "RECORD_FORMAT", "VERSION", "PositionError", "arrange",
+    "cards", "dumps_position", "dumps_record", "loads_position", "loads_record", "position_dict",
+    "position_from_dict", "record_dict", "schema", "seed_mismatch", "validate",
+]
 
 POSITION_FORMAT = "capital-lux-position"
 RECORD_FORMAT = "capital-lux-record"
 VERSION = 1
 #: Inputs larger than this are refused before parsing (a full position is about 3 KB).
 MAX_INPUT_BYTES = 256 * 1024
-
-
-class PositionError(CapitalLuxError):
-    """A position or record that cannot be read or is not a possible table."""
+#: Deeper nesting is refused before parsing: a position nests 4 levels, a record 2.
+MAX_DEPTH = 16
 
 
 @cache
@@ -110,6 +101,8 @@ def dumps_position(s: GameState) -> str:
 def _parse_json(text: str | bytes) -> Any:
     if len(text) > MAX_INPUT_BYTES:
         raise PositionError(N_("input is {size} bytes; at most {limit} are accepted"), size=len(text), limit=MAX_INPUT_BYTES)
+    if _depth(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text) > MAX_DEPTH:
+        raise PositionError(N_("input is nested too deeply to be a position or record"))
     try:
         return json.loads(text, parse_float=_refuse_number, parse_constant=_refuse_number)
     except RecursionError:
@@ -118,6 +111,28 @@ def _parse_json(text: str | bytes) -> Any:
         raise
     except (ValueError, UnicodeDecodeError) as e:
         raise PositionError(N_("not valid JSON: {problem}"), problem=e) from None
+
+
+def _depth(data: bytes) -> int:
+    """The deepest nesting of brackets outside strings, found without parsing (no recursion)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
 
 
 @cache
@@ -209,83 +224,6 @@ def _seat_count(items: list[Any], n: int, key: str) -> None:
         raise PositionError(N_("{key} has {count} entries; expected one per player ({n})"), key=key, count=len(items), n=n)
 
 
-def validate(s: GameState) -> None:
-    """Refuse a state that no game of Capital Lux can reach in its phase."""
-    _check_cards(s)
-    _check_modifiers(s)
-    if sum(s.gold) + s.gold_pile != GOLD_DISCS:
-        raise PositionError(N_("gold discs add up to {total}; the game has {gold}"), total=sum(s.gold) + s.gold_pile,
-                            gold=GOLD_DISCS)
-    _check_phase(s)
-
-
-def _check_cards(s: GameState) -> None:
-    found: Counter[Card] = Counter()
-    for kind, count in enumerate(s.deck):
-        found[ALL_CARDS[kind]] += count
-    zones = s.hands + s.draft_hands + s.draft_picks + s.bonus + [s.discards]
-    for zone in zones:
-        found.update(zone)
-    for town in [s.capital, *s.hometowns]:
-        found.update(Card(c, v) for c, values in town.items() for v in values)
-    for card in ALL_CARDS:
-        if found[card] != COPIES[card.value]:
-            raise PositionError(
-                N_("{card} appears {found} times; the game has {copies} ({total} cards in all where the game has 72)"),
-                card=str(card), found=found[card], copies=COPIES[card.value], total=sum(found.values()),
-            )
-
-
-def _check_modifiers(s: GameState) -> None:
-    held = s.modifier_deck + [v for c in COLOURS for _, v in s.modifiers_above[c]]
-    if s.pending_modifier is not None:
-        held.append(s.pending_modifier)
-    if s.phase == SETUP_MODIFIERS:
-        held += s.setup_modifiers
-    if sorted(held) != sorted(MODIFIERS):
-        names = ", ".join(format_modifier(v) for v in sorted(held))
-        expected = ", ".join(format_modifier(v) for v in MODIFIERS)
-        raise PositionError(N_("the modifiers are {names}; expected each of {expected} exactly once"),
-                            names=names or "-", expected=expected)
-
-
-def _check_phase(s: GameState) -> None:
-    n, phase, p = s.players, s.phase, s.current
-    setup = phase in (SETUP_CAPITAL, SETUP_MODIFIERS)
-    if setup != (s.round == 0):
-        raise PositionError(N_("phase {phase} does not fit round {round} (round 0 is the setup)"), phase=phase, round=s.round)
-    if not setup and not 0 <= s.starting_player < n:
-        raise PositionError(N_("a starting player is needed once the setup is done"))
-    if phase not in (SETUP_CAPITAL, OVER) and not 0 <= p < n:
-        raise PositionError(N_("phase {phase} needs a current player (0 to {last}), not {p}"), phase=phase, last=n - 1, p=p)
-    drafting = phase in (DEAL, DRAFT)
-    if not drafting and any(s.draft_hands + s.draft_picks):
-        raise PositionError(N_("draft cards are only held while dealing or drafting, not in phase {phase}"), phase=phase)
-    if drafting and any(s.hands):
-        raise PositionError(N_("hands are empty while dealing and drafting: the draft makes them"))
-    if (phase == AGENT) != (s.pending_modifier is not None):
-        raise PositionError(N_("a drawn modifier waits to be placed exactly when the phase is agent"))
-    if phase in (SETUP_CAPITAL, SETUP_MODIFIERS, GOLD, OVER) and any(s.hands):
-        raise PositionError(N_("no player holds a hand in phase {phase}"), phase=phase)
-    if phase == PLAY and not s.hands[p]:
-        raise PositionError(N_("player {p} is to play but has no card in hand"), p=p)
-    if phase == DRAFT and not draft_picks(s.draft_hands[p]):
-        raise PositionError(N_("player {p} is to pick but holds no draft cards"), p=p)
-    if phase == CLERIC and len(cleric_options(s)) < 2:
-        raise PositionError(N_("a Cleric choice needs at least two of blue, green, yellow in the capital"))
-    if phase == SCHOLAR and not s.deck_size():
-        raise PositionError(N_("a Scholar draw needs a card in the deck"))
-    if phase == AGENT_DRAW and not s.modifier_deck:
-        raise PositionError(N_("an Agent draw needs a modifier in the modifier deck"))
-    if phase == GOLD:
-        if not s.gold_queue or s.gold_queue[0] != p:
-            raise PositionError(N_("in phase gold the current player must be the first one waiting to decide"))
-        if any(len(gold_options(s, q)) < 2 for q in s.gold_queue):
-            raise PositionError(N_("only players with gold enough to keep an exceeding colour decide on gold"))
-    if s.last_turns is not None and (p in s.last_turns or len(set(s.last_turns)) != len(s.last_turns)):
-        raise PositionError(N_("last_turns lists seats still to play, each once, not the current player"))
-
-
 # -- records ----------------------------------------------------------------------------
 def record_dict(record: GameRecord, scores: list[int] | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {
@@ -306,8 +244,26 @@ def dumps_record(record: GameRecord) -> str:
     return json.dumps(record_dict(record, scores), indent=1)
 
 
+def seed_mismatch(record: GameRecord) -> int | None:
+    """The index of the first chance outcome that the record's seed does not draw, or None.
+
+    A record spells out every chance outcome, so it replays without its seed; the
+    seed is checked by drawing again as ``Game`` does (a ``random.Random(seed)``
+    consumed only at chance events), so a record never shows a seed that would
+    give another game.
+    """
+    rng = random.Random(record.seed)
+    state = new_game(record.players)
+    for index, action in enumerate(record.actions):
+        if state.is_chance_node() and sample_chance(state, rng) != action:
+            return index
+        state.apply_action(action)
+    return None
+
+
 def loads_record(text: str | bytes) -> GameRecord:
-    """Read a record and check that it replays legally (and to its scores, if given)."""
+    """Read a record and check that it replays legally, with the chance outcomes its seed
+    draws (see ``seed_mismatch``), and to its scores, if given."""
     data = _parse_json(text)
     _check_schema(data, "record")
     try:
@@ -319,6 +275,11 @@ def loads_record(text: str | bytes) -> GameRecord:
         final = record.replay()
     except CapitalLuxError as e:
         raise PositionError(N_("record does not replay: {problem}"), problem=e) from None
+    mismatch = seed_mismatch(record)
+    if mismatch is not None:
+        raise PositionError(N_("the record's seed {seed} does not draw its chance outcome {action} (action {index}): "
+                               "a record keeps the seed its game was played with"), seed=record.seed,
+                            action=str(record.actions[mismatch]), index=mismatch + 1)
     if "scores" in data and (not final.is_terminal() or final.scores() != data["scores"]):
         raise PositionError(N_("record claims scores {claimed} but replays to {scores}"), claimed=data["scores"],
                             scores=final.scores())

@@ -89,6 +89,8 @@ def chance_outcomes(s: GameState) -> list[tuple[Action, Fraction]]:
 def draft_picks(cards: list[Card]) -> list[Action]:
     """Every distinct choice of min(2, held) cards (ruling R15, R16)."""
     size = min(2, len(cards))
+    if not size:  # nothing to choose from: no pick, not an empty one (it would not parse back)
+        return []
     return [Pick(combo) for combo in sorted(set(combinations(sorted(cards), size)))]
 
 
@@ -97,16 +99,23 @@ def cleric_options(s: GameState) -> list[Colour]:
     return [c for c in CLERIC_COLOURS if s.capital[c]]
 
 
-def excess(s: GameState, player: int, colour: str) -> int:
-    """How far a hometown colour exceeds the capital: 0 when it does not.
+def over_limit(cards: int, total: int, limit: int) -> int:
+    """How far a hometown colour of ``cards`` cards adding up to ``total`` exceeds ``limit``.
 
     Equal is safe, and a colour with no cards in the hometown never exceeds, even
-    against a negative capital total (ruling R7).
+    against a negative limit (ruling R7). The one statement of exceeding: the state,
+    views, bots and exercises all ask it.
+
+    >>> over_limit(2, 11, 9), over_limit(2, 9, 9), over_limit(0, 0, -3)
+    (2, 0, 0)
     """
+    return max(0, total - limit) if cards else 0
+
+
+def excess(s: GameState, player: int, colour: str) -> int:
+    """How far a hometown colour exceeds the capital (cards plus modifiers): 0 when it does not."""
     cards = s.hometowns[player][colour]
-    if not cards:
-        return 0
-    return max(0, sum(cards) - s.capital_total(colour))
+    return over_limit(len(cards), sum(cards), s.capital_total(colour))
 
 
 def gold_options(s: GameState, player: int) -> list[Action]:
@@ -422,14 +431,14 @@ def _round_end(s: GameState) -> None:
     s.log.append(Event("reveal", cards=()))
     s.phase = GOLD  # modifiers are face up from here on
     s.gold_choices = [None] * s.players
-    s.gold_queue = [p for p in s.turn_order() if _must_decide_gold(s, p)]
+    s.gold_queue = [p for p in s.turn_order() if must_decide_gold(s, p)]
     if s.gold_queue:
         s.current = s.gold_queue[0]
         return
     _finish_round(s)
 
 
-def _must_decide_gold(s: GameState, player: int) -> bool:
+def must_decide_gold(s: GameState, player: int) -> bool:
     """Asked only when some exceeding colour can be paid for in full (ruling R6, R21)."""
     gold = s.gold[player]
     return gold > 0 and any(0 < excess(s, player, c) <= gold for c in COLOURS)

@@ -3,7 +3,8 @@
 ``view(state, p)`` keeps only what seat ``p`` may see: their own hand, draft cards
 and face-down modifiers, the public zones, and counts of everything else. Two
 states that differ only in what ``p`` cannot know give equal views.
-``sample_hidden`` goes the other way: a full state drawn at random among those
+``public_log`` is the story as ``p`` may read it (others' picks and gold choices
+hidden, the reveal carrying the modifiers and limits). ``sample_hidden`` goes the other way: a full state drawn at random among those
 ``p`` cannot tell apart, for bots and risk estimates that must not peek.
 """
 
@@ -13,11 +14,10 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from .cards import ALL_CARDS, COLOURS, KIND, Card, full_deck_counts
-from .notation import Action
+from .cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card, full_deck_counts
+from .notation import Action, PlaceModifier, Pick, Play, SaveWithGold
 from .rules import gold_options
-from .cards import MODIFIERS
-from .state import AGENT, GOLD, SETUP_MODIFIERS, Event, GameState
+from .state import AGENT, GOLD, SETUP_MODIFIERS, Event, GameState, new_game
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,17 @@ class PlayerView:
             counts[KIND[card]] -= 1
         return counts
 
+    def unseen_modifiers(self) -> tuple[int, ...]:
+        """The modifiers the viewer has not seen (the others' face-down ones are among these)."""
+        pool = list(MODIFIERS)
+        for c in COLOURS:
+            for m in self.modifiers_above[c]:
+                if m.value is not None:
+                    pool.remove(m.value)
+        if self.pending_modifier is not None:
+            pool.remove(self.pending_modifier)
+        return tuple(pool)
+
     def _repr_html_(self) -> str:
         from .html import view_html
 
@@ -127,7 +138,7 @@ def view(state: GameState, viewer: int) -> PlayerView:
         deck_size=s.deck_size(),
         gold=tuple(s.gold),
         gold_pile=s.gold_pile,
-        bonus=tuple(tuple(b) for b in s.bonus),
+        bonus=tuple(tuple(b) for b in s.bonus),  # face down, but their values are public (ruling R18)
         discards=tuple(sorted(s.discards)),
         last_turns=None if s.last_turns is None else tuple(s.last_turns),
         gold_waiting=tuple(s.gold_queue),
@@ -139,6 +150,71 @@ def view(state: GameState, viewer: int) -> PlayerView:
 def visible_events(state: GameState, viewer: int) -> list[Event]:
     """The game log as the viewer may read it."""
     return [e for e in state.log if e.private_to in (-1, viewer)]
+
+
+@dataclass(frozen=True)
+class LogItem:
+    """One line of the story as one viewer may read it: a decision or an engine event.
+
+    ``kind`` is ``"play"``, ``"pick"`` or ``"save"`` for a decision (``action`` is None
+    when it is hidden from the viewer: others' picks and gold choices, rulings R6, R16),
+    or the ``Event`` kind. The ``reveal`` item carries the modifiers as they were turned
+    face up (``revealed``: colour to ``(owner, value)`` pairs) and each colour's limit
+    (``limits``: capital cards plus modifiers at that moment).
+    """
+
+    kind: str
+    player: int = -1
+    action: Action | None = None
+    event: Event | None = None
+    round: int = 0
+    revealed: dict[str, tuple[tuple[int, int], ...]] | None = None
+    limits: dict[str, int] | None = None
+
+
+def public_step(state: GameState, action: Action, viewer: int) -> list[LogItem]:
+    """Apply ``action`` to ``state`` (checked) and return what ``viewer`` may read of it.
+
+    The one place where history is hidden: chance outcomes, others' picks, gold
+    choices and private events (a Scholar's draw) never reach the viewer.
+    """
+    seat, round_ = state.current_player(), state.round
+    mods = {c: list(state.modifiers_above[c]) for c in COLOURS}
+    if isinstance(action, PlaceModifier) and state.pending_modifier is not None:
+        mods[action.colour].append((state.current, state.pending_modifier))
+    seen = len(state.log)
+    state.apply_action(action)
+    items: list[LogItem] = []
+    if isinstance(action, Play):
+        items.append(LogItem("play", seat, action, round=round_))
+    elif isinstance(action, (Pick, SaveWithGold)):  # face down / secret until all have chosen
+        items.append(LogItem("pick" if isinstance(action, Pick) else "save", seat,
+                             action if seat == viewer else None, round=round_))
+    new = state.log[seen:]
+    for i, event in enumerate(new):
+        if event.private_to not in (-1, viewer):
+            continue
+        if event.kind != "reveal":
+            items.append(LogItem(event.kind, event.player, event=event, round=state.round))
+            continue
+        capital = {c: list(state.capital[c]) for c in COLOURS}
+        for later in new[i:]:  # bonus cards taken in this same step were in the capital at the reveal
+            if later.kind == "bonus":
+                capital[later.cards[0].colour] += [c.value for c in later.cards]
+        limits = {c: sum(capital[c]) + sum(v for _, v in mods[c]) for c in COLOURS}
+        items.append(LogItem(event.kind, event.player, event=event, round=round_,
+                             revealed={c: tuple(mods[c]) for c in COLOURS}, limits=limits))
+    return items
+
+
+def public_log(state: GameState, viewer: int, start: GameState | None = None) -> list[LogItem]:
+    """The whole story of ``state`` as ``viewer`` may read it, replayed from ``start``
+    (a new game by default; the start's own history is already part of ``state``'s)."""
+    s = (start or new_game(state.players)).clone()
+    items: list[LogItem] = []
+    for action in state.history[len(s.history):]:
+        items += public_step(s, action, viewer)
+    return items
 
 
 def determinize(

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from ..engine.cards import COLOURS, N_, CapitalLuxError, Card, format_modifier
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..i18n import Translator
 
 __all__ = [
-    "Bot", "Hint", "RandomBot", "RuleOfThumbBot", "SearchBot", "BOT_KINDS", "make_bot", "parse_bot",
+    "Bot", "Hint", "RandomBot", "RuleOfThumbBot", "SearchBot", "BOT_KINDS", "line_up", "make_bot", "parse_bot",
     "as_policy", "N_",
 ]
 
@@ -252,6 +252,26 @@ def make_bot(kind: str, **options: Any) -> Bot:
         raise CapitalLuxError(N_("the {kind} bot takes no options (got {options})"), kind=kind,
                               options=", ".join(options))
     return BOT_KINDS[kind](**options)
+
+
+def line_up(bots: str | Sequence[str], seats: int) -> list[str]:
+    """One bot spec per seat, from ``"rule,random"`` or a list: the last one given fills
+    the remaining seats (so one bot fills them all). Refuses more bots than seats and
+    unknown bots.
+
+    >>> line_up("rule,random", 4)
+    ['rule', 'random', 'random', 'random']
+    """
+    given = bots.split(",") if isinstance(bots, str) else list(bots)
+    specs = [spec.strip() for spec in given if spec.strip()]
+    if not specs:
+        raise CapitalLuxError(N_("no bot given: choose from {kinds}"), kinds=", ".join(BOT_KINDS))
+    if len(specs) > seats:
+        raise CapitalLuxError(N_("{given} bots for {seats} seats"), given=len(specs), seats=seats)
+    specs += [specs[-1]] * (seats - len(specs))
+    for spec in specs:
+        parse_bot(spec)
+    return specs
 
 
 def parse_bot(spec: str) -> Bot:

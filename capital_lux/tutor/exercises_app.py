@@ -11,14 +11,12 @@ database; answers and teacher controls are only on the teacher's page.
 
 from __future__ import annotations
 
-import io
 from html import escape
 
 import ipywidgets as W
-from matplotlib.figure import Figure
 from matplotlib.ticker import ScalarFormatter
 
-from ..analysis.charts import convergence_chart
+from ..analysis.charts import convergence_chart, figure_png
 from ..lessons.exercises import (
     EXERCISES,
     EXERCISES_BY_ID,
@@ -42,12 +40,6 @@ from .classroom import LearnerPanel
 from .table import cards_html, table_html
 
 SAMPLE_SIZES = (100, 1000, 5000)
-
-
-def figure_png(figure: Figure) -> bytes:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=80)
-    return buffer.getvalue()
 
 
 def position_html(t: Translator, v: PlayerView, move: int) -> str:

@@ -6,7 +6,6 @@ those are installed, and say so politely when they are not.
 
 from __future__ import annotations
 
-import io
 import logging
 from html import escape
 from typing import Any, Callable
@@ -22,18 +21,6 @@ from .text import colour_text
 
 LOG = logging.getLogger("capital_lux.tutor")
 __all__ = ["RiskPanel", "HintPanel"]
-
-
-def _png(figure: Any) -> bytes:
-    """A matplotlib figure as PNG bytes; the figure is closed afterwards."""
-    import matplotlib.pyplot as plt
-
-    buffer = io.BytesIO()
-    try:
-        figure.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
-    finally:
-        plt.close(figure)
-    return buffer.getvalue()
 
 
 def _percent(p: Any, t: Translator) -> str:
@@ -135,9 +122,9 @@ class HintPanel:
             f'<div class="cl-note">{escape(note.format(n=advice.ranking[0].samples))}</div>'
         )
         try:
-            from ..analysis.charts import move_chart
+            from ..analysis.charts import figure_png, move_chart
 
-            self.image.value = _png(move_chart([m.estimate for m in advice.ranking], t))
+            self.image.value = figure_png(move_chart([m.estimate for m in advice.ranking], t))
             self.image.layout.display = None
         except Exception:
             LOG.exception("move chart failed")

@@ -283,7 +283,7 @@ class RiskPanel:
         )
 
     def _chart(self, t: Translator) -> None:
-        from .extras import _png
+        from ..analysis.charts import figure_png
 
         if not self.chart_toggle.value or not self.timeline:
             self.image.layout.display = "none"
@@ -293,7 +293,7 @@ class RiskPanel:
 
             points = [(describe_action(a, t) if a is not None else t.gettext("your first decision"), r)
                       for a, r in self.timeline]
-            self.image.value = _png(timeline_chart(points, t))
+            self.image.value = figure_png(timeline_chart(points, t))
             self.image.layout.display = None
         except Exception:
             LOG.exception("risk chart failed")
@@ -340,7 +340,7 @@ class MoveComparison:
 
         def work(stale: Callable[[], bool]) -> None:
             from ..analysis.forward import compare_forward
-            from .extras import _png
+            from ..analysis.charts import figure_png
 
             def stop() -> bool:
                 return stale() or (should_stop is not None and should_stop())
@@ -355,7 +355,7 @@ class MoveComparison:
                 return
             self.progress.layout.display = "none"
             self.html.value = self.table(t, moves, model_name(model, t))
-            self.image.value = _png(forward_move_chart(moves, t))
+            self.image.value = figure_png(forward_move_chart(moves, t))
             self.image.layout.display = None
 
         self._worker.start(work)

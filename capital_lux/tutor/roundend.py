@@ -12,6 +12,7 @@ from html import escape
 
 from ..engine.cards import COLOURS, Card, format_modifier
 from ..i18n import Translator
+from ..engine.rules import over_limit
 from ..engine.state import Event, GameState
 from ..engine.views import PlayerView
 from .table import cards_html
@@ -90,8 +91,9 @@ def report_html(t: Translator, r: RoundEndReport, learner: int) -> str:
             total = r.hometown_totals[p][c]
             if not r.has_cards[p][c]:
                 cells.append("<td>–</td>")
-            elif total > r.capital_totals[c]:
-                over = escape(t.gettext("{total}: exceeds by {n}").format(total=total, n=total - r.capital_totals[c]))
+            elif over_limit(1, total, r.capital_totals[c]):
+                n = over_limit(1, total, r.capital_totals[c])
+                over = escape(t.gettext("{total}: exceeds by {n}").format(total=total, n=n))
                 cells.append(f'<td class="cl-exceed">{over}</td>')
             else:
                 cells.append(f'<td class="cl-safe">{escape(t.gettext("{total}: safe").format(total=total))}</td>')
@@ -125,12 +127,13 @@ def gold_decision_html(t: Translator, v: PlayerView) -> str:
         if not cards or limit is None:
             continue
         total = sum(cards)
-        if total > limit:
+        over = over_limit(len(cards), total, limit)
+        if over:
             note = t.ngettext(
                 "exceeds by {n}: pay {n} gold disc to keep these cards, or discard them",
                 "exceeds by {n}: pay {n} gold discs to keep these cards, or discard them",
-                total - limit,
-            ).format(n=total - limit)
+                over,
+            ).format(n=over)
             cls = "cl-exceed"
         else:
             note, cls = t.gettext("within the limit: safe"), "cl-safe"

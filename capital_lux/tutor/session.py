@@ -10,59 +10,30 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
-from ..engine.cards import COLOURS, N_
+from ..engine.cards import N_
 from ..engine.game import Game
-from ..engine.notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.notation import Action
 from ..engine.state import Event, GameState, new_game
-from ..engine.views import PlayerView, view, visible_events
+from ..engine.views import LogItem, PlayerView, public_step, view, visible_events
+from ..players.bots import BOT_KINDS, make_bot
 from .roundend import RoundEndReport, make_report
 
 #: A bot: decides from its own seat's view only.
 BotChoice = Callable[[PlayerView, random.Random], Action]
 
-BOT_KINDS: tuple[str, ...] = ("random", "rule", "search")
-
-
-class _Bot(Protocol):
-    def choose(self, view: PlayerView, rng: random.Random) -> Action: ...
-
-
-def random_choice(v: PlayerView, rng: random.Random) -> Action:
-    """Uniform over the legal actions of the bot's own view (used until ``bots`` lands)."""
-    return rng.choice(v.legal_actions)
+#: One line of the learner's log (the engine's ``public_step`` decides what it may say).
+LogEntry = LogItem
 
 
 def available_bot_kinds() -> tuple[str, ...]:
-    """Bot strengths this installation offers (only "random" without ``capital_lux.players.bots``)."""
-    try:
-        from ..players import bots  # noqa: F401
-    except ImportError:
-        return ("random",)
-    return BOT_KINDS
+    """Bot strengths the tutor offers (the players' one list)."""
+    return tuple(BOT_KINDS)
 
 
 def make_bot_choice(kind: str) -> BotChoice:
-    if kind == "random":
-        return random_choice
-    try:
-        from ..players.bots import make_bot
-    except ImportError:
-        return random_choice
-    bot: _Bot = make_bot(kind)
-    return bot.choose
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One line of the learner's game log; turned into text in the current language."""
-
-    kind: str  # "play", "pick", "place", "take", "save", or an Event kind
-    player: int = -1
-    action: Action | None = None
-    event: Event | None = None
-    round: int = 0
+    return make_bot(kind).choose
 
 
 @dataclass
@@ -72,6 +43,7 @@ class _UndoPoint:
     bot_rng: Any
     reports: int
     reveal: Any
+    round_events: list[Event]
 
 
 @dataclass
@@ -88,21 +60,18 @@ class Session:
     _bot_rng: random.Random = field(init=False, repr=False)
     _choose: BotChoice = field(init=False, repr=False)
     _undo: list[_UndoPoint] = field(init=False, repr=False, default_factory=list)
-    _seen_events: int = field(init=False, repr=False, default=0)
     _decisions: int = field(init=False, repr=False, default=0)  # Game.play calls made here
-    _reveal: tuple[int, dict[str, list[tuple[int, int]]], int] | None = field(init=False, repr=False, default=None)
+    _reveal: LogItem | None = field(init=False, repr=False, default=None)  # until its round-end report
+    _round_events: list[Event] = field(init=False, repr=False, default_factory=list)  # visible, this round
+    _told: GameState = field(init=False, repr=False)  # the table as far as the log has told it
 
     def __post_init__(self) -> None:
         self._bot_rng = random.Random(self.bot_seed)
         self._choose = make_bot_choice(self.bot_kind)
         # A game that did not start here (a prepared position): its story so far, as the
         # learner saw it, is read by replaying the record from the start.
-        state = new_game(self.game.players)
-        for action in self.game.state.history:
-            seat = state.current_player()
-            before = self._before(state, action)
-            state.apply_action(action)
-            self._after(seat, action, before, state)
+        self._told = new_game(self.game.players)
+        self._tell()
         self.advance()
 
     @classmethod
@@ -135,7 +104,8 @@ class Session:
             raise IllegalActionError(N_("{action} is not a legal move for you now"), action=str(action))
         self._undo.append(
             _UndoPoint(
-                self._decisions, len(self.log), self._bot_rng.getstate(), len(self.reports), self._reveal
+                self._decisions, len(self.log), self._bot_rng.getstate(), len(self.reports), self._reveal,
+                list(self._round_events),
             )
         )
         self._apply(self.seat, action)
@@ -166,62 +136,36 @@ class Session:
         del self.log[point.log_length :]
         del self.reports[point.reports :]
         self._reveal = point.reveal
+        self._round_events = point.round_events
         self._bot_rng.setstate(point.bot_rng)
-        self._seen_events = len(self.game.state.log)
+        self._told = self.game.state.clone()
         self.moves += 1  # the table changed: the page waits on this counter too
         assert undone is not None
         return undone
 
     def _apply(self, seat: int, action: Action) -> None:
-        before = self._before(self.game.state, action)
+        del seat  # the log reads each mover from the table
         self.game.play(action)
         self._decisions += 1
-        self._after(seat, action, before, self.game.state)
+        self._tell()
 
-    @staticmethod
-    def _before(state: GameState, action: Action) -> tuple[int, dict[str, list[tuple[int, int]]]]:
-        """The round, and the modifiers as they will be turned face up if ``action`` ends it;
-        kept out of every widget until the reveal event makes them public."""
-        mods = {c: list(state.modifiers_above[c]) for c in COLOURS}
-        if isinstance(action, PlaceModifier) and state.pending_modifier is not None:
-            mods[action.colour].append((state.current, state.pending_modifier))
-        return state.round, mods
-
-    def _after(
-        self, seat: int, action: Action, before: tuple[int, dict[str, list[tuple[int, int]]]], state: GameState
-    ) -> None:
-        round_, mods = before
-        entry = _describe(seat, action, self.seat, round_) if seat >= 0 else None
-        if entry is not None:
-            self.log.append(entry)
-        start = self._seen_events
-        self._seen_events = len(state.log)
-        for i, event in enumerate(state.log[start:], start):
-            if event.private_to in (-1, self.seat):
-                self.log.append(LogEntry(event.kind, event.player, event=event, round=state.round))
-            if event.kind == "reveal":
-                self._reveal = (round_, mods, i)
-            if event.kind in ("starting_player", "game_over") and self._reveal is not None:
-                r, revealed, at = self._reveal
-                first = at
-                while first > 0 and state.log[first - 1].kind not in ("round_start", "reveal"):
-                    first -= 1  # back to the round's start: the last turns and hands come first
-                events = [e for e in state.log[first : i + 1] if e.private_to in (-1, self.seat)]
-                self.reports.append(make_report(state, r, revealed, events))
-                self._reveal = None
+    def _tell(self) -> None:
+        """Log what the learner may read of the actions played since the last telling, and
+        make each round's report once the round end is over."""
+        told = self._told
+        for action in self.game.state.history[len(told.history):]:
+            for item in public_step(told, action, self.seat):
+                self.log.append(item)
+                if item.kind == "round_start":
+                    self._round_events = []
+                elif item.event is not None:
+                    self._round_events.append(item.event)
+                if item.kind == "reveal":
+                    self._reveal = item
+                if item.kind in ("starting_player", "game_over") and self._reveal is not None:
+                    revealed = {c: list(v) for c, v in (self._reveal.revealed or {}).items()}
+                    self.reports.append(make_report(told, self._reveal.round, revealed, self._round_events))
+                    self._reveal = None
 
     def visible_events(self) -> list[Event]:
         return visible_events(self.game.state, self.seat)
-
-
-def _describe(seat: int, action: Action, learner: int, round_: int) -> LogEntry | None:
-    """A log line for a decision, keeping hidden what the learner may not know."""
-    if isinstance(action, Play):
-        return LogEntry("play", seat, action, round=round_)
-    if isinstance(action, Pick):  # picks are face down: others only see that one was made
-        return LogEntry("pick", seat, action if seat == learner else None, round=round_)
-    if isinstance(action, (PlaceModifier, TakeLowest)):
-        return None  # the engine's own events (modifier_placed, cleric_take) say it
-    if isinstance(action, SaveWithGold):  # secret until everyone has decided (ruling R6)
-        return LogEntry("save", seat, action if seat == learner else None, round=round_)
-    return None

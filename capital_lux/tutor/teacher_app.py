@@ -38,7 +38,7 @@ from ..lessons.classroom import (
 )
 from ..lessons.exercises import EXERCISES
 from ..lessons.storage import Attempt, Storage, StorageError, open_storage
-from .exercises_app import figure_png
+from ..analysis.charts import figure_png
 from .table import CSS
 
 #: Wrong keys allowed per page; then the page must be reloaded (a new kernel), which slows guessing.

@@ -27,7 +27,7 @@ from ..i18n.sentences import action_sentence
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
 from ..analysis.risk import MoveEstimate, compare_moves, policy_for
 from ..engine.state import PHASES, GameState
-from ..engine.views import view
+from ..engine.views import LogItem, public_step, view
 from ..lessons.whatif import (
     PositionError,
     as_dict,
@@ -47,7 +47,8 @@ from ..lessons.whatif import (
 )
 from .advice import move_text
 from .base import label_picker, language_picker, page_root
-from .exercises_app import figure_png, position_html
+from ..analysis.charts import figure_png
+from .exercises_app import position_html
 from .table import card_html
 
 SAMPLES = (20, 50, 200, 1000)
@@ -94,13 +95,14 @@ def moves_table_html(t: Translator, moves: list[MoveEstimate]) -> str:
     return f'<table class="cl-table cl-moves"><tr>{header}</tr>{"".join(rows)}</table>'
 
 
-def _public_line(t: Translator, seat: int, action: Action, me: int) -> str | None:
-    """A log line that gives away nothing hidden: no chance outcome, no one else's picks."""
+def _public_line(t: Translator, seat: int, action: Action, items: list[LogItem], me: int) -> str | None:
+    """A log line that gives away nothing hidden (``views.public_step`` decides): no chance
+    outcome, no one else's picks or gold choices."""
     if isinstance(action, (CardDrawn, ModifierDrawn)):
         return None
-    if isinstance(action, Pick) and seat != me:
-        action = Pick(())  # someone else's picks stay hidden
-    return action_sentence(t, seat, action, me)  # cards as the table shows them
+    hidden = any(i.kind in ("pick", "save") and i.action is None for i in items)
+    # the mover reads the line: their own move in the second person, others' picks told as hidden
+    return action_sentence(t, seat, Pick(()) if hidden and isinstance(action, Pick) else action, me)
 
 
 def phase_label(t: Translator, phase: str) -> str:
@@ -430,8 +432,7 @@ class WhatIfApp:
         replay = s.clone()
         for action in result.actions:
             seat = replay.current_player()
-            line = _public_line(t, seat, action, mover)
-            replay.apply_action(action)
+            line = _public_line(t, seat, action, public_step(replay, action, mover), mover)
             if line:
                 lines.append(f"<li>{escape(line)}</li>")
         self._accept(result.state, t.gettext("Played: {move}").format(move=move_text(t, chosen, own=False)))

@@ -83,7 +83,7 @@ def agent_drew() -> dict[str, Any]:
         capital=["P3", "B5", "B4"],
         modifiers_above=[("Y", 1, 2)],
         pending=-1,
-        setup=[2, -3, 4],
+        setup=[2, 4, -3],
     )
 
 

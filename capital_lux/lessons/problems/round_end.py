@@ -13,7 +13,7 @@ from ...analysis.risk import unseen_modifiers
 from ...engine.cards import N_
 from ...engine.game import sample_chance
 from ...engine.notation import Action, Play, SaveWithGold
-from ...engine.rules import excess, gold_options
+from ...engine.rules import excess, gold_options, over_limit
 from ...engine.state import GOLD, GameState, hand_size
 from ...engine.views import PlayerView, view
 
@@ -97,13 +97,13 @@ def _exceed_facts(v: PlayerView) -> dict[str, Fact]:
         "own": mods(own_modifiers(v)),
         "bad": mods([m for m in pool if home > base + m]) or "-",
         "gold": v.gold[v.viewer],
-        "diffs": ", ".join(f"{m:+d} → {max(0, home - base - m)}" for m in pool),
+        "diffs": ", ".join(f"{m:+d} → {over_limit(1, home, base + m)}" for m in pool),
     }
 
 
 def _after_round_end(total: int, limit: int, gold: int) -> int:
     """Points of one colour plus gold after the limit check, paying gold only when it pays."""
-    over = max(0, total - limit) if total else 0
+    over = over_limit(total, total, limit)  # a colour with no cards totals 0
     if not over:
         return total + gold
     return total + gold - over if over <= gold and total - over > 0 else gold

@@ -1,6 +1,6 @@
 """Drive the tutor in a real browser: Voila on loopback, Debian's Chromium through Playwright.
 
-Used by ``tests/test_tutor_browser.py`` and by the ``tutor`` benchmark. Nothing
+Used by the browser tests and by the ``tutor`` benchmark (from a source checkout). Nothing
 here waits a fixed time: the page says when it is ready (``.cl-tutor-ready``)
 and when the table has been redrawn (``data-move`` on the table).
 """
@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]  # the source checkout (this file is in its tests folder)
 NOTEBOOK = "notebooks/tutorial.ipynb"
 CHROMIUM = os.environ.get("CAPITAL_LUX_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

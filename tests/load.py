@@ -15,7 +15,7 @@ from typing import Any
 
 import psutil
 
-from .browser import CHROMIUM, CHROMIUM_ARGS, READY, TABLE, voila_server
+from browser import CHROMIUM, CHROMIUM_ARGS, READY, TABLE, voila_server
 
 SCOPE = ".cl-freeplay "
 DECISION = ", ".join(
