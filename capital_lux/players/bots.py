@@ -464,8 +464,8 @@ def parse_bot(spec: str) -> Bot:
             options[key] = int(value) if key == "iterations" else float(value)
         except ValueError:
             raise ValueError(f"bad bot option {setting!r} in {spec!r}: {value!r} is not a number") from None
-        if options[key] <= 0:
-            raise ValueError(f"bad bot option {setting!r} in {spec!r}: must be positive")
+        if not math.isfinite(options[key]) or options[key] <= 0:  # nan would never end a search
+            raise ValueError(f"bad bot option {setting!r} in {spec!r}: must be positive and finite")
     return make_bot(kind, **options)
 
 
