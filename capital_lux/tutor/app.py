@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import random
 from html import escape
 from typing import Any
 from urllib.parse import parse_qs
@@ -30,7 +29,7 @@ def bot_kind_label(t: Translator, kind: str) -> str:
 class FreePlay:
     """A whole game against 1-3 bots: settings, then the game panel."""
 
-    def __init__(self, t: Translator, players: int, seed: int, bot_kind: str) -> None:
+    def __init__(self, t: Translator, players: int, seed: int | None, bot_kind: str) -> None:
         self.t = t
         self.intro = W.HTML()
         self.players = W.Dropdown(options=[2, 3, 4], value=players, layout=W.Layout(width="auto"))
@@ -38,15 +37,20 @@ class FreePlay:
         self.kinds = available_bot_kinds()
         self.strength = W.Dropdown(layout=W.Layout(width="auto"))
         self.strength.add_class("cl-strength")
-        self.seed = W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em"))
+        # Text, not a number field: a drawn seed has more digits than a browser's numbers keep.
+        self.seed = W.Text(value="", layout=W.Layout(width="22em"))
         self.seed.add_class("cl-seed")
+        self.seed_message = W.HTML()
+        self._shown_seed = ""  # what the page put in the field: left as it is, it asks for a new seed
         self.new_game = W.Button(button_style="success", icon="play", layout=W.Layout(width="auto"))
         self.new_game.add_class("cl-new-game")
         self.new_game.on_click(lambda _: self.start())
-        self.settings = W.HBox([self.players, self.strength, self.seed, self.new_game],
+        self.settings = W.HBox([self.players, self.strength, self.seed, self.new_game, self.seed_message],
                                layout=W.Layout(flex_flow="row wrap", align_items="center"))
         self._relabel(bot_kind if bot_kind in self.kinds else self.kinds[0])
         self.panel = GamePanel(t, Session.new(players, seed, self.strength.value))
+        self.panel.on_move.append(lambda panel, _action: self._show_seed())
+        self._show_seed()
         self.box = W.VBox([self.intro, self.settings, self.panel.box])
         self.box.add_class("cl-freeplay")
 
@@ -59,12 +63,32 @@ class FreePlay:
         self.players.description = t.gettext("Players")
         self.strength.description = t.gettext("Bots")
         self.seed.description = t.gettext("Seed")
+        self.seed.placeholder = t.gettext("new and secret")
         self.new_game.description = t.gettext("New game")
         self.strength.options = [(bot_kind_label(t, k), k) for k in self.kinds]
         self.strength.value = kind
 
     def start(self) -> None:
-        self.panel.set_session(Session.new(int(self.players.value), int(self.seed.value), self.strength.value))
+        """A new game: with the seed the learner typed, else with a new secret one."""
+        text = self.seed.value.strip()
+        seed: int | None = None
+        if text and text != self._shown_seed:
+            if not (text.isascii() and text.isdigit() and len(text) <= 40):
+                self.seed_message.value = '<span class="cl-error">{}</span>'.format(escape(self.t.gettext(
+                    "A seed is a whole number of at most 40 digits; leave the field empty for a new game.")))
+                return
+            seed = int(text)
+        self.seed_message.value = ""
+        self.seed.value = ""
+        self._shown_seed = ""
+        self.panel.set_session(Session.new(int(self.players.value), seed, self.strength.value))
+        self._show_seed()
+
+    def _show_seed(self) -> None:
+        """The game's seed, once it may be known: at the end, or at once if the learner chose it."""
+        session = self.panel.session
+        if session.seed_visible() and not self._shown_seed:
+            self._shown_seed = self.seed.value = str(session.seed)
 
     def set_language(self, t: Translator) -> None:
         self.t = t
@@ -75,7 +99,7 @@ class FreePlay:
 class TutorApp:
     """Holds the page's parts so that the language can change without losing any game."""
 
-    def __init__(self, lang: str, players: int, seed: int, bot_kind: str) -> None:
+    def __init__(self, lang: str, players: int, seed: int | None, bot_kind: str) -> None:
         self.t = translator(lang)
         t = self.t
         self.title = W.HTML()
@@ -182,9 +206,7 @@ def friendly_error(lang: str = "en") -> W.HTML:
 def build_app(
     lang: str = "en", players: int = 3, seed: int | None = None, bot_kind: str = "rule"
 ) -> W.VBox:
-    """The tutor's root widget. ``seed=None`` draws a seed for the free game."""
-    if seed is None:
-        seed = random.SystemRandom().randrange(10**6)
+    """The tutor's root widget. ``seed=None`` draws a secret seed for the free game."""
     app = TutorApp(lang, players, seed, bot_kind)
     app.root._tutor = app  # tests and the notebook reach the parts through the root
     return app.root
