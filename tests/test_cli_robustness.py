@@ -149,3 +149,9 @@ def test_replay_refuses_a_big_file_in_the_readers_language(tmp_path: Path, capsy
     big.write_bytes(b" " * 300_000)
     status, _, err = run(["replay", str(big), "--lang", "fr"], capsys)
     assert status == 2 and "octets" in err and ("262\u202f144" in err or "262\xa0144" in err)
+
+
+@pytest.mark.parametrize("name", ["load:abc", "load:0", "load:" + "9" * 5000])
+def test_the_load_benchmark_takes_a_sensible_number_of_learners(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(["bench", name], capsys)
+    assert status == 2 and "number of learners" in err
