@@ -189,7 +189,9 @@ def test_hint_text_renders_cards_colours_and_modifiers() -> None:
 
     hint = Hint(Play(Card("Y", 3), "capital"), N_("Puts the {modifier} above {colour}: {card}."),
                 {"modifier": -3, "colour": "G", "card": "Y3"})
-    assert hint.text(translator("en")) == "Puts the -3 above green: Merchant 3."
+    assert hint.text(translator("en")) == "Puts the -3 above green: ● Merchant 3 (yellow)."
+    # a card reads as the table shows it, never a bare role name ("Gardez Marchand 5")
+    assert "● Marchand 3 (jaune)" in hint.text(translator("fr"))
 
 
 def test_rule_of_thumb_spends_gold_only_when_the_cards_are_worth_it() -> None:

@@ -84,7 +84,7 @@ def test_play_a_whole_game_from_the_terminal(tmp_path: Path, capsys: pytest.Capt
     assert status == 0
     assert "Hint: " in text  # the rule of thumb's advice
     assert "'Z9' is not a card" in text
-    assert "Player 1 picks cards." in text  # an opponent's draft pick stays hidden
+    assert "Player 1 picks cards face down." in text  # an opponent's draft pick stays hidden
     assert "Final scores:" in text and "Winner:" in text
     final = loads_record(record.read_text()).replay()
     assert final.is_terminal()

@@ -17,7 +17,11 @@ them. A *sink* is a place whose text the user reads:
   ``N_``: a ``Hint``'s reason (bots), an ``Exercise``'s topic, title, question and
   solution, the gallery's titles; a tutor ``lambda t: ...`` that returns text;
 * messages of exceptions raised by the what-if explorer and the exercises'
-  progress files, which the apps show to the user.
+  progress files, which the apps show to the user;
+* refusals: every ``raise`` of the engine's error family (``CapitalLuxError`` and
+  its subclasses, found by importing the package) in any scanned module; the apps
+  and the terminal show them with ``error.translated(t.gettext)``, so their message
+  must be an ``N_`` msgid with its values passed as parameters.
 
 A literal is *text* when, once its HTML tags, ``{placeholders}`` and entities
 are removed, a word of two or more letters is left ("B5", "+4", "–", "75%",
@@ -44,6 +48,9 @@ from typing import NamedTuple
 
 import pytest
 
+import capital_lux.cli.main  # noqa: F401  (imports the modules whose errors are collected below)
+import capital_lux.tutor.whatif_app  # noqa: F401
+from capital_lux.engine.cards import CapitalLuxError
 from capital_lux.i18n import LANGUAGE_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,6 +62,8 @@ def scanned_files() -> list[Path]:
     names = ["analysis/charts.py", "cli/main.py", "lessons/exercises.py", "lessons/whatif.py", "players/bots.py",
              "analysis/simulate.py", "lessons/gallery/__init__.py"]
     files = sorted((PACKAGE / "tutor").glob("*.py")) + [PACKAGE / name for name in names]
+    # the engine's refusals (rules.check, positions, notation) reach every screen
+    files += sorted((PACKAGE / "engine").glob("*.py"))
     return files
 
 
@@ -82,6 +91,12 @@ MARKED_ARGUMENTS: dict[str, tuple[tuple[int, ...], frozenset[str]]] = {
     "Hint": ((1,), frozenset({"reason"})),
     "Exercise": ((1, 2, 5, 6), frozenset({"topic", "title", "question", "solution"})),
 }
+def _subclasses(cls: type) -> set[str]:
+    return {cls.__name__}.union(*(_subclasses(sub) for sub in cls.__subclasses__()))
+
+
+#: The engine's error family: their messages are shown to users wherever they are raised.
+REFUSALS = frozenset(_subclasses(CapitalLuxError))
 #: Words that are names, not text to translate.
 PROPER_NAMES = ("Capital Lux", *LANGUAGE_NAMES.values())
 
@@ -209,7 +224,8 @@ class Scanner:
                 self.assignment(node)
             elif isinstance(node, ast.Lambda) and self.in_tutor:
                 self.report(self.texts(node.body))
-            elif isinstance(node, ast.Raise) and self.raises_are_shown and isinstance(node.exc, ast.Call):
+            elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and (
+                    self.raises_are_shown or _name(node.exc.func) in REFUSALS):
                 for arg in node.exc.args[:1]:
                     self.report(self.texts(arg))
         return sorted(set(self.findings), key=lambda f: (f.line, f.text))
@@ -374,6 +390,12 @@ def test_the_scan_reads_where_the_text_is() -> None:
     refusal = 'raise ValueError(f"no such zone {name}")\n'
     assert scan_source(refusal, "capital_lux/lessons/whatif.py")
     assert not scan_source(refusal, "capital_lux/tutor/panel.py")
+    # The engine's refusals count wherever they are raised (the apps show them translated).
+    assert scan_source('raise PositionError(f"{x!r}: write one whole number per player")', "tutor/whatif_app.py")
+    assert scan_source('raise IllegalActionError("not a legal move for you now")', "tutor/session.py")
+    assert not scan_source('raise PositionError(N_("{x}: write one whole number per player"), x=x)',
+                           "tutor/whatif_app.py")
+    assert "PositionError" in REFUSALS and "IllegalActionError" in REFUSALS
     # The command line's errors count in cli/main.py only.
     assert scan_source('sub.error("give --workers or --dask")', "capital_lux/cli/main.py")
 

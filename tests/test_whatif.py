@@ -199,7 +199,7 @@ def test_app_analyses_every_move_and_plays_on() -> None:
     app.move.value = "capital Y5"
     app.play()
     assert app.state.round == 3 and app.state.current_player() == 0
-    assert "Player 0: Y5 into the Capital" in app.log.value
+    assert "Player 0 plays ●Y5 into the Capital: as the Merchant, they take a gold disc." in app.log.value
     assert "card " not in app.log.value  # no chance outcome (a dealt card) is told
 
 

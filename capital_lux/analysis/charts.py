@@ -18,13 +18,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Union
 
-from babel.numbers import format_percent
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from ..engine.cards import COLOURS, SYMBOLS
-from ..i18n import Translator
+from ..i18n import Translator, format_percent
 from ..engine.notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from .risk import Estimate, MoveEstimate, RoundEndRisk, SimulatedRisk
 
@@ -48,8 +47,7 @@ Probability = Union[float, Fraction]
 
 def percent(p: Probability, t: Translator) -> str:
     """A probability as a percentage in the translator's language (``75%``, ``75 %``)."""
-    # the locale's own pattern (French "50 %"), at most one decimal
-    return str(format_percent(round(float(p), 3), locale=t.lang, decimal_quantization=False))
+    return format_percent(p, t.lang, 1, trim=True)  # the one formatter: at most one decimal
 
 
 def _exact(p: Fraction, t: Translator) -> str:

@@ -46,7 +46,7 @@ from itertools import permutations
 from typing import Callable, Iterable, Mapping, Union
 
 from ..engine import rules
-from ..engine.cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card
+from ..engine.cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, Card
 from ..engine.game import Policy, random_policy, sample_chance
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, ROUNDS, SETUP_MODIFIERS, GameState
@@ -407,8 +407,8 @@ def fast_policy(s: GameState, rng: random.Random) -> Action:
         totals = {c: sum(s.hometowns[p][c]) for c in COLOURS}
         limits = _limits(s, p)
         if s.pending_modifier > 0:
-            return PlaceModifier(max(COLOURS, key=lambda c: (totals[c] > 0, totals[c] - limits[c])))
-        return PlaceModifier(min(COLOURS, key=lambda c: (totals[c], -sum(s.capital[c]))))
+            return PlaceModifier(max(COLOUR_LETTERS, key=lambda c: (totals[c] > 0, totals[c] - limits[c])))
+        return PlaceModifier(min(COLOUR_LETTERS, key=lambda c: (totals[c], -sum(s.capital[c]))))
     if phase == CLERIC:
         return TakeLowest(max(rules.cleric_options(s), key=lambda c: s.capital[c][0]))
     if phase == GOLD:

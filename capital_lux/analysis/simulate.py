@@ -135,10 +135,10 @@ class Results:
 
     def summary_table(self, t: Translator | None = None) -> str:
         """The summary as aligned text, for the terminal, in ``t``'s language (English by default)."""
-        from ..i18n import translator
+        from ..i18n import format_number, format_range, format_percent, translator
 
         t = t or translator("en")
-        share = f"{1 / self.players:.0%}"
+        share = format_percent(1 / self.players, t.lang)
         if self.interrupted:
             played = t.gettext("{done} of {games} games (interrupted)").format(done=self.completed, games=self.games)
         else:
@@ -150,9 +150,9 @@ class Results:
         widths = [max(24, len(names[0]))] + [max(w, len(n)) for w, n in zip((6, 9, 15, 6, 5, 5, 6), names[1:])]
         lines = [head, " ".join([names[0].ljust(widths[0])] + [n.rjust(w) for n, w in zip(names[1:], widths[1:])])]
         for s in self.summary():
-            cells = [f"{s.seats_played}", f"{s.win_rate:.1%}", f"{s.win_low:.1%}-{s.win_high:.1%}",
-                     f"{s.mean_score:.1f}", f"{s.mean_rank:.2f}", f"{s.mean_cards_lost:.1f}",
-                     f"{s.mean_bonus_points:.1f}"]
+            cells = [format_number(s.seats_played, t.lang), format_percent(s.win_rate, t.lang, 1),
+                     format_range(s.win_low, s.win_high, t.lang, percent=True, digits=1), format_number(s.mean_score, t.lang, 1), format_number(s.mean_rank, t.lang, 2),
+                     format_number(s.mean_cards_lost, t.lang, 1), format_number(s.mean_bonus_points, t.lang, 1)]
             lines.append(" ".join([s.bot.ljust(widths[0])] + [c.rjust(w) for c, w in zip(cells, widths[1:])]))
         return "\n".join(lines)
 

@@ -19,10 +19,11 @@ from typing import IO, Callable, Sequence
 
 from . import bench
 from ..players.bots import BOT_KINDS, RuleOfThumbBot, parse_bot
-from ..engine.cards import COLOURS, SYMBOLS, Card, CapitalLuxError, format_modifier
+from ..engine.cards import COLOURS, N_, SYMBOLS, Card, CapitalLuxError, format_modifier
 from ..engine.game import Game, GameRecord
-from ..i18n import LANGUAGES, Translator, default_language, translator
-from ..engine.notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest, parse_action
+from ..i18n import LANGUAGES, Translator, default_language, sentences, translator
+from ..i18n.sentences import TERMINAL
+from ..engine.notation import Action, parse_action
 from babel.numbers import format_decimal
 
 from ..engine.position import MAX_INPUT_BYTES, dumps_record, loads_record
@@ -72,9 +73,15 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     b = commands.add_parser("bench", help=t.gettext("print every benchmark's figures as JSON"))
     b.add_argument("names", nargs="*", help=t.gettext("benchmarks to run (default all: {names})").format(
         names=", ".join(bench.BENCHMARKS)))
-    for sub in (p, s, r):
+    w = commands.add_parser("worksheet", help=t.gettext("write the probability exercises as a printable page"))
+    w.add_argument("--seed", type=int, default=None,
+                   help=t.gettext("seed of the cards (default: the base positions)"))
+    w.add_argument("--out", metavar="HTML", required=True, help=t.gettext("the HTML file to write"))
+    w.add_argument("--answers", action="store_true",
+                   help=t.gettext("write the answer key, with worked solutions, instead"))
+    for sub in (p, s, r, w):
         sub.add_argument("--lang", choices=LANGUAGES, default=None, help=lang_help)
-    for sub in (p, s, r, b):
+    for sub in (p, s, r, b, w):
         sub.set_defaults(subcommand_parser=sub, t=t)  # errors show the subcommand's usage
     return parser
 
@@ -103,21 +110,21 @@ def bot_specs(text: str, seats: int) -> list[str]:
     """Split ``rule,random`` into one spec per seat; the last one fills the remaining seats."""
     specs = [s.strip() for s in text.split(",") if s.strip()]
     if not specs:
-        raise ValueError(f"no bot given: choose from {', '.join(BOT_KINDS)}")
+        raise CapitalLuxError(N_("no bot given: choose from {kinds}"), kinds=", ".join(BOT_KINDS))
     if len(specs) > seats:
-        raise ValueError(f"{len(specs)} bots for {seats} seats")
+        raise CapitalLuxError(N_("{given} bots for {seats} seats"), given=len(specs), seats=seats)
     specs += [specs[-1]] * (seats - len(specs))
     for spec in specs:
         parse_bot(spec)
     return specs
 
 
-def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int) -> list[str]:
-    """``bot_specs``, with a bad line-up reported as a usage error (exit status 2)."""
+def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int, t: Translator) -> list[str]:
+    """``bot_specs``, with a bad line-up reported as a usage error (exit status 2) in ``t``'s language."""
     try:
         return bot_specs(text, seats)
-    except ValueError as e:
-        sub.error(str(e))
+    except CapitalLuxError as e:
+        sub.error(e.translated(t.gettext))
 
 
 def check_output_file(sub: argparse.ArgumentParser, t: Translator, path: str, force: bool) -> None:
@@ -148,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return simulate_command(args, sub)
         if args.command == "replay":
             return replay_command(args, sub)
+        if args.command == "worksheet":
+            return worksheet_command(args)
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
@@ -160,11 +169,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+# -- worksheet ------------------------------------------------------------------------------
+def worksheet_command(args: argparse.Namespace) -> int:
+    """Every exercise on the cards of ``--seed``, as a worksheet or (``--answers``) its key."""
+    from ..lessons.exercises import EXERCISES, instance
+    from ..lessons.problems.worksheet import answer_key_html, worksheet_html
+
+    lang = args.lang or args.t.lang
+    instances = [instance(ex.id, args.seed) for ex in EXERCISES]
+    page = (answer_key_html if args.answers else worksheet_html)(instances, lang)
+    try:
+        with open(args.out, "w", encoding="utf-8") as out:
+            out.write(page)
+    except OSError as error:
+        print(args.t.gettext("Could not write {path}: {reason}").format(path=args.out, reason=error.strerror),
+              file=sys.stderr)
+        return 1
+    print(args.t.gettext("Written to {path}.").format(path=args.out))
+    return 0
+
+
 # -- simulate -------------------------------------------------------------------------------
 def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
     from ..analysis.simulate import simulate
 
-    specs = checked_bot_specs(sub, args.bots, args.players)
+    specs = checked_bot_specs(sub, args.bots, args.players, args.t)
     if args.out:
         check_output_file(sub, args.t, args.out, args.force)
     if args.dask:
@@ -190,18 +219,8 @@ def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> 
 
 
 # -- text of the table ----------------------------------------------------------------------
-def card_text(card: Card) -> str:
-    return f"{SYMBOLS[card.colour]}{card}"
-
-
-def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(card_text(c) for c in cards) or "-"
-
-
 def player_name(t: Translator, seat: int, you: int | None) -> str:
-    if seat == you:
-        return t.gettext("Player {seat} (you)").format(seat=seat)
-    return t.gettext("Player {seat}").format(seat=seat)
+    return sentences.player_name(t, seat, you, TERMINAL)
 
 
 def view_text(t: Translator, v: PlayerView, you: int | None = -1) -> str:
@@ -215,18 +234,18 @@ def view_text(t: Translator, v: PlayerView, you: int | None = -1) -> str:
         mods = " ".join("?" if m.value is None else format_modifier(m.value) for m in v.modifiers_above[c])
         values = " ".join(map(str, v.capital[c])) or "-"
         capital.append(f"{SYMBOLS[c]} {t.role(c)} {values}" + (f" [{mods}]" if mods else ""))
-    lines.append(f"{t.term('Capital')}: " + " | ".join(capital))
+    lines.append(t.gettext("Capital: {colours}").format(colours=" | ".join(capital)))
     for p in range(v.players):
-        town = " ".join(card_text(Card(c, x)) for c in COLOURS for x in v.hometowns[p][c]) or "-"
+        town = sentences.cards_text(t, [Card(c, x) for c in COLOURS for x in v.hometowns[p][c]], TERMINAL)
         held = v.hand_sizes[p] or v.draft_hand_sizes[p] + v.draft_pick_counts[p]
         lines.append(t.gettext("{player}: {hometown} {town} · gold {gold} · cards held {held} · bonus {bonus}").format(
             player=player_name(t, p, you), hometown=t.term("Hometown"), town=town, gold=v.gold[p], held=held,
-            bonus=cards_text(v.bonus[p])))
+            bonus=sentences.cards_text(t, v.bonus[p], TERMINAL)))
     if v.draft_hand or v.draft_picks:
         lines.append(t.gettext("Choosing from: {cards} · already picked: {picks}").format(
-            cards=cards_text(v.draft_hand), picks=cards_text(v.draft_picks)))
+            cards=sentences.cards_text(t, v.draft_hand, TERMINAL), picks=sentences.cards_text(t, v.draft_picks, TERMINAL)))
     if v.hand:
-        lines.append(t.gettext("Your hand: {cards}").format(cards=cards_text(v.hand)))
+        lines.append(t.gettext("Your hand: {cards}").format(cards=sentences.cards_text(t, v.hand, TERMINAL)))
     if v.pending_modifier is not None:
         lines.append(t.gettext("You drew the modifier {modifier}.").format(modifier=format_modifier(v.pending_modifier)))
     return "\n".join(lines)
@@ -234,47 +253,14 @@ def view_text(t: Translator, v: PlayerView, you: int | None = -1) -> str:
 
 def action_text(t: Translator, seat: int, action: Action, you: int | None) -> str:
     """A decision as the other players see it (draft picks and gold choices stay hidden)."""
-    who = player_name(t, seat, you)
-    if isinstance(action, Play):
-        place = t.term("Hometown") if action.to == "home" else t.term("Capital")
-        return t.gettext("{player} plays {card} into the {place}.").format(
-            player=who, card=card_text(action.card), place=place)
-    if isinstance(action, Pick):
-        if seat == you:
-            return t.gettext("{player} picks {cards}.").format(player=who, cards=cards_text(action.cards))
-        return t.gettext("{player} picks cards.").format(player=who)
-    if isinstance(action, PlaceModifier):
-        return t.gettext("{player} places a modifier above {colour}.").format(player=who, colour=t.colour(action.colour))
-    if isinstance(action, TakeLowest):
-        return t.gettext("{player} takes the lowest {colour} card with the Cleric.").format(
-            player=who, colour=t.colour(action.colour))
-    if isinstance(action, SaveWithGold):
-        return t.gettext("{player} decides on gold.").format(player=who)
-    return str(action)
-
-
-def event_text(t: Translator, kind: str, seat: int, cards: Sequence[Card], amount: int, you: int | None) -> str | None:
-    """The round-end and special events worth telling a player."""
-    who = player_name(t, seat, you) if seat >= 0 else ""
-    texts = {
-        "round_start": t.gettext("Round {amount} begins; {player} starts."),
-        "scholar_draw": t.gettext("{player} draws {cards} with the Scholar."),
-        "last_turns": t.gettext("{player} has no cards left: everyone else has one last turn."),
-        "hand_to_hometown": t.gettext("{player}'s last cards go into the Hometown: {cards}."),
-        "gold_spent": t.gettext("{player} spends {amount} gold to keep cards."),
-        "discard": t.gettext("{player} exceeds a limit and discards {cards}."),
-        "bonus": t.gettext("{player} takes the bonus card {cards}."),
-        "cleric_take": t.gettext("{player} takes {cards} into the Hometown."),
-    }
-    text = texts.get(kind)
-    return None if text is None else text.format(player=who, cards=cards_text(cards), amount=amount)
+    return sentences.action_sentence(t, seat, action, you, TERMINAL)
 
 
 # -- play -----------------------------------------------------------------------------------
 def play_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
     if not 0 <= args.seat < args.players:
         sub.error(args.t.gettext("--seat must be between 0 and {last}").format(last=args.players - 1))
-    specs = checked_bot_specs(sub, args.bots, args.players - 1)
+    specs = checked_bot_specs(sub, args.bots, args.players - 1, args.t)
     t: Translator = args.t
     if args.record:  # refused now, not after the whole game
         check_output_file(sub, t, args.record, args.force)
@@ -339,7 +325,7 @@ def _tell_events(t: Translator, state: GameState, you: int | None, shown: int, s
     for event in events[shown:]:
         if you is not None and event.private_to not in (-1, you):
             continue
-        text = event_text(t, event.kind, event.player, event.cards, event.amount, you)
+        text = sentences.event_sentence(t, event, you, TERMINAL)
         if text:
             say(text)
     return len(events)

@@ -11,10 +11,14 @@ Card(colour='Y', value=6)
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import Callable, Literal, NamedTuple
 
+#: A colour letter: blue (Agent), green (Scholar), pink (Cleric), yellow (Merchant).
+Colour = Literal["B", "G", "P", "Y"]
 #: Colours in the project's canonical order (also the sort order of cards).
 COLOURS: tuple[str, ...] = ("B", "G", "P", "Y")
+#: The same, typed as the few values an action's colour field may hold.
+COLOUR_LETTERS: tuple[Colour, ...] = ("B", "G", "P", "Y")
 COLOUR_NAMES: dict[str, str] = {"B": "blue", "G": "green", "P": "pink", "Y": "yellow"}
 ROLES: dict[str, str] = {"B": "Agent", "G": "Scholar", "P": "Cleric", "Y": "Merchant"}
 #: Symbols shown beside the colour so that colour is never the only signal.

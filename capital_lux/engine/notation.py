@@ -18,12 +18,14 @@ Chance outcomes: ``card B5`` (a profession card comes off the deck) and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Literal, Union
 
-from .cards import COLOURS, N_, Card, NotationError, format_modifier, parse_modifier
+from .cards import COLOUR_LETTERS, COLOURS, N_, Colour, Card, NotationError, format_modifier, parse_modifier
 
-HOME = "home"
-CAPITAL = "capital"
+#: Where a card is played: into the player's own hometown or into the capital.
+Destination = Literal["home", "capital"]
+HOME: Destination = "home"
+CAPITAL: Destination = "capital"
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -41,7 +43,7 @@ class Play:
     """Play a card from hand into the player's hometown or into the capital."""
 
     card: Card
-    to: str
+    to: Destination
 
     def __str__(self) -> str:
         return f"{self.to} {self.card}"
@@ -51,7 +53,7 @@ class Play:
 class PlaceModifier:
     """Agent: put the modifier just drawn face down above a capital colour."""
 
-    colour: str
+    colour: Colour
 
     def __str__(self) -> str:
         return f"place {self.colour}"
@@ -61,7 +63,7 @@ class PlaceModifier:
 class TakeLowest:
     """Cleric: take the lowest capital card of this colour into the hometown."""
 
-    colour: str
+    colour: Colour
 
     def __str__(self) -> str:
         return f"take {self.colour}"
@@ -71,7 +73,7 @@ class TakeLowest:
 class SaveWithGold:
     """Round end: the exceeding colours this player pays gold to keep."""
 
-    colours: tuple[str, ...]
+    colours: tuple[Colour, ...]
 
     def __str__(self) -> str:
         return "save " + (" ".join(self.colours) if self.colours else "none")
@@ -111,12 +113,12 @@ FORMS = (
 )
 
 
-def _colour(text: str) -> str:
-    colour = text.upper()
-    if colour not in COLOURS:
-        raise NotationError(N_("{text} is not a colour: expected one of {colours}"), text=repr(text),
-                            colours=", ".join(COLOURS))
-    return colour
+def _colour(text: str) -> Colour:
+    for colour in COLOUR_LETTERS:
+        if text.upper() == colour:
+            return colour
+    raise NotationError(N_("{text} is not a colour: expected one of {colours}"), text=repr(text),
+                        colours=", ".join(COLOURS))
 
 
 def parse_action(text: str) -> Action:
@@ -128,7 +130,7 @@ def parse_action(text: str) -> Action:
     if verb == "pick" and 1 <= len(args) <= 2:
         return Pick(tuple(sorted(Card.parse(a) for a in args)))
     if verb in (HOME, CAPITAL) and len(args) == 1:
-        return Play(Card.parse(args[0]), verb)
+        return Play(Card.parse(args[0]), HOME if verb == HOME else CAPITAL)
     if verb == "place" and len(args) == 1:
         return PlaceModifier(_colour(args[0]))
     if verb == "take" and len(args) == 1:

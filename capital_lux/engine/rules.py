@@ -2,8 +2,9 @@
 
 ``check`` refuses an illegal action with a message naming what is wrong;
 ``apply`` then performs it, including the automatic steps that follow (special
-actions, the end of a turn, the round end). Rulings from ``rulings.md`` are
-named where they apply (``# ruling R7``).
+actions, the end of a turn, the round end). Rulings R1–R21 are
+named where they apply (``# ruling R7``); ``docs/rules.md`` states every rule,
+ruling and project decision in full, with the test that pins each one.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from .cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, VALUES, Card, format_cards
+from .cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, N_, VALUES, Card, Colour, format_cards
 from .notation import (
     CAPITAL,
     HOME,
@@ -26,16 +27,16 @@ from .notation import (
     SaveWithGold,
     TakeLowest,
 )
-from .state import (
+from .phases import (
     AGENT,
-    CARD_CHANCE_PHASES,
-    MODIFIER_CHANCE_PHASES,
     AGENT_DRAW,
+    CARD_CHANCE_PHASES,
     CHANCE_PHASES,
     CLERIC,
     DEAL,
     DRAFT,
     GOLD,
+    MODIFIER_CHANCE_PHASES,
     OVER,
     PLAY,
     ROUNDS,
@@ -47,13 +48,13 @@ from .state import (
     hand_size,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the state calls these rules; the rules only read and write its fields
     from .state import GameState
 
-CLERIC_COLOURS = ("B", "G", "Y")  # never pink (ruling R2)
+CLERIC_COLOURS: tuple[Colour, ...] = ("B", "G", "Y")  # never pink (ruling R2)
 _PLAYS = {card: (Play(card, CAPITAL), Play(card, HOME)) for card in ALL_CARDS}
 _CARD_DRAWN = {card: CardDrawn(card) for card in ALL_CARDS}
-_PLACES = [PlaceModifier(c) for c in COLOURS]
+_PLACES = [PlaceModifier(c) for c in COLOUR_LETTERS]
 
 
 # -- what may be done ------------------------------------------------------------------
@@ -91,7 +92,7 @@ def draft_picks(cards: list[Card]) -> list[Action]:
     return [Pick(combo) for combo in sorted(set(combinations(sorted(cards), size)))]
 
 
-def cleric_options(s: GameState) -> list[str]:
+def cleric_options(s: GameState) -> list[Colour]:
     """Blue, green or yellow colours with a card in the capital (ruling R1, R2)."""
     return [c for c in CLERIC_COLOURS if s.capital[c]]
 
@@ -111,7 +112,7 @@ def excess(s: GameState, player: int, colour: str) -> int:
 def gold_options(s: GameState, player: int) -> list[Action]:
     """Every set of exceeding colours the player can pay for in full (ruling R6)."""
     costs = {c: excess(s, player, c) for c in COLOURS}
-    exceeding = [c for c in COLOURS if costs[c]]
+    exceeding = [c for c in COLOUR_LETTERS if costs[c]]
     return sorted(
         SaveWithGold(combo)
         for size in range(len(exceeding) + 1)
@@ -121,68 +122,102 @@ def gold_options(s: GameState, player: int) -> list[Action]:
 
 
 def check(s: GameState, action: Action) -> None:
-    """Raise ``IllegalActionError`` unless ``action`` is legal now."""
+    """Raise ``IllegalActionError`` unless ``action`` is legal now.
+
+    This is the law: an action passes exactly when it is in ``legal_actions(s)``
+    (``tests/test_rules.py`` checks the equivalence over random games and over
+    every action type with bad fields). The message is a catalogue text.
+    """
     phase = s.phase
     if phase == OVER:
-        raise IllegalActionError(f"the game is over; {action} cannot be played")
+        raise IllegalActionError(N_("the game is over; {action} cannot be played"), action=_quoted(action))
     if phase in CARD_CHANCE_PHASES and isinstance(action, CardDrawn):
-        if s.deck[KIND[action.card]]:
+        card = action.card
+        kind = KIND.get(card) if isinstance(card, Card) and isinstance(card.value, int) else None
+        if kind is not None and s.deck[kind]:
             return
-        raise IllegalActionError(f"{action} cannot happen: no {action.card} is left in the deck")
+        raise IllegalActionError(N_("{action} cannot happen: no {card} is left in the deck"),
+                                 action=_quoted(action), card=_quoted(card))
     if phase in MODIFIER_CHANCE_PHASES and isinstance(action, ModifierDrawn):
         if action.value in s.modifier_deck:
             return
-        raise IllegalActionError(f"{action} cannot happen: that modifier is not in the modifier deck")
-    who = f"player {s.current}"
+        raise IllegalActionError(N_("{action} cannot happen: that modifier is not in the modifier deck"),
+                                 action=_quoted(action))
+    player = s.current
     if phase == PLAY and isinstance(action, Play):
-        if action.card not in s.hands[s.current]:
-            hand = format_cards(s.hands[s.current])
-            raise IllegalActionError(f"{action.card} is not in {who}'s hand ({hand})")
+        if action.card not in s.hands[player]:
+            raise IllegalActionError(N_("{card} is not in player {player}'s hand ({hand})"),
+                                     card=action.card, player=player, hand=format_cards(s.hands[player]))
+        if action.to not in (HOME, CAPITAL):
+            raise IllegalActionError(N_("{place} is not a place to play a card: write home or capital"),
+                                     place=repr(action.to))
         return
     if phase == DRAFT and isinstance(action, Pick):
-        held = s.draft_hands[s.current]
+        held = s.draft_hands[player]
         if action not in draft_picks(held):
             raise IllegalActionError(
-                f"{who} must pick {min(2, len(held))} of the cards held ({format_cards(held)}), "
-                f"not {format_cards(action.cards)}"
+                N_("player {player} must pick {count} of the cards held ({held}), not {picked}"),
+                player=player, count=min(2, len(held)), held=format_cards(held), picked=_cards_text(action.cards),
             )
         return
     if phase == AGENT and isinstance(action, PlaceModifier):
-        return
+        if action.colour in COLOURS:
+            return
+        raise IllegalActionError(N_("the modifier goes above a capital colour ({colours}), not {colour}"),
+                                 colours=", ".join(COLOURS), colour=repr(action.colour))
     if phase == CLERIC and isinstance(action, TakeLowest):
         if action.colour not in cleric_options(s):
-            options = ", ".join(cleric_options(s))
-            raise IllegalActionError(f"the Cleric cannot take {action.colour}: choose one of {options}")
+            raise IllegalActionError(N_("the Cleric cannot take {colour}: choose one of {options}"),
+                                     colour=action.colour, options=", ".join(cleric_options(s)))
         return
     if phase == GOLD and isinstance(action, SaveWithGold):
-        if action not in gold_options(s, s.current):
-            raise IllegalActionError(
-                f"{who} cannot {action}: expected one of {', '.join(map(str, gold_options(s, s.current)))}"
-            )
+        options = gold_options(s, player)
+        if action not in options:
+            raise IllegalActionError(N_("player {player} cannot {action}: expected one of {options}"),
+                                     player=player, action=_quoted(action), options=", ".join(map(str, options)))
         return
-    raise IllegalActionError(f"{action} is not possible now: expected {_expected(s)}")
+    raise IllegalActionError(_EXPECTED.get(phase, N_("{action} is not possible now")), action=_quoted(action),
+                             player=player)
 
 
-def _expected(s: GameState) -> str:
-    expected = {
-        SETUP_CAPITAL: "the card turned into the capital (card XN)",
-        SETUP_MODIFIERS: "a modifier dealt to decide the starting player (modifier +N)",
-        DEAL: "a card dealt (card XN)",
-        SCHOLAR: "the Scholar's draw (card XN)",
-        AGENT_DRAW: "the Agent's modifier draw (modifier +N)",
-        DRAFT: f"player {s.current} to pick (pick XN XN)",
-        PLAY: f"player {s.current} to play a card (home XN or capital XN)",
-        AGENT: f"player {s.current} to place the modifier (place COLOUR)",
-        CLERIC: f"player {s.current} to choose the Cleric's colour (take COLOUR)",
-        GOLD: f"player {s.current} to decide on gold (save COLOURS or save none)",
-    }
-    return expected[s.phase]
+def _quoted(thing: object) -> str:
+    """An action's text for a refusal, even when its fields are too malformed to write it."""
+    try:
+        return str(thing)
+    except (TypeError, ValueError):
+        return repr(thing)
+
+
+def _cards_text(cards: object) -> str:
+    """The cards of a refused pick, however malformed (it is only quoted back)."""
+    if isinstance(cards, (tuple, list)) and all(isinstance(c, Card) for c in cards):
+        return format_cards(tuple(cards)) or "nothing"
+    return repr(cards)
+
+
+#: What each phase waits for, as the end of a refusal (one whole sentence per phase).
+_EXPECTED: dict[str, str] = {
+    SETUP_CAPITAL: N_("{action} is not possible now: expected the card turned into the capital (card XN)"),
+    SETUP_MODIFIERS: N_("{action} is not possible now: expected a modifier dealt to decide the starting player "
+                        "(modifier +N)"),
+    DEAL: N_("{action} is not possible now: expected a card dealt (card XN)"),
+    SCHOLAR: N_("{action} is not possible now: expected the Scholar's draw (card XN)"),
+    AGENT_DRAW: N_("{action} is not possible now: expected the Agent's modifier draw (modifier +N)"),
+    DRAFT: N_("{action} is not possible now: expected player {player} to pick (pick XN XN)"),
+    PLAY: N_("{action} is not possible now: expected player {player} to play a card (home XN or capital XN)"),
+    AGENT: N_("{action} is not possible now: expected player {player} to place the modifier (place COLOUR)"),
+    CLERIC: N_("{action} is not possible now: expected player {player} to choose the Cleric's colour "
+               "(take COLOUR)"),
+    GOLD: N_("{action} is not possible now: expected player {player} to decide on gold (save COLOURS or save none)"),
+}
 
 
 # -- doing it -------------------------------------------------------------------------
 def apply(s: GameState, action: Action) -> None:
-    """Perform a legal ``action`` (see ``check``) and every automatic step after it."""
-    s.history.append(action)
+    """Perform a legal ``action`` (see ``check``) and every automatic step after it.
+
+    The action enters the history only once it has been applied.
+    """
     phase = s.phase
     if phase == PLAY:
         assert isinstance(action, Play)
@@ -234,7 +269,9 @@ def apply(s: GameState, action: Action) -> None:
         assert isinstance(action, ModifierDrawn)
         _setup_modifier(s, action.value)
     else:  # pragma: no cover - check() refuses everything else
-        raise IllegalActionError(f"{action} is not possible in phase {phase}")
+        raise IllegalActionError(_EXPECTED.get(phase, N_("{action} is not possible now")), action=_quoted(action),
+                                 player=s.current)
+    s.history.append(action)
 
 
 def _take_from_deck(s: GameState, card: Card) -> None:
@@ -431,7 +468,11 @@ def _finish_round(s: GameState) -> None:
 
 
 def _award_bonus_cards(s: GameState) -> None:
-    """Highest hometown total per colour; ties share out in turn order (ruling R3, R5)."""
+    """Highest hometown total per colour; ties share out in turn order (ruling R3, R5).
+
+    A bonus card lies face down but its value is public: everyone saw which capital
+    card was taken, so the log and every view show it (ruling R18).
+    """
     for colour in COLOURS:
         totals = {p: s.hometown_total(p, colour) for p in s.turn_order()}
         best = max(totals.values())

@@ -4,7 +4,8 @@ A ``GameState`` answers the questions of OpenSpiel's state API: whose turn it
 is (``current_player``, with ``CHANCE`` as a player of its own), the sorted
 ``legal_actions``, ``chance_outcomes`` with exact probabilities,
 ``apply_action``, ``is_terminal`` and ``scores``. The rules themselves live in
-``rules``; this module holds the data.
+``rules`` and the shared vocabulary (phases, ``Event``) in ``phases``; this
+module holds the data.
 
 >>> state = new_game(3)
 >>> state.current_player() == CHANCE, state.phase
@@ -14,51 +15,39 @@ is (``current_player``, with ``CHANCE`` as a player of its own), the sorted
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import NamedTuple
 
-from .cards import COLOURS, GOLD_DISCS, MODIFIERS, Card, CapitalLuxError, full_deck_counts
+from . import rules
+from .cards import COLOURS, GOLD_DISCS, MODIFIERS, N_, Card, CapitalLuxError, full_deck_counts
 from .notation import Action
+from .phases import (  # re-exported: the state's vocabulary has always been importable from here
+    AGENT,
+    AGENT_DRAW,
+    CARD_CHANCE_PHASES,
+    CHANCE,
+    CHANCE_PHASES,
+    CLERIC,
+    DEAL,
+    DRAFT,
+    GOLD,
+    MODIFIER_CHANCE_PHASES,
+    OVER,
+    PHASES,
+    PLAY,
+    ROUNDS,
+    SCHOLAR,
+    SETUP_CAPITAL,
+    SETUP_MODIFIERS,
+    TERMINAL,
+    Event,
+    IllegalActionError,
+    hand_size,
+)
 
-CHANCE = -1
-TERMINAL = -4
-
-SETUP_CAPITAL = "setup_capital"  # chance: the first card goes into the capital
-SETUP_MODIFIERS = "setup_modifiers"  # chance: one modifier to each seat picks the starter
-DEAL = "deal"  # chance: profession cards dealt for the draft
-DRAFT = "draft"  # decision: pick cards from those being chosen from
-PLAY = "play"  # decision: a card into the hometown or the capital
-SCHOLAR = "scholar"  # chance: a Scholar's draw
-AGENT_DRAW = "agent_draw"  # chance: an Agent's modifier
-AGENT = "agent"  # decision: where the Agent puts the modifier
-CLERIC = "cleric"  # decision: which colour the Cleric takes from
-GOLD = "gold"  # decision: which exceeding colours to keep with gold
-OVER = "over"
-
-PHASES = (SETUP_CAPITAL, SETUP_MODIFIERS, DEAL, DRAFT, PLAY, SCHOLAR, AGENT_DRAW, AGENT, CLERIC, GOLD, OVER)
-CARD_CHANCE_PHASES = frozenset({SETUP_CAPITAL, DEAL, SCHOLAR})
-MODIFIER_CHANCE_PHASES = frozenset({SETUP_MODIFIERS, AGENT_DRAW})
-CHANCE_PHASES = CARD_CHANCE_PHASES | MODIFIER_CHANCE_PHASES
-ROUNDS = 3
-
-
-class IllegalActionError(CapitalLuxError):
-    """An action that the rules do not allow in this position."""
-
-
-class Event(NamedTuple):
-    """Something that happened, for the game log. ``private_to`` is -1 when public."""
-
-    kind: str
-    player: int = -1
-    cards: tuple[Card, ...] = ()
-    colours: tuple[str, ...] = ()
-    amount: int = 0
-    private_to: int = -1
-
-
-def hand_size(players: int) -> int:
-    """Cards dealt to each player for the draft: 6 with 2-3 players, 5 with 4."""
-    return 5 if players == 4 else 6
+__all__ = [
+    "AGENT", "AGENT_DRAW", "CARD_CHANCE_PHASES", "CHANCE", "CHANCE_PHASES", "CLERIC", "DEAL", "DRAFT", "GOLD",
+    "MODIFIER_CHANCE_PHASES", "OVER", "PHASES", "PLAY", "ROUNDS", "SCHOLAR", "SETUP_CAPITAL", "SETUP_MODIFIERS",
+    "TERMINAL", "Event", "GameState", "IllegalActionError", "hand_size", "new_game",
+]
 
 
 class GameState:
@@ -69,7 +58,7 @@ class GameState:
 
     def __init__(self, players: int) -> None:
         if players not in (2, 3, 4):
-            raise CapitalLuxError(f"Capital Lux is for 2 to 4 players, not {players}")
+            raise CapitalLuxError(N_("Capital Lux is for 2 to 4 players, not {players}"), players=players)
         n = players
         self.players = n
         self.round = 0
@@ -211,5 +200,3 @@ def new_game(players: int) -> GameState:
     """A game before setup: the first chance event puts a card into the capital."""
     return GameState(players)
 
-
-from . import rules  # noqa: E402  (rules reads GameState only for types)

@@ -66,6 +66,7 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from .formatting import BABEL_LOCALES, babel_locale, format_interval, format_number, format_percent, format_range
 from .glossary import (
     COLOUR_LETTERS,
     COLOUR_TERMS,
@@ -77,6 +78,7 @@ from .glossary import (
 )
 
 __all__ = [
+    "BABEL_LOCALES",
     "COLOUR_LETTERS",
     "DOMAIN",
     "GLOSSARY",
@@ -86,9 +88,14 @@ __all__ = [
     "TERM_CONTEXT",
     "Term",
     "Translator",
+    "babel_locale",
     "catalogue_resource",
     "colour_name",
     "default_language",
+    "format_interval",
+    "format_number",
+    "format_percent",
+    "format_range",
     "load_catalogue",
     "load_template",
     "missing_translations",
@@ -103,7 +110,9 @@ __all__ = [
 DOMAIN: Final = "capital_lux"
 #: The language of the msgids.
 SOURCE_LANGUAGE: Final = "en"
-#: Supported languages, source language first.
+#: Supported languages, source language first: the codes users type (``?lang=pt``,
+#: ``--lang pt``). The Portuguese catalogue is Brazilian (``pt_BR``, like the rulebook):
+#: ``BABEL_LOCALES`` maps each code to the locale of its catalogue and numbers.
 LANGUAGES: Final[tuple[str, ...]] = ("en", "fr", "es", "pt")
 #: Each language's name written in that language (for a language picker).
 LANGUAGE_NAMES: Final[Mapping[str, str]] = MappingProxyType(
@@ -182,7 +191,7 @@ def load_catalogue(lang: str) -> Catalog:
     """Read a language's ``.po`` catalogue (a fresh ``Catalog`` each call)."""
     resource = catalogue_resource(lang)
     with resource.open("rb") as stream:
-        return read_po(stream, locale=_check_language(lang), domain=DOMAIN, abort_invalid=True)
+        return read_po(stream, locale=babel_locale(_check_language(lang)), domain=DOMAIN, abort_invalid=True)
 
 
 @functools.cache

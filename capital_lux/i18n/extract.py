@@ -42,6 +42,7 @@ from babel.messages.pofile import read_po, write_po
 
 from . import (
     DOMAIN,
+    babel_locale,
     LANGUAGES,
     SOURCE_LANGUAGE,
     _message_ids,
@@ -238,7 +239,7 @@ def update_catalogue(lang: str, template: Catalog) -> bool:
     """Merge ``template`` into ``lang``'s ``.po`` file; return whether it changed."""
     path = catalogue_path(lang)
     before = path.read_bytes()
-    catalogue = _read(path, locale=lang)
+    catalogue = _read(path, locale=babel_locale(lang))
     catalogue.update(template, update_creation_date=True)
     after = BytesIO()
     write_po(after, catalogue, include_previous=True, **_WRITE_OPTIONS)  # type: ignore[arg-type]

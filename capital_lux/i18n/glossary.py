@@ -121,6 +121,18 @@ ROLE_TERMS: Final[Mapping[str, str]] = MappingProxyType(
     {"B": "Agent", "G": "Scholar", "P": "Cleric", "Y": "Merchant"}
 )
 
+#: Words a translation rightly shares with English (lower case): the rulebooks' own words
+#: ("Agent", "bonus", "Capital") and common words of the language spelt like English ones
+#: ("en", "or", "no"). A check for English left in a translated page allows these and
+#: nothing else.
+SHARED_WITH_ENGLISH: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
+    "fr": frozenset({"agent", "bonus", "en", "face", "or", "place", "plus", "total", "six", "on", "a", "as",
+                     "message", "normal", "minimum", "maximum", "robot", "robots", "secret",
+                     "simulation", "simulations"}),
+    "es": frozenset({"bot", "bots", "capital", "en", "es", "final", "has", "no", "total", "a", "normal"}),
+    "pt": frozenset({"as", "capital", "decide", "do", "final", "total", "no", "a", "normal"}),
+})
+
 
 def check_colour(letter: str) -> str:
     """Return the canonical colour letter for ``letter`` (any case); raise ``ValueError``."""

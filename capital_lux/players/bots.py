@@ -26,10 +26,12 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from ..engine.cards import COLOURS, MODIFIERS, N_, Card, format_modifier
+from ..engine.cards import COLOURS, MODIFIERS, N_, CapitalLuxError, Card, format_modifier
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
+from ..engine.rules import CLERIC_COLOURS
 from ..engine.views import PlayerView, view
+from ..i18n.sentences import card_text
 
 if TYPE_CHECKING:
     from ..i18n import Translator
@@ -59,7 +61,7 @@ class Hint:
     >>> from capital_lux.i18n import translator
     >>> hint = Hint(Play(Card("B", 5), "home"), N_("Plays {card} into your {hometown}."), {"card": "B5"})
     >>> hint.text(translator("en"))
-    'Plays Agent 5 into your Hometown.'
+    'Plays ◆ Agent 5 (blue) into your Hometown.'
     """
 
     action: Action
@@ -74,8 +76,7 @@ class Hint:
             elif key.startswith("role"):
                 values[key] = t.role(str(value))
             elif key.startswith("card"):
-                card = Card.parse(str(value))
-                values[key] = f"{t.role(card.colour)} {card.value}"
+                values[key] = card_text(t, Card.parse(str(value)))  # as the table shows it
             elif key.startswith("modifier"):
                 values[key] = format_modifier(int(value))
             else:
@@ -231,7 +232,7 @@ def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
         new.gold[me] += 1
         new.gold_pile -= 1
     elif card.colour == "P":
-        options = [c for c in ("B", "G", "Y") if new.capital[c]]
+        options = [c for c in CLERIC_COLOURS if new.capital[c]]
         if options:
             best = max(options, key=lambda c: judge(after_take(new, c)))
             return after_take(new, best), TakeLowest(best)
@@ -446,9 +447,11 @@ BOT_KINDS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "rule": RuleOfT
 def make_bot(kind: str, **options: Any) -> Bot:
     """A bot of a kind named in ``BOT_KINDS``; options go to its constructor."""
     if kind not in BOT_KINDS:
-        raise ValueError(f"unknown bot kind {kind!r}: choose from {', '.join(BOT_KINDS)}")
+        raise CapitalLuxError(N_("unknown bot kind {kind}: choose from {kinds}"), kind=repr(kind),
+                              kinds=", ".join(BOT_KINDS))
     if options and kind != "search":
-        raise ValueError(f"the {kind} bot takes no options (got {', '.join(options)})")
+        raise CapitalLuxError(N_("the {kind} bot takes no options (got {options})"), kind=kind,
+                              options=", ".join(options))
     return BOT_KINDS[kind](**options)
 
 
@@ -459,13 +462,16 @@ def parse_bot(spec: str) -> Bot:
     for setting in settings:
         key, sep, value = setting.partition("=")
         if not sep or key not in ("iterations", "seconds"):
-            raise ValueError(f"bad bot option {setting!r} in {spec!r}: expected iterations=N or seconds=S")
+            raise CapitalLuxError(N_("bad bot option {setting} in {spec}: expected iterations=N or seconds=S"),
+                                  setting=repr(setting), spec=repr(spec))
         try:
             options[key] = int(value) if key == "iterations" else float(value)
         except ValueError:
-            raise ValueError(f"bad bot option {setting!r} in {spec!r}: {value!r} is not a number") from None
+            raise CapitalLuxError(N_("bad bot option {setting} in {spec}: {value} is not a number"),
+                                  setting=repr(setting), spec=repr(spec), value=repr(value)) from None
         if not math.isfinite(options[key]) or options[key] <= 0:  # nan would never end a search
-            raise ValueError(f"bad bot option {setting!r} in {spec!r}: must be positive and finite")
+            raise CapitalLuxError(N_("bad bot option {setting} in {spec}: must be positive"),
+                                  setting=repr(setting), spec=repr(spec))
     return make_bot(kind, **options)
 
 

@@ -23,7 +23,7 @@ import math
 import random
 import time
 
-from ..engine.cards import COLOURS
+from ..engine.cards import COLOUR_LETTERS, COLOURS
 from ..engine.game import sample_chance
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.rules import apply as apply_unchecked
@@ -173,7 +173,7 @@ def quick_move(s: GameState, rng: random.Random) -> Action:
         value = s.pending_modifier or 0
         stake = {c: s.hometown_total(p, c) - max(s.hometown_total(q, c) for q in range(s.players) if q != p)
                  for c in COLOURS}
-        colour = max(COLOURS, key=lambda c: stake[c] if value > 0 else -stake[c])
+        colour = max(COLOUR_LETTERS, key=lambda c: stake[c] if value > 0 else -stake[c])
         return PlaceModifier(colour)
     if phase == CLERIC:
         options = cleric_options(s)

@@ -211,9 +211,11 @@ def chapters() -> list[Chapter]:
                                            "are shown below.")),
                 Lesson("gold_example", lambda t: t.gettext("The rulebook's gold example"),
                        lambda t: t.gettext(
-                           "As in the rulebook: you exceed blue by 1, yellow by 2 and pink by 5, and you have 3 "
-                           "gold discs. What would you pay for? The rulebook's player pays 3 discs to keep blue "
-                           "and yellow, and discards only the pink card."),
+                           "Like the rulebook's example: three of your colours exceed and you have 3 gold discs, "
+                           "too few to keep them all. Here you exceed blue by 1, yellow by 2 and pink by 5; in the "
+                           "rulebook's picture (Capital 9, 3, 9, 12 against Hometown 11, 4, 6, 13) blue and yellow "
+                           "exceed by 3 together and pink by 1. What would you pay for? The rulebook's player pays "
+                           "3 discs to keep blue and yellow, and discards only the pink card."),
                        "gold_example", round_ended,
                        lambda t: t.gettext("Done: compare your choice with the rulebook's in the steps below.")),
                 Lesson("bonus_tie", lambda t: t.gettext("The rulebook's bonus tie"),

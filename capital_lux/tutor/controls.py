@@ -14,7 +14,7 @@ import ipywidgets as W
 from ..engine.cards import SYMBOLS, Card
 from ..engine.html import BACKGROUNDS
 from ..i18n import Translator
-from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.notation import CAPITAL, HOME, Action, Destination, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.views import PlayerView
 from .table import cards_html
 from .text import action_label, colour_text, player_name, special_action
@@ -220,7 +220,7 @@ class Controls:
         if self.t is not None and self.view is not None:
             self._render_hand(self.t, self.view, [a for a in self.view.legal_actions if isinstance(a, Play)])
 
-    def _play(self, to: str) -> None:
+    def _play(self, to: Destination) -> None:
         if self.view is None or self.selected is None:
             return
         card = self.view.hand[self.selected]

@@ -24,20 +24,21 @@ from ..analysis.charts import convergence_chart
 from ..lessons.exercises import (
     EXERCISES,
     EXERCISES_BY_ID,
-    TOLERANCE,
     Exercise,
     Progress,
     ProgressError,
-    check_answer,
+    assumptions_text,
+    check,
     format_number,
     load_progress,
     question_text,
     save_progress,
     simulate,
     solution_text,
+    tolerance_text,
 )
 from ..engine.cards import format_modifier
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, formatting, translator
 from ..engine.views import PlayerView
 from .table import CSS, cards_html, table_html
 
@@ -64,19 +65,29 @@ def position_html(t: Translator, v: PlayerView, move: int) -> str:
     if v.pending_modifier is not None:
         parts.append(escape(t.gettext("The modifier you have just drawn: {value}").format(
             value=format_modifier(v.pending_modifier))))
-    return html + f'<div class="cl-note cl-own-hand">{" · ".join(parts)}</div>'
+    return html + f'<div class="cl-note cl-own-hand">{" · ".join(parts)}</div>' + discards_html(t, v)
 
 
-def _number(value: float) -> str:
-    return f"{value:.3f}"
+def discards_html(t: Translator, v: PlayerView) -> str:
+    """The discard pile and the deck's size: questions that count unseen cards need both."""
+    pile = cards_html(t, list(v.discards)) or escape(t.gettext("empty"))
+    deck = escape(t.gettext("Cards in the deck: {count}").format(count=v.deck_size))
+    label = escape(t.gettext("Discard pile (out of the game, face up)"))
+    return f'<div class="cl-note cl-discards"><b>{label}:</b> {pile} · {deck}</div>'
+
+
+def _number(value: float, t: Translator) -> str:
+    return formatting.format_number(value, t.lang, 3)
 
 
 class ExercisesApp:
     """The page's parts; every handler is a plain method, so tests call them directly."""
 
     def __init__(self, lang: str = "en", teacher: bool = False, seed: int = 1,
-                 progress_file: str = DEFAULT_PROGRESS_FILE) -> None:
+                 progress_file: str = DEFAULT_PROGRESS_FILE, numbers: int | None = None) -> None:
         self.t = translator(lang)
+        #: the seed of this learner's cards (a class seed puts everyone on the same numbers)
+        self.numbers = numbers
         self.progress = Progress.empty()
         self.title = W.HTML()
         self.language = W.Dropdown(options=[(LANGUAGE_NAMES[c], c) for c in LANGUAGES], value=self.t.lang,
@@ -161,7 +172,13 @@ class ExercisesApp:
     # -- what is shown ------------------------------------------------------------------------
     @property
     def exercise(self) -> Exercise:
-        return EXERCISES_BY_ID[str(self.picker.value)]
+        """The chosen exercise on this learner's own cards."""
+        return EXERCISES_BY_ID[str(self.picker.value)].instance(self.numbers)
+
+    def set_numbers(self, seed: int | None) -> None:
+        """Deal this learner other cards (``None``: the base positions) and show them."""
+        self.numbers = seed
+        self.show_exercise()
 
     def _relabel(self) -> None:
         t = self.t
@@ -207,10 +224,11 @@ class ExercisesApp:
         self.position.value = position_html(t, ex.view(), 0)
         kind = (t.gettext("Answer with a probability.") if ex.probability
                 else t.gettext("Answer with a number (an expected value)."))
-        tolerance = t.gettext("Fractions must be exact; decimals and percentages may be off by up to {tolerance}.")
+        assumptions = "".join(f"<li>{escape(a)}</li>" for a in assumptions_text(ex, t))
         self.question.value = (
             f"<h3>{escape(t.gettext(ex.title))}</h3><p>{question_text(ex, t)}</p>"
-            f'<p class="cl-note">{escape(kind)} {escape(tolerance.format(tolerance=float(TOLERANCE)))}</p>'
+            + (f'<ul class="cl-note cl-ex-assumptions">{assumptions}</ul>' if assumptions else "")
+            + f'<p class="cl-note">{escape(kind)} {escape(tolerance_text(ex, t))}</p>'
         )
         self.answer.value = ""
         self.feedback.value = ""
@@ -238,7 +256,7 @@ class ExercisesApp:
             exact = ex.exact()
             self.reveal.value = (
                 f'<div class="cl-note"><b>{escape(t.gettext("Answer"))}:</b> '
-                f"{escape(format_number(exact))} ≈ {_number(float(exact))}</div>"
+                f"{escape(format_number(exact))} ≈ {_number(float(exact), t)}</div>"
             )
             self.sheet.value = self._answer_sheet()
         else:
@@ -251,8 +269,8 @@ class ExercisesApp:
         head = [t.gettext("Exercise"), t.gettext("Answer"), t.gettext("Attempts"), t.gettext("Solved with")]
         rows = []
         for number, ex in enumerate(EXERCISES, 1):
-            exact = ex.exact()
-            cells = [f"{number}. {t.gettext(ex.title)}", f"{format_number(exact)} ≈ {_number(float(exact))}",
+            exact = ex.instance(self.numbers).exact()  # this learner's own cards
+            cells = [f"{number}. {t.gettext(ex.title)}", f"{format_number(exact)} ≈ {_number(float(exact), t)}",
                      str(self.progress.attempts.get(ex.id, 0)), self.progress.solved.get(ex.id, "")]
             rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
@@ -262,10 +280,12 @@ class ExercisesApp:
     def check(self) -> str:
         """Check the typed answer; an unreadable one is explained and changes nothing."""
         ex = self.exercise
-        checked = check_answer(self.answer.value, ex.exact(), self.t.lang, probability=ex.probability)
+        checked = check(ex, self.answer.value, self.t.lang)
         self.progress.record(ex.id, self.answer.value, checked)
         css = {"correct": "cl-safe", "wrong": "cl-exceed", "invalid": "cl-error"}[checked.status]
-        self.feedback.value = f'<div class="{css}" data-status="{checked.status}">{escape(checked.message)}</div>'
+        mistake = f' data-mistake="{checked.mistake}"' if checked.mistake else ""
+        self.feedback.value = (f'<div class="{css}" data-status="{checked.status}"{mistake}>'
+                               f"{escape(checked.message)}</div>")
         if checked.status != "invalid":
             self._refresh_picker()
             self._gate_simulation()
@@ -301,8 +321,8 @@ class ExercisesApp:
             text=escape(t.gettext(
                 "After {n} simulated deals (seed {seed}) the estimate is {mean}, with a 95% interval from {low} "
                 "to {high}. The exact answer is {exact}."
-            ).format(n=n, seed=int(self.seed.value), mean=_number(final.mean), low=_number(final.low),
-                     high=_number(final.high), exact=format_number(exact))),
+            ).format(n=n, seed=int(self.seed.value), mean=_number(final.mean, t), low=_number(final.low, t),
+                     high=_number(final.high, t), exact=format_number(exact))),
         )
 
     # -- progress ----------------------------------------------------------------------------------
@@ -355,9 +375,10 @@ class ExercisesApp:
 
 
 def build_app(lang: str = "en", teacher: bool = False, seed: int = 1,
-              progress_file: str = DEFAULT_PROGRESS_FILE) -> W.VBox:
-    """The exercises page's root widget; ``root._exercises`` is the app."""
-    app = ExercisesApp(lang, teacher, seed, progress_file)
+              progress_file: str = DEFAULT_PROGRESS_FILE, numbers: int | None = None) -> W.VBox:
+    """The exercises page's root widget; ``root._exercises`` is the app. ``numbers`` is
+    the seed of this learner's cards (``None``: the base positions)."""
+    app = ExercisesApp(lang, teacher, seed, progress_file, numbers)
     app.root._exercises = app
     return app.root
 

@@ -14,11 +14,11 @@ from typing import Any, Callable
 import ipywidgets as W
 
 from ..engine.cards import COLOURS
-from ..i18n import Translator
-from ..engine.notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..i18n import Translator, format_number, format_percent
+from ..engine.notation import Action
 from ..engine.state import GOLD, OVER
 from ..engine.views import PlayerView
-from .text import action_label, card_text, colour_text
+from .text import action_label, colour_text
 
 LOG = logging.getLogger("capital_lux.tutor")
 #: Deals simulated per move by the move comparison (a click's worth of time).
@@ -38,24 +38,11 @@ def _png(figure: Any) -> bytes:
 
 
 def _percent(p: Any, t: Translator) -> str:
-    # TRANSLATORS: a percentage; French writes "25 %".
-    return t.gettext("{percent}%").format(percent=f"{float(p) * 100:.0f}")
+    return format_percent(float(p), t.lang)
 
 
 def action_text(t: Translator, a: Action) -> str:
-    if isinstance(a, Play):
-        if a.to == "capital":
-            return t.gettext("{card} into the Capital").format(card=card_text(t, a.card))
-        return t.gettext("{card} into your Hometown").format(card=card_text(t, a.card))
-    if isinstance(a, Pick):
-        return t.gettext("Set aside {cards}").format(cards=", ".join(card_text(t, c) for c in a.cards))
-    if isinstance(a, PlaceModifier):
-        return t.gettext("Modifier above {colour}").format(colour=colour_text(t, a.colour))
-    if isinstance(a, TakeLowest):
-        return t.gettext("Take the lowest {colour}").format(colour=colour_text(t, a.colour))
-    if isinstance(a, SaveWithGold):
-        return action_label(t, a)
-    return str(a)
+    return action_label(t, a)
 
 
 class RiskPanel:
@@ -201,7 +188,7 @@ class HintPanel:
         moves = compare_moves(v, samples=COMPARE_SAMPLES, seed=v.round * 1000 + len(v.hand))
         moves.sort(key=lambda m: -m.score.mean)
         rows = "".join(
-            f"<tr><td>{escape(action_text(t, m.action))}</td><td>{m.score.mean:.1f}</td>"
+            f"<tr><td>{escape(action_text(t, m.action))}</td><td>{format_number(m.score.mean, t.lang, 1)}</td>"
             f"<td>{_percent(m.p_exceed_any.mean, t)}</td></tr>"
             for m in moves[:8]
         )

@@ -15,6 +15,7 @@ from ..i18n import Translator
 from ..engine.state import Event, GameState
 from ..engine.views import PlayerView
 from .table import cards_html
+from ..i18n.editions import edition_notes
 from .text import colour_text, event_line, player_name
 
 
@@ -70,7 +71,11 @@ def report_html(t: Translator, r: RoundEndReport, learner: int) -> str:
         for owner, value in r.modifiers[c]:
             mods.append(
                 escape(
-                    t.gettext("{value} above {colour} (placed by {player})").format(
+                    # TRANSLATORS: {colour} is a label such as "◆ Agent (blue)", not a noun taking an article.
+                    t.gettext("{value} above {colour} (placed by you)").format(
+                        value=format_modifier(value), colour=colour_text(t, c))
+                    if owner == learner
+                    else t.gettext("{value} above {colour} (placed by {player})").format(
                         value=format_modifier(value), colour=colour_text(t, c), player=player_name(t, owner, learner)
                     )
                 )
@@ -101,7 +106,8 @@ def report_html(t: Translator, r: RoundEndReport, learner: int) -> str:
         _step(t.gettext("2. Reveal:"), reveal),
         _step(t.gettext("3. Check limits:"), limits),
         _step(t.gettext("4. Gold and discards (decided in secret, then done at once, ruling R6):"),
-              lines("gold_spent", "discard")),
+              lines("gold_spent", "discard")
+              + "".join(f'<div class="cl-note cl-edition">{escape(n)}</div>' for n in edition_notes(t, "R6"))),
         _step(t.gettext("5. Bonus cards (ties share out in turn order, rulings R3-R5):"), lines("bonus")),
         _step(t.gettext("6. Next round:"), lines("starting_player", "game_over")),
     ]

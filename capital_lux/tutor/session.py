@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from ..engine.cards import COLOURS
+from ..engine.cards import COLOURS, N_
 from ..engine.game import Game
 from ..engine.notation import Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import Event, GameState, new_game
@@ -161,7 +161,7 @@ class Session:
         if not self.learner_to_move() or action not in self.view().legal_actions:
             from ..engine.state import IllegalActionError
 
-            raise IllegalActionError(f"{action} is not a legal move for you now")
+            raise IllegalActionError(N_("{action} is not a legal move for you now"), action=str(action))
         self._meet_chance(action)
         self._undo.append(
             _UndoPoint(

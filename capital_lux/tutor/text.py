@@ -1,15 +1,18 @@
 """The tutor's sentences: players, phases, log lines and buttons, in the learner's language.
 
-Every text is a literal English msgid passed to the translator; game words come
-from the glossary (``t.term``, ``t.role``, ``t.colour``).
+Actions and events become text in one place, ``capital_lux.i18n.sentences`` (shared
+with the terminal and the what-if explorer); this module adds the tutor's own texts
+(phases, what a colour does) and reads its log entries.
 """
 
 from __future__ import annotations
 
-from ..engine.cards import SYMBOLS, Card, format_modifier
-from ..i18n import Translator
-from ..engine.notation import CAPITAL, Pick, Play, SaveWithGold
 from typing import TYPE_CHECKING
+
+from ..engine.cards import Card, format_modifier
+from ..engine.notation import Action, Pick, SaveWithGold
+from ..i18n import Translator, sentences
+from ..i18n.sentences import colour_text as colour_text  # re-exported: the tutor modules import it here
 
 from ..engine.state import AGENT, CLERIC, DEAL, DRAFT, GOLD, OVER, PLAY, Event
 
@@ -18,23 +21,13 @@ if TYPE_CHECKING:
 
 
 def player_name(t: Translator, seat: int, learner: int) -> str:
-    if seat == learner:
-        return t.gettext("You")
-    return t.gettext("Bot {seat}").format(seat=seat)
+    """"You" or "Bot 1"."""
+    return sentences.player_name(t, seat, learner)
 
 
 def card_text(t: Translator, card: Card) -> str:
     """A card in words, never by colour alone: "◆ Agent 5 (blue)"."""
-    return t.gettext("{symbol} {role} {value} ({colour})").format(
-        symbol=SYMBOLS[card.colour], role=t.role(card.colour), value=card.value, colour=t.colour(card.colour)
-    )
-
-
-def colour_text(t: Translator, colour: str) -> str:
-    """A capital colour with its role: "◆ Agent (blue)"."""
-    return t.gettext("{symbol} {role} ({colour})").format(
-        symbol=SYMBOLS[colour], role=t.role(colour), colour=t.colour(colour)
-    )
+    return sentences.card_text(t, card)
 
 
 def special_action(t: Translator, colour: str) -> str:
@@ -68,44 +61,22 @@ def phase_text(t: Translator, phase: str, to_move_is_you: bool) -> str:
     return ""
 
 
-def action_label(t: Translator, action: object) -> str:
-    """Button text for a gold decision."""
-    if isinstance(action, SaveWithGold):
-        if not action.colours:
-            return t.gettext("Keep nothing: discard every exceeding colour")
-        names = ", ".join(colour_text(t, c) for c in action.colours)
-        return t.gettext("Pay gold to keep: {colours}").format(colours=names)
-    return str(action)
+def action_label(t: Translator, action: Action) -> str:
+    """Button text for a decision."""
+    return sentences.action_label(t, action)
 
 
 def log_line(t: Translator, entry: LogEntry, learner: int) -> str:
-    """One log line in words; empty for entries the learner need not read."""
-    who = player_name(t, entry.player, learner) if entry.player >= 0 else ""
-    action = entry.action
-    if entry.kind == "play" and isinstance(action, Play):
-        card = card_text(t, action.card)
-        effect = special_action(t, action.card.colour)
-        if action.to == CAPITAL and entry.player == learner:
-            return t.gettext("You play {card} into the Capital. {effect}").format(card=card, effect=effect)
-        if action.to == CAPITAL:
-            return t.gettext("{player} plays {card} into the Capital. {effect}").format(
-                player=who, card=card, effect=effect
-            )
-        if entry.player == learner:
-            return t.gettext("You play {card} into your Hometown.").format(card=card)
-        return t.gettext("{player} plays {card} into their Hometown.").format(player=who, card=card)
-    if entry.kind == "pick":
-        if isinstance(action, Pick):
-            cards = ", ".join(card_text(t, c) for c in action.cards)
-            return t.gettext("You pick {cards} and set them aside face down.").format(cards=cards)
-        return t.gettext("{player} picks cards face down.").format(player=who)
-    if entry.kind == "save":
-        if isinstance(action, SaveWithGold) and action.colours:
-            names = ", ".join(t.colour(c) for c in action.colours)
-            return t.gettext("You decide to pay gold to keep: {colours}.").format(colours=names)
-        if isinstance(action, SaveWithGold):
-            return t.gettext("You decide to pay no gold.")
-        return t.gettext("{player} decides on gold in secret.").format(player=who)
+    """One log line in words; empty for entries the learner need not read.
+
+    Another player's pick or gold decision is logged without its action (it is
+    secret): the sentence then says only that it happened."""
+    hidden: dict[str, Action] = {"pick": Pick(()), "save": SaveWithGold(())}
+    if entry.kind == "play" and entry.action is not None:
+        return sentences.action_sentence(t, entry.player, entry.action, learner)
+    if entry.kind in hidden:
+        action: Action = entry.action if entry.player == learner and entry.action is not None else hidden[entry.kind]
+        return sentences.action_sentence(t, entry.player, action, learner)
     if entry.event is not None:
         return event_line(t, entry.event, learner)
     return ""
@@ -113,84 +84,7 @@ def log_line(t: Translator, entry: LogEntry, learner: int) -> str:
 
 def event_line(t: Translator, e: Event, learner: int) -> str:
     """The engine's events, as the learner reads them (private ones are already filtered)."""
-    who = player_name(t, e.player, learner) if e.player >= 0 else ""
-    cards = ", ".join(card_text(t, c) for c in e.cards)
-    colour = t.colour(e.colours[0]) if e.colours else ""
-    k = e.kind
-    if k == "capital_card":
-        return t.gettext("Setup: {cards} goes into the Capital.").format(cards=cards)
-    you = e.player == learner
-    if k == "starting_player":
-        if you:
-            return t.gettext("You are the starting player.")
-        return t.gettext("{player} is the starting player.").format(player=who)
-    if k == "round_start":
-        return t.gettext("Round {number} begins: cards are dealt for choosing.").format(number=e.amount)
-    if k == "scholar_draw":
-        return t.gettext("You draw {cards} (Scholar).").format(cards=cards)
-    if k == "modifier_placed" and you:
-        return t.gettext("You place your modifier face down above {colour}.").format(colour=colour)
-    if k == "modifier_placed":
-        return t.gettext("{player} places a modifier face down above {colour}.").format(player=who, colour=colour)
-    if k == "cleric_take" and you:
-        return t.gettext("You take {cards} from the Capital into your Hometown (Cleric).").format(cards=cards)
-    if k == "cleric_take":
-        return t.gettext("{player} takes {cards} from the Capital into their Hometown (Cleric).").format(
-            player=who, cards=cards
-        )
-    if k == "cleric_nothing":
-        return t.gettext("No blue, green or yellow card in the Capital: the Cleric takes nothing (ruling R1).")
-    if k == "deck_empty":
-        return t.gettext("The deck is empty: the Scholar draws nothing (ruling R10).")
-    if k == "gold_pile_empty":
-        return t.gettext("The gold pile is empty: the Merchant takes nothing.")
-    if k == "modifier_deck_empty":
-        return t.gettext("The modifier deck is empty: the Agent draws nothing (ruling R11).")
-    if k == "last_turns" and you:
-        return t.gettext("You have no card left: every other player has one last turn (ruling R9).")
-    if k == "last_turns":
-        return t.gettext("{player} has no card left: every other player has one last turn (ruling R9).").format(
-            player=who
-        )
-    if k == "turn_skipped" and you:
-        return t.gettext("You have no card for your last turn and skip it.")
-    if k == "turn_skipped":
-        return t.gettext("{player} has no card for their last turn and skips it.").format(player=who)
-    if k == "hand_to_hometown" and you:
-        return t.gettext("Round end: the cards left in your hand go into your Hometown: {cards}.").format(
-            cards=cards
-        )
-    if k == "hand_to_hometown":
-        return t.gettext("Round end: {player} puts the cards left in hand into their Hometown: {cards}.").format(
-            player=who, cards=cards
-        )
-    if k == "reveal":
-        return t.gettext("Round end: the modifiers above the Capital are turned face up.")
-    if k == "gold_spent" and you:
-        return t.ngettext(
-            "You pay {n} gold disc to keep {colour}.", "You pay {n} gold discs to keep {colour}.", e.amount
-        ).format(n=e.amount, colour=colour)
-    if k == "gold_spent":
-        return t.ngettext(
-            "{player} pays {n} gold disc to keep {colour}.", "{player} pays {n} gold discs to keep {colour}.", e.amount
-        ).format(player=who, n=e.amount, colour=colour)
-    if k == "discard" and you:
-        return t.gettext("You exceed the limit in {colour} and discard {cards}.").format(colour=colour, cards=cards)
-    if k == "discard":
-        return t.gettext("{player} exceeds the limit in {colour} and discards {cards}.").format(
-            player=who, colour=colour, cards=cards
-        )
-    if k == "bonus" and you:
-        return t.gettext("You have the highest total in {colour} and take {cards} as a bonus card.").format(
-            colour=colour, cards=cards
-        )
-    if k == "bonus":
-        return t.gettext("{player} has the highest total in {colour} and takes {cards} as a bonus card.").format(
-            player=who, colour=colour, cards=cards
-        )
-    if k == "game_over":
-        return t.gettext("The game is over after round 3.")
-    return ""
+    return sentences.event_sentence(t, e, learner)
 
 
 def modifier_text(value: int | None) -> str:

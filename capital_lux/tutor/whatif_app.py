@@ -23,7 +23,8 @@ from ..engine.cards import N_, CapitalLuxError
 from ..engine.position import MAX_INPUT_BYTES
 from ..engine.game import resolve_chance
 from ..analysis.charts import describe_action, move_chart
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, format_interval, translator
+from ..i18n.sentences import TERMINAL, action_sentence
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
 from ..analysis.risk import MoveEstimate, compare_moves, policy_for
 from ..engine.state import PHASES, GameState
@@ -68,11 +69,6 @@ def move_label_html(t: Translator, action: Action) -> str:
     return escape(describe_action(action, t))
 
 
-def _interval(mean: float, low: float, high: float, percent: bool) -> str:
-    if percent:
-        return f"{mean * 100:.0f}% [{low * 100:.0f}–{high * 100:.0f}]"
-    return f"{mean:.1f} [{low:.1f}–{high:.1f}]"
-
 
 def moves_table_html(t: Translator, moves: list[MoveEstimate]) -> str:
     """Every move with its expected score, risk of exceeding and (to the game's end) chance
@@ -86,11 +82,11 @@ def moves_table_html(t: Translator, moves: list[MoveEstimate]) -> str:
     for i, m in enumerate(moves):
         cells = [
             move_label_html(t, m.action),
-            _interval(m.score.mean, m.score.low, m.score.high, False),
-            _interval(m.p_exceed_any.mean, m.p_exceed_any.low, m.p_exceed_any.high, True),
+            format_interval(m.score.mean, m.score.low, m.score.high, t.lang),
+            format_interval(m.p_exceed_any.mean, m.p_exceed_any.low, m.p_exceed_any.high, t.lang, percent=True),
         ]
         if with_win and m.p_win is not None:
-            cells.append(_interval(m.p_win.mean, m.p_win.low, m.p_win.high, True))
+            cells.append(format_interval(m.p_win.mean, m.p_win.low, m.p_win.high, t.lang, percent=True))
         cls = ' class="cl-you"' if i == best else ""
         rows.append(f"<tr{cls}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     header = "".join(f"<th>{escape(h)}</th>" for h in head)
@@ -102,8 +98,8 @@ def _public_line(t: Translator, seat: int, action: Action, me: int) -> str | Non
     if isinstance(action, (CardDrawn, ModifierDrawn)):
         return None
     if isinstance(action, Pick) and seat != me:
-        return t.gettext("Player {seat} picks cards.").format(seat=seat)
-    return t.gettext("Player {seat}: {move}").format(seat=seat, move=describe_action(action, t))
+        action = Pick(())  # someone else's picks stay hidden
+    return action_sentence(t, seat, action, None, TERMINAL)
 
 
 def phase_label(t: Translator, phase: str) -> str:
@@ -413,7 +409,8 @@ class WhatIfApp:
             try:
                 gold = [int(g) for g in self.fields["gold"].value.replace(",", " ").split()]
             except ValueError:
-                raise PositionError(f"{self.fields['gold'].value!r}: write one whole number per player") from None
+                raise PositionError(N_("{text}: write one whole number per player"),
+                                    text=repr(self.fields["gold"].value)) from None
             data = edit_gold(data, gold)
             data = edit_turn(data, int(self.round.value), int(self.current.value), int(self.starting.value),
                              str(self.phase.value))

@@ -1,0 +1,258 @@
+"""What an exercise is, how a learner's own instance is drawn, and counting from a view.
+
+An ``Exercise`` is a template: a question and a worked solution (English msgids with
+named placeholders), a base position (a gallery name) and the seat whose view it is
+asked from, an exact ``answer`` computed from that view, the ``facts`` the texts
+quote, a ``trial`` (one simulated outcome on a state drawn with
+``views.determinize``), the classic ``mistakes`` of its kind, and a ``vary`` that
+redraws the cards the question does not fix. ``ex.instance(seed)`` is the same
+question on other cards: the same kind of value (an ``Exercise`` too), so every
+function that takes an exercise takes an instance. Seed ``None`` is the gallery
+position itself.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import lru_cache
+from itertools import permutations
+from typing import Any, Callable, Sequence
+
+from .. import gallery
+from ...analysis.risk import unseen_modifiers
+from ...engine.cards import ALL_CARDS, COLOURS, MODIFIERS, Card, CapitalLuxError, N_, format_modifier
+from ...engine.game import sample_chance
+from ...engine.position import loads_position, position_from_dict
+from ...engine.state import DEAL, GameState, new_game
+from ...engine.views import PlayerView, view
+
+Fact = int | Fraction | str | Card
+Variation = Callable[[dict[str, Any], random.Random, int], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A classic wrong answer: its id, what it looks like (a msgid) and its value, or
+    ``None`` where the mistake gives nothing different on this view."""
+
+    id: str
+    text: str
+    value: Callable[[PlayerView], Fraction | None]
+
+
+def _keep(data: dict[str, Any], rng: random.Random, viewer: int) -> dict[str, Any]:
+    return data
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    topic: str
+    title: str
+    position: str  # a gallery name
+    viewer: int
+    question: str
+    solution: str
+    answer: Callable[[PlayerView], Fraction]
+    facts: Callable[[PlayerView], dict[str, Fact]]
+    trial: Callable[[GameState, random.Random], Fraction]
+    probability: bool = True
+    mistakes: tuple[Mistake, ...] = ()
+    #: the assumptions the question rests on, whole sentences (msgids), shown with it
+    assumptions: tuple[str, ...] = ()
+    vary: Variation = _keep
+    #: an extra condition on an instance (the answer must not be trivial, say)
+    valid: Callable[[PlayerView], bool] | None = None
+    #: where the gallery position does not fit the question, the seed of the default instance
+    default_seed: int | None = None
+    seed: int | None = None
+    layout: str | None = field(default=None, repr=False)  # this instance's position (JSON)
+
+    def state(self) -> GameState:
+        return _state(self.layout) if self.layout is not None else gallery.load(self.position)
+
+    def view(self) -> PlayerView:
+        return _view(self.layout or gallery.text(self.position), self.viewer)
+
+    def exact(self) -> Fraction:
+        return _exact(self)
+
+    def instance(self, seed: int | None) -> Exercise:
+        """This exercise on other cards, drawn from ``seed``; ``None`` is the base position.
+
+        The same seed always gives the same cards, so a class seed puts every learner on
+        the same numbers."""
+        template = replace(self, seed=None, layout=None)
+        if seed is None:
+            return template if self.default_seed is None else _instance(template, self.default_seed)
+        return _instance(template, seed)
+
+    def interesting(self, v: PlayerView) -> bool:
+        if self.valid is not None and not self.valid(v):
+            return False
+        return 0 < self.answer(v) < 1 if self.probability else True
+
+
+class InstanceError(CapitalLuxError):
+    """No position fits the exercise's conditions (a bug in its variation)."""
+
+
+@lru_cache(maxsize=512)
+def _parsed(text: str) -> GameState:
+    return loads_position(text)
+
+
+def _state(text: str) -> GameState:
+    return _parsed(text).clone()
+
+
+@lru_cache(maxsize=512)
+def _view(text: str, viewer: int) -> PlayerView:
+    return view(_parsed(text), viewer)
+
+
+@lru_cache(maxsize=2048)
+def _exact(ex: Exercise) -> Fraction:
+    return ex.answer(ex.view())
+
+
+@lru_cache(maxsize=2048)
+def _instance(template: Exercise, seed: int) -> Exercise:
+    rng = random.Random(f"{template.position}/{seed}")  # exercises on one position share its cards
+    base = json.loads(gallery.text(template.position))
+    for _ in range(200):
+        data = template.vary(json.loads(json.dumps(base)), rng, template.viewer)
+        position_from_dict(data)  # a variation never makes an impossible table
+        candidate = replace(template, seed=seed, layout=json.dumps(data, sort_keys=True))
+        if candidate.interesting(candidate.view()):
+            return candidate
+    raise InstanceError(N_("exercise {id}: no position fits seed {seed}"), id=template.id, seed=seed)
+
+
+# -- variations: redraw what the question leaves free -------------------------------------------
+def _unseen_slots(data: dict[str, Any], viewer: int) -> list[tuple[list[str], int]]:
+    """Where the cards the viewer cannot see lie: the deck and the others' hands."""
+    slots = [(data["deck"], i) for i in range(len(data["deck"]))]
+    for seat, hand in enumerate(data["hands"]):
+        if seat != viewer:
+            slots += [(hand, i) for i in range(len(hand))]
+    return slots
+
+
+def _swap(a: tuple[list[str], int], b: tuple[list[str], int]) -> None:
+    a[0][a[1]], b[0][b[1]] = b[0][b[1]], a[0][a[1]]
+
+
+def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: bool = True,
+              hand_greens: int = 0, move_second: str | None = None) -> Variation:
+    """A variation: trade discards with unseen cards, the ``capital`` colours' cards with
+    unseen cards of the same colour (so the colours' structure stays), shuffle the values
+    of every modifier the table holds, give the viewer ``hand_greens`` green cards in hand,
+    and (``move_second``) move the second face-down modifier above yellow to that colour."""
+
+    def vary(data: dict[str, Any], rng: random.Random, viewer: int) -> dict[str, Any]:
+        hidden = _unseen_slots(data, viewer)
+        if discards:
+            for i in range(len(data["discards"])):
+                if rng.random() < 0.7:
+                    _swap((data["discards"], i), rng.choice(hidden))
+        for i, card in enumerate(data["capital"]):
+            same = [s for s in hidden if s[0][s[1]][0] == card[0]]
+            if card[0] in capital and same and rng.random() < 0.7:
+                _swap((data["capital"], i), rng.choice(same))
+        hand = data["hands"][viewer]
+        for i in range(len(hand)):
+            greens = sum(c[0] == "G" for c in hand)
+            if greens < hand_greens and hand[i][0] not in "GY":
+                _swap((hand, i), rng.choice([s for s in hidden if s[0][s[1]][0] == "G"]))
+        mods = data["modifiers"]
+        if modifiers:
+            values = [m["value"] for m in mods["above"]] + list(mods["deck"])
+            values += [mods["pending"]] if mods["pending"] is not None else []
+            rng.shuffle(values)
+            for m in mods["above"]:
+                m["value"] = values.pop()
+            if mods["pending"] is not None:
+                mods["pending"] = values.pop()
+            mods["deck"] = sorted(values)
+        if move_second is not None:
+            above_yellow = [m for m in mods["above"] if m["colour"] == "Y" and m["owner"] != viewer]
+            above_yellow[1]["colour"] = move_second
+        for zone in ("deck", "discards", "capital"):
+            data[zone].sort()
+        return data
+
+    return vary
+
+
+def deal_position(data: dict[str, Any], rng: random.Random, viewer: int) -> dict[str, Any]:
+    """A variation for the deal: a random game, played with random moves to the deal of
+    round 1, 2 or 3, with 2 to 4 players."""
+    from ...engine.position import position_dict
+
+    players, target = rng.choice((2, 3, 4)), rng.choice((1, 2, 2, 3))
+    s = new_game(players)
+    while not (s.phase == DEAL and s.round == target):
+        s.apply_action(sample_chance(s, rng) if s.is_chance_node() else rng.choice(s.legal_actions()))
+    return position_dict(s)
+
+
+# -- counting from a player's view -----------------------------------------------------------
+def unseen(v: PlayerView) -> list[Card]:
+    """The cards the viewer cannot see, one entry per copy."""
+    return [ALL_CARDS[k] for k, n in enumerate(v.unseen_cards()) for _ in range(n)]
+
+
+def hidden_sums(v: PlayerView, colour: str) -> list[int]:
+    """Equally likely totals of the face-down modifiers above ``colour`` (ordered draws)."""
+    k = sum(m.value is None for m in v.modifiers_above[colour])
+    return [sum(p) for p in permutations(list(unseen_modifiers(v)), k)]
+
+
+def limits(v: PlayerView, colour: str) -> list[int]:
+    """Equally likely capital totals of ``colour`` once the modifiers are revealed."""
+    base = sum(v.capital[colour]) + v.known_modifiers(colour)
+    return [base + s for s in hidden_sums(v, colour)]
+
+
+def share(outcomes: Sequence[bool]) -> Fraction:
+    return Fraction(sum(outcomes), len(outcomes))
+
+
+def mean(values: Sequence[int | Fraction]) -> Fraction:
+    return Fraction(sum(values, Fraction(0)), len(values))
+
+
+def as_int(fact: Fact) -> int:
+    assert isinstance(fact, int)
+    return fact
+
+
+def as_fraction(fact: Fact) -> Fraction:
+    assert isinstance(fact, (int, Fraction))
+    return Fraction(fact)
+
+
+def mods(values: Sequence[int]) -> str:
+    return ", ".join(format_modifier(m) for m in values)
+
+
+def own_modifiers(v: PlayerView) -> list[int]:
+    return [m.value for c in COLOURS for m in v.modifiers_above[c] if m.owner == v.viewer and m.value is not None]
+
+
+def all_modifiers_but_pending(v: PlayerView) -> list[int]:
+    """Every modifier but the one the viewer holds: what a careless count calls unseen."""
+    held = [] if v.pending_modifier is None else [v.pending_modifier]
+    return [m for m in MODIFIERS if m not in held]
+
+
+def hidden_above(s: GameState, colour: str, viewer: int) -> list[int]:
+    return [value for owner, value in s.modifiers_above[colour] if owner != viewer]
+
+
+def discarded(v: PlayerView, colour: str) -> int:
+    return sum(c.colour == colour for c in v.discards)

@@ -1,0 +1,264 @@
+"""Exercises on the deck, the draft and the face-down modifiers (the first seven)."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from math import comb
+
+from . import mistakes as M
+from .core import (
+    Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discarded, hidden_above,
+    hidden_sums, limits, mean, mods, own_modifiers, reshuffle, share, unseen,
+)
+from ...analysis.risk import hypergeometric, hypergeometric_at_least, unseen_modifiers
+from ...engine.cards import Card, N_, format_modifier
+from ...engine.game import sample_chance
+from ...engine.notation import Play
+from ...engine.state import GameState
+from ...engine.views import PlayerView
+
+SHUFFLED = N_("The deck is shuffled: every card you cannot see is equally likely to be anywhere among "
+              "the cards you cannot see.")
+PLACED_BLIND = N_("Assume the placements tell you nothing: every modifier you have not seen is equally "
+                  "likely to be any face-down one.")
+
+
+# -- deck composition and the draft --------------------------------------------------------
+def deal_facts(v: PlayerView, colour: str | None = None, value: int | None = None) -> dict[str, Fact]:
+    cards = unseen(v)
+    k = sum((colour is None or c.colour == colour) and (value is None or c.value == value) for c in cards)
+    return {"N": len(cards), "K": k, "n": v.deal_size, "rest": len(cards) - k}
+
+
+def _nkn(v: PlayerView, colour: str | None = None, value: int | None = None) -> tuple[int, int, int]:
+    f = deal_facts(v, colour, value)
+    return as_int(f["N"]), as_int(f["K"]), as_int(f["n"])
+
+
+def _any_six(v: PlayerView) -> Fraction:
+    big_n, k, n = _nkn(v, value=6)
+    return 1 - hypergeometric(big_n, k, n, 0)
+
+
+def _any_six_replaced(v: PlayerView) -> Fraction:
+    big_n, k, n = _nkn(v, value=6)
+    return 1 - (1 - Fraction(k, big_n)) ** n
+
+
+def _two_yellow(v: PlayerView) -> Fraction:
+    big_n, k, n = _nkn(v, colour="Y")
+    return hypergeometric(big_n, k, n, 2)
+
+
+def _two_yellow_binomial(v: PlayerView) -> Fraction:
+    big_n, k, n = _nkn(v, colour="Y")
+    p = Fraction(k, big_n)
+    return comb(n, 2) * p**2 * (1 - p) ** (n - 2)
+
+
+def _expected_sixes(v: PlayerView) -> Fraction:
+    big_n, k, n = _nkn(v, value=6)
+    return Fraction(n * k, big_n)
+
+
+def _dealt(s: GameState, rng: random.Random, viewer: int) -> tuple[Card, ...]:
+    while s.is_chance_node():
+        s.apply_action(sample_chance(s, rng))
+    return tuple(s.draft_hands[viewer])
+
+
+def scholar_facts(v: PlayerView) -> dict[str, Fact]:
+    cards = unseen(v)
+    scholar = next(c for c in v.hand if c.colour == "G")
+    return {"card": scholar, "G": sum(c.colour == "G" for c in cards), "N": len(cards),
+            "discards": len(v.discards), "discarded": discarded(v, "G")}
+
+
+def _scholar(v: PlayerView) -> Fraction:
+    f = scholar_facts(v)
+    return Fraction(as_int(f["G"]), as_int(f["N"]))
+
+
+def green_with_discards(v: PlayerView) -> Fraction | None:
+    """The classic miscount: the discard pile taken for unseen cards."""
+    if not v.discards:
+        return None
+    f = scholar_facts(v)
+    return Fraction(as_int(f["G"]) + as_int(f["discarded"]), as_int(f["N"]) + as_int(f["discards"]))
+
+
+def _scholar_trial(s: GameState, rng: random.Random) -> Fraction:
+    s.apply_action(Play(next(c for c in s.hands[s.current] if c.colour == "G"), "capital"))
+    drawn = sample_chance(s, rng)
+    return Fraction(getattr(drawn, "card").colour == "G")
+
+
+# -- face-down modifiers -------------------------------------------------------------------
+def _positive_facts(v: PlayerView) -> dict[str, Fact]:
+    pool = list(unseen_modifiers(v))
+    pairs = [(a, b) for i, a in enumerate(pool) for b in pool[i + 1:]]
+    return {
+        "own": mods(own_modifiers(v)),
+        "pool": mods(pool),
+        "pairs": ", ".join(f"{a:+d} {b:+d} = {a + b:+d}" for a, b in pairs),
+        "good": sum(a + b > 0 for a, b in pairs),
+        "total": len(pairs),
+    }
+
+
+def _positive_replaced(v: PlayerView) -> Fraction:
+    pool = list(unseen_modifiers(v))
+    return share([a + b > 0 for a in pool for b in pool])
+
+
+def _positive_own_counted(v: PlayerView) -> Fraction:
+    pool = all_modifiers_but_pending(v)
+    return share([a + b > 0 for i, a in enumerate(pool) for b in pool[i + 1:]])
+
+
+def _limit_facts(v: PlayerView) -> dict[str, Fact]:
+    pool = list(unseen_modifiers(v))
+    k = sum(m.value is None for m in v.modifiers_above["Y"])
+    average = Fraction(sum(pool), len(pool))
+    return {"cards": sum(v.capital["Y"]), "pool": mods(pool), "mean": average, "k": k, "mods": k * average}
+
+
+def _limit_one_modifier(v: PlayerView) -> Fraction:
+    f = _limit_facts(v)
+    return as_int(f["cards"]) + as_fraction(f["mean"])
+
+
+def _limit_own_counted(v: PlayerView) -> Fraction:
+    f = _limit_facts(v)
+    return as_int(f["cards"]) + as_int(f["k"]) * mean(all_modifiers_but_pending(v))
+
+
+def _after_draw_facts(v: PlayerView) -> dict[str, Fact]:
+    pool = list(unseen_modifiers(v))
+    before = pool + [v.pending_modifier or 0]
+    owner = next(m.owner for m in v.modifiers_above["Y"] if m.value is None)
+    return {
+        "pending": format_modifier(v.pending_modifier or 0),
+        "seat": owner,
+        "before": share([m < 0 for m in before]),
+        "pool": mods(pool),
+        "negative": mods([m for m in pool if m < 0]) or "-",
+    }
+
+
+def _positive_trial(s: GameState, rng: random.Random) -> Fraction:
+    return Fraction(sum(hidden_above(s, "Y", 0)) > 0)
+
+
+def _negative_trial(s: GameState, rng: random.Random) -> Fraction:
+    return Fraction(sum(hidden_above(s, "Y", 0)) < 0)
+
+
+def _limit_trial(s: GameState, rng: random.Random) -> Fraction:
+    return Fraction(s.capital_total("Y"))
+
+
+def _prior(v: PlayerView) -> Fraction:
+    f = _after_draw_facts(v)
+    return as_fraction(f["before"])
+
+
+DRAWS: tuple[Exercise, ...] = (
+    Exercise(
+        "deal-any-six", N_("Deck composition and the draft"), N_("A 6 in the deal"), "first-deal", 0,
+        N_("The cards for the draft are about to be dealt: you will get {n} of the {N} cards you cannot "
+           "see. What is the probability that at least one of them is a 6?"),
+        N_("All {K} sixes are among the {N} cards you cannot see, and every set of {n} of them is equally "
+           "likely to be yours. The sets without a 6 choose all {n} cards among the other {rest}: "
+           "P(no 6) = C({rest}, {n}) / C({N}, {n}). So P(at least one 6) = 1 - C({rest}, {n}) / C({N}, {n}) "
+           "= {answer}."),
+        _any_six, lambda v: deal_facts(v, value=6),
+        lambda s, rng: Fraction(any(c.value == 6 for c in _dealt(s, rng, 0))),
+        mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _any_six_replaced),
+                  Mistake("expected-for-probability", M.EXPECTED_FOR_PROBABILITY, _expected_sixes)),
+        assumptions=(SHUFFLED,), vary=deal_position,
+    ),
+    Exercise(
+        "deal-two-merchants", N_("Deck composition and the draft"), N_("Two Merchants in the deal"),
+        "first-deal", 0,
+        N_("You will be dealt {n} of the {N} cards you cannot see, {K} of which are {Merchant} cards "
+           "({yellow}). What is the probability that exactly two of your {n} cards are {yellow}?"),
+        N_("This is the hypergeometric distribution: choose 2 of the {K} {yellow} cards and {n} - 2 of "
+           "the other {rest}, out of all the ways to choose {n} of {N}: "
+           "C({K}, 2) × C({rest}, {n} - 2) / C({N}, {n}) = {answer}."),
+        _two_yellow, lambda v: deal_facts(v, colour="Y"),
+        lambda s, rng: Fraction(sum(c.colour == "Y" for c in _dealt(s, rng, 0)) == 2),
+        mistakes=(Mistake("binomial", M.BINOMIAL, _two_yellow_binomial),
+                  Mistake("at-least", M.AT_LEAST,
+                          lambda v: hypergeometric_at_least(*_nkn(v, colour="Y"), 2))),
+        assumptions=(SHUFFLED,), vary=deal_position,
+    ),
+    Exercise(
+        "deal-expected-sixes", N_("Deck composition and the draft"), N_("How many sixes, on average?"),
+        "first-deal", 0,
+        N_("You will be dealt {n} of the {N} cards you cannot see; {K} of them are sixes. How many sixes "
+           "do you get on average (the expected number)?"),
+        N_("Each of your {n} cards is a 6 with probability {K}/{N}. Expectations add up even though the "
+           "cards are not independent, so the expected number of sixes is {n} × {K}/{N} = {answer}."),
+        _expected_sixes, lambda v: deal_facts(v, value=6),
+        lambda s, rng: Fraction(sum(c.value == 6 for c in _dealt(s, rng, 0))),
+        probability=False,
+        mistakes=(Mistake("probability-for-expected", M.PROBABILITY_FOR_EXPECTED, _any_six),
+                  Mistake("per-card", M.PER_CARD, lambda v: Fraction(_nkn(v, value=6)[1], _nkn(v, value=6)[0]))),
+        assumptions=(SHUFFLED,), vary=deal_position,
+    ),
+    Exercise(
+        "scholar-green", N_("Deck composition and the draft"), N_("A Scholar draws a Scholar"),
+        "modifiers-round-2", 0,
+        N_("You play {card} into the {Capital}: the {Scholar} draws the top card of the deck. What is the "
+           "probability that it is another {Scholar}, a {green} card?"),
+        N_("You cannot see {N} cards: the deck and the other players' hands. The {discards} discarded cards "
+           "are out of the game. Nothing you know tells the unseen cards apart, so each of them is equally "
+           "likely to be on top of the deck. {G} of them are {green}, so the probability is {answer}."),
+        _scholar, scholar_facts, _scholar_trial,
+        mistakes=(Mistake("discards-unseen", M.DISCARDS_UNSEEN, green_with_discards),),
+        assumptions=(SHUFFLED,), vary=reshuffle(capital=("G",), modifiers=False),
+    ),
+    Exercise(
+        "modifiers-positive", N_("Face-down modifiers"), N_("What can two modifiers add up to?"),
+        "modifiers-round-2", 0,
+        N_("Two modifier cards lie face down above the {Merchant}, placed by the other players. You "
+           "placed the {own} yourself, above the {Agent}. What is the probability that the two face-down "
+           "modifiers above the {Merchant} add up to more than 0?"),
+        N_("The modifiers are +4, +2, -1 and -3, one of each. You know where your {own} is, so the two "
+           "face-down ones are two different modifiers among {pool}, every pair equally likely: {pairs}. "
+           "{good} of the {total} pairs add up to more than 0: {answer}."),
+        lambda v: share([t > 0 for t in hidden_sums(v, "Y")]), _positive_facts, _positive_trial,
+        mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _positive_replaced),
+                  Mistake("known-unseen", M.KNOWN_UNSEEN, _positive_own_counted)),
+        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False),
+    ),
+    Exercise(
+        "modifiers-expected-limit", N_("Face-down modifiers"), N_("The expected limit"),
+        "modifiers-round-2", 0,
+        N_("What is the expected {yellow} limit: the {Capital}'s {yellow} cards plus the two face-down "
+           "modifiers above the {Merchant}?"),
+        N_("The {yellow} cards in the {Capital} add up to {cards}. Each face-down modifier is equally "
+           "likely to be any of {pool}, whose average is {mean}. Expectations add up, so the {k} modifiers "
+           "add {k} × {mean} = {mods} on average, and the expected limit is {cards} + {mods} = {answer}."),
+        lambda v: mean(limits(v, "Y")), _limit_facts, _limit_trial,
+        probability=False,
+        mistakes=(Mistake("one-modifier", M.ONE_MODIFIER, _limit_one_modifier),
+                  Mistake("known-unseen", M.KNOWN_UNSEEN, _limit_own_counted)),
+        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, capital=("Y",)),
+    ),
+    Exercise(
+        "modifier-after-draw", N_("Conditional probability"), N_("After drawing a modifier"),
+        "agent-drew", 0,
+        N_("Your {Agent} has just drawn the {pending} modifier. Player {seat}'s modifier lies face down "
+           "above the {Merchant}. Before you drew, the chance that it was negative was {before}. What is "
+           "it now?"),
+        N_("Knowing your own card changes the odds: the face-down modifier cannot be the {pending} you "
+           "hold. It is one of {pool}, each equally likely, and the negative ones are: {negative}. So the "
+           "probability is {answer}."),
+        lambda v: share([t < 0 for t in hidden_sums(v, "Y")]), _after_draw_facts, _negative_trial,
+        mistakes=(Mistake("prior", M.PRIOR, _prior),),
+        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False),
+    ),
+)

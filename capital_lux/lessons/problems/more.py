@@ -1,0 +1,430 @@
+"""More probability: Bayes, total probability, dependence, variance, sequential draws,
+the Cleric, and how many samples an estimate needs (nine exercise kinds)."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from math import ceil, floor
+
+from . import mistakes as M
+from .core import (
+    Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discarded, hidden_above,
+    hidden_sums, limits, mean, mods, reshuffle, share, unseen,
+)
+from .draws import PLACED_BLIND, SHUFFLED
+from ...analysis.risk import unseen_modifiers
+from ...engine.cards import ALL_CARDS, N_, format_modifier
+from ...engine.game import sample_chance
+from ...engine.notation import Play, TakeLowest
+from ...engine.state import GameState
+from ...engine.views import PlayerView
+
+#: The stated placement model of the Bayes exercise.
+NEGATIVE_ABOVE, POSITIVE_ABOVE = Fraction(3, 4), Fraction(1, 4)
+#: The 95% normal quantile, as an exact fraction (1.96).
+Z95 = Fraction(49, 25)
+
+PLACEMENT_MODEL = N_("The placement model: a player who draws a negative modifier puts it above the "
+                     "{Merchant} with probability 3/4, a positive one with probability 1/4; the modifier "
+                     "drawn is equally likely to be any one you have not seen.")
+NOBODY_DRAWS = N_("Nobody else draws a card between your two draws, and every card you cannot see is "
+                  "equally likely to be on top of the deck.")
+NOW_ONLY = N_("Count only what is on the table now: your {yellow} cards in your {Hometown} and the "
+              "{Capital}'s {yellow} total with its modifiers; cards still in hands are left aside.")
+
+
+def _variance(values: list[int] | list[Fraction]) -> Fraction:
+    m = mean(values)
+    return mean([(x - m) ** 2 for x in values])
+
+
+def _pool(v: PlayerView) -> list[int]:
+    return list(unseen_modifiers(v))
+
+
+def _hidden_pool(s: GameState, viewer: int) -> list[int]:
+    """The modifier values the viewer has not seen, read from a full state."""
+    hidden = [value for c in "BGPY" for value in hidden_above(s, c, viewer)]
+    return hidden + list(s.modifier_deck)
+
+
+# -- Bayes: what a placement tells ---------------------------------------------------------------
+def _posterior(pool: list[int]) -> Fraction:
+    negative = NEGATIVE_ABOVE * sum(m < 0 for m in pool)
+    return negative / (negative + POSITIVE_ABOVE * sum(m > 0 for m in pool))
+
+
+def _bayes_facts(v: PlayerView) -> dict[str, Fact]:
+    pool = _pool(v)
+    neg, pos = sum(m < 0 for m in pool), sum(m > 0 for m in pool)
+    owner = next(m.owner for m in v.modifiers_above["Y"] if m.value is None)
+    return {"seat": owner, "pool": mods(pool), "neg": neg, "pos": pos, "k": len(pool),
+            "top": Fraction(3 * neg, 4 * len(pool)), "bottom": Fraction(3 * neg + pos, 4 * len(pool))}
+
+
+def _bayes_trial(s: GameState, rng: random.Random) -> Fraction:
+    pool = _hidden_pool(s, 0)
+    while True:  # rejection: keep only the draws that the model puts above the Merchant
+        m = rng.choice(pool)
+        if rng.random() < (NEGATIVE_ABOVE if m < 0 else POSITIVE_ABOVE):
+            return Fraction(m < 0)
+
+
+# -- total probability: the first modifier turned ---------------------------------------------
+def _reveal_parts(v: PlayerView) -> tuple[int, int, list[int]]:
+    card = next(c for c in v.hand if c.colour == "Y")
+    return v.hometown_total(v.viewer, "Y") + card.value, sum(v.capital["Y"]) + v.known_modifiers("Y"), _pool(v)
+
+
+def _risk_given(v: PlayerView, first: int) -> Fraction:
+    home, cards, pool = _reveal_parts(v)
+    rest = list(pool)
+    rest.remove(first)
+    return share([home > cards + first + x for x in rest])
+
+
+def _revealed(v: PlayerView) -> int:
+    """The value the question turns: the lowest one that leaves the answer open."""
+    pool = sorted(_pool(v))
+    return next((m for m in pool if 0 < _risk_given(v, m) < 1), pool[0])
+
+
+def _reveal_facts(v: PlayerView) -> dict[str, Fact]:
+    home, cards, pool = _reveal_parts(v)
+    first = _revealed(v)
+    rest = list(pool)
+    rest.remove(first)
+    return {
+        "card": next(c for c in v.hand if c.colour == "Y"), "home": home, "cards": cards,
+        "first": format_modifier(first), "rest": mods(rest),
+        "bad": mods([x for x in rest if home > cards + first + x]) or "-",
+        "table": ", ".join(f"{m:+d} → {_risk_given(v, m)}" for m in sorted(pool)),
+        "overall": mean([_risk_given(v, m) for m in pool]),
+    }
+
+
+def _reveal_replaced(v: PlayerView) -> Fraction:
+    home, cards, pool = _reveal_parts(v)
+    return share([home > cards + _revealed(v) + x for x in pool])
+
+
+def _reveal_trial(s: GameState, rng: random.Random) -> Fraction:
+    first = _revealed_in(s)
+    slots = [i for i, (o, _) in enumerate(s.modifiers_above["Y"]) if o != 0]
+    values = [s.modifiers_above["Y"][i][1] for i in slots]
+    if first != values[0]:
+        # Put the turned value first, moving the one it displaces to where it was: by symmetry
+        # the other face-down modifier stays uniform among the rest.
+        if first == values[1]:
+            values = [first, values[0]]
+        else:
+            where = [c for c in "BGP" for o, value in s.modifiers_above[c] if value == first and o != 0]
+            if where:
+                c = where[0]
+                s.modifiers_above[c] = [(o, values[0] if value == first else value) for o, value in s.modifiers_above[c]]
+            else:
+                s.modifier_deck = sorted(values[0] if m == first else m for m in s.modifier_deck)
+            values = [first, values[1]]
+    for i, value in zip(slots, values):
+        s.modifiers_above["Y"][i] = (s.modifiers_above["Y"][i][0], value)
+    card = next(c for c in s.hands[0] if c.colour == "Y")
+    s.apply_action(Play(card, "home"))
+    return Fraction(s.hometown_total(0, "Y") > s.capital_total("Y"))
+
+
+def _revealed_in(s: GameState) -> int:
+    from ...engine.views import view
+
+    return _revealed(view(s, 0))
+
+
+def _reveal_valid(v: PlayerView) -> bool:
+    return any(c.colour == "Y" for c in v.hand) and 0 < _risk_given(v, _revealed(v)) < 1
+
+
+# -- dependence: two colours share the modifiers ---------------------------------------------------
+def _both_positive(pool: list[int]) -> Fraction:
+    return share([a > 0 and b > 0 for a in pool for b in pool if a is not b])
+
+
+def _dependence_facts(v: PlayerView) -> dict[str, Fact]:
+    pool = _pool(v)
+    pairs = [(a, b) for i, a in enumerate(pool) for j, b in enumerate(pool) if i != j]
+    p = share([m > 0 for m in pool])
+    return {"pool": mods(pool), "p": p, "product": p * p, "good": sum(a > 0 and b > 0 for a, b in pairs),
+            "total": len(pairs)}
+
+
+def _dependence(v: PlayerView) -> Fraction:
+    pool = _pool(v)
+    return share([a > 0 and b > 0 for i, a in enumerate(pool) for j, b in enumerate(pool) if i != j])
+
+
+def _dependence_trial(s: GameState, rng: random.Random) -> Fraction:
+    return Fraction(sum(hidden_above(s, "Y", 0)) > 0 and sum(hidden_above(s, "G", 0)) > 0)
+
+
+# -- expected value and variance ---------------------------------------------------------------
+def _variance_facts(v: PlayerView) -> dict[str, Fact]:
+    pool = _pool(v)
+    return {"pool": mods(pool), "k": len(pool), "mean": mean(pool), "squares": mean([m * m for m in pool]),
+            "mean_sq": mean(pool) ** 2}
+
+
+def _variance_trial(s: GameState, rng: random.Random) -> Fraction:
+    pool = _hidden_pool(s, 0)
+    return (sum(hidden_above(s, "Y", 0)) - mean(pool)) ** 2
+
+
+def _limit_variance(v: PlayerView) -> Fraction:
+    return _variance(limits(v, "Y"))
+
+
+def _spread_facts(v: PlayerView) -> dict[str, Fact]:
+    pool = _pool(v)
+    k = sum(m.value is None for m in v.modifiers_above["Y"])
+    return {"pool": mods(pool), "N": len(pool), "k": k, "one": _variance(pool), "mean": mean(limits(v, "Y")),
+            "limits": ", ".join(str(x) for x in sorted(limits(v, "Y")))}
+
+
+def _spread_trial(s: GameState, rng: random.Random) -> Fraction:
+    from ...engine.views import view
+
+    return (s.capital_total("Y") - mean(limits(view(s, 0), "Y"))) ** 2
+
+
+def _samples(v: PlayerView) -> Fraction:
+    return Fraction(ceil(Z95**2 * _limit_variance(v)))
+
+
+def _samples_facts(v: PlayerView) -> dict[str, Fact]:
+    return {"variance": _limit_variance(v), "product": Z95**2 * _limit_variance(v)}
+
+
+def _samples_trial(s: GameState, rng: random.Random) -> Fraction:
+    return Z95**2 * _spread_trial(s, rng)
+
+
+# -- sequential draws --------------------------------------------------------------------------
+def _scholars_facts(v: PlayerView) -> dict[str, Fact]:
+    cards = unseen(v)
+    greens = [c for c in v.hand if c.colour == "G"]
+    return {"first": greens[0], "second": greens[1], "G": sum(c.colour == "G" for c in cards), "N": len(cards),
+            "G1": sum(c.colour == "G" for c in cards) - 1, "N1": len(cards) - 1, "discards": len(v.discards)}
+
+
+def _two_greens(g: int, n: int) -> Fraction:
+    return Fraction(g * (g - 1), n * (n - 1))
+
+
+def _scholars(v: PlayerView) -> Fraction:
+    f = _scholars_facts(v)
+    return _two_greens(as_int(f["G"]), as_int(f["N"]))
+
+
+def _scholars_replaced(v: PlayerView) -> Fraction:
+    f = _scholars_facts(v)
+    return Fraction(as_int(f["G"]), as_int(f["N"])) ** 2
+
+
+def _scholars_discards(v: PlayerView) -> Fraction | None:
+    f = _scholars_facts(v)
+    return _two_greens(as_int(f["G"]) + discarded(v, "G"), as_int(f["N"]) + len(v.discards)) if v.discards else None
+
+
+def _draw_from_deck(s: GameState, rng: random.Random) -> str:
+    kinds = [k for k, n in enumerate(s.deck) for _ in range(n)]
+    return ALL_CARDS[rng.choice(kinds)].colour
+
+
+def _scholars_trial(s: GameState, rng: random.Random) -> Fraction:
+    s.apply_action(Play(next(c for c in s.hands[0] if c.colour == "G"), "capital"))
+    draw = sample_chance(s, rng)
+    s.apply_action(draw)
+    first = getattr(draw, "card").colour
+    return Fraction(first == "G" and _draw_from_deck(s, rng) == "G")
+
+
+def _until_facts(v: PlayerView) -> dict[str, Fact]:
+    cards = unseen(v)
+    return {"N": len(cards), "G": sum(c.colour == "G" for c in cards)}
+
+
+def _until(v: PlayerView) -> Fraction:
+    f = _until_facts(v)
+    return Fraction(as_int(f["N"]) + 1, as_int(f["G"]) + 1)
+
+
+def _until_trial(s: GameState, rng: random.Random) -> Fraction:
+    colours = [ALL_CARDS[k].colour for k, n in enumerate(s.deck) for _ in range(n)]
+    rng.shuffle(colours)
+    return Fraction(colours.index("G") + 1)
+
+
+# -- the Cleric --------------------------------------------------------------------------------
+def _cleric_parts(v: PlayerView) -> tuple[int, int, int]:
+    low = min(v.capital["Y"])
+    return v.hometown_total(v.viewer, "Y"), sum(v.capital["Y"]) + v.known_modifiers("Y"), low
+
+
+def _cleric(v: PlayerView, drop: int = 1) -> Fraction:
+    """The risk; with ``drop=0`` the classic half: the card counted on one side only."""
+    home, cards, low = _cleric_parts(v)
+    return share([home + low > cards - drop * low + s for s in hidden_sums(v, "Y")])
+
+
+def _cleric_facts(v: PlayerView) -> dict[str, Fact]:
+    home, cards, low = _cleric_parts(v)
+    sums = hidden_sums(v, "Y")
+    return {"card": next(c for c in v.hand if c.colour == "P"), "low": low, "home": home, "after": home + low,
+            "cards": cards, "left": cards - low, "pool": mods(_pool(v)),
+            "sums": ", ".join(f"{x:+d}" for x in sums),
+            "bad": sum(home + low > cards - low + x for x in sums), "total": len(sums)}
+
+
+def _cleric_trial(s: GameState, rng: random.Random) -> Fraction:
+    s.apply_action(Play(next(c for c in s.hands[0] if c.colour == "P"), "capital"))
+    s.apply_action(TakeLowest("Y"))  # ruling R2: the player chooses the colour
+    return Fraction(s.hometown_total(0, "Y") > s.capital_total("Y"))
+
+
+def _cleric_valid(v: PlayerView) -> bool:
+    return any(c.colour == "P" for c in v.hand) and len(v.capital["Y"]) >= 2 and 0 < _cleric(v) < 1
+
+
+MORE: tuple[Exercise, ...] = (
+    Exercise(
+        "bayes-placement", N_("Conditional probability"), N_("What does a placement tell?"), "agent-drew", 0,
+        N_("Player {seat} drew a modifier with their {Agent} and put it face down above the {Merchant}. "
+           "Under the placement model below, what is the probability that this modifier is negative?"),
+        N_("The modifier was one of {pool} ({neg} negative, {pos} positive), each equally likely before "
+           "it was placed. Bayes' rule weighs each value by the chance of being put above the {Merchant}: "
+           "P(negative and above) = 3/4 × {neg}/{k} = {top}, and P(above) = 3/4 × {neg}/{k} + 1/4 × "
+           "{pos}/{k} = {bottom}. So P(negative | above the {Merchant}) = {top} / {bottom} = {answer}."),
+        lambda v: _posterior(_pool(v)), _bayes_facts, _bayes_trial,
+        mistakes=(Mistake("prior", M.PRIOR, lambda v: share([m < 0 for m in _pool(v)])),
+                  Mistake("likelihood", M.LIKELIHOOD, lambda v: NEGATIVE_ABOVE)),
+        assumptions=(PLACEMENT_MODEL,), vary=reshuffle(discards=False),
+    ),
+    Exercise(
+        "reveal-conditional", N_("Conditional probability"), N_("The first modifier is turned"),
+        "modifiers-round-2", 0,
+        N_("Suppose you play {card} into your {Hometown}: your {yellow} cards add up to {home}, and the "
+           "{Capital}'s {yellow} cards and known modifiers to {cards}. At the round end the first of the "
+           "two face-down modifiers above the {Merchant} is turned: it is {first}. What is now the "
+           "probability that your {yellow} cards exceed the limit?"),
+        N_("The other face-down modifier is one of {rest}, each equally likely: the {first} cannot come "
+           "twice. You exceed when {home} is more than {cards} {first} plus it, that is for: {bad}. So the "
+           "probability is {answer}. For every value the first modifier could show, the risk is: {table}. "
+           "By the law of total probability their average, {overall}, is the risk before anything is "
+           "turned."),
+        lambda v: _risk_given(v, _revealed(v)), _reveal_facts, _reveal_trial,
+        mistakes=(Mistake("prior", M.PRIOR, lambda v: as_fraction(_reveal_facts(v)["overall"])),
+                  Mistake("with-replacement", M.WITH_REPLACEMENT, _reveal_replaced)),
+        assumptions=(PLACED_BLIND, NOW_ONLY), vary=reshuffle(discards=False, capital=("Y",)), valid=_reveal_valid,
+    ),
+    Exercise(
+        "two-colours-dependent", N_("Dependence"), N_("Two colours, one set of modifiers"),
+        "modifiers-round-2", 0,
+        N_("One modifier lies face down above the {Merchant} and another above the {Scholar}, both "
+           "placed by other players. What is the probability that both are positive, so that both the "
+           "{yellow} and the {green} limits rise?"),
+        N_("Each one alone is positive with probability {p}, but they are two different cards among "
+           "{pool}: {good} of the {total} ordered pairs are both positive, so the probability is "
+           "{answer}. That is not {p} × {p} = {product}: once one is positive, fewer positive ones are left "
+           "for the other. The two events are dependent."),
+        _dependence, _dependence_facts, _dependence_trial,
+        mistakes=(Mistake("independence", M.INDEPENDENCE, lambda v: share([m > 0 for m in _pool(v)]) ** 2),
+                  Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _both_positive(all_modifiers_but_pending(v)))),
+        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, move_second="G"), default_seed=0,
+        valid=lambda v: 0 < _dependence(v) < 1,
+    ),
+    Exercise(
+        "modifier-variance", N_("Expected value"), N_("How much does one modifier vary?"), "last-turn", 0,
+        N_("The modifier face down above the {Merchant} is one of {pool}, each equally likely. Its "
+           "expected value is {mean}. What is its variance?"),
+        N_("The variance is the mean of the squares minus the square of the mean. The squares average "
+           "{squares}, and the mean squared is {mean_sq}, so the variance is {squares} - {mean_sq} = "
+           "{answer}."),
+        lambda v: _variance(_pool(v)), _variance_facts, _variance_trial, probability=False,
+        mistakes=(Mistake("mean-of-squares", M.MEAN_OF_SQUARES, lambda v: mean([m * m for m in _pool(v)])),
+                  Mistake("sample-variance", M.SAMPLE_VARIANCE,
+                          lambda v: _variance(_pool(v)) * len(_pool(v)) / (len(_pool(v)) - 1)),
+                  Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _variance(all_modifiers_but_pending(v)))),
+        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False),
+    ),
+    Exercise(
+        "limit-spread", N_("Expected value"), N_("The spread of a limit"), "modifiers-round-2", 0,
+        N_("The {yellow} limit is the {Capital}'s {yellow} cards plus the {k} face-down modifiers above "
+           "the {Merchant}; its expected value is {mean}. What is the variance of the {yellow} limit?"),
+        N_("The face-down modifiers are {k} different cards among the {N} values {pool}, each of which has "
+           "variance {one} on its own. The equally likely limits are {limits}. Drawn without replacement, "
+           "the variance of their sum is {k} × {one} × ({N} - {k}) / ({N} - 1) = {answer}, less than "
+           "{k} × {one}."),
+        _limit_variance, _spread_facts, _spread_trial, probability=False,
+        mistakes=(Mistake("variances-added", M.VARIANCES_ADDED,
+                          lambda v: _variance(_pool(v)) * sum(m.value is None for m in v.modifiers_above["Y"])),
+                  Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _variance(
+                      [a + b for i, a in enumerate(all_modifiers_but_pending(v))
+                       for j, b in enumerate(all_modifiers_but_pending(v)) if i != j]))),
+        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, capital=("Y",)),
+    ),
+    Exercise(
+        "samples-needed", N_("Simulation"), N_("How many samples for ±1 point?"), "modifiers-round-2", 0,
+        N_("You estimate the expected {yellow} limit by simulation. One simulated limit has variance "
+           "{variance}. How many samples n do you need at least, so that the 95% interval, ±1.96 × "
+           "√(variance / n), is no wider than ±1 point?"),
+        N_("You need 1.96 × √({variance} / n) ≤ 1, that is n ≥ 1.96² × {variance} = {product}. The "
+           "smallest whole number that is enough is {answer}."),
+        _samples, _samples_facts, _samples_trial, probability=False,
+        mistakes=(Mistake("not-squared", M.NOT_SQUARED, lambda v: Fraction(ceil(Z95 * _limit_variance(v)))),
+                  Mistake("not-rounded-up", M.NOT_ROUNDED_UP,
+                          lambda v: Fraction(floor(Z95**2 * _limit_variance(v))))),
+        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, capital=("Y",)),
+    ),
+    Exercise(
+        "two-scholars", N_("Sequential draws"), N_("Two Scholar draws"), "modifiers-round-2", 0,
+        N_("You hold {first} and {second}. You play both into the {Capital}, one after the other; each "
+           "{Scholar} draws the top card of the deck. What is the probability that both draws are "
+           "{green}?"),
+        N_("You cannot see {N} cards, {G} of them {green} (the {discards} discarded cards are out of the "
+           "game). The first draw is {green} with probability {G}/{N}. Then that card is in your hand, and "
+           "{G1} of the {N1} cards you cannot see are {green}. So the probability is {G}/{N} × {G1}/{N1} "
+           "= {answer}."),
+        _scholars, _scholars_facts, _scholars_trial,
+        mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _scholars_replaced),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN, _scholars_discards)),
+        assumptions=(NOBODY_DRAWS,), vary=reshuffle(capital=("G",), modifiers=False, hand_greens=2), default_seed=0,
+        valid=lambda v: sum(c.colour == "G" for c in v.hand) >= 2 and _scholars(v) > 0,
+    ),
+    Exercise(
+        "draws-until-green", N_("Sequential draws"), N_("Draws until a green"), "first-deal", 0,
+        N_("Before the deal, the deck holds the {N} cards you cannot see, {G} of them {green}. If its "
+           "cards were turned one by one from the top, how many would you expect to turn, up to and "
+           "including the first {green} card?"),
+        N_("The {G} {green} cards cut the other cards into {G} + 1 gaps, each as long as the others on "
+           "average: ({N} - {G}) / ({G} + 1) cards. The first {green} card comes right after the first "
+           "gap, so the expected number of cards turned is 1 + ({N} - {G}) / ({G} + 1) = ({N} + 1) / "
+           "({G} + 1) = {answer}."),
+        _until, _until_facts, _until_trial, probability=False,
+        mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT,
+                          lambda v: Fraction(len(unseen(v)), sum(c.colour == "G" for c in unseen(v)))),
+                  Mistake("probability-for-expected", M.PROBABILITY_FOR_EXPECTED,
+                          lambda v: Fraction(sum(c.colour == "G" for c in unseen(v)), len(unseen(v))))),
+        assumptions=(SHUFFLED,), vary=deal_position,
+    ),
+    Exercise(
+        "cleric-capital", N_("The Cleric"), N_("The Cleric moves a card"), "modifiers-round-2", 0,
+        N_("You play {card} into the {Capital}, and your {Cleric} takes the lowest {yellow} card of the "
+           "{Capital}, a {low}, into your {Hometown} (ruling R2). What is the probability that your "
+           "{yellow} cards then exceed the {yellow} limit?"),
+        N_("The card moves from one side to the other: your {yellow} total goes from {home} to {after}, "
+           "and the {Capital}'s {yellow} cards and known modifiers go from {cards} to {left}. The face-down "
+           "modifiers above the {Merchant} add one of: {sums}. You exceed when {after} is more than {left} "
+           "plus that, in {bad} of the {total} cases: {answer}."),
+        lambda v: _cleric(v), _cleric_facts, _cleric_trial,
+        mistakes=(Mistake("cleric-half", M.CLERIC_HALF, lambda v: _cleric(v, drop=0)),),
+        assumptions=(PLACED_BLIND, NOW_ONLY), vary=reshuffle(discards=False, capital=("Y",)), valid=_cleric_valid,
+    ),
+)

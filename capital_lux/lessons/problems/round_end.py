@@ -1,0 +1,331 @@
+"""Exercises at the round end: exceeding, gold, bonus cards and the short deck."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from math import comb
+from typing import Callable
+
+from . import mistakes as M
+from .core import Exercise, Fact, Mistake, as_int, discarded, limits, mean, mods, own_modifiers, reshuffle, share, unseen
+from ...analysis.risk import unseen_modifiers
+from ...engine.cards import N_
+from ...engine.game import sample_chance
+from ...engine.notation import Action, Play, SaveWithGold
+from ...engine.rules import excess, gold_options
+from ...engine.state import GOLD, GameState, hand_size
+from ...engine.views import PlayerView, view
+
+LAST_TURN = N_("This is the very last turn of the round: the round ends right after it, and every card "
+               "still in a hand goes into its owner's {Hometown}.")
+OTHERS_AT_RANDOM = N_("Every decision of the other players is taken at random among their legal moves, "
+                      "and every card you cannot see is equally likely to be in any hidden place.")
+
+GoldChoice = Callable[[GameState, int], Action]
+
+
+def _save_none(s: GameState, p: int) -> Action:
+    return SaveWithGold(())
+
+
+def _save_yellow(s: GameState, p: int) -> Action:
+    options = gold_options(s, p)
+    return next((o for o in options if getattr(o, "colours") == ("Y",)), options[0])
+
+
+def best_for_points(s: GameState, p: int) -> Action:
+    """The gold decision that keeps the most points (cards kept minus gold spent)."""
+
+    def kept(option: Action) -> int:
+        colours = getattr(option, "colours")
+        return sum(s.hometown_total(p, c) - excess(s, p, c) for c in colours)
+
+    return max(gold_options(s, p), key=kept)
+
+
+def to_round_end(s: GameState, move: Action, viewer: int, choose: GoldChoice, rng: random.Random) -> GameState:
+    """Play ``move``, then run the round to its end: chance by ``rng``, the viewer's gold
+    decision by ``choose``, every other decision at random."""
+    start = s.round
+    s.apply_action(move)
+    while not s.is_terminal() and s.round == start:
+        if s.is_chance_node():
+            s.apply_action(sample_chance(s, rng))
+        elif s.phase == GOLD and s.current == viewer:
+            s.apply_action(choose(s, viewer))
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    return s
+
+
+def _lost(s: GameState, viewer: int, colour: str, kinds: tuple[str, ...]) -> bool:
+    return any(e.kind in kinds and e.player == viewer and colour in e.colours for e in s.log)
+
+
+def _home_total(v: PlayerView) -> int:
+    card = v.hand[0]
+    return v.hometown_total(v.viewer, card.colour) + card.value
+
+
+def _exceed(v: PlayerView) -> Fraction:
+    return share([_home_total(v) > limit for limit in limits(v, v.hand[0].colour)])
+
+
+def _exceed_or_equal(v: PlayerView) -> Fraction:
+    return share([_home_total(v) >= limit for limit in limits(v, v.hand[0].colour)])
+
+
+def _exceed_own_counted(v: PlayerView) -> Fraction:
+    card = v.hand[0]
+    base = sum(v.capital[card.colour]) + v.known_modifiers(card.colour)
+    held = set(own_modifiers(v)) - {m.value for m in v.modifiers_above[card.colour] if m.value is not None}
+    pool = list(unseen_modifiers(v)) + sorted(held)
+    return share([_home_total(v) > base + m for m in pool])
+
+
+def _exceed_with_gold(v: PlayerView) -> Fraction:
+    return share([_home_total(v) - limit > v.gold[v.viewer] for limit in limits(v, v.hand[0].colour)])
+
+
+def _exceed_facts(v: PlayerView) -> dict[str, Fact]:
+    card, home = v.hand[0], _home_total(v)
+    pool = list(unseen_modifiers(v))
+    base = sum(v.capital[card.colour]) + v.known_modifiers(card.colour)
+    return {
+        "round": v.round, "card": card, "home": home, "cards": base, "pool": mods(pool),
+        "own": mods(own_modifiers(v)),
+        "bad": mods([m for m in pool if home > base + m]) or "-",
+        "gold": v.gold[v.viewer],
+        "diffs": ", ".join(f"{m:+d} → {max(0, home - base - m)}" for m in pool),
+    }
+
+
+def _after_round_end(total: int, limit: int, gold: int) -> int:
+    """Points of one colour plus gold after the limit check, paying gold only when it pays."""
+    over = max(0, total - limit) if total else 0
+    if not over:
+        return total + gold
+    return total + gold - over if over <= gold and total - over > 0 else gold
+
+
+def _gold_values(v: PlayerView, disc: bool = True) -> tuple[list[int], Fraction, int]:
+    """Points (the card's colour in the hometown plus gold) after the round end, for each
+    equally likely limit when the card goes home; and on average when it goes into the
+    capital (the Merchant's gold disc, if the pile has one, and a higher limit)."""
+    card, gold, home = v.hand[0], v.gold[v.viewer], _home_total(v)
+    kept = v.hometown_total(v.viewer, card.colour)
+    bonus_gold = gold + (1 if v.gold_pile and disc else 0)
+    outcomes = limits(v, card.colour)
+    values = [_after_round_end(home, limit, gold) for limit in outcomes]
+    capital = [_after_round_end(kept, limit + card.value, bonus_gold) for limit in outcomes]
+    return values, mean(capital), min(outcomes) + card.value
+
+
+def _gold_gain(v: PlayerView) -> Fraction:
+    values, cap_value, _ = _gold_values(v)
+    return mean(values) - cap_value
+
+
+def _gold_gain_no_disc(v: PlayerView) -> Fraction | None:
+    values, cap_value, _ = _gold_values(v, disc=False)
+    return mean(values) - cap_value if v.gold_pile else None
+
+
+def _gold_valid(v: PlayerView) -> bool:
+    _, _, lowest = _gold_values(v)
+    return lowest >= v.hometown_total(v.viewer, v.hand[0].colour) and _gold_gain(v) != 0
+
+
+def _gold_facts(v: PlayerView) -> dict[str, Fact]:
+    values, cap_value, lowest = _gold_values(v)
+    pool = list(unseen_modifiers(v))
+    return {
+        "card": v.hand[0], "lowest": lowest, "kept": v.hometown_total(v.viewer, "Y"), "cap_value": cap_value,
+        "cases": ", ".join(f"{m:+d} → {x}" for m, x in zip(pool, values)), "home_value": mean(values),
+    }
+
+
+def _points(s: GameState, viewer: int) -> int:
+    return s.hometown_total(viewer, "Y") + s.gold[viewer]
+
+
+def _gold_trial(s: GameState, rng: random.Random) -> Fraction:
+    card = s.hands[0][0]
+    home = to_round_end(s.clone(), Play(card, "home"), 0, best_for_points, rng)
+    capital = to_round_end(s, Play(card, "capital"), 0, best_for_points, rng)
+    return Fraction(_points(home, 0) - _points(capital, 0))
+
+
+def _holder(v: PlayerView) -> int:
+    return next(p for p in range(v.players) if p != v.viewer and v.hand_sizes[p])
+
+
+def _bonus_facts(v: PlayerView, turn_order: bool = True) -> dict[str, Fact]:
+    holder, card = _holder(v), v.hand[0]
+    mine = v.hometown_total(v.viewer, card.colour)
+    theirs = v.hometown_total(holder, card.colour)
+    order = [(v.starting_player + i) % v.players for i in range(v.players)]
+    holder_first = order.index(holder) < order.index(v.viewer)
+    need = mine - theirs + (0 if holder_first == turn_order else 1)
+    cards = unseen(v)
+    return {
+        "card": card, "seat": holder, "starter": v.starting_player, "mine": mine, "theirs": theirs,
+        "need": need, "N": len(cards), "bad": sum(c.colour == card.colour and c.value >= need for c in cards),
+        "discarded": sum(c.colour == card.colour and c.value >= need for c in v.discards),
+    }
+
+
+def _bonus(v: PlayerView) -> Fraction:
+    f = _bonus_facts(v)
+    return 1 - Fraction(as_int(f["bad"]), as_int(f["N"]))
+
+
+def _bonus_tie_order(v: PlayerView) -> Fraction:
+    f = _bonus_facts(v, turn_order=False)
+    return 1 - Fraction(as_int(f["bad"]), as_int(f["N"]))
+
+
+def _bonus_with_discards(v: PlayerView) -> Fraction | None:
+    f = _bonus_facts(v)
+    if not v.discards:
+        return None
+    return 1 - Fraction(as_int(f["bad"]) + as_int(f["discarded"]), as_int(f["N"]) + len(v.discards))
+
+
+def _bonus_trial(s: GameState, rng: random.Random) -> Fraction:
+    to_round_end(s, Play(s.hands[0][0], "capital"), 0, best_for_points, rng)
+    first = next(e for e in s.log if e.kind == "bonus" and e.colours == ("Y",))
+    return Fraction(first.player == 0)
+
+
+def _bonus_valid(v: PlayerView) -> bool:
+    """The capital's yellow limit stays high enough that nobody's yellow is discarded."""
+    f = _bonus_facts(v)
+    highest = as_int(f["theirs"]) + 6
+    return min(limits(v, "Y")) + v.hand[0].value >= max(highest, as_int(f["mine"]))
+
+
+# -- the deck in round 3 ---------------------------------------------------------------------
+def _short_facts(v: PlayerView) -> dict[str, Fact]:
+    last = (v.last_turns or (0,))[0]
+    cards = unseen(v)
+    per = hand_size(v.players)
+    return {
+        "card": v.hand[0], "seat": last, "players": v.players, "per": per, "need": per * v.players,
+        "deck_size": v.deck_size, "G": sum(c.colour == "G" for c in cards), "N": len(cards),
+        "short": (v.deck_size - 1) // v.players, "discards": len(v.discards),
+    }
+
+
+def _short(v: PlayerView) -> Fraction:
+    f = _short_facts(v)
+    if v.deck_size - 1 >= as_int(f["need"]):
+        return Fraction(0)
+    return Fraction(as_int(f["G"]), 2 * as_int(f["N"]))
+
+
+def _short_choice_ignored(v: PlayerView) -> Fraction:
+    f = _short_facts(v)
+    n, g = as_int(f["N"]), as_int(f["G"])
+    return 1 - Fraction(comb(n - g, 2), comb(n, 2))
+
+
+def _short_with_discards(v: PlayerView) -> Fraction | None:
+    f = _short_facts(v)
+    if not v.discards:
+        return None
+    return Fraction(as_int(f["G"]) + discarded(v, "G"), 2 * (as_int(f["N"]) + len(v.discards)))
+
+
+def _short_trial(s: GameState, rng: random.Random) -> Fraction:
+    viewer = s.current
+    to_round_end(s, Play(view(s, viewer).hand[0], "home"), viewer, lambda s, p: rng.choice(s.legal_actions()), rng)
+    return Fraction(s.deal_size < hand_size(s.players))
+
+
+def _round_end_trial(choose: GoldChoice, kinds: tuple[str, ...]) -> Callable[[GameState, random.Random], Fraction]:
+    def trial(s: GameState, rng: random.Random) -> Fraction:
+        to_round_end(s, Play(s.hands[0][0], "home"), 0, choose, rng)
+        return Fraction(_lost(s, 0, "Y", kinds))
+
+    return trial
+
+
+_LAST_TURN_VARY = reshuffle(capital=("Y",))
+
+ROUND_END: tuple[Exercise, ...] = (
+    Exercise(
+        "exceed-without-gold", N_("The risk of exceeding"), N_("Will yellow exceed?"), "last-turn", 0,
+        N_("This is the last turn of round {round}: the round ends right after it. If you play {card} "
+           "into your {Hometown}, your {yellow} cards add up to {home}. What is the probability that they "
+           "exceed the {yellow} limit?"),
+        N_("The {Capital}'s {yellow} cards add up to {cards}, and the face-down modifier above them is one "
+           "of {pool} (yours, {own}, lies above the {Agent}). Your {yellow} cards exceed when {home} is more "
+           "than {cards} plus the modifier, that is for {bad}: {answer}. Equal would be safe (ruling R7)."),
+        _exceed, _exceed_facts, _round_end_trial(_save_none, ("discard", "gold_spent")),
+        mistakes=(Mistake("equal-exceeds", M.EQUAL_EXCEEDS, _exceed_or_equal),
+                  Mistake("known-unseen", M.KNOWN_UNSEEN, _exceed_own_counted)),
+        assumptions=(LAST_TURN,), vary=_LAST_TURN_VARY,
+    ),
+    Exercise(
+        "exceed-with-gold", N_("The risk of exceeding"), N_("Can gold save yellow?"), "last-turn", 0,
+        N_("You have {gold} gold discs, and each one raises a limit by 1. If you play {card} into your "
+           "{Hometown}, what is the probability that you must discard your {yellow} cards even if you "
+           "spend gold?"),
+        N_("To keep a colour you pay the whole difference, or nothing (ruling R6). For each modifier "
+           "above the {Merchant} the difference is: {diffs}. You lose the {yellow} cards only when it is "
+           "more than {gold}: {answer}."),
+        _exceed_with_gold, _exceed_facts, _round_end_trial(_save_yellow, ("discard",)),
+        mistakes=(Mistake("gold-ignored", M.GOLD_IGNORED, _exceed),),
+        assumptions=(LAST_TURN,), vary=_LAST_TURN_VARY,
+    ),
+    Exercise(
+        "gold-or-hometown", N_("Expected value"), N_("Gold or Hometown?"), "last-turn", 0,
+        N_("Compare two plays of {card}: into your {Hometown}, or into the {Capital}, where the {Merchant} "
+           "gives you a gold disc (1 point) and raises the {yellow} limit. Count your {yellow} cards in "
+           "your {Hometown} plus your gold after the round end, spending gold only when it pays. What is "
+           "the expected gain of the {Hometown} play over the {Capital} play? (Negative means the "
+           "{Capital} is better.)"),
+        N_("{Capital}: the limit is then at least {lowest}, so your {kept} in {yellow} is safe, and with "
+           "the extra disc you have {cap_value} points whatever the modifier. {Hometown}: for each "
+           "modifier the points are {cases}, {home_value} on average. The gain is {home_value} - "
+           "{cap_value} = {answer}."),
+        _gold_gain, _gold_facts, _gold_trial, probability=False,
+        mistakes=(Mistake("sign", M.SIGN, lambda v: -_gold_gain(v)),
+                  Mistake("disc-forgotten", M.DISC_FORGOTTEN, _gold_gain_no_disc)),
+        assumptions=(LAST_TURN,), vary=_LAST_TURN_VARY, valid=_gold_valid,
+    ),
+    Exercise(
+        "bonus-tie", N_("Ties for bonus cards"), N_("Who takes the first yellow bonus card?"), "last-turn", 0,
+        N_("Suppose you play {card} into the {Capital}; your {yellow} total stays {mine}. Player {seat} "
+           "still holds one card you cannot see, which goes into their {Hometown} at the round end; their "
+           "{yellow} total is {theirs}. Player {starter} started this round. What is the probability that "
+           "you are the first player to take a {yellow} bonus card? (The first bonus card taken is a "
+           "highest {yellow} card of the {Capital}, whichever copy it is.)"),
+        N_("Tied players take bonus cards in turn order, from the round's starting player (rulings R3 "
+           "and R5). You take the first card only if player {seat}'s card is not a {yellow} card of {need} "
+           "or more. {bad} of the {N} cards you cannot see are such cards, and player {seat}'s card is "
+           "equally likely any of them: 1 - {bad}/{N} = {answer}."),
+        _bonus, _bonus_facts, _bonus_trial,
+        mistakes=(Mistake("tie-order", M.TIE_ORDER, _bonus_tie_order),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN, _bonus_with_discards)),
+        assumptions=(LAST_TURN,), vary=reshuffle(modifiers=False), valid=_bonus_valid,
+    ),
+    Exercise(
+        "deck-short", N_("A short deck in round 3"), N_("Will round 3 be short?"), "short-deck", 0,
+        N_("Round 3 needs {need} cards ({per} for each of the {players} players) and the deck holds "
+           "{deck_size}. You play {card} into your {Hometown}; then player {seat}, who holds two cards you "
+           "cannot see, takes the last turn of round 2, choosing at random among their legal moves. What "
+           "is the probability that round 3 starts with a short deal?"),
+        N_("Only a {Scholar} played into the {Capital} takes a card from the deck, and one draw leaves "
+           "{need} - 1: each player then gets {short} cards (ruling R15). Whatever player {seat}'s two "
+           "cards are, the chance of such a move is (their {green} cards)/4, and each of their cards is "
+           "{green} with probability {G}/{N} (the {discards} discarded cards are out of the game). So the "
+           "answer is 2 × {G}/{N} / 4 = {answer}."),
+        _short, _short_facts, _short_trial,
+        mistakes=(Mistake("choice-ignored", M.CHOICE_IGNORED, _short_choice_ignored),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN, _short_with_discards)),
+        assumptions=(OTHERS_AT_RANDOM,), vary=reshuffle(modifiers=False),
+    ),
+)

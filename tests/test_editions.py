@@ -1,0 +1,57 @@
+"""Where the printed French rulebook differs from the rulings, the French tutor says so."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from capital_lux.engine.rules import excess
+from capital_lux.i18n import translator
+from capital_lux.i18n.editions import EDITION_NOTES, edition_notes
+from capital_lux.lessons.exercises import EXERCISES_BY_ID, solution_text
+
+
+@pytest.mark.parametrize(("exercise", "ruling", "printed"), [
+    ("deck-short", "R15", "à la fin de la 3ème manche"),
+    ("exceed-with-gold", "R6", "la différence (entre le nombre de vos cartes"),
+])
+def test_the_french_solution_says_what_the_printed_rulebook_says(exercise: str, ruling: str, printed: str) -> None:
+    ex = EXERCISES_BY_ID[exercise]
+    assert f"ruling {ruling}" in ex.solution
+    french = solution_text(ex, translator("fr"), html=False)
+    assert printed in french and "le tuteur les suit" in french
+    for lang in ("en", "es", "pt"):  # their rulebooks agree with the tutor: no note
+        assert "French" not in solution_text(ex, translator(lang), html=False)
+        assert "franc" not in solution_text(ex, translator(lang), html=False)
+
+
+@pytest.mark.parametrize("lang", ["es", "pt"])
+def test_every_translation_of_a_note_names_the_french_edition(lang: str) -> None:
+    for _, note in EDITION_NOTES.values():
+        assert re.search(r"franc[eé]s|francês", translator(lang).gettext(note)), note
+
+
+def test_only_cited_rulings_get_a_note() -> None:
+    fr = translator("fr")
+    assert len(edition_notes(fr, "(rulings R6, R7)")) == 1 and edition_notes(fr, "(ruling R16)") == []
+    assert len(edition_notes(fr, "R15 and R6")) == 2
+
+
+def test_the_gold_example_lesson_states_the_rulebook_and_the_position_figures() -> None:
+    from capital_lux.tutor.chapters import chapters
+    from capital_lux.tutor.positions import prepared_session
+
+    # the rulebook's picture: Capital 9, 3, 9, 12 against Hometown 11, 4, 6, 13, 3 discs keep blue and
+    # yellow and the pink card goes: the exceeding colours are 2, 1, 1, so blue + yellow = 3, pink = 1
+    over = sorted(h - c for c, h in zip((9, 3, 9, 12), (11, 4, 6, 13)) if h > c)
+    assert over == [1, 1, 2] and sum(over) - 3 == 1
+    lesson = next(l for ch in chapters() for l in ch.lessons if l.key == "gold_example")
+    text = lesson.text(translator("en"))
+    assert "pink by 1" in text and "blue and yellow exceed by 3 together" in text
+    # and what the lesson says of its own position is true of it, once the round has ended
+    session = prepared_session("gold_example")
+    state = session.game.state
+    assert state.phase == "gold"
+    assert [excess(state, session.seat, c) for c in "BYP"] == [1, 2, 5] and state.gold[session.seat] == 3
+    assert "blue by 1, yellow by 2 and pink by 5" in text

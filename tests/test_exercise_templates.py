@@ -1,0 +1,326 @@
+"""Exercise templates: each learner's instance against brute force on several seeds, the
+classic mistakes each on its own wrong value, the stated tolerance, and worksheets."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+from math import ceil, comb
+from pathlib import Path
+
+import pytest
+
+from capital_lux.engine.notation import Play
+from capital_lux.engine.views import determinize, view
+from capital_lux.i18n import LANGUAGES, translator
+from capital_lux.lessons.exercises import (
+    EXERCISES,
+    EXERCISES_BY_ID,
+    Exercise,
+    check,
+    check_answer,
+    diagnose,
+    format_number,
+    instance,
+    question_text,
+    solution_text,
+)
+from capital_lux.lessons.problems.checker import classic_values, tolerance
+from capital_lux.lessons.problems.more import NEGATIVE_ABOVE, POSITIVE_ABOVE, Z95
+from capital_lux.lessons.problems.worksheet import answer_key_html, worksheet_html
+from test_exercises import _hands_of, _modifier_completions, _unseen, _with_hidden_hand
+
+SEEDS = (None, 1, 2, 3)
+
+
+def test_at_least_twenty_kinds() -> None:
+    assert len(EXERCISES) >= 20 and len(EXERCISES_BY_ID) == len(EXERCISES)
+
+
+def test_instances_are_seeded_and_differ() -> None:
+    for ex in EXERCISES:
+        assert instance(ex.id, 7) == instance(ex.id, 7)
+        layouts = {instance(ex.id, seed).layout for seed in range(1, 7)}
+        assert len(layouts) >= 3, ex.id  # other cards for other learners
+        assert instance(ex.id, 7).question == ex.question and instance(ex.id, 7).id == ex.id
+    with pytest.raises(KeyError):
+        instance("no-such-exercise", 1)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_answers_come_from_the_view_alone(seed: int | None) -> None:
+    rng = random.Random(3)
+    for ex in EXERCISES:
+        inst = ex.instance(seed)
+        v = inst.view()
+        for _ in range(2):
+            assert inst.answer(view(determinize(v, rng), inst.viewer)) == inst.exact()
+
+
+# -- brute force on every seed -----------------------------------------------------------------
+@pytest.mark.parametrize("seed", SEEDS)
+def test_deal_kinds_by_every_hand(seed: int | None) -> None:
+    inst = instance("deal-any-six", seed)
+    s = inst.state()
+    pool = _unseen(s, 0)
+    assert sum(pool.values()) == s.deck_size()
+    totals: Counter[str] = Counter()
+    ways = 0
+    for weight, hand in _hands_of(s.deal_size, pool):
+        sixes = sum(c.value == 6 for c in hand)
+        totals["deal-any-six"] += weight * (sixes > 0)
+        totals["deal-two-merchants"] += weight * (sum(c.colour == "Y" for c in hand) == 2)
+        totals["deal-expected-sixes"] += weight * sixes
+        ways += weight
+    assert ways == comb(s.deck_size(), s.deal_size)
+    for exercise_id, total in totals.items():
+        assert instance(exercise_id, seed).exact() == Fraction(total, ways)
+    # draws until a green: the first green is at place k with probability C(N-k, G-1)/C(N, G)
+    until = instance("draws-until-green", seed)
+    deck = _unseen(until.state(), 0)
+    n, g = sum(deck.values()), sum(k for c, k in deck.items() if c.colour == "G")
+    assert until.exact() == sum(Fraction(k * comb(n - k, g - 1), comb(n, g)) for k in range(1, n - g + 2))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_scholar_draws_count_the_cards_the_viewer_cannot_see(seed: int | None) -> None:
+    for exercise_id in ("scholar-green", "two-scholars"):
+        inst = instance(exercise_id, seed)
+        pool = _unseen(inst.state(), 0)  # read from the position file's zones, not the view
+        n, g = sum(pool.values()), sum(k for c, k in pool.items() if c.colour == "G")
+        expected = Fraction(g, n) if exercise_id == "scholar-green" else Fraction(g * (g - 1), n * (n - 1))
+        assert inst.exact() == expected
+
+
+MODIFIER_KINDS = ["modifiers-positive", "modifiers-expected-limit", "modifier-after-draw", "two-colours-dependent",
+                  "modifier-variance", "limit-spread", "cleric-capital", "reveal-conditional"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("exercise_id", MODIFIER_KINDS)
+def test_modifier_kinds_by_every_order_of_the_hidden_modifiers(exercise_id: str, seed: int | None) -> None:
+    inst = instance(exercise_id, seed)
+    outcomes = [inst.trial(full, random.Random(0)) for full in _modifier_completions(inst.state(), inst.viewer)]
+    assert inst.exact() == sum(outcomes, Fraction(0)) / len(outcomes)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_samples_needed_by_every_limit(seed: int | None) -> None:
+    inst = instance("samples-needed", seed)
+    limits = [full.capital_total("Y") for full in _modifier_completions(inst.state(), 0)]
+    mu = Fraction(sum(limits), len(limits))
+    variance = sum(((x - mu) ** 2 for x in limits), Fraction(0)) / len(limits)
+    assert inst.exact() == ceil(Z95**2 * variance)
+    assert Z95 * (variance / inst.exact()) ** 0.5 <= 1 < Z95 * (variance / (inst.exact() - 1)) ** 0.5
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_bayes_by_every_value_and_placement(seed: int | None) -> None:
+    inst = instance("bayes-placement", seed)
+    s = inst.state()
+    hidden = [v for c in "BGPY" for o, v in s.modifiers_above[c] if o != 0] + list(s.modifier_deck)
+    weight = {m: NEGATIVE_ABOVE if m < 0 else POSITIVE_ABOVE for m in hidden}
+    assert inst.exact() == sum(weight[m] for m in hidden if m < 0) / sum(weight.values())
+
+
+@pytest.mark.parametrize("seed", [None, 2])
+@pytest.mark.parametrize("exercise_id", ["exceed-without-gold", "exceed-with-gold", "gold-or-hometown", "bonus-tie"])
+def test_round_end_kinds_played_to_the_end(exercise_id: str, seed: int | None) -> None:
+    """Every hidden completion played to the round end by the engine, on other cards."""
+    inst = instance(exercise_id, seed)
+    s = inst.state()
+    holder = next(p for p in range(s.players) if p != 0 and s.hands[p])
+    total, ways = Fraction(0), 0
+    for modified in _modifier_completions(s, 0):
+        for weight, hand in _hands_of(len(s.hands[holder]), _unseen(s, 0)):
+            total += weight * inst.trial(_with_hidden_hand(modified, holder, hand, 0), random.Random(0))
+            ways += weight
+    assert inst.exact() == total / ways
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_deck_short_on_other_cards(seed: int) -> None:
+    inst = instance("deck-short", seed)
+    s = inst.state()
+    last = s.last_turns[0] if s.last_turns else -1
+    total, ways = Fraction(0), 0
+    for weight, hand in _hands_of(len(s.hands[last]), _unseen(s, 0)):
+        full = _with_hidden_hand(s, last, hand, 0)
+        full.apply_action(Play(s.hands[0][0], "home"))
+        moves = full.legal_actions()
+        total += Fraction(weight * sum(m.to == "capital" and m.card.colour == "G" for m in moves  # type: ignore[union-attr]
+                                       if isinstance(m, Play)), len(moves))
+        ways += weight
+    assert inst.exact() == total / ways
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=lambda ex: ex.id)
+def test_new_kinds_simulate_towards_the_exact_answer(ex: Exercise) -> None:
+    from capital_lux.lessons.exercises import simulate
+
+    inst = ex.instance(5)
+    final = simulate(inst, 400, seed=2)[-1][1]
+    assert abs(final.mean - float(inst.exact())) < max(final.high - final.low, 1.0 if inst.id == "samples-needed" else 0)
+
+
+# -- the classic mistakes ---------------------------------------------------------------------
+def test_every_kind_has_its_classic_mistakes() -> None:
+    for ex in EXERCISES:
+        assert ex.mistakes, ex.id
+
+
+def test_each_mistake_is_recognised_on_its_own_wrong_value() -> None:
+    recognised: set[tuple[str, str]] = set()
+    for seed in (None, 1, 2, 3, 4, 5, 6, 7, 8):
+        for ex in EXERCISES:
+            inst = ex.instance(seed)
+            classics = classic_values(inst)
+            for mistake, value in classics:
+                found = diagnose(inst, format_number(value))  # a fraction is told apart exactly
+                assert found is not None, (inst.id, mistake.id, value)
+                # another mistake may give the very same value; then either name is right
+                assert found.id == mistake.id or dict((m.id, v) for m, v in classics)[found.id] == value
+                recognised.add((inst.id, found.id))
+                if abs(value - inst.exact()) >= tolerance(inst.exact(), inst.probability):
+                    checked = check(inst, f"{float(value):.4f}", "fr")  # and a decimal when far enough
+                    assert checked.status == "wrong" and checked.mistake is not None, (inst.id, mistake.id)
+            assert diagnose(inst, format_number(inst.exact())) is None
+            assert diagnose(inst, "nonsense") is None
+    every = {(ex.id, m.id) for ex in EXERCISES for m in ex.mistakes}
+    assert every <= recognised, every - recognised
+
+
+@pytest.mark.parametrize("exercise_id, answer, mistake", [
+    ("deal-any-six", "0.6707", "with-replacement"),
+    ("deal-any-six", "1.01", "expected-for-probability"),
+    ("deal-any-six", "0.3146", "complement"),
+    ("deal-any-six", "68.5", "percent-without-sign"),
+    ("deal-any-six", "0.685%", "percent-of-fraction"),
+    ("deal-two-merchants", "0.2877", "binomial"),
+    ("scholar-green", "9/38", "discards-unseen"),
+    ("modifier-after-draw", "1/2", "prior"),
+    ("exceed-without-gold", "1/2", "known-unseen"),
+    ("exceed-with-gold", "2/3", "gold-ignored"),
+    ("two-colours-dependent", "4/9", "independence"),
+    ("modifier-variance", "13", "sample-variance"),
+    ("limit-spread", "52/3", "variances-added"),
+    ("two-scholars", "9/256", "with-replacement"),
+    ("draws-until-green", "71/18", "with-replacement"),
+    ("bayes-placement", "3/4", "likelihood"),
+])
+def test_the_issues_classic_values(exercise_id: str, answer: str, mistake: str) -> None:
+    found = diagnose(EXERCISES_BY_ID[exercise_id], answer)
+    assert found is not None and found.id == mistake
+
+
+def test_mistakes_are_told_in_the_learners_language() -> None:
+    ex = EXERCISES_BY_ID["scholar-green"]
+    english = check(ex, "9/38", "en").message
+    assert "discarded cards" in english
+    for lang in ("fr", "es", "pt"):
+        assert check(ex, "9/38", lang).message != english
+
+
+# -- the tolerance ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("answer, exact, probability, status", [
+    ("0.68", Fraction(6854, 10000), True, "correct"),   # cut off
+    ("0.69", Fraction(6854, 10000), True, "correct"),   # rounded
+    ("68%", Fraction(6854, 10000), True, "correct"),
+    ("66%", Fraction(2, 3), True, "correct"),
+    ("0.6754", Fraction(6854, 10000), True, "wrong"),   # 0.01 away: not less than the tolerance
+    ("0.67", Fraction(6854, 10000), True, "wrong"),
+    ("2/3", Fraction(6854, 10000), True, "wrong"),       # fractions are exact
+    ("1", Fraction(72, 71), False, "correct"),          # 2% of the size
+    ("1.01", Fraction(72, 71), False, "correct"),
+    ("0.99", Fraction(72, 71), False, "wrong"),
+    ("10.8", Fraction(11), False, "correct"),
+    ("10.7", Fraction(11), False, "wrong"),
+    ("-1.3", Fraction(-4, 3), False, "wrong"),
+    ("-1.31", Fraction(-4, 3), False, "correct"),
+])
+def test_tolerance(answer: str, exact: Fraction, probability: bool, status: str) -> None:
+    assert check_answer(answer, exact, probability=probability).status == status
+
+
+def test_feedback_is_whole_sentences() -> None:
+    assert check_answer("1/2", Fraction(3, 8)).message == "Not yet: your fraction is higher than the exact answer."
+    assert check_answer("1/4", Fraction(3, 8)).message == "Not yet: your fraction is lower than the exact answer."
+    assert check_answer("0.2", Fraction(3, 8)).message == "Not yet: your answer is too low, by 0.01 or more."
+
+
+# -- texts in every language -------------------------------------------------------------------
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_instance_texts_fill_in_every_language(lang: str) -> None:
+    from capital_lux.lessons.exercises import assumptions_text, tolerance_text
+
+    t = translator(lang)
+    for ex in EXERCISES:
+        inst = ex.instance(3)
+        texts = [question_text(inst, t), solution_text(inst, t), tolerance_text(inst, t), *assumptions_text(inst, t)]
+        assert all("{" not in text for text in texts)
+        assert format_number(inst.exact()) in texts[1]
+        assert inst.assumptions, inst.id  # every question states what it assumes
+        if lang != "en":
+            assert t.gettext(inst.question) != inst.question and t.gettext(inst.solution) != inst.solution
+            for mistake in inst.mistakes:
+                assert t.gettext(mistake.text) != mistake.text
+
+
+# -- worksheets ----------------------------------------------------------------------------------
+def _instances(seed: int) -> list[Exercise]:
+    return [instance(ex.id, seed) for ex in EXERCISES]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_worksheet_holds_no_answer_and_the_key_holds_them_all(lang: str) -> None:
+    t = translator(lang)
+    sheet, key = worksheet_html(_instances(7), lang), answer_key_html(_instances(7), lang)
+    assert sheet.count('class="cl-ex"') == key.count('class="cl-ex"') == len(EXERCISES)
+    assert "@media print" in sheet and "break-inside:avoid" in sheet
+    assert t.gettext("Worked solution") not in sheet and "cl-key-value" not in sheet
+    for inst in _instances(7):
+        assert solution_text(inst, t) not in sheet
+        assert solution_text(inst, t) in key
+        assert f'<span class="cl-key-value">{format_number(inst.exact())}' in key
+        assert question_text(inst, t) in sheet
+    assert t.gettext("Discard pile (out of the game, face up)") in sheet
+
+
+def test_worksheet_command(tmp_path: Path) -> None:
+    from capital_lux.cli.main import main
+
+    out = tmp_path / "sheet.html"
+    assert main(["worksheet", "--lang", "fr", "--seed", "7", "--out", str(out)]) == 0
+    assert out.read_text("utf-8") == worksheet_html(_instances(7), "fr")
+    assert main(["worksheet", "--lang", "fr", "--seed", "7", "--out", str(out), "--answers"]) == 0
+    assert out.read_text("utf-8") == answer_key_html(_instances(7), "fr")
+    assert main(["worksheet", "--out", str(tmp_path / "no" / "such" / "dir.html")]) == 1
+
+
+@pytest.mark.browser
+def test_worksheet_renders_in_chromium(tmp_path: Path) -> None:
+    import os
+
+    from capital_lux.tutor import browser as B
+
+    if not os.path.exists(B.CHROMIUM):
+        pytest.skip(f"no Chromium at {B.CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    artifacts = B.ROOT / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    sheet = tmp_path / "sheet.html"
+    sheet.write_text(worksheet_html(_instances(7), "fr"), "utf-8")
+    with sync_api.sync_playwright() as p:
+        browser = B.launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 900, "height": 1200})
+            page.goto(sheet.as_uri())
+            assert page.locator("section.cl-ex").count() == len(EXERCISES)
+            assert page.locator(".cl-card").count() > 100  # the tables drew
+            page.screenshot(path=str(artifacts / "worksheet.png"), full_page=True)
+            page.emulate_media(media="print")
+            page.pdf(path=str(artifacts / "worksheet.pdf"), format="A4")
+        finally:
+            browser.close()
+    assert (artifacts / "worksheet.png").stat().st_size > 10_000
