@@ -17,9 +17,12 @@ from capital_lux.players.bots import (
     make_bot,
     parse_bot,
 )
+from capital_lux.engine import kernel
 from capital_lux.engine.game import play_game, sample_chance
 from capital_lux.i18n import LANGUAGES, translator
 from capital_lux.engine.notation import Play, SaveWithGold
+from capital_lux.players.policies import table_for
+from capital_lux.players.rule_of_thumb import table_of
 from capital_lux.players.search import quick_move
 from capital_lux.engine.state import GameState, new_game
 from capital_lux.engine.views import PlayerView, sample_hidden, view
@@ -86,6 +89,30 @@ def test_bots_decide_from_the_view_only(bot: RandomBot | RuleOfThumbBot | Search
         assert view(other, seat) == view(state, seat)
         assert bot.choose(view(state, seat), random.Random(99)) == bot.choose(view(other, seat), random.Random(99))
     assert differing > len(states) // 2  # the hidden parts really were redrawn
+
+
+@pytest.mark.parametrize("kind", ["random", "rule"])
+def test_kernel_policies_decide_from_the_seats_knowledge_only(kind: str) -> None:
+    """The kernel's bots read a compact state holding everything: redrawing what the seat
+    cannot know must not change their decision."""
+    rng = random.Random(11)
+    states = decision_states(4, seed=3, every=4) + decision_states(2, seed=8, every=5)
+    for state in states:
+        other = sample_hidden(state, state.current, rng)
+        mine = kernel.policy(kind, random.Random(99)).decide(kernel.from_state(state))
+        assert kernel.policy(kind, random.Random(99)).decide(kernel.from_state(other)) == mine
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_kernel_policies_choose_what_the_view_based_bots_choose(players: int) -> None:
+    for state in decision_states(players, seed=players, every=2) + decision_states(players, seed=9, every=3):
+        ks, v = kernel.from_state(state), own_view(state)
+        for seat in range(players):
+            assert table_for(ks, seat) == table_of(view(state, seat))
+        rule = kernel.policy("rule", random.Random(5)).decide(ks)
+        assert kernel.to_action(ks, rule) == RuleOfThumbBot().choose(v, random.Random(5))
+        uniform = kernel.policy("random", random.Random(5)).decide(ks)
+        assert kernel.to_action(ks, uniform) == RandomBot().choose(v, random.Random(5))
 
 
 def test_as_policy_hands_the_bot_a_view_and_not_the_state() -> None:

@@ -93,3 +93,18 @@ def test_progress_bar_runs(capsys: pytest.CaptureFixture[str]) -> None:
 )
 def test_wilson_interval(wins: int, n: int, low: float, high: float) -> None:
     assert wilson_interval(wins, n) == pytest.approx((low, high), abs=1e-4)
+
+
+@pytest.mark.parametrize("players,line_up", [
+    (2, ["random"]), (3, ["rule", "random", "random"]), (4, ["random"]), (4, ["rule"]), (2, ["rule"]),
+])
+def test_the_kernel_plays_the_games_the_engine_plays(players: int, line_up: list[str]) -> None:
+    """simulate plays random and rule bots in the playout kernel: the same rows as the engine's."""
+    from capital_lux.analysis.simulate import play_in_engine, play_in_kernel, result_rows
+
+    games = 12 if "rule" in line_up else 40
+    results = simulate(players, line_up, games=games, seed=7, workers=1)
+    specs = line_up * players if len(line_up) == 1 else line_up
+    expected = [row for g in range(games) for row in result_rows(play_in_engine(players, specs, 7, g), specs, g)]
+    assert results.rows == expected
+    assert play_in_kernel(players, specs + ["search"], 7, 0) is None  # search plays in the engine

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Sequence
 
 from ..players.bots import as_policy, parse_bot
+from ..engine import kernel
 from ..engine.game import Policy, play_game
 from ..engine.rules import ranks
 from ..engine.state import GameState
@@ -192,6 +193,27 @@ def game_rng(seed: int, game: int, seat: int | None = None) -> random.Random:
 
 def play_one(players: int, bots: Sequence[str], seed: int, game: int) -> GameState:
     """Game number ``game`` of a run: the same arguments always give the same game."""
+    ks = play_in_kernel(players, bots, seed, game)
+    return play_in_engine(players, bots, seed, game) if ks is None else kernel.to_state(ks)
+
+
+#: The bots the playout kernel plays with the same decisions (``players.policies``).
+KERNEL_BOTS = ("random", "rule")
+
+
+def play_in_kernel(players: int, bots: Sequence[str], seed: int, game: int) -> kernel.KState | None:
+    """The game played by the playout kernel, or None if a bot has no kernel policy (search).
+
+    The kernel's policies draw from the same generators as the bots, so the game is the one
+    ``play_in_engine`` plays (``tests/test_simulate.py`` checks it)."""
+    if not all(spec in KERNEL_BOTS for spec in bots):
+        return None
+    policies = [kernel.policy(spec, game_rng(seed, game, seat)) for seat, spec in enumerate(bots)]
+    return kernel.play_game(players, policies, game_rng(seed, game))
+
+
+def play_in_engine(players: int, bots: Sequence[str], seed: int, game: int) -> GameState:
+    """The game played by the engine, each bot deciding from its seat's view."""
     policies = [seat_policy(spec, game_rng(seed, game, seat)) for seat, spec in enumerate(bots)]
     return play_game(players, policies, game_rng(seed, game))
 
@@ -200,6 +222,19 @@ def seat_policy(spec: str, seat_rng: random.Random) -> Policy:
     """The policy of a seat that decides with its own generator, not the chance one."""
     policy = as_policy(parse_bot(spec))
     return lambda state, _chance: policy(state, seat_rng)
+
+
+def kernel_rows(ks: kernel.KState, bots: Sequence[str], game: int) -> list[PlayerResult]:
+    """``result_rows`` of a game the kernel played (its tallies stand for the engine's log)."""
+    scores, winners, rank = kernel.standings(ks)
+    return [
+        PlayerResult(
+            game, p, bot, scores[p], rank[p], 1 / len(winners) if p in winners else 0.0, ks.gold[p],
+            sum(ks.cards_lost[p]), sum(ks.points_lost[p]), sum(ks.gold_spent[p]), len(ks.bonus[p]),
+            sum(kernel.VALUE_OF[k] for k in ks.bonus[p]),
+        )
+        for p, bot in enumerate(bots)
+    ]
 
 
 def result_rows(state: GameState, bots: Sequence[str], game: int) -> list[PlayerResult]:
@@ -217,7 +252,11 @@ def result_rows(state: GameState, bots: Sequence[str], game: int) -> list[Player
 
 def play_games(players: int, bots: Sequence[str], seed: int, games: Sequence[int]) -> list[PlayerResult]:
     """Rows of the given games (a worker's share of a run)."""
-    return [row for g in games for row in result_rows(play_one(players, bots, seed, g), bots, g)]
+    rows = []
+    for g in games:
+        ks = play_in_kernel(players, bots, seed, g)
+        rows += result_rows(play_in_engine(players, bots, seed, g), bots, g) if ks is None else kernel_rows(ks, bots, g)
+    return rows
 
 
 def line_up(players: int, bots: Sequence[str]) -> list[str]:

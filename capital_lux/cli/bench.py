@@ -1,73 +1,199 @@
 """Benchmarks: ``python -m capital_lux bench`` prints their figures as JSON.
 
 Each benchmark is a function returning a dict of named figures; ``BENCHMARKS``
-lists them. Figures are measured on one process unless a name says otherwise.
+lists them. Figures are measured on one process unless a name says otherwise. Rates
+come as ``NAME_cpu`` and ``NAME_wall`` (per CPU second and per wall-clock second: the
+machine may be shared, and CPU time varies less), medians of 5 interleaved repeats
+with their ``_min`` and ``_max``.
 """
 
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from typing import Callable
 
+from ..engine import kernel
 from ..engine.game import play_game, random_policy
 
 Figures = dict[str, float]
 
 
-def timed_rate(work: Callable[[int], object], seconds: float) -> float:
-    """Calls of ``work(i)`` per second over about ``seconds`` of wall time."""
-    start = time.perf_counter()
-    count = 0
-    while (elapsed := time.perf_counter() - start) < seconds:
-        work(count)
-        count += 1
-    return count / elapsed
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (worker pools)."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def engine(seconds: float = 2.0) -> Figures:
-    """Random full games per second for 2, 3 and 4 players (chance resolved by a seeded RNG)."""
+def rates(works: dict[str, Callable[[], float]], repeats: int = 5) -> Figures:
+    """Units a second of each work (which returns how many units it did), by CPU time and by
+    wall time: ``NAME_cpu`` and ``NAME_wall`` are medians of ``repeats`` runs, ``_min`` and
+    ``_max`` their range. The works run interleaved, round after round, so that a machine
+    shared with other jobs slows them alike."""
+    samples: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in works}
+    for _ in range(repeats):
+        for name, work in works.items():
+            cpu, wall = cpu_seconds(), time.perf_counter()
+            units = work()
+            cpu, wall = cpu_seconds() - cpu, time.perf_counter() - wall
+            samples[name][0].append(units / cpu)
+            samples[name][1].append(units / wall)
     figures: Figures = {}
-    for n in (2, 3, 4):
-        rate = timed_rate(lambda i: play_game(n, [random_policy] * n, random.Random(i)), seconds)
-        figures[f"random_games_per_second_{n}p"] = round(rate, 1)
+    for name, (by_cpu, by_wall) in samples.items():
+        for clock, values in (("cpu", by_cpu), ("wall", by_wall)):
+            figures[f"{name}_{clock}"] = round(statistics.median(values), 1)
+            figures[f"{name}_{clock}_min"] = round(min(values), 1)
+            figures[f"{name}_{clock}_max"] = round(max(values), 1)
     return figures
 
 
-def bots(seconds: float = 3.0) -> Figures:
-    """Rule-of-thumb games per second (every seat, and one against three random bots);
-    search iterations per second on the first decisions of seeded 4-player games."""
+def _engine_games(players: int, games: int) -> Callable[[], float]:
+    def work() -> float:
+        for i in range(games):
+            play_game(players, [random_policy] * players, random.Random(i))
+        return games
+
+    return work
+
+
+def _kernel_games(players: int, kind: str, games: int) -> Callable[[], float]:
+    """Games in the kernel; random bots share the chance generator, as ``random_policy`` does."""
+    def work() -> float:
+        for i in range(games):
+            rng = random.Random(i)
+            seats = [kernel.policy(kind, rng if kind == "random" else random.Random(p)) for p in range(players)]
+            kernel.play_game(players, seats, rng)
+        return games
+
+    return work
+
+
+def engine(repeats: int = 5) -> Figures:
+    """The engine's random full games per second for 2, 3 and 4 players (chance resolved by
+    a seeded generator), every move checked: the reference the kernel is measured against."""
+    return rates({f"random_games_per_second_{n}p": _engine_games(n, 60) for n in (2, 3, 4)}, repeats)
+
+
+def kernel_figures(repeats: int = 5) -> Figures:
+    """The playout kernel against the engine, measured in the same run: random and
+    rule-of-thumb full 4-player games a second, ``simulate`` with random bots in one
+    process, search iterations a second, and play-outs to the round end with rule-of-thumb
+    opponents as a forward risk estimate does them (2,000 samples, in samples a second)."""
+    from ..analysis.simulate import simulate
     from ..players.bots import RuleOfThumbBot, as_policy
-    from ..engine.game import Game
-    from ..players.search import ismcts
-    from ..engine.views import view
 
     rule = as_policy(RuleOfThumbBot())
-    figures: Figures = {
-        "rule_games_per_second_4p": round(timed_rate(lambda i: play_game(4, [rule] * 4, random.Random(i)), seconds), 1),
-        "rule_vs_3_random_games_per_second_4p": round(
-            timed_rate(lambda i: play_game(4, [rule] + [random_policy] * 3, random.Random(i)), seconds), 1),
+
+    def engine_rule() -> float:
+        for i in range(4):
+            play_game(4, [rule] * 4, random.Random(i))
+        return 4
+
+    def simulate_random() -> float:
+        simulate(4, ["random"], 600, seed=1, workers=1)
+        return 600
+
+    works = {
+        "engine_random_games_4p": _engine_games(4, 100),
+        "kernel_random_games_4p": _kernel_games(4, "random", 600),
+        "simulate_random_games_4p_1_process": simulate_random,
+        "engine_rule_games_4p": engine_rule,
+        "kernel_rule_games_4p": _kernel_games(4, "rule", 12),
+        "search_iterations_4p": _search_iterations,
+        "risk_round_rule_samples_4p": _round_rollouts,
     }
-    start, iterations = time.perf_counter(), 0
+    return rates(works, repeats)
+
+
+def _search_iterations() -> float:
+    """Search iterations on the first decisions of seeded 4-player games."""
+    from ..engine.game import Game
+    from ..engine.views import view
+    from ..players.search import ismcts
+
     for seed in range(4):
         game = Game(4, seed)
-        ismcts(view(game.state, game.state.current), random.Random(seed), iterations=250)
-        iterations += 250
-    figures["search_iterations_per_second_4p"] = round(iterations / (time.perf_counter() - start), 1)
+        ismcts(view(game.state, game.state.current), random.Random(seed), iterations=100)
+    return 400
+
+
+def _round_rollouts(samples: int = 400) -> float:
+    """Samples of a forward risk to the round end: the risk module's example table (4 players,
+    mid-round), hidden cards redrawn per sample, everyone by the rule of thumb in the kernel."""
+    from ..analysis.risk import example_view
+    from ..engine.views import determinize
+
+    v = example_view()
+    for i in range(samples):
+        rng = random.Random(i)
+        ks = kernel.from_state(determinize(v, rng))
+        kernel.play_out(ks, [kernel.policy("rule", rng)] * ks.players, rng, until="round")
+    return samples
+
+
+def differential(random_games: int = 3000, rule_games: int = 150) -> Figures:
+    """The kernel against the engine over many more games than the test suite plays: for
+    2, 3 and 4 players, random bots and rule-of-thumb bots (each seat with its own
+    generator, as in ``simulate``), the games compared and how many ended differently
+    (final position, scores or winners; it must be 0)."""
+    from ..analysis.simulate import play_in_engine, play_in_kernel
+
+    figures: Figures = {}
+    for players in (2, 3, 4):
+        for kind, games in (("random", random_games), ("rule", rule_games)):
+            bots = [kind] * players
+            differ = 0
+            for g in range(games):
+                ks = play_in_kernel(players, bots, 2026, g)
+                expected = play_in_engine(players, bots, 2026, g)
+                assert ks is not None
+                if (kernel.to_state(ks) != expected or kernel.scores(ks) != expected.scores()
+                        or kernel.winners(ks) != expected.winners()):
+                    differ += 1
+            figures[f"{kind}_{players}p_games_compared"] = float(games)
+            figures[f"{kind}_{players}p_games_that_differ"] = float(differ)
     return figures
 
 
-def simulation(games: int = 120) -> Figures:
-    """Throughput of ``simulate`` (4 rule-of-thumb bots) with 1 and 2 worker processes."""
+def bots(repeats: int = 5) -> Figures:
+    """Rule-of-thumb games per second (every seat, and one against three random bots) in the
+    engine with view-based bots; search iterations per second."""
+    from ..players.bots import RuleOfThumbBot, as_policy
+
+    rule = as_policy(RuleOfThumbBot())
+
+    def rule_games() -> float:
+        for i in range(3):
+            play_game(4, [rule] * 4, random.Random(i))
+        return 3
+
+    def rule_vs_random() -> float:
+        for i in range(6):
+            play_game(4, [rule] + [random_policy] * 3, random.Random(i))
+        return 6
+
+    return rates({"rule_games_per_second_4p": rule_games, "rule_vs_3_random_games_per_second_4p": rule_vs_random,
+                  "search_iterations_per_second_4p": _search_iterations}, repeats)
+
+
+def simulation(games: int = 40, repeats: int = 5) -> Figures:
+    """Throughput of ``simulate`` (4 rule-of-thumb bots) with 1 and 2 worker processes (CPU
+    time includes the workers')."""
     from ..analysis.simulate import simulate
 
-    figures: Figures = {}
-    for workers in (1, 2):
-        start = time.perf_counter()
-        simulate(4, ["rule"], games, seed=0, workers=workers)
-        figures[f"games_per_second_{workers}_worker{'s' if workers > 1 else ''}"] = round(
-            games / (time.perf_counter() - start), 1)
-    figures["speed_up_2_workers"] = round(figures["games_per_second_2_workers"] / figures["games_per_second_1_worker"], 2)
+    def run(workers: int) -> Callable[[], float]:
+        def work() -> float:
+            simulate(4, ["rule"], games, seed=0, workers=workers)
+            return games
+
+        return work
+
+    figures = rates({"games_per_second_1_worker": run(1), "games_per_second_2_workers": run(2)}, repeats)
+    figures["speed_up_2_workers_wall"] = round(
+        figures["games_per_second_2_workers_wall"] / figures["games_per_second_1_worker_wall"], 2)
     return figures
 
 
@@ -118,8 +244,8 @@ def long_run(games: int = 100_000) -> Figures:
 
 
 BENCHMARKS: dict[str, Callable[[], Figures]] = {
-    "engine": engine, "bots": bots, "simulation": simulation, "risk": risk, "tutor": tutor, "load": load,
-    "long_run": long_run,
+    "engine": engine, "kernel": kernel_figures, "differential": differential, "bots": bots,
+    "simulation": simulation, "risk": risk, "tutor": tutor, "load": load, "long_run": long_run,
 }
 
 

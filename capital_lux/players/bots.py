@@ -26,12 +26,14 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
-from ..engine.cards import COLOURS, MODIFIERS, N_, CapitalLuxError, Card, format_modifier
+from ..engine.cards import COLOURS, N_, CapitalLuxError, Card, format_modifier
 from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
-from ..engine.rules import CLERIC_COLOURS
 from ..engine.views import PlayerView, view
 from ..i18n.sentences import card_text
+from .rule_of_thumb import (  # how the rule of thumb judges a table, shared with the kernel's policy
+    Table, _card, _gold_costs, after_play, leader, rule_choice, table_of,
+)
 
 if TYPE_CHECKING:
     from ..i18n import Translator
@@ -99,205 +101,38 @@ class RandomBot:
         return rng.choice(_legal(view))
 
 
-# -- the rule of thumb ------------------------------------------------------------------
-#: What a card's special action is worth in points, roughly, when it can be performed.
-ACTION_WORTH: dict[str, float] = {"B": 1.5, "G": 2.0, "P": 0.0, "Y": 1.0}
-#: Points lost per face-down modifier the viewer cannot see: it might be the -3.
-CAUTION = 1.0
-#: Cards still in hand count for less than cards already down: plans change.
-HAND_DISCOUNT = 0.85
-#: How much the leading opponent's gains count against one's own.
-LEADER_WEIGHT = 0.5
-
-
-@dataclass
-class Table:
-    """The numbers a rule of thumb reasons with, seen from one seat."""
-
-    me: int
-    home: list[dict[str, int]]  # hometown totals per seat and colour
-    capital: dict[str, list[int]]  # capital card values
-    limit: dict[str, float]  # capital total as the viewer estimates it
-    gold: list[int]
-    gold_pile: int
-    hand: list[Card]
-    deck: int
-    modifier_deck: int
-
-    def copy(self) -> Table:
-        return Table(
-            self.me, [dict(h) for h in self.home], {c: v[:] for c, v in self.capital.items()},
-            dict(self.limit), self.gold[:], self.gold_pile, self.hand[:], self.deck, self.modifier_deck,
-        )
-
-
-def unseen_modifier_mean(v: PlayerView) -> float:
-    """Average value of the modifiers the viewer has not seen."""
-    seen = [m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None]
-    if v.pending_modifier is not None:
-        seen.append(v.pending_modifier)
-    pool = list(MODIFIERS)
-    for value in seen:
-        if value in pool:
-            pool.remove(value)
-    return sum(pool) / len(pool) if pool else 0.0
-
-
-def estimate_limit(v: PlayerView, colour: str, caution: float = CAUTION) -> float:
-    """The capital total of ``colour`` as far as the viewer can tell, cautiously."""
-    slots = v.modifiers_above[colour]
-    hidden = sum(m.value is None for m in slots)
-    mean = unseen_modifier_mean(v) if hidden else 0.0
-    return sum(v.capital[colour]) + v.known_modifiers(colour) + hidden * (mean - caution)
-
-
-def table_of(v: PlayerView) -> Table:
-    hand = list(v.hand) if v.phase != DRAFT else list(v.draft_picks)
-    return Table(
-        me=v.viewer,
-        home=[{c: sum(town[c]) for c in COLOURS} for town in v.hometowns],
-        capital={c: list(v.capital[c]) for c in COLOURS},
-        limit={c: estimate_limit(v, c) for c in COLOURS},
-        gold=list(v.gold),
-        gold_pile=v.gold_pile,
-        hand=hand,
-        deck=v.deck_size,
-        modifier_deck=v.modifier_deck_size,
-    )
-
-
-def kept_totals(t: Table, seat: int) -> tuple[dict[str, float], int]:
-    """Hometown totals left after the limit check, paying gold where it saves points."""
-    home, limit = t.home[seat], t.limit
-    kept: dict[str, float] = dict(home)
-    gold = t.gold[seat]
-    over = [c for c in COLOURS if home[c] > limit[c]]
-    for c in sorted(over, key=lambda c: -home[c]):  # save the biggest colours first
-        cost = math.ceil(home[c] - limit[c])
-        if cost <= gold and cost < home[c]:
-            kept[c], gold = home[c] - cost, gold - cost
-        else:
-            kept[c] = 0
-    return kept, gold
-
-
-def secured(t: Table, seat: int, kept_by_seat: list[tuple[dict[str, float], int]] | None = None) -> float:
-    """Points a seat keeps at round end if nothing else were played: cards kept, gold, bonus cards."""
-    everyone = kept_by_seat or [kept_totals(t, q) for q in range(len(t.home))]
-    kept, gold = everyone[seat]
-    points = sum(kept.values()) + gold
-    for c in COLOURS:
-        if kept[c] > 0 and t.capital[c] and all(kept[c] > o[c] for q, (o, _) in enumerate(everyone) if q != seat):
-            points += max(t.capital[c])
-    return points
-
-
-def plan_hand(t: Table) -> float:
-    """What the cards in hand are worth: high cards home while they fit, the others to the capital."""
-    room = {c: t.limit[c] - t.home[t.me][c] for c in COLOURS}
-    worth = 0.0
-    for card in sorted(t.hand, key=lambda k: -k.value):
-        if card.value <= room[card.colour]:
-            worth += card.value
-            room[card.colour] -= card.value
-        else:
-            worth += ACTION_WORTH[card.colour]
-            room[card.colour] += card.value
-    return worth * HAND_DISCOUNT
-
-
-def leader(t: Table) -> int:
-    """The opponent with the most points on the table."""
-    others = [q for q in range(len(t.home)) if q != t.me]
-    return max(others, key=lambda q: (sum(t.home[q].values()) + t.gold[q], -q))
-
-
-def judge(t: Table) -> float:
-    """One number for a position: own points kept and in hand, less part of the leader's."""
-    everyone = [kept_totals(t, q) for q in range(len(t.home))]
-    return secured(t, t.me, everyone) + plan_hand(t) - LEADER_WEIGHT * secured(t, leader(t), everyone)
-
-
-def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
-    """The table after ``play`` (and the best Cleric take, if it leads to one)."""
-    new = t.copy()
-    card, me = play.card, t.me
-    new.hand.remove(card)
-    if play.to == HOME:
-        new.home[me][card.colour] += card.value
-        return new, None
-    new.capital[card.colour].append(card.value)
-    new.limit[card.colour] += card.value
-    if card.colour == "Y" and new.gold_pile:
-        new.gold[me] += 1
-        new.gold_pile -= 1
-    elif card.colour == "P":
-        options = [c for c in CLERIC_COLOURS if new.capital[c]]
-        if options:
-            best = max(options, key=lambda c: judge(after_take(new, c)))
-            return after_take(new, best), TakeLowest(best)
-    return new, None
-
-
-def after_take(t: Table, colour: str) -> Table:
-    new = t.copy()
-    value = min(new.capital[colour])
-    new.capital[colour].remove(value)
-    new.limit[colour] -= value
-    new.home[t.me][colour] += value
-    return new
-
-
-def judge_after_play(t: Table, play: Play) -> float:
-    """``judge`` after a play; a Scholar's draw and an Agent's modifier count at ``ACTION_WORTH``."""
-    new, _ = after_play(t, play)
-    bonus = 0.0
-    if play.to == CAPITAL:
-        if play.card.colour == "G" and t.deck:
-            bonus = ACTION_WORTH["G"]
-        elif play.card.colour == "B" and t.modifier_deck:
-            bonus = ACTION_WORTH["B"]
-    return judge(new) + bonus
-
-
-def _card(card: Card) -> str:
-    return str(card)
-
-
 class RuleOfThumbBot:
     """A sensible beginner whose every move has a one-sentence reason (see ``advise``)."""
 
     name = "rule"
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        return self.advise(view).action
+        return rule_choice(table_of(view), view.phase, _legal(view), view.pending_modifier)
 
     def advise(self, view: PlayerView) -> Hint:
         """The move this bot would make, with its reason."""
-        legal = _legal(view)
         t = table_of(view)
+        best = rule_choice(t, view.phase, _legal(view), view.pending_modifier)
         if view.phase == DRAFT:
-            return self._draft(t, legal)
+            assert isinstance(best, Pick)
+            return self._draft(t, best)
         if view.phase == PLAY:
-            return self._play(t, legal)
+            assert isinstance(best, Play)
+            return self._explain_play(t, best)
         if view.phase == AGENT:
-            assert view.pending_modifier is not None
-            return self._agent(t, view.pending_modifier, legal)
+            assert isinstance(best, PlaceModifier) and view.pending_modifier is not None
+            return self._agent(t, view.pending_modifier, best)
         if view.phase == CLERIC:
-            return self._cleric(t, legal)
+            assert isinstance(best, TakeLowest)
+            value = min(t.capital[best.colour])
+            return Hint(best, N_("Takes {card}: it scores in your {hometown} and costs you the least room."),
+                        {"card": f"{best.colour}{value}", "colour": best.colour})
         if view.phase == GOLD:
-            return self._gold(view, legal)
-        return Hint(legal[0], N_("This is the only move."), {})
+            assert isinstance(best, SaveWithGold)
+            return self._gold(t, best)
+        return Hint(best, N_("This is the only move."), {})
 
-    def _draft(self, t: Table, legal: tuple[Action, ...]) -> Hint:
-        def worth(pick: Action) -> float:
-            assert isinstance(pick, Pick)
-            new = t.copy()
-            new.hand = new.hand + list(pick.cards)
-            return plan_hand(new)
-
-        best = max(legal, key=worth)
-        assert isinstance(best, Pick)
+    def _draft(self, t: Table, best: Pick) -> Hint:
         cards = best.cards
         if len(cards) == 1:
             return Hint(best, N_("Keeps {card}, the only card left to choose."), {"card": _card(cards[0])})
@@ -313,11 +148,6 @@ class RuleOfThumbBot:
                 params,
             )
         return Hint(best, N_("Keeps {card} and {card2} for their special actions in the {capital}."), params)
-
-    def _play(self, t: Table, legal: tuple[Action, ...]) -> Hint:
-        scored = [(judge_after_play(t, a), a) for a in legal if isinstance(a, Play)]
-        best_score, best = max(scored, key=lambda sa: (sa[0], sa[1].to == HOME, sa[1].card))
-        return self._explain_play(t, best)
 
     def _explain_play(self, t: Table, play: Play) -> Hint:
         card, colour, me = play.card, play.card.colour, t.me
@@ -360,15 +190,7 @@ class RuleOfThumbBot:
                                  "card to your {hometown}."), params)
         return Hint(play, N_("Plays {card} into the {capital}: it would not fit your {hometown}."), params)
 
-    def _agent(self, t: Table, modifier: int, legal: tuple[Action, ...]) -> Hint:
-        def worth(action: Action) -> float:
-            assert isinstance(action, PlaceModifier)
-            new = t.copy()
-            new.limit[action.colour] += modifier
-            return secured(new, t.me) - secured(new, leader(new)) - 0.01 * COLOURS.index(action.colour)
-
-        best = max(legal, key=worth)
-        assert isinstance(best, PlaceModifier)
+    def _agent(self, t: Table, modifier: int, best: PlaceModifier) -> Hint:
         colour = best.colour
         params: dict[str, str | int] = {"modifier": modifier, "colour": colour}
         mine, theirs = t.home[t.me][colour], t.home[leader(t)][colour]
@@ -380,33 +202,10 @@ class RuleOfThumbBot:
                                  "at stake than the leader."), params)
         return Hint(best, N_("Puts the {modifier} above {colour}, where it does you the least harm."), params)
 
-    def _cleric(self, t: Table, legal: tuple[Action, ...]) -> Hint:
-        def worth(action: Action) -> float:
-            assert isinstance(action, TakeLowest)
-            return judge(after_take(t, action.colour))
-
-        best = max(legal, key=worth)
-        assert isinstance(best, TakeLowest)
-        value = min(t.capital[best.colour])
-        return Hint(best, N_("Takes {card}: it scores in your {hometown} and costs you the least room."),
-                    {"card": f"{best.colour}{value}", "colour": best.colour})
-
-    def _gold(self, view: PlayerView, legal: tuple[Action, ...]) -> Hint:
-        me = view.viewer
-        totals = {c: view.hometown_total(me, c) for c in COLOURS}
-        costs = {c: totals[c] - (view.capital_total(c) or 0) for c in COLOURS}  # limits are revealed now
-
-        def worth(action: Action) -> tuple[int, int]:
-            """Points kept net of the gold paid; colours not worth their gold spoil the option."""
-            assert isinstance(action, SaveWithGold)
-            if any(totals[c] <= costs[c] for c in action.colours):
-                return -1, 0
-            return sum(totals[c] - costs[c] for c in action.colours), -len(action.colours)
-
-        best = max(legal, key=worth)
-        assert isinstance(best, SaveWithGold)
+    def _gold(self, t: Table, best: SaveWithGold) -> Hint:
         if not best.colours:
             return Hint(best, N_("Keeps the gold: the cards over the limit are not worth more than it."), {})
+        totals, costs = _gold_costs(t)
         spent = sum(costs[c] for c in best.colours)
         saved = sum(totals[c] for c in best.colours)
         return Hint(best, N_("Spends {gold} gold to keep {saved} points of cards."), {"gold": spent, "saved": saved})

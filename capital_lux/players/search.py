@@ -22,13 +22,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Callable
 
-from ..engine.cards import COLOUR_LETTERS, COLOURS
-from ..engine.game import sample_chance
-from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from ..engine.rules import apply as apply_unchecked
-from ..engine.rules import cleric_options, excess, gold_options
-from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
+from ..engine import kernel
+from ..engine.kernel import COLOUR_OF, VALUE_OF
+from ..engine.notation import Action
+from ..engine.state import GameState
 from ..engine.views import PlayerView, determinize
 
 #: UCB exploration constant for rewards in [0, 1].
@@ -85,14 +84,20 @@ def ismcts(
 
 
 def iterate(root: Node, state: GameState, me: int, rng: random.Random, exploration: float) -> None:
-    """One selection, expansion, play-out and back-propagation in one sampled world."""
+    """One selection, expansion, play-out and back-propagation in one sampled world.
+
+    The sampled world is played in the playout kernel: chance and opponents by the quick
+    rule between the searcher's decisions, everyone by it after the tree's last node."""
+    ks = kernel.from_state(state)
+    quick = QuickRule(rng)
+    mine = _Then(quick)
+    policies: list[kernel.KernelPolicy] = [quick] * ks.players
+    policies[me] = mine
     path = [root]
     node = root
-    while True:
-        _advance(state, me, rng)
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
+    kernel.play_out(ks, policies, rng, stop_seat=me)
+    while ks.phase != kernel.OVER:
+        legal = kernel.legal_actions(ks)
         for action in legal:
             child = node.children.get(action)
             if child is not None:
@@ -102,19 +107,35 @@ def iterate(root: Node, state: GameState, me: int, rng: random.Random, explorati
             action = rng.choice(untried)
             child = node.children[action] = Node()
             child.available = 1
-            apply_unchecked(state, action)
             path.append(child)
+            mine.first = kernel.from_action(action)
+            kernel.play_out(ks, policies, rng)  # the play-out, from this decision on
             break
         children = node.children
         action = max(legal, key=lambda a: ucb(children[a], exploration))
         node = children[action]
-        apply_unchecked(state, action)
         path.append(node)
-    playout(state, rng)
-    value = reward(state, me)
+        mine.first = kernel.from_action(action)
+        kernel.play_out(ks, policies, rng, stop_seat=me, resume=True)
+    value = reward(ks, me)
     for n in path:
         n.visits += 1
         n.reward += value
+
+
+class _Then:
+    """The searcher's seat: the tree's decision first, then the quick rule."""
+
+    random_below: Callable[[int], int] | None = None
+    random_bits: Callable[[int], int] | None = None
+
+    def __init__(self, then: kernel.KernelPolicy) -> None:
+        self.then = then
+        self.first: kernel.Decision | None = None
+
+    def decide(self, ks: kernel.KState) -> kernel.Decision:
+        decision, self.first = self.first, None
+        return self.then.decide(ks) if decision is None else decision
 
 
 def ucb(child: Node, exploration: float) -> float:
@@ -122,80 +143,67 @@ def ucb(child: Node, exploration: float) -> float:
     return child.reward / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
 
 
-def _advance(state: GameState, me: int, rng: random.Random) -> None:
-    """Chance and opponents act until the searcher must decide (or the game ends)."""
-    while not state.is_terminal():
-        if state.is_chance_node():
-            apply_unchecked(state, sample_chance(state, rng))
-        elif state.current == me:
-            return
-        else:
-            apply_unchecked(state, quick_move(state, rng))
-
-
-def playout(state: GameState, rng: random.Random) -> None:
-    """Play to the end, chance by its odds and every seat by the quick rule."""
-    while not state.is_terminal():
-        if state.is_chance_node():
-            apply_unchecked(state, sample_chance(state, rng))
-        else:
-            apply_unchecked(state, quick_move(state, rng))
-
-
-def reward(state: GameState, me: int) -> float:
+def reward(ks: kernel.KState, me: int) -> float:
     """Mostly the share of the win, partly the margin over the best opponent, in [0, 1]."""
-    winners = state.winners()
+    scores, winners, _ = kernel.standings(ks)
     win = 1 / len(winners) if me in winners else 0.0
-    scores = state.scores()
     best_other = max(s for p, s in enumerate(scores) if p != me)
     margin = max(-1.0, min(1.0, (scores[me] - best_other) / MARGIN_SCALE))
     return WIN_WEIGHT * win + (1 - WIN_WEIGHT) * (1 + margin) / 2
 
 
 # -- the quick rule used in play-outs ------------------------------------------------------
+class QuickRule:
+    """A cheap, mostly sensible policy for play-outs inside a sampled world, where reading
+    the world's "hidden" cards is fine: it is a guess, not the real table. One time in ten
+    (``ROLLOUT_NOISE``) it moves at random. It draws from the search's own generator."""
+
+    name = "quick"
+    random_below: Callable[[int], int] | None = None
+    random_bits: Callable[[int], int] | None = None
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.below = kernel.randbelow(rng)
+
+    def decide(self, ks: kernel.KState) -> kernel.Decision:
+        if self.rng.random() < ROLLOUT_NOISE:
+            choices = kernel.options(ks)
+            return choices[self.below(len(choices))]
+        p, phase = ks.current, ks.phase
+        if phase == kernel.PLAY:  # the highest card that fits at home; else the lowest into the capital
+            hand, town, capital, mods = ks.hands[p], ks.home[p], ks.capital, ks.mods
+            best, best_value = -1, 0
+            for kind in hand:
+                value = VALUE_OF[kind]
+                if value > best_value:  # only a higher card can take the place of the best so far
+                    c = COLOUR_OF[kind]
+                    limit = sum(capital[c]) + sum(v for _, v in mods[c]) if mods[c] else sum(capital[c])
+                    if sum(town[c]) + value <= limit:
+                        best, best_value = kind, value
+            if best >= 0:
+                return best, True
+            return min(hand, key=VALUE_OF.__getitem__), False
+        limits = [sum(cards) + sum(v for _, v in mods) for cards, mods in zip(ks.capital, ks.mods)]
+        home = [sum(cards) for cards in ks.home[p]]
+        if phase == kernel.DRAFT:
+            held = ks.draft_hands[p]
+            room = [limits[c] - home[c] for c in range(4)]
+            ranked = sorted(held, key=lambda k: (VALUE_OF[k] <= room[COLOUR_OF[k]], VALUE_OF[k]), reverse=True)
+            return tuple(sorted(ranked[: min(2, len(held))]))
+        if phase == kernel.AGENT:
+            value = ks.pending or 0
+            stake = [home[c] - max(sum(ks.home[q][c]) for q in range(ks.players) if q != p) for c in range(4)]
+            return max(range(4), key=lambda c: stake[c] if value > 0 else -stake[c])
+        if phase == kernel.CLERIC:
+            return max(kernel.cleric_options(ks), key=lambda c: limits[c] - home[c] - 2 * ks.capital[c][0])
+        if phase == kernel.GOLD:
+            return max(kernel.gold_options(ks, p),
+                       key=lambda combo: sum(home[c] - 2 * kernel.excess(ks, p, c) for c in combo))
+        raise ValueError(f"no decision is pending in phase {ks.phase}")
+
+
 def quick_move(s: GameState, rng: random.Random) -> Action:
-    """A cheap, legal, mostly sensible move for the seat to decide in a full state.
-
-    Play-outs happen inside a sampled world, so reading its "hidden" cards is fine.
-    """
-    if rng.random() < ROLLOUT_NOISE:
-        return rng.choice(s.legal_actions())
-    p = s.current
-    phase = s.phase
-    if phase == PLAY:
-        return _quick_play(s, p)
-    if phase == DRAFT:
-        held = s.draft_hands[p]
-        room = {c: s.capital_total(c) - s.hometown_total(p, c) for c in COLOURS}
-        ranked = sorted(held, key=lambda k: (k.value <= room[k.colour], k.value), reverse=True)
-        return Pick(tuple(sorted(ranked[: min(2, len(held))])))
-    if phase == AGENT:
-        value = s.pending_modifier or 0
-        stake = {c: s.hometown_total(p, c) - max(s.hometown_total(q, c) for q in range(s.players) if q != p)
-                 for c in COLOURS}
-        colour = max(COLOUR_LETTERS, key=lambda c: stake[c] if value > 0 else -stake[c])
-        return PlaceModifier(colour)
-    if phase == CLERIC:
-        options = cleric_options(s)
-        return TakeLowest(max(options, key=lambda c: s.capital_total(c) - s.hometown_total(p, c) - 2 * s.capital[c][0]))
-    if phase == GOLD:
-        return max(gold_options(s, p), key=lambda a: _saved_points(s, p, a))
-    return rng.choice(s.legal_actions())
-
-
-def _saved_points(s: GameState, p: int, action: Action) -> int:
-    assert isinstance(action, SaveWithGold)
-    return sum(s.hometown_total(p, c) - 2 * excess(s, p, c) for c in action.colours)
-
-
-def _quick_play(s: GameState, p: int) -> Play:
-    """The highest card that fits at home; else the lowest card into the capital."""
-    hand = s.hands[p]
-    best_home = None
-    for card in hand:
-        if s.hometown_total(p, card.colour) + card.value <= s.capital_total(card.colour):
-            if best_home is None or card.value > best_home.value:
-                best_home = card
-    if best_home is not None:
-        return Play(best_home, HOME)
-    return Play(min(hand, key=lambda k: k.value), CAPITAL)
+    """``QuickRule``'s move in an engine state (a ``game.Policy``)."""
+    ks = kernel.from_state(s)
+    return kernel.to_action(ks, QuickRule(rng).decide(ks))

@@ -1,0 +1,312 @@
+"""The playout kernel's position: a whole game as integers and lists.
+
+A card is its kind index (``ALL_CARDS[kind]``), a colour its index in ``COLOURS``,
+the deck the sorted list of the kinds left (so a draw is one index). ``from_state``
+and ``to_state`` convert exactly to and from the engine's ``GameState``; the
+questions (scores, winners, gold options) and the decisions (``options``, in the
+engine's ``legal_actions`` order) answer as the engine does. ``kernel`` plays it.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from .cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, full_deck_counts
+from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from .state import PHASES, GameState
+
+
+# Phases are their index in ``state.PHASES``.
+SETUP_CAPITAL, SETUP_MODIFIERS, DEAL, DRAFT, PLAY, SCHOLAR, AGENT_DRAW, AGENT, CLERIC, GOLD, OVER = range(11)
+CHANCE_PHASES = frozenset({SETUP_CAPITAL, SETUP_MODIFIERS, DEAL, SCHOLAR, AGENT_DRAW})
+B, G, P, Y = range(4)  # colours are their index in ``cards.COLOURS``
+CLERIC_COLOURS = (B, G, Y)  # never pink (ruling R2)
+#: Colour and value of each card kind.
+COLOUR_OF: tuple[int, ...] = tuple(COLOURS.index(card.colour) for card in ALL_CARDS)
+VALUE_OF: tuple[int, ...] = tuple(card.value for card in ALL_CARDS)
+_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+
+
+_FULL_DECK = [kind for kind, count in enumerate(full_deck_counts()) for _ in range(count)]
+
+
+def kind_of(colour: int, value: int) -> int:
+    return colour * 5 + value - 2
+
+
+class KState:
+    """A whole position as integers and lists (see the module docstring).
+
+    Cards are kind indices, colours 0-3 in ``COLOURS`` order, every list of cards or
+    values sorted as in ``GameState``. ``cards_lost``, ``points_lost`` and ``gold_spent``
+    count per seat and colour what the round ends cost since this state was made.
+    """
+
+    __slots__ = (
+        "players", "round", "phase", "starting", "current", "deck", "hands", "deal_size", "draft_step",
+        "draft_hands", "draft_picks", "home", "capital", "mods", "modifier_deck", "setup_modifiers",
+        "pending", "gold", "gold_pile", "bonus", "discards", "last_turns", "gold_queue", "gold_choices",
+        "cards_lost", "points_lost", "gold_spent",
+    )
+
+    def __init__(self, players: int) -> None:
+        n = self.players = players
+        self.round = 0
+        self.phase = SETUP_CAPITAL
+        self.starting = -1
+        self.current = -1
+        self.deck: list[int] = _FULL_DECK[:]
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.deal_size = 0
+        self.draft_step = 0
+        self.draft_hands: list[list[int]] = [[] for _ in range(n)]
+        self.draft_picks: list[list[int]] = [[] for _ in range(n)]
+        self.home: list[list[list[int]]] = [[[] for _ in COLOURS] for _ in range(n)]  # card values
+        self.capital: list[list[int]] = [[] for _ in COLOURS]
+        self.mods: list[list[tuple[int, int]]] = [[] for _ in COLOURS]  # (owner, value) above each colour
+        self.modifier_deck: list[int] = sorted(MODIFIERS)
+        self.setup_modifiers: list[int] = []
+        self.pending: int | None = None
+        self.gold = [0] * n
+        self.gold_pile = 8
+        self.bonus: list[list[int]] = [[] for _ in range(n)]
+        self.discards: list[int] = []
+        self.last_turns: list[int] | None = None
+        self.gold_queue: list[int] = []
+        self.gold_choices: list[tuple[int, ...] | None] = [None] * n
+        self.cards_lost = [[0] * 4 for _ in range(n)]
+        self.points_lost = [[0] * 4 for _ in range(n)]
+        self.gold_spent = [[0] * 4 for _ in range(n)]
+
+    def copy(self) -> KState:
+        new = KState.__new__(KState)
+        new.players, new.round, new.phase, new.starting = self.players, self.round, self.phase, self.starting
+        new.current, new.deck, new.hands = self.current, self.deck[:], [h[:] for h in self.hands]
+        new.deal_size, new.draft_step = self.deal_size, self.draft_step
+        new.draft_hands, new.draft_picks = [h[:] for h in self.draft_hands], [h[:] for h in self.draft_picks]
+        new.home = [[v[:] for v in town] for town in self.home]
+        new.capital, new.mods = [v[:] for v in self.capital], [m[:] for m in self.mods]
+        new.modifier_deck, new.setup_modifiers = self.modifier_deck[:], self.setup_modifiers[:]
+        new.pending, new.gold, new.gold_pile = self.pending, self.gold[:], self.gold_pile
+        new.bonus, new.discards = [b[:] for b in self.bonus], self.discards[:]
+        new.last_turns = None if self.last_turns is None else self.last_turns[:]
+        new.gold_queue, new.gold_choices = self.gold_queue[:], self.gold_choices[:]
+        new.cards_lost = [r[:] for r in self.cards_lost]
+        new.points_lost = [r[:] for r in self.points_lost]
+        new.gold_spent = [r[:] for r in self.gold_spent]
+        return new
+
+    def __repr__(self) -> str:
+        return f"<KState {self.players} players, round {self.round}, {PHASES[self.phase]}>"
+
+
+
+
+def new_state(players: int) -> KState:
+    """A game before setup, like ``state.new_game``."""
+    if players not in (2, 3, 4):
+        raise ValueError(f"Capital Lux is for 2 to 4 players, not {players}")
+    return KState(players)
+
+
+# -- conversion ------------------------------------------------------------------------
+def from_state(state: GameState) -> KState:
+    """A compact copy of ``state`` (its history and log are not carried)."""
+    s = state
+    ks = KState(s.players)
+    ks.round, ks.phase, ks.starting, ks.current = s.round, PHASES.index(s.phase), s.starting_player, s.current
+    ks.deck = [kind for kind, count in enumerate(s.deck) for _ in range(count)]
+    ks.hands = [[KIND[c] for c in h] for h in s.hands]
+    ks.deal_size, ks.draft_step = s.deal_size, s.draft_step
+    ks.draft_hands = [sorted(KIND[c] for c in h) for h in s.draft_hands]
+    ks.draft_picks = [sorted(KIND[c] for c in h) for h in s.draft_picks]
+    ks.home = [[list(town[c]) for c in COLOURS] for town in s.hometowns]
+    ks.capital = [list(s.capital[c]) for c in COLOURS]
+    ks.mods = [list(s.modifiers_above[c]) for c in COLOURS]
+    ks.modifier_deck, ks.setup_modifiers = list(s.modifier_deck), list(s.setup_modifiers)
+    ks.pending, ks.gold, ks.gold_pile = s.pending_modifier, list(s.gold), s.gold_pile
+    ks.bonus = [[KIND[c] for c in b] for b in s.bonus]
+    ks.discards = [KIND[c] for c in s.discards]
+    ks.last_turns = None if s.last_turns is None else list(s.last_turns)
+    ks.gold_queue = list(s.gold_queue)
+    ks.gold_choices = [None if ch is None else tuple(_COLOUR_INDEX[c] for c in ch) for ch in s.gold_choices]
+    return ks
+
+
+def to_state(ks: KState) -> GameState:
+    """The engine's ``GameState`` for ``ks``, equal to the one the engine would reach
+    (its history and log are empty: the kernel keeps neither)."""
+    s = GameState(ks.players)
+    s.round, s.phase, s.starting_player, s.current = ks.round, PHASES[ks.phase], ks.starting, ks.current
+    s.deck = [0] * len(ALL_CARDS)
+    for kind in ks.deck:
+        s.deck[kind] += 1
+    s.hands = [[ALL_CARDS[k] for k in h] for h in ks.hands]
+    s.deal_size, s.draft_step = ks.deal_size, ks.draft_step
+    s.draft_hands = [[ALL_CARDS[k] for k in h] for h in ks.draft_hands]
+    s.draft_picks = [[ALL_CARDS[k] for k in h] for h in ks.draft_picks]
+    s.hometowns = [{c: list(town[i]) for i, c in enumerate(COLOURS)} for town in ks.home]
+    s.capital = {c: list(ks.capital[i]) for i, c in enumerate(COLOURS)}
+    s.modifiers_above = {c: list(ks.mods[i]) for i, c in enumerate(COLOURS)}
+    s.modifier_deck, s.setup_modifiers = list(ks.modifier_deck), list(ks.setup_modifiers)
+    s.pending_modifier, s.gold, s.gold_pile = ks.pending, list(ks.gold), ks.gold_pile
+    s.bonus = [[ALL_CARDS[k] for k in b] for b in ks.bonus]
+    s.discards = [ALL_CARDS[k] for k in ks.discards]
+    s.last_turns = None if ks.last_turns is None else list(ks.last_turns)
+    s.gold_queue = list(ks.gold_queue)
+    s.gold_choices = [None if ch is None else tuple(COLOURS[c] for c in ch) for ch in ks.gold_choices]
+    return s
+
+
+# -- questions ---------------------------------------------------------------------------
+def capital_total(ks: KState, colour: int) -> int:
+    """Cards plus every modifier above (what the engine's ``capital_total`` gives)."""
+    return sum(ks.capital[colour]) + sum(v for _, v in ks.mods[colour])
+
+
+def excess(ks: KState, seat: int, colour: int) -> int:
+    """How far a hometown colour exceeds the capital; 0 for an empty colour (ruling R7)."""
+    cards = ks.home[seat][colour]
+    if not cards:
+        return 0
+    over = sum(cards) - capital_total(ks, colour)
+    return over if over > 0 else 0
+
+
+def gold_options(ks: KState, seat: int) -> list[tuple[int, ...]]:
+    """The engine's ``gold_options`` in its sorted order, as colour-index tuples."""
+    costs = [excess(ks, seat, c) for c in range(4)]
+    exceeding = [c for c in range(4) if costs[c]]
+    gold = ks.gold[seat]
+    return sorted(
+        combo for size in range(len(exceeding) + 1) for combo in combinations(exceeding, size)
+        if sum(costs[c] for c in combo) <= gold
+    )
+
+
+def draft_options(held: list[int]) -> list[tuple[int, ...]]:
+    """Every distinct choice of min(2, held) cards, sorted (the engine's ``draft_picks``)."""
+    return sorted(set(combinations(held, min(2, len(held)))))
+
+
+def cleric_options(ks: KState) -> list[int]:
+    capital = ks.capital
+    return [c for c in CLERIC_COLOURS if capital[c]]
+
+
+def scores(ks: KState) -> list[int]:
+    return [sum(map(sum, ks.home[p])) + sum(VALUE_OF[k] for k in ks.bonus[p]) + ks.gold[p] for p in range(ks.players)]
+
+
+def _tie_key(ks: KState, p: int, score: int) -> tuple[int, ...]:
+    values = [v for cards in ks.home[p] for v in cards] + [VALUE_OF[k] for k in ks.bonus[p]]
+    return (score, *(values.count(v) for v in (6, 5, 4, 3, 2)))
+
+
+def standings(ks: KState) -> tuple[list[int], list[int], list[int]]:
+    """Scores, winners and ranks at once (``scores``, ``winners``, ``ranks``)."""
+    keys = []
+    for p in range(ks.players):
+        values = [v for cards in ks.home[p] for v in cards] + [VALUE_OF[k] for k in ks.bonus[p]]
+        keys.append((sum(values) + ks.gold[p], values.count(6), values.count(5), values.count(4),
+                     values.count(3), values.count(2)))
+    best = max(keys)
+    return ([key[0] for key in keys], [p for p, key in enumerate(keys) if key == best],
+            [1 + sum(other > mine for other in keys) for mine in keys])
+
+
+def winners(ks: KState) -> list[int]:
+    """The seats that win, ties broken by ruling R17 as in ``rules.winners``."""
+    points = scores(ks)
+    keys = [_tie_key(ks, p, points[p]) for p in range(ks.players)]
+    best = max(keys)
+    return [p for p in range(ks.players) if keys[p] == best]
+
+
+def ranks(ks: KState) -> list[int]:
+    points = scores(ks)
+    keys = [_tie_key(ks, p, points[p]) for p in range(ks.players)]
+    return [1 + sum(other > mine for other in keys) for mine in keys]
+
+
+def turn_order(ks: KState) -> list[int]:
+    start = max(ks.starting, 0)
+    return [(start + i) % ks.players for i in range(ks.players)]
+
+
+# -- decisions in the engine's terms ------------------------------------------------------
+_PICKS: dict[tuple[int, ...], Pick] = {}
+_TAKES = {c: TakeLowest(COLOUR_LETTERS[c]) for c in CLERIC_COLOURS}
+_PLACES = [PlaceModifier(c) for c in COLOUR_LETTERS]
+_SAVES: dict[tuple[int, ...], SaveWithGold] = {}
+
+
+def _pick(combo: tuple[int, ...]) -> Pick:
+    pick = _PICKS.get(combo)
+    if pick is None:
+        pick = _PICKS[combo] = Pick(tuple(ALL_CARDS[k] for k in combo))
+    return pick
+
+
+def _save(combo: tuple[int, ...]) -> SaveWithGold:
+    save = _SAVES.get(combo)
+    if save is None:
+        save = _SAVES[combo] = SaveWithGold(tuple(COLOUR_LETTERS[c] for c in combo))
+    return save
+
+
+#: A kernel decision: ``(kind, to_home)`` for a play, the kinds picked in the draft, a colour
+#: index for an Agent or a Cleric, the colour indices saved with gold.
+Decision = Any
+
+
+def options(ks: KState) -> list[Decision]:
+    """The decisions open to the seat to move, in the engine's ``legal_actions`` order."""
+    phase, p = ks.phase, ks.current
+    if phase == PLAY:
+        return [(k, home) for k in sorted(set(ks.hands[p])) for home in (False, True)]
+    if phase == DRAFT:
+        return list(draft_options(ks.draft_hands[p]))
+    if phase == AGENT:
+        return [0, 1, 2, 3]
+    if phase == CLERIC:
+        return list(cleric_options(ks))
+    if phase == GOLD:
+        return list(gold_options(ks, p))
+    return []
+
+
+def to_action(ks: KState, decision: Decision) -> Action:
+    """The engine's action for a kernel decision in the current phase."""
+    phase = ks.phase
+    if phase == PLAY:
+        kind, home = decision
+        return Play(ALL_CARDS[kind], HOME if home else CAPITAL)
+    if phase == DRAFT:
+        return _pick(decision)
+    if phase == AGENT:
+        return _PLACES[decision]
+    if phase == CLERIC:
+        return _TAKES[decision]
+    if phase == GOLD:
+        return _save(decision)
+    raise ValueError(f"no decision is pending in phase {PHASES[phase]}")
+
+
+def from_action(action: Action) -> Decision:
+    """The kernel's decision for an engine action (``to_action``'s inverse)."""
+    if isinstance(action, Play):
+        return KIND[action.card], action.to == HOME
+    if isinstance(action, Pick):
+        return tuple(KIND[c] for c in action.cards)
+    if isinstance(action, (PlaceModifier, TakeLowest)):
+        return _COLOUR_INDEX[action.colour]
+    if isinstance(action, SaveWithGold):
+        return tuple(_COLOUR_INDEX[c] for c in action.colours)
+    raise ValueError(f"{action} is not a decision")
+
+
+def legal_actions(ks: KState) -> list[Action]:
+    """The engine's ``legal_actions`` for a decision (not for chance)."""
+    return [to_action(ks, d) for d in options(ks)]

@@ -1,0 +1,87 @@
+"""Bots inside the playout kernel: decisions from a ``kernel.KState`` for one seat.
+
+The kernel plays thousands of games a second, so its bots cannot build a
+``PlayerView`` per decision. The rule of thumb here is not a second
+implementation: ``table_for`` builds, from the compact state, the same
+``rule_of_thumb.Table`` that ``rule_of_thumb.table_of`` builds from the seat's view (only what the
+seat may know: its own hand and draft picks, its own face-down modifiers, public
+zones and counts), and both paths decide with ``rule_of_thumb.rule_choice``, so the
+choices are identical by construction.
+
+>>> import random
+>>> from capital_lux.engine import kernel
+>>> rng = random.Random(2)
+>>> ks = kernel.play_game(3, [kernel.policy("rule", random.Random(p)) for p in range(3)], rng)
+>>> ks.phase == kernel.OVER
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from ..engine import kernel
+from ..engine.cards import ALL_CARDS, COLOURS
+from ..engine.kernel import AGENT, DRAFT, GOLD, OVER, KState
+from ..engine.state import PHASES
+from .rule_of_thumb import Table, estimate_limits, rule_choice
+
+
+def table_for(ks: KState, seat: int) -> Table:
+    """The ``Table`` seat ``seat`` reasons with, equal to ``table_of(view(state, seat))``."""
+    revealed = ks.phase == GOLD or ks.phase == OVER
+    seen = {c: [v if revealed or o == seat else None for o, v in ks.mods[i]] for i, c in enumerate(COLOURS)}
+    capital = {c: list(ks.capital[i]) for i, c in enumerate(COLOURS)}
+    pending = ks.pending if ks.phase == AGENT and ks.current == seat else None
+    held = ks.draft_picks[seat] if ks.phase == DRAFT else ks.hands[seat]
+    return Table(
+        me=seat,
+        home=[{c: sum(town[i]) for i, c in enumerate(COLOURS)} for town in ks.home],
+        capital=capital,
+        limit=estimate_limits(capital, seen, pending),
+        gold=list(ks.gold),
+        gold_pile=ks.gold_pile,
+        hand=[ALL_CARDS[k] for k in held],
+        deck=len(ks.deck),
+        modifier_deck=len(ks.modifier_deck),
+    )
+
+
+class RulePolicy:
+    """The rule-of-thumb bot (``bots.RuleOfThumbBot``) for the kernel: the same decisions."""
+
+    name = "rule"
+    random_below: Callable[[int], int] | None = None
+    random_bits: Callable[[int], int] | None = None
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng  # the rule of thumb draws nothing; kept for a uniform signature
+
+    def decide(self, ks: KState) -> kernel.Decision:
+        seat = ks.current
+        pending = ks.pending if ks.phase == AGENT else None
+        action = rule_choice(table_for(ks, seat), PHASES[ks.phase], kernel.legal_actions(ks), pending)
+        return kernel.from_action(action)
+
+
+def _quick(rng: random.Random) -> kernel.KernelPolicy:
+    from .search import QuickRule
+
+    return QuickRule(rng)
+
+
+#: Kernel policies by name: the bots "random" and "rule", and the search's play-out rule
+#: "quick" (it reads the whole state: for sampled worlds only, as in search and risk).
+POLICIES: dict[str, Callable[[random.Random], kernel.KernelPolicy]] = {
+    "random": kernel.RandomPolicy,
+    "rule": RulePolicy,
+    "quick": _quick,
+}
+
+
+def make(kind: str, rng: random.Random) -> kernel.KernelPolicy:
+    """A seat's kernel policy by bot kind, deciding with its own generator ``rng``."""
+    if kind not in POLICIES:
+        raise ValueError(f"no kernel policy for {kind!r}: choose from {', '.join(POLICIES)}")
+    return POLICIES[kind](rng)

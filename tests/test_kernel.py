@@ -1,0 +1,175 @@
+"""The playout kernel plays exactly the engine's game: same seed, same decisions, same end.
+
+Each test plays games both ways and compares whole positions (``GameState.__eq__``
+compares everything on the table, hidden cards included). Larger runs are in
+``python -m capital_lux bench differential`` (thousands of games).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from capital_lux.engine import kernel
+from capital_lux.engine.game import play_game, random_policy, sample_chance
+from capital_lux.engine.notation import CardDrawn, ModifierDrawn
+from capital_lux.engine.position import loads_record, position_dict
+from capital_lux.engine.rules import ranks
+from capital_lux.engine.state import OVER, GameState, new_game
+from capital_lux.players.bots import RandomBot, as_policy
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def engine_states(players: int, seed: int) -> list[GameState]:
+    """Copies of every position (decisions and chance) of a random engine game."""
+    rng, state, found = random.Random(seed), new_game(players), []
+    while not state.is_terminal():
+        found.append(state.clone())
+        action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+        state.apply_action(action)
+    return found + [state]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_end_in_the_engines_position(players: int) -> None:
+    """One generator for chance and decisions, as in ``game.play_game`` with ``random_policy``."""
+    for seed in range(120):
+        expected = play_game(players, [random_policy] * players, random.Random(seed))
+        rng = random.Random(seed)
+        ks = kernel.play_game(players, [kernel.RandomPolicy(rng)] * players, rng)
+        assert kernel.to_state(ks) == expected, seed
+        assert kernel.scores(ks) == expected.scores()
+        assert kernel.winners(ks) == expected.winners()
+        assert kernel.ranks(ks) == ranks(expected)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_seats_with_their_own_generators_choose_as_random_bots(players: int) -> None:
+    """The simulate layout: chance from one generator, each seat's decisions from its own."""
+    for seed in range(40):
+        seat_rngs = [random.Random(f"{seed}/{p}") for p in range(players)]
+        bots = [as_policy(RandomBot()) for _ in range(players)]
+        policies = [(lambda s, _rng, bot=bot, r=r: bot(s, r)) for bot, r in zip(bots, seat_rngs)]
+        expected = play_game(players, policies, random.Random(seed))
+        seat_rngs = [random.Random(f"{seed}/{p}") for p in range(players)]
+        ks = kernel.play_game(players, [kernel.policy("random", r) for r in seat_rngs], random.Random(seed))
+        assert kernel.to_state(ks) == expected, seed
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_conversion_round_trips_and_play_goes_on_from_any_position(players: int) -> None:
+    for seed in range(6):
+        states = engine_states(players, seed)
+        for state in states:
+            assert kernel.to_state(kernel.from_state(state)) == state
+        for state in states[::17]:  # from a position in mid-game, the rest of the game
+            rng = random.Random(seed)
+            expected = play_game_from(state.clone(), rng)
+            rng = random.Random(seed)
+            ks = kernel.from_state(state)
+            kernel.play_out(ks, [kernel.RandomPolicy(rng)] * players, rng)
+            assert kernel.to_state(ks) == expected
+
+
+def play_game_from(state: GameState, rng: random.Random, last_round: int = 3) -> GameState:
+    while not state.is_terminal() and state.round <= last_round:
+        action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_until_round_stops_after_the_round_end(players: int) -> None:
+    for seed in range(6):
+        for state in engine_states(players, seed)[::23]:
+            last = max(state.round, 1)
+            expected = play_game_from(state.clone(), random.Random(seed), last)
+            rng = random.Random(seed)
+            ks = kernel.from_state(state)
+            kernel.play_out(ks, [kernel.RandomPolicy(rng)] * players, rng, until="round")
+            assert kernel.to_state(ks) == expected
+            assert expected.phase == OVER or expected.round == last + 1
+
+
+def test_stop_seat_stops_at_that_seats_decision_and_resume_goes_on() -> None:
+    rng = random.Random(4)
+    ks = kernel.new_state(3)
+    policies = [kernel.RandomPolicy(rng)] * 3
+    stops = 0
+    kernel.play_out(ks, policies, rng, stop_seat=1)
+    while ks.phase != kernel.OVER:
+        assert ks.current == 1 and ks.phase not in kernel.CHANCE_PHASES
+        stops += 1
+        kernel.play_out(ks, policies, rng, stop_seat=1, resume=True)
+    expected = play_game(3, [random_policy] * 3, random.Random(4))
+    assert kernel.to_state(ks) == expected and stops > 10
+
+
+def test_round_end_tallies_match_the_engines_log() -> None:
+    for seed in range(30):
+        rng = random.Random(seed)
+        ks = kernel.play_game(4, [kernel.RandomPolicy(rng)] * 4, rng)
+        expected = play_game(4, [random_policy] * 4, random.Random(seed))
+        for p in range(4):
+            lost = [c for e in expected.log if e.kind == "discard" and e.player == p for c in e.cards]
+            spent = sum(e.amount for e in expected.log if e.kind == "gold_spent" and e.player == p)
+            assert sum(ks.cards_lost[p]) == len(lost)
+            assert sum(ks.points_lost[p]) == sum(c.value for c in lost)
+            assert sum(ks.gold_spent[p]) == spent
+
+
+def test_options_are_the_engines_legal_actions_in_order() -> None:
+    for players in (2, 3, 4):
+        for state in engine_states(players, players)[::3]:
+            if state.is_chance_node() or state.is_terminal():
+                continue
+            ks = kernel.from_state(state)
+            assert kernel.legal_actions(ks) == state.legal_actions()
+            assert [kernel.from_action(a) for a in state.legal_actions()] == kernel.options(ks)
+
+
+class Scripted:
+    """Replays recorded decisions."""
+
+    random_below = None
+    random_bits = None
+
+    def __init__(self, decisions: list[kernel.Decision]) -> None:
+        self.decisions = iter(decisions)
+
+    def decide(self, ks: kernel.KState) -> kernel.Decision:
+        return next(self.decisions)
+
+
+@pytest.mark.parametrize("name", ["2p-seed-1", "3p-seed-2", "4p-seed-3"])
+def test_golden_games_replay_in_the_kernel(name: str) -> None:
+    data = json.loads((GOLDEN / f"{name}.json").read_text())
+    record = loads_record(json.dumps(data["record"]))
+    decisions = [kernel.from_action(a) for a in record.actions if not isinstance(a, (CardDrawn, ModifierDrawn))]
+    script = Scripted(decisions)
+    ks = kernel.play_game(record.players, [script] * record.players, random.Random(record.seed))
+    assert position_dict(kernel.to_state(ks)) == data["final"]
+    assert kernel.scores(ks) == data["record"]["scores"]
+
+
+def test_a_generator_that_draws_differently_is_refused() -> None:
+    class Odd(random.Random):
+        def _randbelow(self, n: int) -> int:  # type: ignore[override]
+            return 0
+
+    with pytest.raises(ValueError, match="random.Random"):
+        kernel.play_game(2, [kernel.RandomPolicy(random.Random(0))] * 2, Odd(0))
+    with pytest.raises(ValueError, match="'round' or 'game'"):
+        kernel.play_out(kernel.new_state(2), [kernel.RandomPolicy(random.Random(0))] * 2, random.Random(0), "turn")
+
+
+def test_standings_are_scores_winners_and_ranks() -> None:
+    for seed in range(40):
+        rng = random.Random(seed)
+        ks = kernel.play_game(3, [kernel.RandomPolicy(rng)] * 3, rng)
+        assert kernel.standings(ks) == (kernel.scores(ks), kernel.winners(ks), kernel.ranks(ks))
