@@ -191,11 +191,22 @@ def worksheet_command(args: argparse.Namespace) -> int:
 
 # -- simulate -------------------------------------------------------------------------------
 def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
-    from ..analysis.simulate import simulate
-
     specs = checked_bot_specs(sub, args.bots, args.players, args.t)
     if args.out:
         check_output_file(sub, args.t, args.out, args.force)
+    # simulate() notes Ctrl-C and SIGTERM while it runs and then puts these back: a signal that
+    # comes after the run stopped (a second Ctrl-C) must not cut the summary short.
+    previous = {sig: signal.signal(sig, lambda _signum, _frame: None) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        return _simulate_and_report(args, sub, specs)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _simulate_and_report(args: argparse.Namespace, sub: argparse.ArgumentParser, specs: list[str]) -> int:
+    from ..analysis.simulate import simulate
+
     if args.dask:
         if args.workers:
             sub.error(args.t.gettext("give --workers or --dask, not both"))
