@@ -45,11 +45,13 @@ async def play_session(
         await page.wait_for_selector(f"{SCOPE}{TABLE}[data-move]", timeout=timeout_ms)
         loaded = time.perf_counter() - start
     decisions = 0
+    latencies: list[float] = []  # from a decision's last click to the table answering it
     while True:
         await page.wait_for_selector(DECISION, timeout=timeout_ms)
         if await page.query_selector(SCOPE + '.cl-scores[data-final="1"]'):
             break
         before = int(await page.get_attribute(SCOPE + TABLE, "data-move"))
+        clicked = time.perf_counter()
         draft = await _visible(page, SCOPE + ".cl-draft-card")
         confirm = await _visible(page, SCOPE + ".cl-confirm-pick")
         hand = await _visible(page, SCOPE + ".cl-hand-card", enabled=True)
@@ -58,19 +60,25 @@ async def play_session(
             need = int("".join(ch for ch in await confirm[0].inner_text() if ch.isdigit()) or "2")
             for card in draft[:need]:
                 await card.click()
+            clicked = time.perf_counter()
             await confirm[0].click()
         elif hand:
             await hand[0].click()
+            clicked = time.perf_counter()
             await page.click(SCOPE + ".cl-to-home", timeout=timeout_ms)
         elif choices:
+            clicked = time.perf_counter()
             await choices[0].click()
         else:
             raise RuntimeError(f"session {seed}: no decision to make on the page")
         await page.wait_for_selector(f'{SCOPE}{TABLE}[data-move="{before + 1}"]', timeout=timeout_ms)
+        latencies.append(time.perf_counter() - clicked)
         decisions += 1
     seconds = time.perf_counter() - start
     await context.close()
-    return {"seconds": seconds, "load_seconds": loaded, "decisions": decisions}
+    return {"seconds": seconds, "load_seconds": loaded, "decisions": decisions,
+            "click_seconds_median": statistics.median(latencies) if latencies else 0.0,
+            "click_seconds_max": max(latencies, default=0.0)}
 
 
 def kernel_memory_mib() -> list[float]:
@@ -126,7 +134,10 @@ def figures(sessions: int = 20) -> dict[str, float]:
         "wall_seconds": round(run["wall_seconds"], 1),
         "session_seconds_median": round(statistics.median(times), 1),
         "session_seconds_max": round(max(times), 1),
+        "page_interactive_seconds_median": round(statistics.median(r["load_seconds"] for r in run["sessions"]), 1),
         "page_interactive_seconds_max": round(max(r["load_seconds"] for r in run["sessions"]), 1),
+        "click_seconds_median": round(statistics.median(r["click_seconds_median"] for r in run["sessions"]), 2),
+        "click_seconds_max": round(max(r["click_seconds_max"] for r in run["sessions"]), 2),
         "seconds_per_decision_median": round(statistics.median(run["seconds_per_decision"]), 2),
         "kernels_measured": float(len(memory)),
         "kernel_memory_mib_median": round(statistics.median(memory), 1) if memory else 0.0,

@@ -28,18 +28,33 @@ def played(session: Session, moves: int, seed: int = 3) -> Session:
 def test_a_kept_game_resumes_to_the_same_table() -> None:
     session = played(Session.new(3, 41, "rule"), 9)
     token = keep.new_token()
-    keep.save(token, session, 41)
+    keep.save(token, session)
     data = keep.load(token)
     assert data is not None and len(data["decisions"]) == 9
     again = keep.resume(data)
     assert again.game.state == session.game.state and again.view() == session.view()
 
 
+def test_a_drawn_seed_stays_secret_after_a_resume() -> None:
+    session = played(Session.new(2, None, "random"), 3)  # a secret seed, drawn for the learner
+    token = keep.new_token()
+    keep.save(token, session)
+    data = keep.load(token)
+    assert data is not None
+    again = keep.resume(data)
+    assert again.game.state == session.game.state
+    assert not again.seed_visible()  # the seed replays every hidden card: not shown mid-game
+    chosen = played(Session.new(2, 12, "random"), 3)
+    keep.save(token, chosen)
+    data = keep.load(token)
+    assert data is not None and keep.resume(data).seed_visible()  # a seed the learner chose stays shown
+
+
 @pytest.mark.parametrize("token", ["", "../../etc/passwd", "A" * 32, "0" * 31, "0" * 33, None])
 def test_only_a_well_formed_token_is_read(token: object) -> None:
     assert keep.load(token) is None  # type: ignore[arg-type]
     with pytest.raises((ValueError, TypeError)):
-        keep.save(token, Session.new(2, 1), 1)  # type: ignore[arg-type]
+        keep.save(token, Session.new(2, 1))  # type: ignore[arg-type]
 
 
 def test_large_unreadable_or_finished_files_are_not_offered(saves: Path) -> None:
@@ -51,7 +66,7 @@ def test_large_unreadable_or_finished_files_are_not_offered(saves: Path) -> None
     session = Session.new(2, 5, "random")
     while not session.is_over():
         session.play(session.view().legal_actions[0])
-    keep.save(token, session, 5)
+    keep.save(token, session)
     assert keep.load(token) is None  # a finished game is not resumed
 
 

@@ -78,8 +78,8 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path: Path) -> None:
     env = {**os.environ, "LANGUAGE": "en"}
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 120
-    while (not out.exists() or out.stat().st_size < 20_000) and time.monotonic() < deadline:
-        time.sleep(0.1)  # wait until a few hundred games are written
+    while not any(p.stat().st_size >= 20_000 for p in tmp_path.glob(".run.csv.*")) and time.monotonic() < deadline:
+        time.sleep(0.1)  # wait until a few hundred games are written (beside the CSV, renamed at the end)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr

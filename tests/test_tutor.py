@@ -82,7 +82,7 @@ def test_new_game_uses_the_settings() -> None:
     app = tutor(build_app(players=3, seed=1))
     fp = app.free_play
     fp.players.value = 4
-    fp.seed.value = 99
+    fp.seed.value = "99"
     fp.strength.value = "random"
     fp.new_game.click()
     s = fp.panel.session

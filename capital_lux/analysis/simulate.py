@@ -20,6 +20,8 @@ import csv
 import os
 import random
 import signal
+import tempfile
+import threading
 from dataclasses import astuple, dataclass, field, fields
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Sequence
@@ -116,6 +118,7 @@ class Results:
     tallies: dict[str, Tally] = field(default_factory=dict)
     completed: int = 0
     interrupted: bool = False
+    stop_signal: int | None = None  # signal.SIGINT or SIGTERM when one stopped the run
 
     def summary(self) -> list[BotSummary]:
         """Per bot, in line-up order: win rate with its 95% interval, means of the other columns."""
@@ -250,40 +253,103 @@ def chunks(games: int, size: int) -> Iterator[range]:
         yield range(start, min(games, start + size))
 
 
-def _ignore_interrupts() -> None:
-    """Worker processes leave Ctrl-C to the parent, which stops the run cleanly."""
+def _worker_start() -> None:
+    """Worker processes leave Ctrl-C and SIGTERM to the parent, which stops the run cleanly."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+class _StopRequest:
+    """Ctrl-C or SIGTERM noted, not raised: the run stops between chunks, so a game is
+    never half written, and a second signal during the clean-up cannot break it."""
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+        self._previous: dict[int, object] = {}
+
+    def __enter__(self) -> _StopRequest:
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._previous[sig] = signal.signal(sig, self._note)
+        return self
+
+    def _note(self, signum: int, _frame: object) -> None:
+        if self.signal is None:
+            self.signal = signum
+
+    def __exit__(self, *_: object) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)  # type: ignore[arg-type]
 
 
 def _chunk_results(
-    players: int, specs: list[str], seed: int, parts: list[range],
-    executor: concurrent.futures.Executor | None, n_workers: int,
-) -> Iterator[tuple[int, list[PlayerResult]]]:
-    """(chunk index, rows) as chunks finish, with a bounded number of chunks in flight."""
+    players: int, specs: list[str], seed: int, parts: Iterator[range],
+    executor: concurrent.futures.Executor | None, n_workers: int, stop: _StopRequest,
+) -> Iterator[tuple[int, range, list[PlayerResult]]]:
+    """(chunk index, games, rows) as chunks finish, with a bounded number of chunks in flight;
+    chunks are made as they are submitted, so a run of any length needs the same memory."""
     if executor is None and n_workers == 1:
         for i, part in enumerate(parts):
-            yield i, play_games(players, specs, seed, part)
+            rows: list[PlayerResult] = []
+            for game in part:  # one game at a time here, so a stop is noticed soon
+                if stop.signal is not None:
+                    return
+                rows += play_games(players, specs, seed, range(game, game + 1))
+            yield i, part, rows
         return
     own = executor is None
-    pool = executor or concurrent.futures.ProcessPoolExecutor(n_workers, initializer=_ignore_interrupts)
-    in_flight: dict[concurrent.futures.Future[list[PlayerResult]], int] = {}
-    queue = iter(enumerate(parts))
+    pool = executor or concurrent.futures.ProcessPoolExecutor(n_workers, initializer=_worker_start)
+    in_flight: dict[concurrent.futures.Future[list[PlayerResult]], tuple[int, range]] = {}
+    queue = enumerate(parts)
     try:
-        while True:
+        while stop.signal is None:
             for i, part in queue:  # keep a few chunks per worker queued, not the whole run
-                in_flight[pool.submit(play_games, players, specs, seed, part)] = i
+                in_flight[pool.submit(play_games, players, specs, seed, part)] = (i, part)
                 if len(in_flight) >= 4 * n_workers:
                     break
             if not in_flight:
                 return
-            finished, _ = concurrent.futures.wait(in_flight, return_when=concurrent.futures.FIRST_COMPLETED)
+            # A timeout, so that a signal noted meanwhile is acted on within a fraction of a second.
+            finished, _ = concurrent.futures.wait(in_flight, timeout=0.2,
+                                                  return_when=concurrent.futures.FIRST_COMPLETED)
             for future in finished:
-                yield in_flight.pop(future), future.result()
+                i, part = in_flight.pop(future)
+                yield i, part, future.result()
     finally:
         for future in in_flight:
             future.cancel()
         if own:
-            pool.shutdown(cancel_futures=True)
+            _stop_pool(pool, stop.signal is not None)
+
+
+def _stop_pool(pool: concurrent.futures.Executor, hurry: bool) -> None:
+    """Shut the pool down and leave no worker behind; when stopped by a signal, the games
+    still being played are abandoned (their rows would not be written anyway)."""
+    found = getattr(pool, "_processes", None)  # a ProcessPoolExecutor's own workers
+    processes = list(found.values()) if isinstance(found, dict) else []
+    pool.shutdown(wait=not hurry, cancel_futures=True)
+    if hurry:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join()
+        pool.shutdown(wait=True)
+
+
+@contextlib.contextmanager
+def replaced_on_success(path: str | Path) -> Iterator[IO[str]]:
+    """A text file written beside ``path`` and renamed over it when the block ends, so that
+    a killed run leaves any earlier file as it was; on an error the new file is removed."""
+    target = Path(path)
+    handle = tempfile.NamedTemporaryFile("w", dir=target.parent, prefix=f".{target.name}.", suffix=".part",
+                                         delete=False, newline="", encoding="utf-8")
+    try:
+        with handle:
+            yield handle
+    except BaseException:
+        os.unlink(handle.name)
+        raise
+    os.replace(handle.name, target)
 
 
 def simulate(
@@ -306,8 +372,10 @@ def simulate(
     ``progress`` shows a bar: text in a terminal, a widget in a notebook.
 
     ``out`` receives the CSV rows as games finish, in game order; with ``keep_rows=False`` the
-    rows are not kept in memory, so a run of any length needs the same memory. Ctrl-C stops
-    the run: every game finished so far is written and counted, ``interrupted`` is set.
+    rows are not kept in memory, so a run of any length needs the same memory. A file named
+    by ``out`` is written beside it and renamed into place at the end. Ctrl-C or SIGTERM stops
+    the run: every game finished so far is written and counted, ``interrupted`` is set and
+    ``stop_signal`` names the signal.
     """
     specs = line_up(players, bots)
     if games < 0:
@@ -316,13 +384,12 @@ def simulate(
         raise ValueError(f"workers must be at least 1, not {workers}")
     n_workers = workers or os.cpu_count() or 1
     size = chunk_size or max(1, min(50, games // (n_workers * 8) or 1))
-    parts = list(chunks(games, size))
     results = Results(players, specs, games, seed, [], {bot: Tally() for bot in specs})
     waiting: dict[int, list[PlayerResult]] = {}  # finished chunks waiting for an earlier one
     next_chunk = 0
     with contextlib.ExitStack() as stack:
         if isinstance(out, (str, Path)):
-            out = stack.enter_context(open(out, "w", newline="", encoding="utf-8"))
+            out = stack.enter_context(replaced_on_success(out))
         writer = csv.writer(out) if out is not None else None
         if writer:
             writer.writerow(COLUMNS)
@@ -338,16 +405,20 @@ def simulate(
 
         from tqdm.auto import tqdm
 
+        stop = stack.enter_context(_StopRequest())
         with tqdm(total=games, disable=not progress, unit="game", desc="simulating") as bar:
             try:
-                for i, rows in _chunk_results(players, specs, seed, parts, executor, n_workers):
+                for i, part, rows in _chunk_results(players, specs, seed, chunks(games, size), executor,
+                                                    n_workers, stop):
                     waiting[i] = rows
-                    bar.update(len(parts[i]))
+                    bar.update(len(part))
                     while next_chunk in waiting:
                         record(waiting.pop(next_chunk))
                         next_chunk += 1
-            except KeyboardInterrupt:
-                results.interrupted = True
+            except KeyboardInterrupt:  # outside the main thread no handler notes the signal
+                stop.signal = signal.SIGINT
             for i in sorted(waiting):  # finished after a gap left by the interruption
                 record(waiting.pop(i))
+        if stop.signal is not None:
+            results.interrupted, results.stop_signal = True, int(stop.signal)
     return results

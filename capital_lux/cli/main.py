@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import signal
 import sys
+from pathlib import Path
 from typing import IO, Callable, Sequence
 
 from . import bench
@@ -21,7 +24,9 @@ from ..engine.game import Game, GameRecord
 from ..i18n import LANGUAGES, Translator, default_language, sentences, translator
 from ..i18n.sentences import TERMINAL
 from ..engine.notation import Action, parse_action
-from ..engine.position import dumps_record, loads_record
+from babel.numbers import format_decimal
+
+from ..engine.position import MAX_INPUT_BYTES, dumps_record, loads_record
 from ..engine.state import GameState, new_game
 from ..engine.views import PlayerView, public_step, view
 
@@ -44,6 +49,7 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, help=t.gettext("your seat, 0 to players-1 (default 0)"))
     p.add_argument("--seed", type=int, default=None, help=t.gettext("seed of the shuffles (default: random)"))
     p.add_argument("--record", metavar="FILE", help=t.gettext("write the game's record here as JSON at the end"))
+    p.add_argument("--force", action="store_true", help=t.gettext("replace the record file if it already exists"))
 
     s = commands.add_parser("simulate", help=t.gettext("play many seeded games between bots and summarise them"))
     s.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help=t.gettext("players per game (default 4)"))
@@ -56,6 +62,7 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
                    help=t.gettext("worker processes (default: one per core)"))
     s.add_argument("--dask", metavar="ADDRESS", help=t.gettext("run on a Dask cluster (scheduler address) instead"))
     s.add_argument("--out", metavar="CSV", help=t.gettext("write one row per game and seat to this CSV file"))
+    s.add_argument("--force", action="store_true", help=t.gettext("replace the CSV file if it already exists"))
     s.add_argument("--no-progress", action="store_true", help=t.gettext("no progress bar"))
 
     r = commands.add_parser("replay", help=t.gettext("step through a recorded game"))
@@ -112,6 +119,22 @@ def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int, t: Tr
         sub.error(e.translated(t.gettext))
 
 
+def check_output_file(sub: argparse.ArgumentParser, t: Translator, path: str, force: bool) -> None:
+    """Refuse, as a usage error and before any work, a file that cannot be written or would be
+    replaced without ``--force``."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        sub.error(t.gettext("{path} is a folder: give the name of a file").format(path=path))
+    if not folder.is_dir():
+        sub.error(t.gettext("the folder {folder} does not exist").format(folder=folder))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        sub.error(t.gettext("cannot write into the folder {folder}").format(folder=folder))
+    if target.exists() and not force:
+        sub.error(t.gettext("{path} already exists: choose another name, or add --force to replace it").format(
+            path=path))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(translator(language_of(words)))
@@ -160,9 +183,22 @@ def worksheet_command(args: argparse.Namespace) -> int:
 
 # -- simulate -------------------------------------------------------------------------------
 def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
+    specs = checked_bot_specs(sub, args.bots, args.players, args.t)
+    if args.out:
+        check_output_file(sub, args.t, args.out, args.force)
+    # simulate() notes Ctrl-C and SIGTERM while it runs and then puts these back: a signal that
+    # comes after the run stopped (a second Ctrl-C) must not cut the summary short.
+    previous = {sig: signal.signal(sig, lambda _signum, _frame: None) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        return _simulate_and_report(args, sub, specs)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _simulate_and_report(args: argparse.Namespace, sub: argparse.ArgumentParser, specs: list[str]) -> int:
     from ..analysis.simulate import simulate
 
-    specs = checked_bot_specs(sub, args.bots, args.players, args.t)
     if args.dask:
         if args.workers:
             sub.error(args.t.gettext("give --workers or --dask, not both"))
@@ -181,7 +217,7 @@ def simulate_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> 
     if results.interrupted:
         print(args.t.ngettext("Interrupted: {n} finished game kept.", "Interrupted: {n} finished games kept.",
                               results.completed).format(n=results.completed), file=sys.stderr)
-        return 130
+        return 128 + (results.stop_signal or signal.SIGINT)
     return 0
 
 
@@ -229,6 +265,8 @@ def play_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
         sub.error(args.t.gettext("--seat must be between 0 and {last}").format(last=args.players - 1))
     specs = checked_bot_specs(sub, args.bots, args.players - 1, args.t)
     t: Translator = args.t
+    if args.record:  # refused now, not after the whole game
+        check_output_file(sub, t, args.record, args.force)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     return play_terminal(args.players, args.seat, specs, seed, t, sys.stdin, sys.stdout, args.record)
 
@@ -272,8 +310,14 @@ def play_terminal(players: int, you: int, specs: list[str], seed: int, t: Transl
         scores=", ".join(f"{player_name(t, p, you)} {s}" for p, s in enumerate(scores))))
     say(t.gettext("Winner: {players}").format(players=", ".join(player_name(t, p, you) for p in winners)))
     if record:
-        with open(record, "w", encoding="utf-8") as f:
-            f.write(dumps_record(game.record()))
+        from ..analysis.simulate import replaced_on_success
+
+        try:
+            with replaced_on_success(record) as f:
+                f.write(dumps_record(game.record()))
+        except OSError as e:
+            say(t.gettext("cannot write {path}: {reason}").format(path=record, reason=e.strerror))
+            return 1
         say(t.gettext("Record written to {file}.").format(file=record))
     return 0
 
@@ -315,12 +359,19 @@ def _ask(t: Translator, v: PlayerView, adviser: RuleOfThumbBot, stdin: IO[str], 
             hint = adviser.advise(v)
             say(t.gettext("Hint: {action}. {reason}").format(action=hint.action, reason=hint.text(t)))
             continue
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
-            return legal[int(answer) - 1]
+        if answer.isascii() and answer.isdigit():  # not "²", and never int() of 5000 digits
+            if len(answer) <= len(str(len(legal))) and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            say(t.gettext("There is no move number {number}: choose from 1 to {last}.").format(
+                number=answer if len(answer) <= 12 else answer[:12] + "…", last=len(legal)))
+            continue
         try:
             action = parse_action(answer)
         except CapitalLuxError as e:
             say(e.translated(t.gettext))
+            continue
+        except ValueError:
+            say(t.gettext("That is not a move: type its number, or the move as listed."))
             continue
         if action in legal:
             return action
@@ -331,9 +382,15 @@ def _ask(t: Translator, v: PlayerView, adviser: RuleOfThumbBot, stdin: IO[str], 
 def replay_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
     try:
         with open(args.record, "rb") as f:
-            record = loads_record(f.read())
+            data = f.read(MAX_INPUT_BYTES + 1)  # never the whole of /dev/zero or a huge file
+        if len(data) > MAX_INPUT_BYTES:
+            sub.error(args.t.gettext("{path} is larger than {limit} bytes: it is not a game record").format(
+                path=args.record, limit=format_decimal(MAX_INPUT_BYTES, locale=args.t.lang)))
+        record = loads_record(data)
     except OSError as e:
         sub.error(args.t.gettext("cannot read {path}: {reason}").format(path=args.record, reason=e.strerror))
+    except CapitalLuxError as e:
+        sub.error(e.translated(args.t.gettext))
     except ValueError as e:
         sub.error(str(e))
     return replay_terminal(record, args.t, sys.stdin, sys.stdout, args.pause)

@@ -261,9 +261,10 @@ def seed_mismatch(record: GameRecord) -> int | None:
     return None
 
 
-def loads_record(text: str | bytes) -> GameRecord:
+def loads_record(text: str | bytes, check_seed: bool = True) -> GameRecord:
     """Read a record and check that it replays legally, with the chance outcomes its seed
-    draws (see ``seed_mismatch``), and to its scores, if given."""
+    draws (see ``seed_mismatch``; ``check_seed=False`` for a record written out by hand,
+    whose outcomes were chosen, not drawn), and to its scores, if given."""
     data = _parse_json(text)
     _check_schema(data, "record")
     try:
@@ -275,7 +276,7 @@ def loads_record(text: str | bytes) -> GameRecord:
         final = record.replay()
     except CapitalLuxError as e:
         raise PositionError(N_("record does not replay: {problem}"), problem=e) from None
-    mismatch = seed_mismatch(record)
+    mismatch = seed_mismatch(record) if check_seed else None
     if mismatch is not None:
         raise PositionError(N_("the record's seed {seed} does not draw its chance outcome {action} (action {index}): "
                                "a record keeps the seed its game was played with"), seed=record.seed,

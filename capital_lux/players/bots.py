@@ -288,7 +288,7 @@ def parse_bot(spec: str) -> Bot:
         except ValueError:
             raise CapitalLuxError(N_("bad bot option {setting} in {spec}: {value} is not a number"),
                                   setting=repr(setting), spec=repr(spec), value=repr(value)) from None
-        if options[key] <= 0:
+        if not math.isfinite(options[key]) or options[key] <= 0:  # nan would never end a search
             raise CapitalLuxError(N_("bad bot option {setting} in {spec}: must be positive"),
                                   setting=repr(setting), spec=repr(spec))
     return make_bot(kind, **options)

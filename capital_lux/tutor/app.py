@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import random
 from html import escape
 from typing import Any, Callable
 from urllib.parse import parse_qs
@@ -31,7 +30,7 @@ def bot_kind_label(t: Translator, kind: str) -> str:
 class FreePlay:
     """A whole game against 1-3 bots: settings, then the game panel."""
 
-    def __init__(self, t: Translator, players: int, seed: int, bot_kind: str) -> None:
+    def __init__(self, t: Translator, players: int, seed: int | None, bot_kind: str) -> None:
         self.t = t
         self.intro = W.HTML()
         self.players = W.Dropdown(options=[2, 3, 4], value=players, layout=W.Layout(width="auto"))
@@ -39,18 +38,20 @@ class FreePlay:
         self.kinds = available_bot_kinds()
         self.strength = W.Dropdown(layout=W.Layout(width="auto"))
         self.strength.add_class("cl-strength")
-        self.seed = W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em"))
+        # Text, not a number field: a drawn seed has more digits than a browser's numbers keep.
+        self.seed = W.Text(value="", layout=W.Layout(width="22em"))
         self.seed.add_class("cl-seed")
+        self.seed_message = W.HTML()
+        self._shown_seed = ""  # what the page put in the field: left as it is, it asks for a new seed
         self.new_game = W.Button(button_style="success", icon="play", layout=W.Layout(width="auto"))
         self.new_game.add_class("cl-new-game")
         self.new_game.on_click(lambda _: self.start())
-        self.settings = W.HBox([self.players, self.strength, self.seed, self.new_game],
+        self.settings = W.HBox([self.players, self.strength, self.seed, self.new_game, self.seed_message],
                                layout=W.Layout(flex_flow="row wrap", align_items="center"))
         self._relabel(bot_kind if bot_kind in self.kinds else self.kinds[0])
         self.panel = GamePanel(t, Session.new(players, seed, self.strength.value))
         # Keeping the game across a reload (see ``keep``): the browser holds only the token.
         self.token = ""
-        self.game_seed = seed
         self.tag = W.HTML()
         self.token_in = W.Text(layout=W.Layout(display="none"))
         self.token_in.add_class("cl-resume-token")
@@ -64,7 +65,9 @@ class FreePlay:
         self._kept: tuple[str, dict[str, Any]] | None = None
         self.on_resume: list[Callable[[], None]] = []
         self.panel.on_move.append(lambda panel, action: self.keep())
+        self.panel.on_move.append(lambda panel, _action: self._show_seed())
         self.panel.on_undo.append(lambda panel: self.keep())
+        self._show_seed()
         self.box = W.VBox([self.intro, self.settings, self.panel.box, self.token_in, self.tag])
         self.box.add_class("cl-freeplay")
 
@@ -77,21 +80,40 @@ class FreePlay:
         self.players.description = t.gettext("Players")
         self.strength.description = t.gettext("Bots")
         self.seed.description = t.gettext("Seed")
+        self.seed.placeholder = t.gettext("new and secret")
         self.new_game.description = t.gettext("New game")
         self.strength.options = [(bot_kind_label(t, k), k) for k in self.kinds]
         self.strength.value = kind
 
     def start(self) -> None:
-        self.game_seed = int(self.seed.value)
-        self.panel.set_session(Session.new(int(self.players.value), self.game_seed, self.strength.value))
+        """A new game: with the seed the learner typed, else with a new secret one."""
+        text = self.seed.value.strip()
+        seed: int | None = None
+        if text and text != self._shown_seed:
+            if not (text.isascii() and text.isdigit() and len(text) <= 40):
+                self.seed_message.value = '<span class="cl-error">{}</span>'.format(escape(self.t.gettext(
+                    "A seed is a whole number of at most 40 digits; leave the field empty for a new game.")))
+                return
+            seed = int(text)
+        self.seed_message.value = ""
+        self.seed.value = ""
+        self._shown_seed = ""
+        self.panel.set_session(Session.new(int(self.players.value), seed, self.strength.value))
+        self._show_seed()
         self.keep()
+
+    def _show_seed(self) -> None:
+        """The game's seed, once it may be known: at the end, or at once if the learner chose it."""
+        session = self.panel.session
+        if session.seed_visible() and not self._shown_seed:
+            self._shown_seed = self.seed.value = str(session.seed)
 
     # -- keeping the game -------------------------------------------------------------
     def keep(self) -> None:
         """Write the game where a reloaded page of this browser can find it again."""
         try:
             self.token = self.token or keep.new_token()
-            keep.save(self.token, self.panel.session, self.game_seed)
+            keep.save(self.token, self.panel.session)
         except OSError:
             LOG.exception("the free game could not be kept")
             return
@@ -118,11 +140,13 @@ class FreePlay:
             self.resume_button.layout.display = "none"
             self._kept = None
             return
-        self.token, self.game_seed, self._kept = token, int(data["seed"]), None
+        self.token, self._kept = token, None
         self.players.value = session.game.players
         if session.bot_kind in self.kinds:
             self.strength.value = session.bot_kind
         self.panel.set_session(session)
+        self.seed.value = self._shown_seed = ""
+        self._show_seed()
         self.offer.layout.display = "none"
         for listener in self.on_resume:
             listener()
@@ -138,7 +162,7 @@ class FreePlay:
 class TutorApp:
     """Holds the page's parts so that the language can change without losing any game."""
 
-    def __init__(self, lang: str, players: int, seed: int, bot_kind: str, opening: str = "setup") -> None:
+    def __init__(self, lang: str, players: int, seed: int | None, bot_kind: str, opening: str = "setup") -> None:
         self.t = translator(lang)
         t = self.t
         self.title = W.HTML()
@@ -261,9 +285,7 @@ def build_app(
     lang: str = "en", players: int = 3, seed: int | None = None, bot_kind: str = "rule", opening: str = "setup"
 ) -> W.VBox:
     """The tutor's root widget, open on the first chapter (``opening="free"``: on free play).
-    ``seed=None`` draws a seed for the free game."""
-    if seed is None:
-        seed = random.SystemRandom().randrange(10**6)
+    ``seed=None`` draws a secret seed for the free game."""
     app = TutorApp(lang, players, seed, bot_kind, opening)
     app.root._tutor = app  # tests and the notebook reach the parts through the root
     return app.root

@@ -56,12 +56,13 @@ def learner_decisions(session: Session) -> list[Action]:
     return mine
 
 
-def save(token: str, session: Session, seed: int) -> None:
+def save(token: str, session: Session) -> None:
     """Write the game under ``token`` (atomically: a reader never sees half a file)."""
     if not TOKEN.fullmatch(token):
         raise ValueError("a game is kept under a 32-digit hexadecimal token")
     data = {
-        "players": session.game.players, "seed": seed, "bots": session.bot_kind,
+        "players": session.game.players, "seed": session.seed, "seed_chosen": session.seed_chosen,
+        "bots": session.bot_kind,
         "decisions": [str(a) for a in learner_decisions(session)], "over": session.is_over(),
     }
     path = saves_folder() / f"{token}.json"
@@ -93,6 +94,8 @@ def load(token: str) -> dict[str, Any] | None:
 def resume(data: dict[str, Any]) -> Session:
     """The kept game replayed: the same seed, bots and decisions give the same table."""
     session = Session.new(int(data["players"]), int(data["seed"]), str(data["bots"]))
+    # a drawn seed stays secret after a reload: it would replay every hidden card
+    session.seed_chosen = data.get("seed_chosen") is True
     for text in data["decisions"]:
         session.play(parse_action(text))  # refused if it does not fit: the caller says so
     return session

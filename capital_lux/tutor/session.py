@@ -8,7 +8,9 @@ Everything the tutor shows comes from ``view()``, the learner's view.
 
 from __future__ import annotations
 
+import hashlib
 import random
+import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -25,6 +27,15 @@ BotChoice = Callable[[PlayerView, random.Random], Action]
 
 #: One line of the learner's log (the engine's ``public_step`` decides what it may say).
 LogEntry = LogItem
+
+#: Bits of a seed drawn for a game against hidden hands: too many to find by trying seeds
+#: until the cards one sees match (a million seeds took seconds).
+SEED_BITS = 64
+
+
+def new_seed() -> int:
+    """A seed for a game whose hands are hidden from the learner, from a secure source."""
+    return secrets.randbits(SEED_BITS)
 
 
 def available_bot_kinds() -> tuple[str, ...]:
@@ -54,6 +65,7 @@ class Session:
     seat: int = 0
     bot_kind: str = "random"
     bot_seed: int = 0
+    seed_chosen: bool = False  # the learner named the seed, so the page may show it at once
     log: list[LogEntry] = field(default_factory=list)
     moves: int = 0  # learner decisions applied (a counter the page can wait on)
     reports: list[RoundEndReport] = field(default_factory=list)  # one per finished round end
@@ -64,6 +76,11 @@ class Session:
     _reveal: LogItem | None = field(init=False, repr=False, default=None)  # until its round-end report
     _round_events: list[Event] = field(init=False, repr=False, default_factory=list)  # visible, this round
     _told: GameState = field(init=False, repr=False)  # the table as far as the log has told it
+    # For each position the learner undid a decision at: the generators' states each decision
+    # tried there met. The same decision meets the same chance again (undo cannot fish for a
+    # better card); a different one meets fresh chance, not the draws the learner has seen.
+    _tried: dict[tuple[Action, ...], dict[Action, tuple[Any, Any]]] = field(init=False, repr=False,
+                                                                           default_factory=dict)
 
     def __post_init__(self) -> None:
         self._bot_rng = random.Random(self.bot_seed)
@@ -75,8 +92,20 @@ class Session:
         self.advance()
 
     @classmethod
-    def new(cls, players: int, seed: int, bot_kind: str = "random", seat: int = 0) -> Session:
-        return cls(Game(players, seed), seat=seat, bot_kind=bot_kind, bot_seed=seed + 1)
+    def new(cls, players: int, seed: int | None = None, bot_kind: str = "random", seat: int = 0) -> Session:
+        """A new game; ``seed=None`` draws a secret one (see ``new_seed``), otherwise the
+        learner chose it."""
+        chosen = seed is not None
+        seed = new_seed() if seed is None else seed
+        return cls(Game(players, seed), seat=seat, bot_kind=bot_kind, bot_seed=seed + 1, seed_chosen=chosen)
+
+    @property
+    def seed(self) -> int:
+        return self.game.seed
+
+    def seed_visible(self) -> bool:
+        """The seed replays every hidden card: shown only when the game is over or was chosen."""
+        return self.seed_chosen or self.is_over()
 
     # -- what the learner sees ------------------------------------------------------
     @property
@@ -102,6 +131,7 @@ class Session:
             from ..engine.state import IllegalActionError
 
             raise IllegalActionError(N_("{action} is not a legal move for you now"), action=str(action))
+        self._meet_chance(action)
         self._undo.append(
             _UndoPoint(
                 self._decisions, len(self.log), self._bot_rng.getstate(), len(self.reports), self._reveal,
@@ -139,9 +169,27 @@ class Session:
         self._round_events = point.round_events
         self._bot_rng.setstate(point.bot_rng)
         self._told = self.game.state.clone()
-        self.moves += 1  # the table changed: the page waits on this counter too
         assert undone is not None
+        node = tuple(self.game.state.history)
+        self._tried.setdefault(node, {})[undone] = (self.game.rng.getstate(), point.bot_rng)
+        self.moves += 1  # the table changed: the page waits on this counter too
         return undone
+
+    def _meet_chance(self, action: Action) -> None:
+        """Set the generators for the learner's ``action`` at a position where a decision was undone."""
+        node = tuple(self.game.state.history)
+        tried = self._tried.get(node)
+        if tried is None:
+            return
+        if action in tried:
+            game_state, bot_state = tried[action]
+            self.game.rng.setstate(game_state)
+            self._bot_rng.setstate(bot_state)
+            return
+        # Derived from the secret seed, so still reproducible from the record and the seed.
+        digest = hashlib.sha256(repr((self.game.seed, node, action)).encode()).digest()
+        self.game.rng.seed(digest)
+        self._bot_rng.seed(digest[::-1])
 
     def _apply(self, seat: int, action: Action) -> None:
         del seat  # the log reads each mover from the table

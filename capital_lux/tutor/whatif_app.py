@@ -20,6 +20,7 @@ import ipywidgets as W
 
 from ..lessons import gallery
 from ..engine.cards import N_, CapitalLuxError
+from ..engine.position import MAX_INPUT_BYTES
 from ..engine.game import resolve_chance
 from ..analysis.charts import move_chart
 from ..i18n import Translator, format_interval, translator
@@ -128,6 +129,17 @@ def _reason(t: Translator, error: Exception) -> str:
     return error.translated(t.gettext) if isinstance(error, CapitalLuxError) else str(error)
 
 
+#: The longest text an edit field takes: a whole zone of 72 cards is about 220 characters.
+FIELD_LIMIT = 2048
+
+
+def check_size(text: str | bytes, limit: int) -> None:
+    """Refuse, before any parsing, a text or file longer than ``limit``."""
+    if len(text) > limit:
+        raise PositionError(N_("this is {size} characters long; at most {limit} are accepted"), size=len(text),
+                            limit=limit)
+
+
 class WhatIfApp:
     """The explorer's parts; every handler is a plain method, so tests call them directly."""
 
@@ -163,11 +175,13 @@ class WhatIfApp:
         for key in ("hands", "hometowns", "bonus", "capital", "discards", "modifiers", "gold"):
             field = W.Text(layout=W.Layout(width="40em"))
             field.add_class(f"cl-wi-{key}")
+            field.observe(self._guard_length, names="value")
             self.fields[key] = field
         self.phase = W.Dropdown(options=list(PHASES), layout=W.Layout(width="30em"))
         self.phase.add_class("cl-wi-phase")
         self.last_turns = W.Text(layout=W.Layout(width="16em"))
         self.last_turns.add_class("cl-wi-last-turns")
+        self.last_turns.observe(self._guard_length, names="value")
         self.round = W.BoundedIntText(min=0, max=3, layout=W.Layout(width="12em"))
         self.current = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
         self.starting = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
@@ -339,6 +353,15 @@ class WhatIfApp:
         self._show_state()
         self._say(note)
 
+    def _guard_length(self, change: dict[str, Any]) -> None:
+        """An edit field given far too much text is emptied at once: the kernel neither keeps
+        nor sends back megabytes, and the learner is told why."""
+        try:
+            check_size(change["new"], FIELD_LIMIT)
+        except PositionError as error:
+            change["owner"].value = ""
+            self._refuse(error)
+
     def _refuse(self, error: Exception) -> None:
         self._say(self.t.gettext("Refused: {reason}").format(reason=_reason(self.t, error)), error=True)
 
@@ -350,6 +373,7 @@ class WhatIfApp:
 
     def load_pasted(self) -> None:
         try:
+            check_size(self.paste.value, MAX_INPUT_BYTES)
             state = load_text(self.paste.value)
         except CapitalLuxError as error:
             self._refuse(error)
@@ -360,6 +384,7 @@ class WhatIfApp:
         if not value:
             return
         try:
+            check_size(value[0]["content"], MAX_INPUT_BYTES)  # before any copy of the bytes
             state = read_upload(value)
         except CapitalLuxError as error:
             self._refuse(error)
@@ -371,6 +396,8 @@ class WhatIfApp:
         """Apply every field to the position; refuse (changing nothing) if it is impossible."""
         seat = int(self.seat.value or 0)
         try:
+            for field in (*self.fields.values(), self.last_turns):
+                check_size(field.value, FIELD_LIMIT)
             data = as_dict(self.state)
             for key in ("hands", "hometowns", "bonus"):
                 data = edit_zone(data, key, seat, self.fields[key].value)

@@ -1,0 +1,101 @@
+"""Analysis work for one learner's session: one job at a time, a time budget, and a new
+request replacing the old one, so that no learner can keep a core of the server busy.
+
+A job is a function given a ``Job`` handle; it calls ``job.check(fraction_done)`` between
+steps, which reports progress and stops the job (``WorkStopped``) once it is cancelled or
+over its budget. Jobs run one after another on the session's own thread.
+
+>>> runner = WorkRunner(budget_seconds=5)
+>>> job = runner.submit(lambda job: [job.check(i / 3) for i in range(3)] and "done")
+>>> job.result(timeout=5)
+'done'
+>>> runner.close()
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import threading
+import time
+from typing import Callable, Generic, TypeVar
+
+T = TypeVar("T")
+
+#: Seconds of work one request may take (the slowest "Compare every move" took ~47 s of a core).
+DEFAULT_BUDGET_SECONDS = 15.0
+
+
+class WorkStopped(Exception):
+    """A job stopped early: ``reason`` is "cancelled" (a newer request) or "budget"."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Job(Generic[T]):
+    """One request: its progress, its deadline, and whether a newer request replaced it."""
+
+    def __init__(self, budget_seconds: float, on_progress: Callable[[float], None] | None,
+                 clock: Callable[[], float]) -> None:
+        self.budget_seconds = budget_seconds
+        self.progress = 0.0
+        self._on_progress = on_progress
+        self._clock = clock
+        self._deadline: float | None = None  # set when the job starts, not while it waits
+        self._cancelled = threading.Event()
+        self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+        self.future.cancel()  # a job still waiting never starts
+
+    def check(self, done: float) -> None:
+        """Note that ``done`` (0 to 1) of the work is done; stop here if the job must end."""
+        self.progress = min(max(done, 0.0), 1.0)
+        if self._on_progress is not None:
+            self._on_progress(self.progress)
+        if self._cancelled.is_set():
+            raise WorkStopped("cancelled")
+        if self._deadline is not None and self._clock() > self._deadline:
+            raise WorkStopped("budget")
+
+    def result(self, timeout: float | None = None) -> T:
+        return self.future.result(timeout)
+
+    def _run(self, work: Callable[[Job[T]], T]) -> None:
+        if not self.future.set_running_or_notify_cancel():
+            return
+        self._deadline = self._clock() + self.budget_seconds
+        try:
+            self.future.set_result(work(self))
+        except BaseException as error:  # handed to whoever waits on the result
+            self.future.set_exception(error)
+
+
+class WorkRunner:
+    """A session's analysis jobs: at most one running, a new one cancels every older one."""
+
+    def __init__(self, budget_seconds: float = DEFAULT_BUDGET_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.budget_seconds = budget_seconds
+        self._clock = clock
+        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="capital-lux-work")
+        self._jobs: list[Job[object]] = []
+        self._lock = threading.Lock()
+
+    def submit(self, work: Callable[[Job[T]], T], on_progress: Callable[[float], None] | None = None) -> Job[T]:
+        """Run ``work`` after the job before it has stopped, cancelling that one."""
+        job: Job[T] = Job(self.budget_seconds, on_progress, self._clock)
+        with self._lock:
+            for older in self._jobs:
+                older.cancel()
+            self._jobs = [j for j in self._jobs if not j.future.done()] + [job]  # type: ignore[list-item]
+        self._pool.submit(job._run, work)
+        return job
+
+    def close(self) -> None:
+        with self._lock:
+            for job in self._jobs:
+                job.cancel()
+        self._pool.shutdown(wait=True)
