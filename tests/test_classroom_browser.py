@@ -19,7 +19,7 @@ import pytest
 
 from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, format_number
 from capital_lux.lessons.storage import Storage
-from capital_lux.tutor import browser as B
+import browser as B
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 KEY = "a long enough key for the test"

@@ -1,7 +1,7 @@
 """A whole game in the tutor, in French and in Brazilian Portuguese, read back from the page.
 
 Voila on loopback, Debian's Chromium driven by Playwright (the harness of
-``capital_lux.tutor.browser``). The learner clicks through a whole seeded 2-player game;
+``tests/browser.py``). The learner clicks through a whole seeded 2-player game;
 then the game log shown on the page is read in full: every word that is an English word
 of the project's texts must be one the language rightly shares with English
 (``glossary.SHARED_WITH_ENGLISH``).

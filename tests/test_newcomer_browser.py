@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from capital_lux.tutor import browser as B
+import browser as B
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
