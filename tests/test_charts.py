@@ -16,7 +16,8 @@ from capital_lux.analysis import charts, risk
 from capital_lux.engine.cards import COLOURS
 from capital_lux.engine.views import view
 from capital_lux.i18n import translator
-from capital_lux.engine.notation import PlaceModifier, Play, SaveWithGold, TakeLowest, parse_action
+from capital_lux.i18n.sentences import action_label
+from capital_lux.engine.notation import PlaceModifier, Play, TakeLowest, parse_action
 from capital_lux.engine.views import PlayerView
 
 EN, FR = translator("en"), translator("fr")
@@ -91,8 +92,8 @@ def test_move_chart(mid: PlayerView) -> None:
     fig = charts.move_chart(moves, EN)
     score, exceed = fig.axes
     labels = [t.get_text() for t in score.get_yticklabels()]
-    assert labels == [charts.describe_action(m.action, EN) for m in moves]
-    assert all(label.endswith(("into the Capital", "into the Hometown")) for label in labels)
+    assert labels == [action_label(EN, m.action) for m in moves]
+    assert all(label.endswith(("into the Capital", "into your Hometown")) for label in labels)
     assert not any(re.search(r"\b[BGPY][2-6]\b", label) for label in labels)  # never notation
     assert [b.get_hatch() for b in bars(score)] == [".." if m.action.to == "capital" else "//" for m in moves]  # type: ignore[union-attr]
     assert [b.get_width() for b in bars(exceed)] == [m.p_exceed_any.mean for m in moves]
@@ -119,14 +120,13 @@ def test_charts_speak_the_learners_language(mid: PlayerView) -> None:
     assert charts.percent(0.5, FR) == "50\u00a0%"  # French spacing before the sign
 
 
-def test_action_labels() -> None:
-    assert charts.describe_action(parse_action("home B5"), EN) == "◆ Agent 5 (blue) into the Hometown"
-    assert charts.describe_action(parse_action("pick G3 Y6"), EN) == "pick ✎ Scholar 3 (green), ● Merchant 6 (yellow)"
-    assert "Marchand 6" in charts.describe_action(parse_action("capital Y6"), FR)
-    assert charts.describe_action(PlaceModifier("Y"), EN) == "modifier above ● yellow"
-    assert charts.describe_action(TakeLowest("G"), FR).endswith("✎ vert")
-    assert charts.describe_action(SaveWithGold(()), EN) == "keep nothing with gold"
-    assert charts.describe_action(SaveWithGold(("B", "Y")), EN) == "keep with gold: ◆ blue, ● yellow"
+def test_chart_labels_are_the_tables_action_labels() -> None:
+    """Charts name moves with ``sentences.action_label``, the words of the table's buttons."""
+    assert action_label(EN, parse_action("home B5")) == "◆ Agent 5 (blue) into your Hometown"
+    assert action_label(EN, parse_action("pick G3 Y6")) == "Set aside ✎ Scholar 3 (green), ● Merchant 6 (yellow)"
+    assert "Marchand 6" in action_label(FR, parse_action("capital Y6"))
+    assert action_label(EN, PlaceModifier("Y")) == "Modifier above ● Merchant (yellow)"
+    assert action_label(FR, TakeLowest("G")).endswith("(vert)")
     assert isinstance(parse_action("capital Y4"), Play)
 
 
@@ -147,7 +147,7 @@ def test_forward_move_chart_ranks_moves_with_learner_labels() -> None:
     fig = charts.forward_move_chart(moves, EN)
     exceed, score, ahead = fig.axes
     labels = [t.get_text() for t in exceed.get_yticklabels()]
-    assert labels == [charts.describe_action(m.action, EN) for m in moves]
+    assert labels == [action_label(EN, m.action) for m in moves]
     assert [b.get_width() for b in bars(exceed)] == [forward.mean(m.risk.p_exceed_any) for m in moves]
     assert "simulated" in fig.get_suptitle() and "rule" not in fig.get_suptitle()
 
@@ -158,7 +158,7 @@ def test_timeline_chart_has_one_line_per_colour_with_its_own_marker() -> None:
 
     s = arrange(2, hands=["Y3 B6", "P5"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2")
     r = forward.forward_risk(view(s, 0), model="random", placement="random", samples=100)
-    fig = charts.timeline_chart([("start", r), (charts.describe_action(parse_action("home Y3"), FR), r)], FR)
+    fig = charts.timeline_chart([("start", r), (action_label(FR, parse_action("home Y3")), r)], FR)
     (ax,) = fig.axes
     markers = [str(line.get_marker()) for line in ax.lines]
     assert len(set(markers) - {"None", "", "_"}) == 4  # "_" are the error bars' caps

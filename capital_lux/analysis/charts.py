@@ -23,9 +23,10 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from ..engine.cards import COLOURS, SYMBOLS, Card
+from ..engine.cards import COLOURS, SYMBOLS
 from ..i18n import Translator, format_percent
-from ..engine.notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..i18n.sentences import action_label
+from ..engine.notation import CAPITAL, Play
 from .forward import ForwardRisk, MoveRisk, half_width, mean
 from .risk import Estimate, MoveEstimate, RoundEndRisk, SimulatedRisk
 
@@ -39,7 +40,7 @@ def figure_png(figure: Figure) -> bytes:
 
 __all__ = [
     "FILLS", "HATCHES", "risk_chart", "gold_chart", "move_chart", "convergence_chart", "colour_label",
-    "describe_action", "percent", "card_label", "forward_move_chart", "timeline_chart", "MARKERS",
+    "percent", "forward_move_chart", "timeline_chart", "MARKERS",
 ]
 
 #: Fill colours, chosen to stay apart for common colour-vision deficiencies (Paul Tol's palette).
@@ -70,34 +71,6 @@ def _exact(p: Fraction, t: Translator) -> str:
 def colour_label(colour: str, t: Translator) -> str:
     """The colour's symbol and name, the way every chart labels it: ``◆ blue``."""
     return f"{SYMBOLS[colour]} {t.colour(colour)}"
-
-
-def card_label(card: Card, t: Translator) -> str:
-    """A card as the learner sees it: symbol, role and value, with the colour named (never ``B5``)."""
-    return t.gettext("{symbol} {role} {value} ({colour})").format(
-        symbol=SYMBOLS[card.colour], role=t.role(card.colour), value=card.value, colour=t.colour(card.colour)
-    )
-
-
-def describe_action(action: Action, t: Translator) -> str:
-    """A short label for a decision, in the translator's language; cards as the learner sees them."""
-    if isinstance(action, Play):
-        card = card_label(action.card, t)
-        if action.to == CAPITAL:
-            return t.gettext("{card} into the {capital}").format(card=card, capital=t.term("Capital"))
-        return t.gettext("{card} into the {hometown}").format(card=card, hometown=t.term("Hometown"))
-    if isinstance(action, Pick):
-        return t.gettext("pick {cards}").format(cards=", ".join(card_label(c, t) for c in action.cards))
-    if isinstance(action, PlaceModifier):
-        return t.gettext("modifier above {colour}").format(colour=colour_label(action.colour, t))
-    if isinstance(action, TakeLowest):
-        return t.gettext("take the lowest {colour}").format(colour=colour_label(action.colour, t))
-    if isinstance(action, SaveWithGold):
-        if not action.colours:
-            return t.gettext("keep nothing with gold")
-        names = ", ".join(colour_label(c, t) for c in action.colours)
-        return t.gettext("keep with gold: {colours}").format(colours=names)
-    return str(action)
 
 
 def _probability_axis(ax: Axes, t: Translator) -> None:
@@ -227,7 +200,7 @@ def move_chart(moves: list[MoveEstimate], t: Translator) -> Figure:
     panels = 3 if moves and all(m.p_win is not None for m in moves) else 2
     fig = Figure(figsize=(4 * panels + 2, 0.45 * max(len(moves), 4) + 1.5), layout="constrained")
     axes = fig.subplots(1, panels, sharey=True, squeeze=False)[0]
-    labels = [describe_action(m.action, t) for m in moves]
+    labels = [action_label(t, m.action) for m in moves]
     hatches = [
         (".." if m.action.to == CAPITAL else "//") if isinstance(m.action, Play) else "" for m in moves
     ]
@@ -292,7 +265,7 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
     """
     fig = Figure(figsize=(14, 0.5 * max(len(moves), 4) + 1.8), layout="constrained")
     axes = fig.subplots(1, 3, sharey=True)
-    labels = [describe_action(m.action, t) for m in moves]
+    labels = [action_label(t, m.action) for m in moves]
     hatches = [(".." if m.action.to == CAPITAL else "//") if isinstance(m.action, Play) else "" for m in moves]
     columns = [
         (t.gettext("Chance of exceeding in any colour"), [m.risk.p_exceed_any for m in moves], True),

@@ -22,6 +22,7 @@ from ..engine.notation import CAPITAL, HOME, Action, Play
 from ..engine.state import GOLD, OVER, PLAY
 from ..engine.views import PlayerView
 from ..i18n import Translator, format_number
+from ..i18n.sentences import action_label
 
 LOG = logging.getLogger("capital_lux.tutor")
 
@@ -289,9 +290,9 @@ class RiskPanel:
             self.image.layout.display = "none"
             return
         try:
-            from ..analysis.charts import describe_action, timeline_chart
+            from ..analysis.charts import timeline_chart
 
-            points = [(describe_action(a, t) if a is not None else t.gettext("your first decision"), r)
+            points = [(action_label(t, a) if a is not None else t.gettext("your first decision"), r)
                       for a, r in self.timeline]
             self.image.value = figure_png(timeline_chart(points, t))
             self.image.layout.display = None
@@ -362,7 +363,7 @@ class MoveComparison:
 
     @staticmethod
     def table(t: Translator, moves: list[Any], bot: str) -> str:
-        from ..analysis.charts import describe_action, percent
+        from ..analysis.charts import percent
         from ..analysis.forward import half_width, mean
 
         def cell(q: Any, probability: bool) -> str:
@@ -378,7 +379,7 @@ class MoveComparison:
             f"<th>{escape(t.gettext('Chance to be ahead after the round'))}</th></tr>"
         )
         rows = "".join(
-            f"<tr><td>{escape(describe_action(m.action, t))}</td><td>{cell(m.risk.p_exceed_any, True)}</td>"
+            f"<tr><td>{escape(action_label(t, m.action))}</td><td>{cell(m.risk.p_exceed_any, True)}</td>"
             f"<td>{cell(m.risk.score_change, False)}</td><td>{cell(m.risk.p_ahead, True)}</td></tr>"
             for m in moves
         )
