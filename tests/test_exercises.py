@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from html import escape
 import random
 from collections import Counter
 from contextlib import contextmanager
@@ -388,3 +389,25 @@ def test_answer_one_exercise_by_clicking() -> None:
         assert page.locator(".cl-ex-chart").is_visible()
         assert f"1 of {len(EXERCISES)}" in page.inner_text(".cl-ex-progress")
         page.screenshot(path=str(artifacts / "exercises.png"), full_page=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pt"])
+def test_an_exercise_board_names_players_not_bots(lang: str) -> None:
+    """Nobody plays the others in an exercise: they are players, and the board says whose
+    turn it is instead of "The bots are playing."."""
+    from capital_lux.tutor.exercises_app import position_html
+    from capital_lux.tutor.table import table_html
+
+    t = translator(lang)
+    for exercise in EXERCISES:
+        v = exercise.view()
+        html = position_html(t, v, 0)
+        others = [seat for seat in range(v.players) if seat != v.viewer]
+        assert all(t.gettext("Player {seat}").format(seat=seat) in html for seat in others), exercise.id
+        assert t.gettext("The bots are playing.") not in html
+        assert not any(t.gettext("Bot {seat}").format(seat=seat) in html for seat in others)
+        if 0 <= v.to_move != v.viewer:
+            assert escape(t.gettext("Player {seat} is to move.").format(seat=v.to_move)) in html
+    v = EXERCISES[0].view()
+    other = next(seat for seat in range(v.players) if seat != v.viewer)
+    assert t.gettext("Bot {seat}").format(seat=other) in table_html(t, v, 0)  # the tutor's games keep their bots

@@ -51,14 +51,17 @@ __all__ = [
 # --------------------------------------------------------------------------- names and cards
 
 
-def player_name(t: Translator, seat: int, you: int | None, style: Style = LEARNER) -> str:
-    """A player as a noun: "You" or "Bot 1" (learner); "Player 1 (you)" or "Player 1" (terminal)."""
+def player_name(t: Translator, seat: int, you: int | None, style: Style = LEARNER, bots: bool = True) -> str:
+    """A player as a noun: "You" or "Bot 1" (learner); "Player 1 (you)" or "Player 1" (terminal).
+    ``bots=False`` where nobody plays the other seats (an exercise's position): "Player 1"."""
     if style == TERMINAL:
         if seat == you:
             return t.gettext("Player {seat} (you)").format(seat=seat)
         return t.gettext("Player {seat}").format(seat=seat)
     if seat == you:
         return t.gettext("You")
+    if not bots:
+        return t.gettext("Player {seat}").format(seat=seat)
     return t.gettext("Bot {seat}").format(seat=seat)
 
 

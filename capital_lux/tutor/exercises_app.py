@@ -45,11 +45,7 @@ SAMPLE_SIZES = (100, 1000, 5000)
 def position_html(t: Translator, v: PlayerView, move: int) -> str:
     """The tutor's table for ``v``, with the others called players (not bots: nobody plays
     them here) and the viewer's own hand and drawn modifier shown below it."""
-    html = table_html(t, v, move)
-    for seat in range(v.players):
-        if seat != v.viewer:
-            html = html.replace(escape(t.gettext("Bot {seat}").format(seat=seat)),
-                                escape(t.gettext("Player {seat}").format(seat=seat)))
+    html = table_html(t, v, move, bots=False)
     own = list(v.hand) + list(v.draft_hand) + list(v.draft_picks)
     parts = [f'<b>{escape(t.gettext("Your cards"))}:</b> {cards_html(t, own) or "-"}']
     if v.pending_modifier is not None:

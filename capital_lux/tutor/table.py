@@ -70,15 +70,16 @@ def colour_header(t: Translator, colour: str) -> str:
     return escape(f"{SYMBOLS[colour]} {t.role(colour)} ({t.colour(colour)})")
 
 
-def table_html(t: Translator, v: PlayerView, move: int) -> str:
-    """The whole table as the learner sees it; ``move`` lets a browser wait for a redraw."""
+def table_html(t: Translator, v: PlayerView, move: int, bots: bool = True) -> str:
+    """The whole table as the learner sees it; ``move`` lets a browser wait for a redraw.
+    ``bots=False``: nobody plays the other seats (an exercise), so they are "Player 1"…"""
     me = v.viewer
     head = "".join(f"<th>{colour_header(t, c)}</th>" for c in COLOURS)
     capital_cells = []
     for c in COLOURS:
         mods = "".join(
             back_html(
-                t.gettext("{player}: {value}").format(player=player_name(t, m.owner, me), value=modifier_text(m.value)),
+                t.gettext("{player}: {value}").format(player=player_name(t, m.owner, me, bots), value=modifier_text(m.value)),
                 own=m.owner == me,
             )
             for m in v.modifiers_above[c]
@@ -92,7 +93,7 @@ def table_html(t: Translator, v: PlayerView, move: int) -> str:
         capital_cells.append(f'<td>{cards}{mods}<div class="cl-total">{escape(total_text)}</div></td>')
     rows = [f"<tr><th>{escape(t.term('Capital'))}</th>{''.join(capital_cells)}<td></td><td></td><td></td></tr>"]
     for p in range(v.players):
-        name = escape(player_name(t, p, me))
+        name = escape(player_name(t, p, me, bots))
         marks = []
         if p == v.starting_player:
             marks.append(escape(t.gettext("starts")))
@@ -122,7 +123,8 @@ def table_html(t: Translator, v: PlayerView, move: int) -> str:
     status = t.gettext(
         "Round {round} of 3 · deck: {deck} cards · gold pile: {pile} · modifier deck: {mods}"
     ).format(round=max(v.round, 1), deck=v.deck_size, pile=v.gold_pile, mods=v.modifier_deck_size)
-    doing = phase_text(t, v.phase, v.to_move == me)
+    seat = None if bots or v.to_move < 0 else v.to_move  # < 0: chance or the game's end
+    doing = phase_text(t, v.phase, v.to_move == me, seat)
     return (
         f'<div class="cl-table-wrap" data-move="{move}" data-phase="{v.phase}">'
         f'<div class="cl-note">{escape(status)}</div>'

@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from .session import LogEntry
 
 
-def player_name(t: Translator, seat: int, learner: int) -> str:
-    """"You" or "Bot 1"."""
-    return sentences.player_name(t, seat, learner)
+def player_name(t: Translator, seat: int, learner: int, bots: bool = True) -> str:
+    """"You" or "Bot 1" ("Player 1" where nobody plays the others: ``bots=False``)."""
+    return sentences.player_name(t, seat, learner, bots=bots)
 
 
 def card_text(t: Translator, card: Card) -> str:
@@ -41,9 +41,15 @@ def special_action(t: Translator, colour: str) -> str:
     return t.gettext("Cleric: take the lowest blue, green or yellow card of the Capital into your Hometown.")
 
 
-def phase_text(t: Translator, phase: str, to_move_is_you: bool) -> str:
+def phase_text(t: Translator, phase: str, to_move_is_you: bool, seat: int | None = None) -> str:
+    """What is happening, for the learner. ``seat``: the player to move where nobody plays
+    for them (an exercise's position); None in a game against bots."""
     if phase == OVER:
         return t.gettext("The game is over.")
+    if phase == DEAL:
+        return t.gettext("Cards are being dealt.")
+    if not to_move_is_you and seat is not None:
+        return t.gettext("Player {seat} is to move.").format(seat=seat)
     if not to_move_is_you:
         return t.gettext("The bots are playing.")
     if phase == DRAFT:
@@ -56,8 +62,6 @@ def phase_text(t: Translator, phase: str, to_move_is_you: bool) -> str:
         return t.gettext("Cleric: choose the colour whose lowest Capital card you take into your Hometown.")
     if phase == GOLD:
         return t.gettext("Round end: choose which exceeding colours you keep by paying gold.")
-    if phase == DEAL:
-        return t.gettext("Cards are being dealt.")
     return ""
 
 
