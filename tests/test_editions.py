@@ -55,3 +55,19 @@ def test_the_gold_example_lesson_states_the_rulebook_and_the_position_figures() 
     assert state.phase == "gold"
     assert [excess(state, session.seat, c) for c in "BYP"] == [1, 2, 5] and state.gold[session.seat] == 3
     assert "blue by 1, yellow by 2 and pink by 5" in text
+
+
+@pytest.mark.parametrize(("chapter", "printed"), [
+    ("draft", "à la fin de la 3ème manche"),  # the short deal, R15
+    ("roundend", "la différence (entre le nombre de vos cartes"),  # the gold paid, R6
+])
+def test_the_french_chapter_that_explains_the_rule_says_what_the_printed_rulebook_says(
+        chapter: str, printed: str) -> None:
+    from capital_lux.tutor.chapters import chapters, rulings_html
+
+    found = next(ch for ch in chapters() if ch.key == chapter)
+    rulings = found.rulings + tuple(r for lesson in found.lessons for r in lesson.rulings)
+    french = rulings_html(translator("fr"), rulings)
+    assert printed in french.replace("&#x27;", "'") and "le tuteur les suit" in french
+    for lang in ("en", "es", "pt"):
+        assert "cl-edition" not in rulings_html(translator(lang), rulings)

@@ -87,14 +87,16 @@ CHAPTERS: tuple[Chapter, ...] = (
         "draft", N_("2. Choosing cards"),
         (N_("Each round starts with a draft. Everyone is dealt 6 cards (5 with four players). Pick 2 and set "
             "them aside face down; the rest pass to the next player. Pick 2 again from what you receive; the "
-            "last cards passed to you are yours to keep. Nobody sees the others' picks."),),
+            "last cards passed to you are yours to keep. Nobody sees the others' picks."),
+         N_("If the deck runs short when round 3 is dealt, everyone gets an equal share of the cards left and "
+            "the rest stay in the deck.")),
         (
             Lesson("draft", N_("Draft a hand"),
                    N_("Click two cards and set them aside, twice. Watch what comes back to you."),
                    Goal("hand_made"),
                    N_("Done: your hand is made of your 4 picks and the cards passed to you last.")),
         ),
-        rulings=("R16",),
+        rulings=("R15", "R16"),
     ),
     Chapter(
         "play", N_("3. Playing cards"),

@@ -12,6 +12,7 @@ from ..engine.cards import COLOURS, Card, format_modifier
 from ..engine.notation import Play
 from ..engine.state import PLAY
 from ..i18n import Translator
+from ..i18n.editions import edition_notes
 from ..lessons import positions
 from ..lessons.chapters import CHAPTERS, Chapter, Goal, Lesson
 from .panel import GamePanel
@@ -52,7 +53,8 @@ def rulings_html(t: Translator, rulings: tuple[str, ...]) -> str:
     if not rulings:
         return ""
     text = t.gettext("Rules reference: {rulings} in docs/rules.md").format(rulings=", ".join(rulings))
-    return f'<div class="cl-ref"><small>{escape(text)}</small></div>'
+    notes = "".join(f'<div class="cl-note cl-edition">{escape(n)}</div>' for n in edition_notes(t, " ".join(rulings)))
+    return f'<div class="cl-ref"><small>{escape(text)}</small></div>{notes}'
 
 
 class ChapterView:
