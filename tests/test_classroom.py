@@ -104,7 +104,7 @@ def test_an_oversized_upload_is_refused_before_it_is_read(storage: Storage) -> N
     app = _learner(storage)
     huge = b" " * (MAX_PROGRESS_BYTES + 1)
     app.load_upload(({"name": "p.json", "size": len(huge), "content": memoryview(huge)},))
-    assert "at most 65536" in app.learner.note.value and app.progress == Progress.empty()
+    assert "at most 65,536" in app.learner.note.value and app.progress == Progress.empty()
 
 
 # -- the learner's page -----------------------------------------------------------------------------

@@ -89,3 +89,15 @@ def test_a_french_terminal_game_reads_french(capsys: pytest.CaptureFixture[str],
     for english in (" plays ", " picks ", "Round ", "Player ", "Capital:", " into the "):
         assert english not in out, english
     assert "Joueur 1 choisit des cartes, face cachée." in out
+
+
+@pytest.mark.parametrize(("lang", "written"), [("en", "262,144"), ("fr", "262\u202f144"), ("pt", "262.144")])
+def test_a_refusal_writes_its_numbers_in_the_readers_locale(lang: str, written: str) -> None:
+    from capital_lux.engine.position import MAX_INPUT_BYTES, loads_position
+
+    with pytest.raises(CapitalLuxError) as caught:
+        loads_position("x" * (MAX_INPUT_BYTES + 1))
+    said = translator(lang).refusal(caught.value)
+    assert written.replace(",", "").replace(".", "").replace("\u202f", "") == str(MAX_INPUT_BYTES)
+    assert written in said and str(MAX_INPUT_BYTES) not in said
+    assert str(caught.value).count(str(MAX_INPUT_BYTES)) == 1  # the English message stays plain

@@ -21,10 +21,9 @@ from . import bench
 from ..players.bots import RuleOfThumbBot, line_up, parse_bot
 from ..engine.cards import COLOURS, SYMBOLS, Card, CapitalLuxError, format_modifier
 from ..engine.game import Game, GameRecord
-from ..i18n import LANGUAGES, Translator, default_language, sentences, translator
+from ..i18n import LANGUAGES, Translator, default_language, format_number, sentences, translator
 from ..i18n.sentences import TERMINAL
 from ..engine.notation import Action, parse_action
-from babel.numbers import format_decimal
 
 from ..engine.position import MAX_INPUT_BYTES, dumps_record, loads_record
 from ..engine.state import GameState, new_game
@@ -116,7 +115,7 @@ def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int, t: Tr
     try:
         return bot_specs(text, seats)
     except CapitalLuxError as e:
-        sub.error(e.translated(t.gettext))
+        sub.error(t.refusal(e))
 
 
 def check_output_file(sub: argparse.ArgumentParser, t: Translator, path: str, force: bool) -> None:
@@ -368,7 +367,7 @@ def _ask(t: Translator, v: PlayerView, adviser: RuleOfThumbBot, stdin: IO[str], 
         try:
             action = parse_action(answer)
         except CapitalLuxError as e:
-            say(e.translated(t.gettext))
+            say(t.refusal(e))
             continue
         except ValueError:
             say(t.gettext("That is not a move: type its number, or the move as listed."))
@@ -385,12 +384,12 @@ def replay_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> in
             data = f.read(MAX_INPUT_BYTES + 1)  # never the whole of /dev/zero or a huge file
         if len(data) > MAX_INPUT_BYTES:
             sub.error(args.t.gettext("{path} is larger than {limit} bytes: it is not a game record").format(
-                path=args.record, limit=format_decimal(MAX_INPUT_BYTES, locale=args.t.lang)))
+                path=args.record, limit=format_number(MAX_INPUT_BYTES, args.t.lang)))
         record = loads_record(data)
     except OSError as e:
         sub.error(args.t.gettext("cannot read {path}: {reason}").format(path=args.record, reason=e.strerror))
     except CapitalLuxError as e:
-        sub.error(e.translated(args.t.gettext))
+        sub.error(args.t.refusal(e))
     except ValueError as e:
         sub.error(str(e))
     return replay_terminal(record, args.t, sys.stdin, sys.stdout, args.pause)

@@ -64,8 +64,9 @@ class CapitalLuxError(ValueError):
     """Base of every error the engine raises for bad input.
 
     The message may be a catalogue text with ``{named}`` placeholders filled from
-    ``params``: ``str(error)`` is the English sentence, ``error.translated(t.gettext)``
-    the same in the reader's language.
+    ``params``: ``str(error)`` is the English sentence, ``error.translated(t.gettext, number)``
+    the same in the reader's language, whole numbers written by ``number`` (the i18n
+    ``Translator.refusal`` passes the reader's locale: "262 144" in French).
 
     >>> error = CapitalLuxError(N_("{card} appears {found} times"), card="B6", found=4)
     >>> str(error), error.translated(lambda text: text.replace("appears", "is there"))
@@ -77,9 +78,12 @@ class CapitalLuxError(ValueError):
         self.template = message
         self.params = params
 
-    def translated(self, gettext: Callable[[str], str]) -> str:
+    def translated(self, gettext: Callable[[str], str], number: Callable[[int], str] = str) -> str:
         text = gettext(self.template)
-        return text.format(**self.params) if self.params else text
+        if not self.params:
+            return text
+        return text.format(**{key: number(value) if type(value) is int else value
+                              for key, value in self.params.items()})
 
 
 class NotationError(CapitalLuxError):

@@ -60,11 +60,14 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from io import BytesIO
 from types import MappingProxyType
-from typing import Final, Mapping
+from typing import TYPE_CHECKING, Final, Mapping
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+
+if TYPE_CHECKING:
+    from ..engine.cards import CapitalLuxError
 
 from .formatting import BABEL_LOCALES, babel_locale, format_interval, format_number, format_percent, format_range
 from .glossary import (
@@ -238,6 +241,10 @@ class Translator:
 
     #: Short alias: ``t._("...")``.
     _ = gettext
+
+    def refusal(self, error: CapitalLuxError) -> str:
+        """A refusal (any ``CapitalLuxError``) in the reader's language, numbers in their locale."""
+        return error.translated(self.gettext, lambda n: format_number(n, self._lang))
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """Translate a text whose form depends on the count ``n``."""

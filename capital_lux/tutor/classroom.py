@@ -87,7 +87,7 @@ class LearnerPanel:
         try:
             self.name.value = self.storage.set_name(self.session, self.name.value)
         except StorageError as error:
-            self._say(error.translated(self.t.gettext), error=True)
+            self._say(self.t.refusal(error), error=True)
             return
         self._say(self.t.gettext("Welcome, {name}: your answers now go to your teacher.").format(name=self.name.value))
 
@@ -106,7 +106,7 @@ class LearnerPanel:
                                         mistake)
         except StorageError as error:
             self._say(self.t.gettext("Your answer was checked but not saved: {reason}").format(
-                reason=error.translated(self.t.gettext)), error=True)
+                reason=self.t.refusal(error)), error=True)
 
     def load_upload(self, value: Any) -> bool:
         """Take the progress from an uploaded file, or say why not and keep the one we had."""
@@ -117,7 +117,7 @@ class LearnerPanel:
         if int(item.get("size", len(content))) > MAX_PROGRESS_BYTES or len(content) > MAX_PROGRESS_BYTES:
             error = ProgressError("the file is {size} bytes; a progress file has at most {limit}",
                                   size=len(content), limit=MAX_PROGRESS_BYTES)
-            self._say(self.t.gettext("Not loaded: {reason}").format(reason=error.translated(self.t.gettext)), True)
+            self._say(self.t.gettext("Not loaded: {reason}").format(reason=self.t.refusal(error)), True)
             return False
         data = content.tobytes() if isinstance(content, memoryview) else bytes(content)
         try:
@@ -125,7 +125,7 @@ class LearnerPanel:
             if self.storage is not None:
                 self.storage.replace_progress(self.session, progress.attempts, progress.solved)
         except (ProgressError, StorageError) as error:
-            self._say(self.t.gettext("Not loaded: {reason}").format(reason=error.translated(self.t.gettext)), True)
+            self._say(self.t.gettext("Not loaded: {reason}").format(reason=self.t.refusal(error)), True)
             return False
         self.progress = progress
         self._show_download()

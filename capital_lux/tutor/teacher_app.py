@@ -188,7 +188,7 @@ class TeacherApp:
         try:
             return self.storage.attempts()
         except StorageError as error:
-            self.summary.value = self._error(error.translated(self.t.gettext))
+            self.summary.value = self._error(self.t.refusal(error))
             return None
 
     @staticmethod
@@ -277,7 +277,7 @@ class TeacherApp:
         try:
             self.storage.set_setting(SOLUTIONS_SETTING, policy)
         except StorageError as error:
-            self.summary.value = self._error(error.translated(self.t.gettext))
+            self.summary.value = self._error(self.t.refusal(error))
 
     def export_csv(self) -> None:
         """A download link holding every attempt as CSV: the file goes to the teacher's browser."""

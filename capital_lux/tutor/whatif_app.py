@@ -126,7 +126,7 @@ def phase_label(t: Translator, phase: str) -> str:
 
 def _reason(t: Translator, error: Exception) -> str:
     """The refusal in the reader's language (engine errors carry a catalogue text)."""
-    return error.translated(t.gettext) if isinstance(error, CapitalLuxError) else str(error)
+    return t.refusal(error) if isinstance(error, CapitalLuxError) else str(error)
 
 
 #: The longest text an edit field takes: a whole zone of 72 cards is about 220 characters.
