@@ -9,6 +9,7 @@ import pytest
 
 from capital_lux.tutor import build_app, keep
 from capital_lux.tutor.app import TutorApp
+from capital_lux.engine.notation import parse_action
 from capital_lux.tutor.session import Session
 
 
@@ -30,7 +31,7 @@ def test_a_kept_game_resumes_to_the_same_table() -> None:
     token = keep.new_token()
     keep.save(token, session)
     data = keep.load(token)
-    assert data is not None and len(data["decisions"]) == 9
+    assert data is not None and len(data["script"]) == 9
     again = keep.resume(data)
     assert again.game.state == session.game.state and again.view() == session.view()
 
@@ -48,6 +49,47 @@ def test_a_drawn_seed_stays_secret_after_a_resume() -> None:
     keep.save(token, chosen)
     data = keep.load(token)
     assert data is not None and keep.resume(data).seed_visible()  # a seed the learner chose stays shown
+
+
+def test_a_game_with_undos_resumes_to_the_cards_the_learner_saw() -> None:
+    """After an undo another decision meets fresh chance (``Session._meet_chance``): the kept
+    script replays the undos too, so the resumed table is the one on the page, log included."""
+    rng = random.Random(8)
+    session = Session.new(3, 77, "rule")
+    for step in range(16):  # into round 2, the game still on (a finished game is not kept)
+        if step % 4 == 3 and session.can_undo():
+            undone = session.undo()
+            others = [a for a in session.view().legal_actions if a != undone] or [undone]
+            session.play(rng.choice(others))
+        else:
+            session.play(rng.choice(session.view().legal_actions))
+    assert "undo" in session.script and not session.is_over()
+    token = keep.new_token()
+    keep.save(token, session)
+    data = keep.load(token)
+    assert data is not None
+    again = keep.resume(data)
+    assert again.game.state == session.game.state and again.log == session.log
+    replayed = Session.new(3, 77, "rule")  # the decisions alone, without the undos, are another game
+    for text in (a for a in session.script if a != "undo"):
+        if replayed.is_over() or parse_action(text) not in replayed.view().legal_actions:
+            break
+        replayed.play(parse_action(text))
+    assert replayed.game.state != session.game.state
+
+
+def test_a_seed_shown_at_the_end_stays_shown_after_an_undo() -> None:
+    rng = random.Random(1)
+    session = Session.new(2, None, "random")
+    while not session.is_over():
+        session.play(rng.choice(session.view().legal_actions))
+    assert session.seed_visible()
+    session.undo()
+    assert not session.is_over() and session.seed_visible()  # already on the page: hiding it hides nothing
+    token = keep.new_token()
+    keep.save(token, session)
+    data = keep.load(token)
+    assert data is not None and keep.resume(data).seed_visible()
 
 
 @pytest.mark.parametrize("token", ["", "../../etc/passwd", "A" * 32, "0" * 31, "0" * 33, None])

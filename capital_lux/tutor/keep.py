@@ -1,7 +1,8 @@
 """Keeping a free game across a reload or a lost kernel.
 
 The game stays on the server: after each of the learner's decisions, the settings and
-the learner's own decisions (enough to replay the seeded game exactly) are written to
+the learner's own decisions and undos (``Session.script``: enough to replay the seeded
+game exactly, the chance met after an undo included) are written to
 ``<token>.json`` in a per-server folder. The browser keeps only the token, a random
 128-bit name, in its local storage (``page_script``); the next page of that browser
 hands it back through a hidden field and the tutor offers to resume. Nothing hidden
@@ -23,10 +24,9 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from ..engine.notation import Action, parse_action
-from ..engine.state import new_game
+from ..engine.notation import parse_action
 from ..i18n import translator
-from .session import Session
+from .session import UNDO, Session
 
 TOKEN = re.compile(r"[0-9a-f]{32}")
 #: A saved game is a few kilobytes; anything larger is not ours and is not read.
@@ -45,25 +45,14 @@ def new_token() -> str:
     return secrets.token_hex(16)
 
 
-def learner_decisions(session: Session) -> list[Action]:
-    """The learner's own decisions in the game's record, in order."""
-    state = new_game(session.game.players)
-    mine = []
-    for action in session.game.state.history:
-        if state.current_player() == session.seat:
-            mine.append(action)
-        state.apply_action(action)
-    return mine
-
-
 def save(token: str, session: Session) -> None:
     """Write the game under ``token`` (atomically: a reader never sees half a file)."""
     if not TOKEN.fullmatch(token):
         raise ValueError("a game is kept under a 32-digit hexadecimal token")
     data = {
         "players": session.game.players, "seed": session.seed, "seed_chosen": session.seed_chosen,
-        "bots": session.bot_kind,
-        "decisions": [str(a) for a in learner_decisions(session)], "over": session.is_over(),
+        "seed_shown": session.seed_shown, "bots": session.bot_kind, "script": session.script,
+        "over": session.is_over(),
     }
     path = saves_folder() / f"{token}.json"
     partial = path.with_suffix(".part")
@@ -84,7 +73,7 @@ def load(token: str) -> dict[str, Any] | None:
         return None
     if not isinstance(data, dict) or data.get("over") is not False:
         return None
-    fields = (data.get("players"), data.get("seed"), data.get("bots"), data.get("decisions"))
+    fields = (data.get("players"), data.get("seed"), data.get("bots"), data.get("script"))
     if not (isinstance(fields[0], int) and isinstance(fields[1], int) and isinstance(fields[2], str)
             and isinstance(fields[3], list) and all(isinstance(d, str) for d in fields[3])):
         return None
@@ -92,12 +81,16 @@ def load(token: str) -> dict[str, Any] | None:
 
 
 def resume(data: dict[str, Any]) -> Session:
-    """The kept game replayed: the same seed, bots and decisions give the same table."""
+    """The kept game replayed: the same seed, bots, decisions and undos give the same table."""
     session = Session.new(int(data["players"]), int(data["seed"]), str(data["bots"]))
     # a drawn seed stays secret after a reload: it would replay every hidden card
     session.seed_chosen = data.get("seed_chosen") is True
-    for text in data["decisions"]:
-        session.play(parse_action(text))  # refused if it does not fit: the caller says so
+    for text in data["script"]:
+        if text == UNDO:
+            session.undo()  # IndexError if there is nothing to undo: the caller says so
+        else:
+            session.play(parse_action(text))  # refused if it does not fit: the caller says so
+    session.seed_shown = session.seed_shown or data.get("seed_shown") is True
     return session
 
 

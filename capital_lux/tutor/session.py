@@ -31,6 +31,8 @@ LogEntry = LogItem
 #: Bits of a seed drawn for a game against hidden hands: too many to find by trying seeds
 #: until the cards one sees match (a million seeds took seconds).
 SEED_BITS = 64
+#: The word ``Session.script`` keeps for an undo (a move is kept in notation).
+UNDO = "undo"
 
 
 def new_seed() -> int:
@@ -66,12 +68,16 @@ class Session:
     bot_kind: str = "random"
     bot_seed: int = 0
     seed_chosen: bool = False  # the learner named the seed, so the page may show it at once
+    seed_shown: bool = False  # the game reached its end once, which shows the seed: an undo keeps it shown
     log: list[LogEntry] = field(default_factory=list)
     moves: int = 0  # learner decisions applied (a counter the page can wait on)
     reports: list[RoundEndReport] = field(default_factory=list)  # one per finished round end
     _bot_rng: random.Random = field(init=False, repr=False)
     _choose: BotChoice = field(init=False, repr=False)
     _undo: list[_UndoPoint] = field(init=False, repr=False, default_factory=list)
+    #: The learner's decisions and undos, in order ("undo" for an undo): replaying them on
+    #: a new session of the same seed gives this game, chance met after an undo included.
+    script: list[str] = field(init=False, default_factory=list)
     _decisions: int = field(init=False, repr=False, default=0)  # Game.play calls made here
     _reveal: LogItem | None = field(init=False, repr=False, default=None)  # until its round-end report
     _round_events: list[Event] = field(init=False, repr=False, default_factory=list)  # visible, this round
@@ -105,7 +111,7 @@ class Session:
 
     def seed_visible(self) -> bool:
         """The seed replays every hidden card: shown only when the game is over or was chosen."""
-        return self.seed_chosen or self.is_over()
+        return self.seed_chosen or self.seed_shown or self.is_over()
 
     # -- what the learner sees ------------------------------------------------------
     @property
@@ -139,8 +145,10 @@ class Session:
             )
         )
         self._apply(self.seat, action)
+        self.script.append(str(action))
         self.moves += 1
         self.advance()
+        self.seed_shown = self.seed_shown or self.is_over()
 
     def advance(self) -> None:
         """Let the bots decide (each from its own view) until the learner must, or the end."""
@@ -172,6 +180,7 @@ class Session:
         assert undone is not None
         node = tuple(self.game.state.history)
         self._tried.setdefault(node, {})[undone] = (self.game.rng.getstate(), point.bot_rng)
+        self.script.append(UNDO)
         self.moves += 1  # the table changed: the page waits on this counter too
         return undone
 
