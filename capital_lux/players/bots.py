@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from ..engine.cards import COLOURS, N_, CapitalLuxError, Card, format_modifier
-from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.notation import HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
 from ..engine.views import PlayerView, view
 from ..i18n.sentences import card_text

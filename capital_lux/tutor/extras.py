@@ -17,7 +17,6 @@ from ..engine.notation import Action
 from ..engine.views import PlayerView
 from .advice import Advice, advice_text, advise, move_text
 from .riskpanel import RiskPanel  # the panel lives beside its forward figures
-from .text import colour_text
 
 LOG = logging.getLogger("capital_lux.tutor")
 __all__ = ["RiskPanel", "HintPanel"]
