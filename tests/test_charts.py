@@ -61,7 +61,7 @@ def test_exact_risk_chart(mid: PlayerView) -> None:
 
 
 def test_simulated_risk_chart_shows_intervals(mid: PlayerView) -> None:
-    simulated = risk.simulate_risk(mid, 30, seed=1, bot="fast")
+    simulated = risk.simulate_risk(mid, 30, seed=1, bot="quick")
     fig = charts.risk_chart(simulated, EN)
     top, bottom = fig.axes
     assert [b.get_hatch() for b in bars(top)] == [charts.HATCHES[c] for c in COLOURS]
@@ -88,7 +88,7 @@ def test_gold_chart_tells_affordable_from_not_by_hatching() -> None:
 
 def test_move_chart(mid: PlayerView) -> None:
     six = risk.example_view(players=3, seed=1, cards_left=6)
-    moves = risk.compare_moves(six, 6, seed=1, bot="fast")
+    moves = risk.compare_moves(six, 6, seed=1, bot="quick")
     fig = charts.move_chart(moves, EN)
     score, exceed = fig.axes
     labels = [t.get_text() for t in score.get_yticklabels()]
@@ -97,7 +97,7 @@ def test_move_chart(mid: PlayerView) -> None:
     assert not any(re.search(r"\b[BGPY][2-6]\b", label) for label in labels)  # never notation
     assert [b.get_hatch() for b in bars(score)] == [".." if m.action.to == "capital" else "//" for m in moves]  # type: ignore[union-attr]
     assert [b.get_width() for b in bars(exceed)] == [m.p_exceed_any.mean for m in moves]
-    game = risk.compare_moves(risk.example_view(players=2, seed=1, cards_left=1), 2, seed=1, bot="fast", horizon="game")
+    game = risk.compare_moves(risk.example_view(players=2, seed=1, cards_left=1), 2, seed=1, bot="quick", horizon="game")
     assert len(charts.move_chart(game, EN).axes) == 3
 
 

@@ -108,7 +108,7 @@ def positions_from_games(players: int, seed: int) -> list[GameState]:
     while not game.state.is_terminal():
         if game.state.phase == PLAY:
             found.append(game.state.clone())
-        game.play(risk.fast_policy(game.state, rng))
+        game.play(risk.quick_policy(game.state, rng))
     return found
 
 
@@ -179,7 +179,7 @@ def test_risk_depends_only_on_the_view() -> None:
 def test_revealed_modifiers_give_a_certain_answer() -> None:
     game, rng = Game(2, seed=0), random.Random(0)
     while game.state.phase != "gold":  # this game has one, in round 3
-        game.play(risk.fast_policy(game.state, rng))
+        game.play(risk.quick_policy(game.state, rng))
     v = view(game.state, game.state.current)
     r = risk.round_end_risk(v)
     assert all(len(cr.capital_distribution) == 1 for cr in r.colours.values())
@@ -326,16 +326,17 @@ def test_estimates() -> None:
 
 
 def decision_states(players: int, seed: int) -> list[GameState]:
-    """Every decision of one seeded game: draft, play, Agent, Cleric and gold."""
+    """Every decision of one seeded game of random moves: draft, play, Agent, Cleric and gold."""
     game, rng, found = Game(players, seed=seed), random.Random(seed), []
     while not game.state.is_terminal():
         found.append(game.state.clone())
-        game.play(risk.fast_policy(game.state, rng))
+        game.play(risk.random_policy(game.state, rng))
     return found
 
 
 def test_sampler_gives_states_with_the_same_view() -> None:
-    states = decision_states(4, 3)[::4] + decision_states(2, 0)[::5]
+    every = decision_states(4, 3) + decision_states(2, 0)
+    states = [s for i, s in enumerate(every) if i % 4 == 0 or s.phase in ("cleric", "gold")]  # rarer phases all
     assert {s.phase for s in states} >= {"draft", "play", "agent", "gold"}
     for s in states:
         for p in range(s.players):
@@ -350,9 +351,14 @@ def test_simulation_now_agrees_with_the_exact_risk() -> None:
     exact = risk.round_end_risk(v)
     assert 0 < exact.p_exceed_any < 1
     simulated = risk.simulate_risk(v, 2000, seed=11, horizon="now")
-    assert simulated.p_exceed_any.contains(float(exact.p_exceed_any))
+
+    def near(estimate: risk.Estimate, value: float) -> bool:  # within 3.3 standard errors: 1 in 1,000
+        spread = max((estimate.high - estimate.low) / 2, 1 / estimate.n)  # the 95% half-width, 1.96 errors
+        return abs(estimate.mean - value) <= spread * 3.3 / 1.96
+
+    assert near(simulated.p_exceed_any, float(exact.p_exceed_any))
     for c in COLOURS:
-        assert simulated.colours[c].p_exceed.contains(float(exact.colours[c].p_exceed))
+        assert near(simulated.colours[c].p_exceed, float(exact.colours[c].p_exceed))
 
 
 def home_first(state: GameState, rng: random.Random) -> Action:
@@ -381,38 +387,38 @@ def test_simulated_round_end_agrees_with_exact_when_the_last_card_goes_home() ->
 
 def test_simulation_is_seeded_and_reproducible() -> None:
     v = risk.example_view()
-    a = risk.simulate_risk(v, 40, seed=2, bot="fast")
-    assert a == risk.simulate_risk(v, 40, seed=2, bot="fast")
-    assert a != risk.simulate_risk(v, 40, seed=3, bot="fast")
+    a = risk.simulate_risk(v, 40, seed=2, bot="quick")
+    assert a == risk.simulate_risk(v, 40, seed=2, bot="quick")
+    assert a != risk.simulate_risk(v, 40, seed=3, bot="quick")
     assert a.horizon == "round" and a.p_win is None and a.samples == 40
 
 
 def test_game_horizon_estimates_winning() -> None:
     v = risk.example_view(players=2, seed=1)
-    result = risk.simulate_risk(v, 8, seed=1, bot="fast", horizon="game")
+    result = risk.simulate_risk(v, 8, seed=1, bot="quick", horizon="game")
     assert result.p_win is not None and 0 <= result.p_win.mean <= 1
     assert result.score.mean > 0
 
 
 def test_compare_moves_tries_every_legal_action_on_the_same_deals() -> None:
     v = risk.example_view(players=3, seed=1, cards_left=6)
-    moves = risk.compare_moves(v, 20, seed=5, bot="fast")
+    moves = risk.compare_moves(v, 20, seed=5, bot="quick")
     assert [m.action for m in moves] == list(v.legal_actions)
     assert all(m.score.n == 20 and m.p_win is None for m in moves)
-    again = risk.compare_moves(v, 20, seed=5, bot="fast")
+    again = risk.compare_moves(v, 20, seed=5, bot="quick")
     assert moves == again
     with pytest.raises(ValueError, match="horizon"):
-        risk.compare_moves(v, 5, seed=1, bot="fast", horizon="now")
+        risk.compare_moves(v, 5, seed=1, bot="quick", horizon="now")
     s = positions_from_games(3, 1)[0]
     other = view(s, (s.current + 1) % 3)
     with pytest.raises(ValueError, match="no decision"):
-        risk.compare_moves(other, 5, seed=1, bot="fast")
+        risk.compare_moves(other, 5, seed=1, bot="quick")
 
 
 def test_rollout_policies_and_bots() -> None:
     v = risk.example_view(players=2, seed=1)
     with pytest.raises(ValueError, match="horizon"):
-        risk.simulate_risk(v, 5, seed=1, bot="fast", horizon="week")
+        risk.simulate_risk(v, 5, seed=1, bot="quick", horizon="week")
     assert risk.simulate_risk(v, 5, seed=1, bot="random").bot == "random"
     pytest.importorskip("capital_lux.players.bots")
     assert risk.simulate_risk(v, 3, seed=1, bot="rule").bot == "rule"
@@ -430,12 +436,12 @@ def test_converging_estimates_approach_the_exact_value() -> None:
     assert estimates[-1][1].contains(exact)
 
 
-def test_fast_policy_only_chooses_legal_actions() -> None:
+def test_the_quick_rollout_player_only_chooses_legal_actions() -> None:
     rng = random.Random(0)
     for seed in range(3):
         game = Game(3, seed=seed)
         while not game.state.is_terminal():
-            action = risk.fast_policy(game.state, rng)
+            action = risk.quick_policy(game.state, rng)
             assert action in game.state.legal_actions()
             game.play(action)
 
@@ -450,16 +456,16 @@ def test_every_kind_of_decision_can_be_compared_and_simulated(phase: str) -> Non
     for seed in range(40):
         game, rng = Game(3, seed=seed), random.Random(seed)
         while game.state.phase != phase and not game.state.is_terminal():
-            game.play(risk.fast_policy(game.state, rng))
+            game.play(risk.quick_policy(game.state, rng))
         if game.state.phase == phase:
             break
     else:
         pytest.fail(f"no {phase} decision in 40 seeded games")
     v = view(game.state, game.state.current)
-    moves = risk.compare_moves(v, 3, seed=1, bot="fast")
+    moves = risk.compare_moves(v, 3, seed=1, bot="quick")
     assert [m.action for m in moves] == list(v.legal_actions)
     for p in range(3):
-        assert risk.simulate_risk(view(game.state, p), 3, seed=1, bot="fast").samples == 3
+        assert risk.simulate_risk(view(game.state, p), 3, seed=1, bot="quick").samples == 3
         assert_matches_brute_force(game.state, p)
 
 

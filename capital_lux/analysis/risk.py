@@ -58,7 +58,7 @@ __all__ = [
     "unseen_modifiers", "next_modifier_distribution", "hypergeometric", "hypergeometric_at_least",
     "unseen_composition", "draw_probability", "hand_probability", "Estimate", "SimulatedColour",
     "SimulatedRisk", "MoveEstimate", "simulate_risk", "compare_moves", "converging_estimates",
-    "fast_policy", "policy_for", "HORIZONS", "benchmark",
+    "quick_policy", "policy_for", "HORIZONS", "benchmark",
 ]
 
 Distribution = dict[int, Fraction]
@@ -360,62 +360,14 @@ class _Outcome:
 
 
 # -- rollout policies -----------------------------------------------------------------
-def _limits(s: GameState, p: int) -> dict[str, int]:
-    """Capital totals as seat ``p`` knows them: cards plus its own modifiers."""
-    return {c: sum(s.capital[c]) + sum(m for o, m in s.modifiers_above[c] if o == p) for c in COLOURS}
+def quick_policy(s: GameState, rng: random.Random) -> Action:
+    """The search's cheap play-out rule (``search.QuickRule``), the one quick rollout player."""
+    from ..players.search import quick_move  # players build on the analysis, not the reverse
+
+    return quick_move(s, rng)
 
 
-def fast_policy(s: GameState, rng: random.Random) -> Action:
-    """A cheap greedy player for rollouts, reading only what its seat may see.
-
-    Plays home while the colour stays within the capital total it knows, else into the
-    capital; saves with gold when the cards are worth more than the gold; puts a plus
-    modifier above its most exposed colour and a minus one above a colour it lacks.
-    """
-    p, phase = s.current, s.phase
-    if phase == PLAY:  # the hot path of every rollout: kept lean
-        hometown, modifiers, previous = s.hometowns[p], s.modifiers_above, None
-        best: Action | None = None
-        best_score = -99.0
-        for card in s.hands[p]:  # sorted, so copies are neighbours
-            if card == previous:
-                continue
-            previous = card
-            c, value = card
-            home = sum(hometown[c])
-            limit = sum(s.capital[c])
-            if modifiers[c]:
-                limit += sum(m for o, m in modifiers[c] if o == p)
-            score: float = value if home + value <= limit else -value
-            if score > best_score:
-                best, best_score = Play(card, HOME), score
-            score = 1.0 + (c == "Y" and s.gold_pile > 0) + (0 < home and home > limit)
-            if score > best_score:
-                best, best_score = Play(card, CAPITAL), score
-        assert best is not None
-        return best
-    if phase == AGENT:
-        assert s.pending_modifier is not None
-        totals = {c: sum(s.hometowns[p][c]) for c in COLOURS}
-        limits = _limits(s, p)
-        if s.pending_modifier > 0:
-            return PlaceModifier(max(COLOUR_LETTERS, key=lambda c: (totals[c] > 0, totals[c] - limits[c])))
-        return PlaceModifier(min(COLOUR_LETTERS, key=lambda c: (totals[c], -sum(s.capital[c]))))
-    if phase == CLERIC:
-        return TakeLowest(max(rules.cleric_options(s), key=lambda c: s.capital[c][0]))
-    if phase == GOLD:
-        def kept(option: Action) -> int:
-            assert isinstance(option, SaveWithGold)
-            return sum(sum(s.hometowns[p][c]) - rules.excess(s, p, c) for c in option.colours)
-
-        return max(rules.gold_options(s, p), key=kept)
-    if phase == DRAFT:
-        held = sorted(s.draft_hands[p])
-        return Pick(tuple(held[len(held) - min(2, len(held)):]))
-    return rng.choice(s.legal_actions())
-
-
-_TRUSTED: dict[str, Policy] = {"fast": fast_policy, "random": random_policy}
+_TRUSTED: dict[str, Policy] = {"quick": quick_policy, "random": random_policy}
 
 
 def policy_for(bot: str | Policy) -> tuple[str, Policy, bool]:
@@ -569,12 +521,12 @@ def converging_estimates(
 
 
 # -- examples and benchmark -----------------------------------------------------------
-def example_view(players: int = 4, seed: int = 34, cards_left: int = 3) -> PlayerView:
+def example_view(players: int = 4, seed: int = 9, cards_left: int = 3) -> PlayerView:
     """A reproducible table seen by the player to move, for demonstrations and benchmarks.
 
-    Seeded game played by ``fast_policy`` until every hand in round 1 is down to about
+    Seeded game played by ``quick_policy`` until every hand in round 1 is down to about
     ``cards_left`` cards (``cards_left=6`` stops right after the draft). The default (4
-    players, seed 34) has two modifiers the viewer cannot see and a risk of 1/2.
+    players, seed 9) has two modifiers the viewer cannot see and a risk of 1/2.
     """
     from ..engine.game import Game
 
@@ -582,7 +534,7 @@ def example_view(players: int = 4, seed: int = 34, cards_left: int = 3) -> Playe
     rng = random.Random(seed)
     s = game.state
     while not (s.phase == PLAY and sum(map(len, s.hands)) <= cards_left * players) and s.round == 1:
-        game.play(fast_policy(s, rng))
+        game.play(quick_policy(s, rng))
         s = game.state
     return view(s, s.current)
 
@@ -595,7 +547,7 @@ def benchmark(samples: int = 2000) -> dict[str, float]:
     for _ in range(calls):
         round_end_risk(mid)
     figures = {"exact_round_end_risk_4p_ms": round((time.perf_counter() - start) / calls * 1000, 3)}
-    for bot, n in (("fast", samples), ("rule", samples // 10)):
+    for bot, n in (("quick", samples), ("rule", samples // 10)):
         start, cpu = time.perf_counter(), time.process_time()
         simulate_risk(mid, n, seed=1, bot=bot)
         figures[f"simulated_risk_round_{bot}_{n}_samples_s"] = round(time.perf_counter() - start, 3)
@@ -607,8 +559,8 @@ def benchmark(samples: int = 2000) -> dict[str, float]:
     six = example_view(players=3, seed=1, cards_left=6)
     per_move = samples // 10
     start = time.perf_counter()
-    moves = compare_moves(six, per_move, seed=1, bot="fast")
-    figures[f"compare_moves_6_card_hand_{len(moves)}_moves_{per_move}_samples_fast_s"] = round(
+    moves = compare_moves(six, per_move, seed=1, bot="quick")
+    figures[f"compare_moves_6_card_hand_{len(moves)}_moves_{per_move}_samples_quick_s"] = round(
         time.perf_counter() - start, 3
     )
     return figures

@@ -53,11 +53,11 @@ from .exercises_app import position_html
 from .table import card_html
 
 SAMPLES = (20, 50, 200, 1000)
-BOTS = ("fast", "random", "rule")
+BOTS = ("quick", "random", "rule")
 
 
 def bot_label(t: Translator, kind: str) -> str:
-    if kind == "fast":
+    if kind == "quick":
         return t.gettext("Quick greedy players")
     if kind == "rule":
         return t.gettext("Rule of thumb (slower)")
