@@ -2,7 +2,7 @@
 
 import sys
 
-from .cli.main import main
+from .cli.main import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

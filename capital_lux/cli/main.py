@@ -134,6 +134,19 @@ def check_output_file(sub: argparse.ArgumentParser, t: Translator, path: str, fo
             path=path))
 
 
+def run() -> int:
+    """The program (``capital-lux``, ``python -m capital_lux``): ``main`` on the command line.
+
+    Once the command has finished, late Ctrl-C and SIGTERM are ignored: the interpreter's
+    shutdown (joining a stopped run's worker pool) puts the default handlers back, and a
+    second Ctrl-C landing there would kill the process and lose its exit status.
+    """
+    status = main()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)  # an ignored signal stays ignored through the shutdown
+    return status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(translator(language_of(words)))
