@@ -84,7 +84,7 @@ def open_tutor(browser: Any, url: str, timeout_ms: float = 60_000) -> tuple[Any,
     start = time.perf_counter()
     page.goto(url)
     page.wait_for_selector(READY, timeout=timeout_ms)
-    page.wait_for_selector(f"{TABLE}[data-move]", timeout=timeout_ms)
+    page.wait_for_selector(f"{TABLE}[data-move]", state="attached", timeout=timeout_ms)  # drawn, in any tab
     return page, time.perf_counter() - start
 
 
