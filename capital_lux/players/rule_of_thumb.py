@@ -76,20 +76,24 @@ def estimate_limits(
     down to it) and ``pending`` its own Agent draw not yet placed; each unseen modifier
     counts as the average of those the seat has not seen, less ``caution``.
     """
-    visible = [value for above in seen for value in above if value is not None]
-    if pending is not None:
-        visible.append(pending)
-    pool = list(MODIFIERS)
-    for value in visible:
-        if value in pool:
-            pool.remove(value)
-    unseen_mean = sum(pool) / len(pool) if pool else 0.0
-    limits = []
+    limits: list[float] = []
+    unseen_mean = None
     for cards, above in zip(capital, seen):
-        hidden = sum(value is None for value in above)
-        mean = unseen_mean if hidden else 0.0
+        if None not in above:  # hidden * (mean - caution) would be 0 * (0.0 - caution), a zero
+            limits.append(float(sum(cards) + sum(above)))  # type: ignore[arg-type]  # no None
+            continue
+        if unseen_mean is None:
+            visible = [value for others in seen for value in others if value is not None]
+            if pending is not None:
+                visible.append(pending)
+            pool = list(MODIFIERS)
+            for value in visible:
+                if value in pool:
+                    pool.remove(value)
+            unseen_mean = sum(pool) / len(pool) if pool else 0.0
+        hidden = above.count(None)
         known = sum(value for value in above if value is not None)
-        limits.append(sum(cards) + known + hidden * (mean - caution))
+        limits.append(sum(cards) + known + hidden * (unseen_mean - caution))
     return limits
 
 
@@ -159,127 +163,254 @@ def plan_hand(t: Table) -> float:
 
 
 def leader(t: Table) -> int:
-    """The opponent with the most points on the table."""
-    others = [q for q in range(len(t.home)) if q != t.me]
-    return max(others, key=lambda q: (sum(t.home[q]) + t.gold[q], -q))
+    """The opponent with the most points on the table (the first such seat on a tie)."""
+    best, lead = -1, -1
+    for q, (town, gold) in enumerate(zip(t.home, t.gold)):
+        points = sum(town) + gold
+        if points > best and q != t.me:
+            best, lead = points, q
+    return lead
 
 
-#: What ``judge`` needs of the opponents' kept cards: the most any opponent keeps of each
-#: colour, the leader's kept cards and points, the most any other opponent keeps of each colour.
-_Others = tuple[list[int], list[int], int, list[int]]
+def _secured(kept: list[int], left: int, top: Sequence[int], rest_top: Sequence[int], lead_kept: list[int],
+             lead_left: int, best: Sequence[int]) -> tuple[int, int]:
+    """Points one's own seat and the leader keep at round end if nothing else were played: cards
+    kept (``kept``, ``lead_kept``), gold left, and the bonus card (``best``, 0 for none) of each
+    colour where the seat keeps more than every other seat; ``top`` is the most any opponent
+    keeps of each colour, ``rest_top`` the most any opponent but the leader keeps (0 for none)."""
+    points = sum(kept) + left
+    for k, other, card in zip(kept, top, best):
+        if k > other:  # other >= 0, so k > 0
+            points += card
+    lead_points = sum(lead_kept) + lead_left
+    for k, mine, other, card in zip(lead_kept, kept, rest_top, best):
+        if k > mine and k > other:
+            lead_points += card
+    return points, lead_points
+
+
+#: A move's change in one colour: the colour, one's own hometown total, the limit and the
+#: bonus card (0 for none) after it.
+Change = tuple[int, int, float, int]
 
 
 class _Judge:
     """``judge`` for ``t`` and for the tables one seat's own moves lead to from it.
 
-    Such a move changes only that seat's hometown and gold, the capital and the
-    limits: the leader stays the same, and an opponent's kept cards change only if it
-    exceeds a changed limit before or after. So the opponents' kept cards, the best
-    capital cards and the plan of each colour are computed once, and a move recomputes
-    what it touches. A point is worth a point as in the straightforward judge: cards
-    kept and gold, plus the top capital card of a colour where a seat keeps more than
-    every other seat (the bonus card), plus the plan of the hand, less part of the leader's.
+    Such a move changes one's own hometown and gold and, in one or two colours, the
+    capital and the limit: the leader stays the same, and the opponents' kept cards
+    change only where they exceed a changed limit, before or after. So the decision
+    keeps, per colour, the points each side had and recomputes only the changed colours
+    (``points_after``). That is exact while each colour's fate is its own: a seat with
+    no gold, or whose only colours over their limit are among the changed ones and are at
+    most one after the move, or none of whose changed colours is over before or after with
+    its gold unchanged. Otherwise gold is shared between colours in order, and
+    ``_points`` recomputes the whole table.
     """
 
     def __init__(self, t: Table) -> None:
         self.t = t
-        self.leader = leader(t)
-        self.opponents = [q for q in range(len(t.home)) if q != t.me]
-        self.best = [max(cards) if cards else 0 for cards in t.capital]  # bonus card by colour; 0 for none
-        self.values = _values_by_colour(t.hand)
-        mine, limit = t.home[t.me], t.limit
-        self.plans = [_plan_colour(limit[c] - mine[c], self.values[c], _WORTH[c]) for c in range(4)]
-        self.plan = sum(self.plans)
-        self.kept = [kept_totals(t.home[q], limit, t.gold[q]) for q in range(len(t.home))]
-        self.others = self._others(self.kept)
+        me, home, limit, gold = t.me, t.home, t.limit, t.gold
+        self.opponents = opponents = [q for q in range(len(home)) if q != me]
+        self.leader = lead = leader(t)
+        self.lead_index = opponents.index(lead)
+        self.best = best = [max(cards) if cards else 0 for cards in t.capital]  # bonus card; 0 for none
+        self.values = values = _values_by_colour(t.hand)
+        mine = home[me]
+        self.plans = plans = [_plan_colour(limit[c] - mine[c], values[c], _WORTH[c]) for c in range(4)]
+        self.plan = plans[0] + plans[1] + plans[2] + plans[3]
+        self.kept = kept = [kept_totals(town, limit, g) for town, g in zip(home, gold)]
+        l0, l1, l2, l3 = limit
+        self.over = [[h0 > l0, h1 > l1, h2 > l2, h3 > l3] for h0, h1, h2, h3 in home]
+        self.over_count = [sum(over) for over in self.over]
+        #: the opponents' highest hometown total by colour: none exceeds a limit at least this
+        self.high = [max(column) for column in zip(*[home[q] for q in opponents])]
+        self.top = top = [max(column) for column in zip(*[kept[q][0] for q in opponents])]
+        rest = [kept[q][0] for q in opponents if q != lead]
+        self.rest_top = rest_top = [max(column) for column in zip(*rest)] if rest else [0, 0, 0, 0]
+        own, left = kept[me]
+        lead_kept, lead_left = kept[lead]
+        self.mine_parts = [k + (b if k > o else 0) for k, o, b in zip(own, top, best)]
+        self.lead_parts = [k + (b if k > m and k > o else 0) for k, m, o, b in zip(lead_kept, own, rest_top, best)]
+        self.points = sum(self.mine_parts) + left
+        self.lead_points = sum(self.lead_parts) + lead_left
 
-    def _others(self, kept: list[tuple[list[int], int]]) -> _Others:
-        lead = self.leader
-        top = [max(column) for column in zip(*(kept[q][0] for q in self.opponents))]
-        rest = [kept[q][0] for q in self.opponents if q != lead]
-        rest_top = [max(column) for column in zip(*rest)] if rest else [0, 0, 0, 0]
-        lead_kept, lead_gold = kept[lead]
-        return top, lead_kept, sum(lead_kept) + lead_gold, rest_top
-
-    def others_at(self, limit: list[float], changed: Sequence[int]) -> _Others:
-        """The opponents at ``limit``, which differs from the table's in the ``changed`` colours."""
-        t, kept = self.t, self.kept
-        home, base = t.home, t.limit
-        moved = [q for q in self.opponents if any(home[q][c] > limit[c] or home[q][c] > base[c] for c in changed)]
-        if not moved:
-            return self.others
-        kept = kept[:]
-        for q in moved:
-            kept[q] = kept_totals(home[q], limit, t.gold[q])
-        return self._others(kept)
-
-    def points(self, mine: list[int], gold: int, limit: Sequence[float], best: Sequence[int],
-               others: _Others) -> tuple[int, int]:
-        """Points one's own seat and the leader keep at round end if nothing else were played."""
-        kept, gold = kept_totals(mine, limit, gold)
-        top, lead_kept, lead_points, rest_top = others
-        points = sum(kept) + gold
-        for k, other, card in zip(kept, top, best):
-            if k > other and card:
-                points += card
-        for k, m, other, card in zip(lead_kept, kept, rest_top, best):
-            if k > m and k > other and card:
-                lead_points += card
+    def points_after_one(self, c: int, mine: int, limit: float, best: int, gold: int) -> tuple[int, int]:
+        """``points_after`` for a move that changes one colour ``c`` (most moves): the same
+        numbers, reckoned without building lists."""
+        t = self.t
+        me, lead = t.me, self.leader
+        kept = self.kept
+        was_over = self.over[me][c]
+        if not was_over and mine <= limit and gold == t.gold[me]:
+            k, left = mine, kept[me][1]
+        elif gold == 0 or self.over_count[me] == was_over:
+            k, left = _keep_one(mine, limit, gold)
+        else:
+            return self._points_anew(((c, mine, limit, best),), gold)
+        lead_left = kept[lead][1]
+        high = self.high[c]
+        if high > limit or high > t.limit[c]:  # an opponent is over, before or after
+            home, golds, i = t.home, t.gold, self.lead_index
+            column = []
+            for q in self.opponents:
+                h, over = home[q][c], self.over[q][c]
+                if h <= limit and not over:
+                    column.append(kept[q][0][c])
+                    continue
+                if golds[q] and self.over_count[q] != over:
+                    return self._points_anew(((c, mine, limit, best),), gold)
+                kq, left_q = _keep_one(h, limit, golds[q])
+                column.append(kq)
+                if q == lead:
+                    lead_left = left_q
+            rest = column[:i] + column[i + 1:]
+            lk, top, rest_top = column[i], max(column), max(rest) if rest else 0
+        else:
+            lk, top, rest_top = kept[lead][0][c], self.top[c], self.rest_top[c]
+        points = self.points - kept[me][1] + left + k + (best if k > top else 0) - self.mine_parts[c]
+        lead_points = (self.lead_points - kept[lead][1] + lead_left
+                       + lk + (best if lk > k and lk > rest_top else 0) - self.lead_parts[c])
         return points, lead_points
 
-    def judge(self, mine: list[int], gold: int, limit: Sequence[float], best: Sequence[int], plan: float,
-              others: _Others) -> float:
+    def points_after(self, changes: Sequence[Change], gold: int) -> tuple[int, int]:
+        """``_secured`` after a move that makes the ``changes`` and leaves one's own gold at ``gold``
+        (``points_after_one`` is the same for one change)."""
+        t = self.t
+        me, lead = t.me, self.leader
+        kept = self.kept
+        over = self.over[me]
+        before = after = 0
+        for c, h, lim, _ in changes:
+            before += over[c]
+            after += h > lim
+        own: list[int]
+        if not before and not after and gold == t.gold[me]:  # the changed colours fit before and after
+            own, left = [h for _, h, _, _ in changes], kept[me][1]
+        elif gold == 0 or (self.over_count[me] == before and after <= 1):
+            own, left = _keep_changed(changes, gold)
+        else:
+            return self._points_anew(changes, gold)
+        lead_left = kept[lead][1]
+        home, base, high = t.home, t.limit, self.high
+        affected = False
+        for c, _, lim, _ in changes:
+            if high[c] > lim or high[c] > base[c]:
+                affected = True
+        if affected:  # an opponent is over in a changed colour, before or after
+            columns: list[list[int]] = [[] for _ in changes]
+            for q in self.opponents:
+                town, over, theirs, gold_q = home[q], self.over[q], kept[q][0], t.gold[q]
+                before = after = 0
+                for c, _, lim, _ in changes:
+                    before += over[c]
+                    after += town[c] > lim
+                if not before and not after:
+                    for column, (c, _, _, _) in zip(columns, changes):
+                        column.append(theirs[c])
+                    continue
+                if gold_q and not (self.over_count[q] == before and after <= 1):
+                    return self._points_anew(changes, gold)
+                for column, (c, _, lim, _) in zip(columns, changes):
+                    k, gold_q = _keep_one(town[c], lim, gold_q)
+                    column.append(k)
+                if q == lead:
+                    lead_left = gold_q
+        points = self.points - kept[me][1] + left
+        lead_points = self.lead_points - kept[lead][1] + lead_left
+        i = self.lead_index
+        for n, (c, _, _, b) in enumerate(changes):
+            if affected:
+                column = columns[n]
+                rest = column[:i] + column[i + 1:]
+                lk, top, rest_top = column[i], max(column), max(rest) if rest else 0
+            else:
+                lk, top, rest_top = kept[lead][0][c], self.top[c], self.rest_top[c]
+            k = own[n]
+            points += k + (b if k > top else 0) - self.mine_parts[c]
+            lead_points += lk + (b if lk > k and lk > rest_top else 0) - self.lead_parts[c]
+        return points, lead_points
+
+    def _points_anew(self, changes: Sequence[Change], gold: int) -> tuple[int, int]:
+        """``points_after`` where gold is shared between colours: the changed seats' kept cards
+        recomputed in every colour."""
+        t = self.t
+        mine, limit, best = t.home[t.me][:], t.limit[:], self.best[:]
+        for c, h, lim, b in changes:
+            mine[c], limit[c], best[c] = h, lim, b
+        own, left = kept_totals(mine, limit, gold)
+        kept, home, base, high = self.kept, t.home, t.limit, self.high
+        others = []
+        moved = False
+        for c, _, lim, _ in changes:
+            if high[c] > lim or high[c] > base[c]:  # an opponent may be over, before or after
+                for q in self.opponents:
+                    town, over = home[q], self.over[q]
+                    for d, _, lim_d, _ in changes:
+                        if town[d] > lim_d or over[d]:
+                            others.append(kept_totals(town, limit, t.gold[q]))
+                            moved = True
+                            break
+                    else:
+                        others.append(kept[q])
+                break
+        if not moved:
+            lead_kept, lead_left = kept[self.leader]
+            return _secured(own, left, self.top, self.rest_top, lead_kept, lead_left, best)
+        i = self.lead_index
+        lead_kept, lead_left = others[i]
+        rest = [k for k, _ in others[:i] + others[i + 1:]]
+        top = [max(column) for column in zip(*(k for k, _ in others))]
+        rest_top = [max(column) for column in zip(*rest)] if rest else [0, 0, 0, 0]
+        return _secured(own, left, top, rest_top, lead_kept, lead_left, best)
+
+    def judge(self, changes: Sequence[Change], gold: int, plan: float) -> float:
         """One number for a position: own points kept and in hand, less part of the leader's."""
-        points, lead_points = self.points(mine, gold, limit, best, others)
+        if len(changes) == 1:
+            points, lead_points = self.points_after_one(*changes[0], gold)
+        else:
+            points, lead_points = self.points_after(changes, gold)
         return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
 
-    def take(self, colour: int, mine: list[int], gold: int, limit: list[float], best: list[int], plan: float,
-             changed: tuple[int, ...]) -> float:
-        """``judge`` after a Cleric brings the lowest ``colour`` card home (the limits already
-        differ from the table's in the ``changed`` colours)."""
-        cards = self.t.capital[colour]
+    def take(self, colour: int, changes: tuple[Change, ...], gold: int, plan: float) -> float:
+        """``judge`` after a Cleric brings the lowest ``colour`` card home, after the ``changes``."""
+        t = self.t
+        cards = t.capital[colour]
         value = min(cards)
-        limit, mine, best = limit[:], mine[:], best[:]
-        limit[colour] -= value
-        mine[colour] += value
-        if len(cards) == 1:
-            best[colour] = 0
-        plan += _plan_colour(limit[colour] - mine[colour], self.values[colour], _WORTH[colour]) - self.plans[colour]
-        return self.judge(mine, gold, limit, best, plan, self.others_at(limit, changed + (colour,)))
+        mine = t.home[t.me][colour] + value
+        limit = t.limit[colour] - value
+        plan += _plan_colour(limit - mine, self.values[colour], _WORTH[colour]) - self.plans[colour]
+        best = self.best[colour] if len(cards) > 1 else 0
+        return self.judge(changes + ((colour, mine, limit, best),), gold, plan)
 
     def play(self, kind: int, to_home: bool) -> tuple[float, int | None]:
         """The move's worth: ``judge`` after it, a Scholar's draw and an Agent's modifier at
         ``ACTION_WORTH``; and the Cleric's best take (the first best), if it leads to one."""
         t = self.t
         colour, value = COLOUR_OF[kind], VALUE_OF[kind]
-        mine, limit, gold = t.home[t.me], t.limit, t.gold[t.me]
+        mine, limit, gold = t.home[t.me][colour], t.limit[colour], t.gold[t.me]
         values = self.values[colour][:]
         values.remove(value)
         plan = self.plan - self.plans[colour]
         if to_home:
-            mine = mine[:]
-            mine[colour] += value
-            plan += _plan_colour(limit[colour] - mine[colour], values, _WORTH[colour])
-            return self.judge(mine, gold, limit, self.best, plan, self.others), None
-        limit = limit[:]
-        limit[colour] += value
-        best = self.best
-        if value > best[colour]:
-            best = best[:]
-            best[colour] = value
-        plan += _plan_colour(limit[colour] - mine[colour], values, _WORTH[colour])
+            mine += value
+            plan += _plan_colour(limit - mine, values, _WORTH[colour])
+            return self.judge(((colour, mine, limit, self.best[colour]),), gold, plan), None
+        limit += value
+        plan += _plan_colour(limit - mine, values, _WORTH[colour])
+        change = ((colour, mine, limit, max(self.best[colour], value)),)
         if colour == _Y and t.gold_pile:
             gold += 1
         elif colour == _P:
             top, take = None, None
             for c in CLERIC_COLOURS:
                 if t.capital[c]:
-                    worth = self.take(c, mine, gold, limit, best, plan, (colour,))
+                    worth = self.take(c, change, gold, plan)
                     if top is None or worth > top:
                         top, take = worth, c
             if top is not None:
                 return top, take
-        worth = self.judge(mine, gold, limit, best, plan, self.others_at(limit, (colour,)))
+        worth = self.judge(change, gold, plan)
         if colour == _G and t.deck:
             worth += _WORTH[_G]
         elif colour == _B and t.modifier_deck:
@@ -287,10 +418,37 @@ class _Judge:
         return worth, None
 
 
+def _keep_one(h: int, limit: float, gold: int) -> tuple[int, int]:
+    """``kept_totals`` in one colour of a seat whose colours' fates are their own, and the gold left."""
+    if h <= limit:
+        return h, gold
+    cost = math.ceil(h - limit)
+    if cost <= gold and cost < h:
+        return h - cost, gold - cost
+    return 0, gold
+
+
+def _keep_changed(changes: Sequence[Change], gold: int) -> tuple[list[int], int]:
+    """``kept_totals`` in the changed colours of a seat whose colours' fates are their own
+    (see ``_Judge``), and the gold left."""
+    kept = []
+    for _, h, lim, _ in changes:
+        if h <= lim:
+            kept.append(h)
+            continue
+        cost = math.ceil(h - lim)
+        if cost <= gold and cost < h:
+            kept.append(h - cost)
+            gold -= cost
+        else:
+            kept.append(0)
+    return kept, gold
+
+
 def judge(t: Table) -> float:
     """One number for a position: own points kept and in hand, less part of the leader's."""
     j = _Judge(t)
-    return j.judge(t.home[t.me], t.gold[t.me], t.limit, j.best, j.plan, j.others)
+    return j.judge((), t.gold[t.me], j.plan)
 
 
 def cleric_take(t: Table, kind: int) -> int | None:
@@ -317,8 +475,7 @@ def rule_decision(t: Table, phase: str, options: Sequence[Decision], pending: in
         return max(indices, key=lambda i: worth[options[i]])
     if phase == CLERIC:
         j = _Judge(t)
-        mine, gold = t.home[t.me], t.gold[t.me]
-        judged = [j.take(c, mine, gold, t.limit, j.best, j.plan, ()) for c in options]
+        judged = [j.take(c, (), t.gold[t.me], j.plan) for c in options]
         return max(indices, key=judged.__getitem__)
     if phase == GOLD:
         totals, costs = _gold_costs(t)
@@ -355,11 +512,10 @@ def _agent_worth(t: Table, modifier: int) -> list[float]:
     """For each colour: own points less the leader's with the modifier above it (to the
     colour's index in hundredths, so that ties go to the first colour)."""
     j = _Judge(t)
+    mine, gold = t.home[t.me], t.gold[t.me]
     worth = []
     for c in range(4):
-        limit = t.limit[:]
-        limit[c] += modifier
-        points, lead_points = j.points(t.home[t.me], t.gold[t.me], limit, j.best, j.others_at(limit, (c,)))
+        points, lead_points = j.points_after_one(c, mine[c], t.limit[c] + modifier, j.best[c], gold)
         worth.append(points - lead_points - 0.01 * c)
     return worth
 
