@@ -32,19 +32,13 @@ def table_for(ks: KState, seat: int) -> Table:
     phase = ks.phase
     revealed = phase == GOLD or phase == OVER
     capital = [cards[:] for cards in ks.capital]
-    seen = [[v if revealed or o == seat else None for o, v in above] for above in ks.mods]
+    seen = [[v if revealed or o == seat else None for o, v in above] if above else () for above in ks.mods]
     pending = ks.pending if phase == AGENT and ks.current == seat else None
     held = ks.draft_picks[seat] if phase == DRAFT else ks.hands[seat]
-    return Table(
-        me=seat,
-        home=[list(map(sum, town)) for town in ks.home],
-        capital=capital,
-        limit=estimate_limits(capital, seen, pending),
-        gold=ks.gold[:],
-        gold_pile=ks.gold_pile,
-        hand=held[:],
-        deck=len(ks.deck),
-        modifier_deck=len(ks.modifier_deck),
+    return Table(  # me, home, capital, limit, gold, gold_pile, hand, deck, modifier_deck
+        seat, [[sum(b), sum(g), sum(p), sum(y)] for b, g, p, y in ks.home], capital,
+        estimate_limits(capital, seen, pending), ks.gold[:], ks.gold_pile, held[:], len(ks.deck),
+        len(ks.modifier_deck),
     )
 
 

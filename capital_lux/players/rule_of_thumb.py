@@ -395,7 +395,8 @@ class _Judge:
         if to_home:
             mine += value
             plan += _plan_colour(limit - mine, values, _WORTH[colour])
-            return self.judge(((colour, mine, limit, self.best[colour]),), gold, plan), None
+            points, lead_points = self.points_after_one(colour, mine, limit, self.best[colour], gold)
+            return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points, None
         limit += value
         plan += _plan_colour(limit - mine, values, _WORTH[colour])
         change = ((colour, mine, limit, max(self.best[colour], value)),)
@@ -410,7 +411,8 @@ class _Judge:
                         top, take = worth, c
             if top is not None:
                 return top, take
-        worth = self.judge(change, gold, plan)
+        points, lead_points = self.points_after_one(colour, mine, limit, change[0][3], gold)
+        worth = points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
         if colour == _G and t.deck:
             worth += _WORTH[_G]
         elif colour == _B and t.modifier_deck:
