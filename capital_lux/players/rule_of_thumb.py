@@ -250,7 +250,7 @@ class _Judge:
             return self._points_anew(((c, mine, limit, best),), gold)
         lead_left = kept[lead][1]
         high = self.high[c]
-        if high > limit or high > t.limit[c]:  # an opponent is over, before or after
+        if limit != t.limit[c] and (high > limit or high > t.limit[c]):  # an opponent is over, before or after
             home, golds, i = t.home, t.gold, self.lead_index
             column = []
             for q in self.opponents:
@@ -295,7 +295,7 @@ class _Judge:
         home, base, high = t.home, t.limit, self.high
         affected = False
         for c, _, lim, _ in changes:
-            if high[c] > lim or high[c] > base[c]:
+            if lim != base[c] and (high[c] > lim or high[c] > base[c]):
                 affected = True
         if affected:  # an opponent is over in a changed colour, before or after
             columns: list[list[int]] = [[] for _ in changes]
@@ -343,11 +343,11 @@ class _Judge:
         others = []
         moved = False
         for c, _, lim, _ in changes:
-            if high[c] > lim or high[c] > base[c]:  # an opponent may be over, before or after
+            if lim != base[c] and (high[c] > lim or high[c] > base[c]):  # an opponent may be over
                 for q in self.opponents:
                     town, over = home[q], self.over[q]
                     for d, _, lim_d, _ in changes:
-                        if town[d] > lim_d or over[d]:
+                        if lim_d != base[d] and (town[d] > lim_d or over[d]):
                             others.append(kept_totals(town, limit, t.gold[q]))
                             moved = True
                             break
