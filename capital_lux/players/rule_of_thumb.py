@@ -205,7 +205,7 @@ class _Judge:
     no gold, or whose only colours over their limit are among the changed ones and are at
     most one after the move, or none of whose changed colours is over before or after with
     its gold unchanged. Otherwise gold is shared between colours in order, and
-    ``_points`` recomputes the whole table.
+    ``_points_anew`` recomputes the seats concerned in every colour.
     """
 
     def __init__(self, t: Table) -> None:
@@ -219,10 +219,11 @@ class _Judge:
         mine = home[me]
         self.plans = plans = [_plan_colour(limit[c] - mine[c], values[c], _WORTH[c]) for c in range(4)]
         self.plan = plans[0] + plans[1] + plans[2] + plans[3]
-        self.kept = kept = [kept_totals(town, limit, g) for town, g in zip(home, gold)]
         l0, l1, l2, l3 = limit
         self.over = [[h0 > l0, h1 > l1, h2 > l2, h3 > l3] for h0, h1, h2, h3 in home]
-        self.over_count = [sum(over) for over in self.over]
+        self.over_count = [over.count(True) for over in self.over]
+        self.kept = kept = [kept_totals(town, limit, g) if n else (town, g)
+                            for town, g, n in zip(home, gold, self.over_count)]
         #: the opponents' highest hometown total by colour: none exceeds a limit at least this
         self.high = [max(column) for column in zip(*[home[q] for q in opponents])]
         self.top = top = [max(column) for column in zip(*[kept[q][0] for q in opponents])]
@@ -494,18 +495,30 @@ def rule_choice(t: Table, phase: str, legal: Sequence[Action], pending: int | No
 
 
 def _draft_worth(t: Table, picks: Sequence[tuple[int, ...]]) -> list[float]:
-    """``plan_hand`` with each pick added to the hand, recomputing only the picked colours."""
+    """``plan_hand`` with each pick added to the hand, recomputing only the picked colours
+    (the change a card makes alone is reckoned once: picks share their cards)."""
     mine = t.home[t.me]
     rooms = [t.limit[c] - mine[c] for c in range(4)]
     values = _values_by_colour(t.hand)
     plans = [_plan_colour(rooms[c], values[c], _WORTH[c]) for c in range(4)]
-    plan = sum(plans)
+    plan = plans[0] + plans[1] + plans[2] + plans[3]
+    alone: dict[int, float] = {}  # the plan's change with one card added
+
+    def added(c: int, *kinds: int) -> float:
+        cards = sorted(values[c] + [VALUE_OF[kind] for kind in kinds], reverse=True)
+        return _plan_colour(rooms[c], cards, _WORTH[c]) - plans[c]
+
     worth = []
     for pick in picks:
-        added = _values_by_colour(pick)
         total = plan
-        for c in {COLOUR_OF[kind] for kind in pick}:
-            total += _plan_colour(rooms[c], sorted(values[c] + added[c], reverse=True), _WORTH[c]) - plans[c]
+        if len(pick) == 2 and COLOUR_OF[pick[0]] == COLOUR_OF[pick[1]]:
+            total += added(COLOUR_OF[pick[0]], *pick)
+        else:
+            for kind in pick:
+                change = alone.get(kind)
+                if change is None:
+                    change = alone[kind] = added(COLOUR_OF[kind], kind)
+                total += change
         worth.append(total * HAND_DISCOUNT)
     return worth
 
