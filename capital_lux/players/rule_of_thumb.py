@@ -225,10 +225,9 @@ class _Judge:
         self.kept = kept = [kept_totals(town, limit, g) if n else (town, g)
                             for town, g, n in zip(home, gold, self.over_count)]
         #: the opponents' highest hometown total by colour: none exceeds a limit at least this
-        self.high = [max(column) for column in zip(*[home[q] for q in opponents])]
-        self.top = top = [max(column) for column in zip(*[kept[q][0] for q in opponents])]
-        rest = [kept[q][0] for q in opponents if q != lead]
-        self.rest_top = rest_top = [max(column) for column in zip(*rest)] if rest else [0, 0, 0, 0]
+        self.high = _most([home[q] for q in opponents])
+        self.top = top = _most([kept[q][0] for q in opponents])
+        self.rest_top = rest_top = _most([kept[q][0] for q in opponents if q != lead])
         own, left = kept[me]
         lead_kept, lead_left = kept[lead]
         self.mine_parts = [k + (b if k > o else 0) for k, o, b in zip(own, top, best)]
@@ -360,9 +359,8 @@ class _Judge:
             return _secured(own, left, self.top, self.rest_top, lead_kept, lead_left, best)
         i = self.lead_index
         lead_kept, lead_left = others[i]
-        rest = [k for k, _ in others[:i] + others[i + 1:]]
-        top = [max(column) for column in zip(*(k for k, _ in others))]
-        rest_top = [max(column) for column in zip(*rest)] if rest else [0, 0, 0, 0]
+        top = _most([k for k, _ in others])
+        rest_top = _most([k for k, _ in others[:i] + others[i + 1:]])
         return _secured(own, left, top, rest_top, lead_kept, lead_left, best)
 
     def judge(self, changes: Sequence[Change], gold: int, plan: float) -> float:
@@ -419,6 +417,13 @@ class _Judge:
         elif colour == _B and t.modifier_deck:
             worth += _WORTH[_B]
         return worth, None
+
+
+def _most(rows: list[list[int]]) -> list[int]:
+    """The highest number of each colour among some seats' rows (0 with no seats)."""
+    if len(rows) > 1:
+        return list(map(max, *rows))
+    return list(rows[0]) if rows else [0, 0, 0, 0]
 
 
 def _keep_one(h: int, limit: float, gold: int) -> tuple[int, int]:
