@@ -151,6 +151,27 @@ def test_random_tables_reach_the_corners_they_are_for() -> None:
     assert shared > 50 and takes > 50
 
 
+def test_the_random_tables_judge_by_every_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge's shortcuts (one changed colour, two with a Cleric's take) and its whole-seat
+    recount where gold is shared all run on the tables compared above."""
+    calls = {"one": 0, "two": 0, "anew": 0}
+    judge = fast._Judge
+    for name, method in (("one", "points_after_one"), ("two", "points_after"), ("anew", "_points_anew")):
+        def counted(self: fast._Judge, *args: object, _name: str = name, _f: object = getattr(judge, method)) -> object:
+            calls[_name] += 1
+            return _f(self, *args)  # type: ignore[operator]
+
+        monkeypatch.setattr(judge, method, counted)
+    rng = random.Random(4)
+    for _ in range(300):
+        t = as_fast(random_table(rng, 4))
+        j = fast._Judge(t)
+        for kind in set(t.hand):
+            j.play(kind, True)
+            j.play(kind, False)
+    assert min(calls.values()) > 100, calls
+
+
 def test_a_pink_play_takes_the_card_that_fits() -> None:
     """Only the blue 2 still fits once taken (the green 4 and the yellow 3 would leave their limits
     at 0), and taking it pushes the leader's blue over its limit."""
