@@ -47,10 +47,10 @@ from typing import Callable, Iterable, Mapping, Union
 
 from ..engine import rules
 from .stats import Z95, wilson_interval
-from ..engine.cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, Card
+from ..engine.cards import ALL_CARDS, COLOURS, Card
 from ..engine.game import Policy, random_policy, sample_chance
-from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, ROUNDS, GameState
+from ..engine.notation import Action, Play
+from ..engine.state import CHANCE_PHASES, OVER, PLAY, ROUNDS, GameState
 from ..engine.views import PlayerView, determinize, view
 
 __all__ = [

@@ -26,13 +26,13 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
-from ..engine.cards import COLOURS, N_, CapitalLuxError, Card, format_modifier
+from ..engine.cards import ALL_CARDS, COLOURS, KIND, N_, CapitalLuxError, Card, format_modifier
 from ..engine.notation import HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
 from ..engine.views import PlayerView, view
 from ..i18n.sentences import card_text
 from .rule_of_thumb import (  # how the rule of thumb judges a table, shared with the kernel's policy
-    Table, _card, _gold_costs, after_play, leader, rule_choice, table_of,
+    Table, _gold_costs, cleric_take, leader, rule_choice, table_of,
 )
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ class RuleOfThumbBot:
             return self._agent(t, view.pending_modifier, best)
         if view.phase == CLERIC:
             assert isinstance(best, TakeLowest)
-            value = min(t.capital[best.colour])
+            value = min(t.capital[COLOURS.index(best.colour)])
             return Hint(best, N_("Takes {card}: it scores in your {hometown} and costs you the least room."),
                         {"card": f"{best.colour}{value}", "colour": best.colour})
         if view.phase == GOLD:
@@ -135,10 +135,10 @@ class RuleOfThumbBot:
     def _draft(self, t: Table, best: Pick) -> Hint:
         cards = best.cards
         if len(cards) == 1:
-            return Hint(best, N_("Keeps {card}, the only card left to choose."), {"card": _card(cards[0])})
-        room = {c: t.limit[c] - t.home[t.me][c] for c in COLOURS}
-        fits = [k for k in cards if k.value <= room[k.colour]]
-        params: dict[str, str | int] = {"card": _card(cards[0]), "card2": _card(cards[1])}
+            return Hint(best, N_("Keeps {card}, the only card left to choose."), {"card": str(cards[0])})
+        mine = t.home[t.me]
+        fits = [k for k in cards if k.value <= t.limit[COLOURS.index(k.colour)] - mine[COLOURS.index(k.colour)]]
+        params: dict[str, str | int] = {"card": str(cards[0]), "card2": str(cards[1])}
         if len(fits) == 2:
             return Hint(best, N_("Keeps {card} and {card2}: both fit within the {capital}'s limits."), params)
         if fits:
@@ -151,15 +151,17 @@ class RuleOfThumbBot:
 
     def _explain_play(self, t: Table, play: Play) -> Hint:
         card, colour, me = play.card, play.card.colour, t.me
-        total = t.home[me][colour]
-        limit = t.limit[colour]
-        params: dict[str, str | int] = {"card": _card(card), "colour": colour}
+        c = COLOURS.index(colour)
+        total = t.home[me][c]
+        limit = t.limit[c]
+        hand = [ALL_CARDS[kind] for kind in t.hand]
+        params: dict[str, str | int] = {"card": str(card), "colour": colour}
         if play.to == HOME:
             params.update(total=total + card.value, limit=math.floor(limit))
             if total + card.value <= limit:
                 return Hint(play, N_("Plays {card} into your {hometown}: {colour} reaches {total}, "
                                      "within the {capital}'s {limit}."), params)
-            if any(k.colour == colour and k != card for k in t.hand):
+            if any(k.colour == colour and k != card for k in hand):
                 return Hint(play, N_("Plays {card} into your {hometown}: {colour} reaches {total}, over the "
                                      "{capital}'s {limit} for now, but your other {colour} cards can raise it."),
                             params)
@@ -167,11 +169,11 @@ class RuleOfThumbBot:
                                  "{capital}'s {limit}, but every other card costs more."), params)
         params.update(limit=math.floor(limit + card.value))
         if colour == "Y":
-            at_risk = any(t.home[me][c] > t.limit[c] for c in COLOURS)
+            at_risk = any(t.home[me][i] > t.limit[i] for i in range(len(COLOURS)))
             if at_risk and t.gold_pile:
                 return Hint(play, N_("Plays {card} into the {capital} for a gold disc: you may need gold "
                                      "to keep a colour over its limit."), params)
-        if total > limit or any(k.colour == colour and k != card and k.value > limit - total for k in t.hand):
+        if total > limit or any(k.colour == colour and k != card and k.value > limit - total for k in hand):
             return Hint(play, N_("Plays {card} into the {capital} to make room: {colour}'s limit rises to "
                                  "{limit}."), params)
         if colour == "Y":
@@ -183,17 +185,18 @@ class RuleOfThumbBot:
         if colour == "B":
             return Hint(play, N_("Plays {card} into the {capital} to place a modifier where it hurts the "
                                  "leader or helps you."), params)
-        _, take = after_play(t, play)
+        take = cleric_take(t, KIND[card])
         if take is not None:
-            params["colour2"] = take.colour
+            params["colour2"] = COLOURS[take]
             return Hint(play, N_("Plays {card} into the {capital}: the Cleric brings the lowest {colour2} "
                                  "card to your {hometown}."), params)
         return Hint(play, N_("Plays {card} into the {capital}: it would not fit your {hometown}."), params)
 
     def _agent(self, t: Table, modifier: int, best: PlaceModifier) -> Hint:
         colour = best.colour
+        c = COLOURS.index(colour)
         params: dict[str, str | int] = {"modifier": modifier, "colour": colour}
-        mine, theirs = t.home[t.me][colour], t.home[leader(t)][colour]
+        mine, theirs = t.home[t.me][c], t.home[leader(t)][c]
         if modifier < 0 and theirs > mine:
             return Hint(best, N_("Puts the {modifier} above {colour}: it lowers that limit where the leader "
                                  "has more at stake than you."), params)
@@ -206,8 +209,8 @@ class RuleOfThumbBot:
         if not best.colours:
             return Hint(best, N_("Keeps the gold: the cards over the limit are not worth more than it."), {})
         totals, costs = _gold_costs(t)
-        spent = sum(costs[c] for c in best.colours)
-        saved = sum(totals[c] for c in best.colours)
+        spent = sum(costs[COLOURS.index(c)] for c in best.colours)
+        saved = sum(totals[COLOURS.index(c)] for c in best.colours)
         return Hint(best, N_("Spends {gold} gold to keep {saved} points of cards."), {"gold": spent, "saved": saved})
 
 

@@ -5,7 +5,7 @@ The kernel plays thousands of games a second, so its bots cannot build a
 implementation: ``table_for`` builds, from the compact state, the same
 ``rule_of_thumb.Table`` that ``rule_of_thumb.table_of`` builds from the seat's view (only what the
 seat may know: its own hand and draft picks, its own face-down modifiers, public
-zones and counts), and both paths decide with ``rule_of_thumb.rule_choice``, so the
+zones and counts), and both paths decide with ``rule_of_thumb.rule_decision``, so the
 choices are identical by construction.
 
 >>> import random
@@ -22,34 +22,29 @@ import random
 from typing import Callable
 
 from ..engine import kernel
-from ..engine.cards import ALL_CARDS, COLOURS
 from ..engine.kernel import AGENT, DRAFT, GOLD, OVER, KState
 from ..engine.state import PHASES
-from .rule_of_thumb import Table, estimate_limits, rule_choice
+from .rule_of_thumb import Table, estimate_limits, rule_decision
 
 
 def table_for(ks: KState, seat: int) -> Table:
     """The ``Table`` seat ``seat`` reasons with, equal to ``table_of(view(state, seat))``."""
-    revealed = ks.phase == GOLD or ks.phase == OVER
-    seen = {c: [v if revealed or o == seat else None for o, v in ks.mods[i]] for i, c in enumerate(COLOURS)}
-    capital = {c: list(ks.capital[i]) for i, c in enumerate(COLOURS)}
-    pending = ks.pending if ks.phase == AGENT and ks.current == seat else None
-    held = ks.draft_picks[seat] if ks.phase == DRAFT else ks.hands[seat]
-    return Table(
-        me=seat,
-        home=[{c: sum(town[i]) for i, c in enumerate(COLOURS)} for town in ks.home],
-        capital=capital,
-        limit=estimate_limits(capital, seen, pending),
-        gold=list(ks.gold),
-        gold_pile=ks.gold_pile,
-        hand=[ALL_CARDS[k] for k in held],
-        deck=len(ks.deck),
-        modifier_deck=len(ks.modifier_deck),
+    phase = ks.phase
+    revealed = phase == GOLD or phase == OVER
+    capital = [cards[:] for cards in ks.capital]
+    seen = [[v if revealed or o == seat else None for o, v in above] if above else () for above in ks.mods]
+    pending = ks.pending if phase == AGENT and ks.current == seat else None
+    held = ks.draft_picks[seat] if phase == DRAFT else ks.hands[seat]
+    return Table(  # me, home, capital, limit, gold, gold_pile, hand, deck, modifier_deck
+        seat, [[sum(b), sum(g), sum(p), sum(y)] for b, g, p, y in ks.home], capital,
+        estimate_limits(capital, seen, pending), ks.gold[:], ks.gold_pile, held[:], len(ks.deck),
+        len(ks.modifier_deck),
     )
 
 
 class RulePolicy:
-    """The rule-of-thumb bot (``bots.RuleOfThumbBot``) for the kernel: the same decisions."""
+    """The rule-of-thumb bot (``bots.RuleOfThumbBot``) for the kernel: the same decisions,
+    chosen among the kernel's own options (no engine actions are built)."""
 
     name = "rule"
     random_below: Callable[[int], int] | None = None
@@ -59,10 +54,10 @@ class RulePolicy:
         self.rng = rng  # the rule of thumb draws nothing; kept for a uniform signature
 
     def decide(self, ks: KState) -> kernel.Decision:
-        seat = ks.current
-        pending = ks.pending if ks.phase == AGENT else None
-        action = rule_choice(table_for(ks, seat), PHASES[ks.phase], kernel.legal_actions(ks), pending)
-        return kernel.from_action(action)
+        phase = ks.phase
+        choices = kernel.options(ks)
+        pending = ks.pending if phase == AGENT else None
+        return choices[rule_decision(table_for(ks, ks.current), PHASES[phase], choices, pending)]
 
 
 def _quick(rng: random.Random) -> kernel.KernelPolicy:

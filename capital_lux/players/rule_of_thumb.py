@@ -3,19 +3,33 @@
 Everything here works from a ``Table``, the few numbers a beginner reasons with,
 seen from one seat. ``table_of`` builds it from a ``PlayerView`` and
 ``policies.table_for`` from the playout kernel's compact state; both paths decide
-with ``rule_choice``, so the bot and the kernel's rule policy choose alike.
+with ``rule_decision`` (``rule_choice`` is the same for engine actions), so the
+bot and the kernel's rule policy choose alike.
+
+Why the layout (issue 11): the kernel plays rule-of-thumb games by the thousand,
+and a play decision judges every card in hand both ways. So a table is lists
+indexed by colour (``COLOURS.index``) with cards as kind indices (``ALL_CARDS``),
+and ``_Judge`` judges a move from the numbers its decision shares, recomputing
+only what the move changes: one's own hometown and gold, the capital and limit of
+one colour (two with a Cleric's take), the opponents' kept cards only where they
+exceed a changed limit, the hand's plan only in the colours touched.
+
+The numbers are those of judging a copied table per move, to the last bit: totals,
+card values and gold are ints, a plan's worth is a sum of halves (exact in any
+order), and every float operation on a limit or a room is the one the copied table
+made. ``tests/rule_reference.py`` keeps that straightforward judge, and the tests
+check that both make the same choices.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from operator import itemgetter
-from typing import Callable, Mapping, Sequence
+from typing import Sequence
 
-from ..engine.cards import COLOURS, MODIFIERS, Card
-from ..engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
-from ..engine.rules import CLERIC_COLOURS
+from ..engine.cards import COLOURS, KIND, MODIFIERS
+from ..engine.kernel_state import CLERIC_COLOURS, COLOUR_OF, VALUE_OF, Decision, from_action
+from ..engine.notation import Action
 from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY
 from ..engine.views import PlayerView
 
@@ -29,78 +43,85 @@ HAND_DISCOUNT = 0.85
 #: How much the leading opponent's gains count against one's own.
 LEADER_WEIGHT = 0.5
 
+_B, _G, _P, _Y = range(4)  # colour indices, as in COLOURS
+_WORTH = tuple(ACTION_WORTH[c] for c in COLOURS)
+
 
 @dataclass
 class Table:
-    """The numbers a rule of thumb reasons with, seen from one seat."""
+    """The numbers a rule of thumb reasons with, seen from one seat.
+
+    Colours are indices into ``COLOURS``, cards kind indices into ``ALL_CARDS``:
+    the kernel's own terms, so that its seats' tables cost little to build.
+    """
 
     me: int
-    home: list[dict[str, int]]  # hometown totals per seat and colour
-    capital: dict[str, list[int]]  # capital card values
-    limit: dict[str, float]  # capital total as the viewer estimates it
+    home: list[list[int]]  # hometown totals per seat, by colour
+    capital: list[list[int]]  # capital card values by colour
+    limit: list[float]  # each capital total as the viewer estimates it
     gold: list[int]
     gold_pile: int
-    hand: list[Card]
+    hand: list[int]  # card kinds in hand (during the draft, the cards picked so far)
     deck: int
     modifier_deck: int
 
-    def copy(self) -> Table:
-        return Table(
-            self.me, [dict(h) for h in self.home], {c: v[:] for c, v in self.capital.items()},
-            dict(self.limit), self.gold[:], self.gold_pile, self.hand[:], self.deck, self.modifier_deck,
-        )
-
 
 def estimate_limits(
-    capital: Mapping[str, Sequence[int]], seen: Mapping[str, Sequence[int | None]], pending: int | None,
+    capital: Sequence[Sequence[int]], seen: Sequence[Sequence[int | None]], pending: int | None,
     caution: float = CAUTION,
-) -> dict[str, float]:
+) -> list[float]:
     """Each capital colour's total as far as a seat can tell, cautiously.
 
     ``seen`` holds the modifiers above each colour as the seat sees them (None when face
     down to it) and ``pending`` its own Agent draw not yet placed; each unseen modifier
     counts as the average of those the seat has not seen, less ``caution``.
     """
-    visible = [value for c in COLOURS for value in seen[c] if value is not None]
-    if pending is not None:
-        visible.append(pending)
-    pool = list(MODIFIERS)
-    for value in visible:
-        if value in pool:
-            pool.remove(value)
-    unseen_mean = sum(pool) / len(pool) if pool else 0.0
-    limits = {}
-    for c in COLOURS:
-        hidden = sum(value is None for value in seen[c])
-        mean = unseen_mean if hidden else 0.0
-        known = sum(value for value in seen[c] if value is not None)
-        limits[c] = sum(capital[c]) + known + hidden * (mean - caution)
+    limits: list[float] = []
+    unseen_mean = None
+    for cards, above in zip(capital, seen):
+        if None not in above:  # hidden * (mean - caution) would be 0 * (0.0 - caution), a zero
+            limits.append(float(sum(cards) + sum(above)))  # type: ignore[arg-type]  # no None
+            continue
+        if unseen_mean is None:
+            visible = [value for others in seen for value in others if value is not None]
+            if pending is not None:
+                visible.append(pending)
+            pool = list(MODIFIERS)
+            for value in visible:
+                if value in pool:
+                    pool.remove(value)
+            unseen_mean = sum(pool) / len(pool) if pool else 0.0
+        hidden = above.count(None)
+        known = sum(value for value in above if value is not None)
+        limits.append(sum(cards) + known + hidden * (unseen_mean - caution))
     return limits
 
 
 def table_of(v: PlayerView) -> Table:
     """The table as the viewer sees it (``policies.table_for`` builds the same from a kernel state)."""
-    hand = list(v.hand) if v.phase != DRAFT else list(v.draft_picks)
-    seen = {c: [m.value for m in v.modifiers_above[c]] for c in COLOURS}
+    held = v.hand if v.phase != DRAFT else v.draft_picks
+    capital = [list(v.capital[c]) for c in COLOURS]
     return Table(
         me=v.viewer,
-        home=[{c: sum(town[c]) for c in COLOURS} for town in v.hometowns],
-        capital={c: list(v.capital[c]) for c in COLOURS},
-        limit=estimate_limits(v.capital, seen, v.pending_modifier),
+        home=[[sum(town[c]) for c in COLOURS] for town in v.hometowns],
+        capital=capital,
+        limit=estimate_limits(capital, [[m.value for m in v.modifiers_above[c]] for c in COLOURS], v.pending_modifier),
         gold=list(v.gold),
         gold_pile=v.gold_pile,
-        hand=hand,
+        hand=[KIND[card] for card in held],
         deck=v.deck_size,
         modifier_deck=v.modifier_deck_size,
     )
 
 
-def kept_totals(t: Table, seat: int) -> tuple[dict[str, float], int]:
-    """Hometown totals left after the limit check, paying gold where it saves points."""
-    home, limit = t.home[seat], t.limit
-    kept: dict[str, float] = dict(home)
-    gold = t.gold[seat]
-    over = [c for c in COLOURS if home[c] > limit[c]]
+def kept_totals(home: list[int], limit: Sequence[float], gold: int) -> tuple[list[int], int]:
+    """A seat's hometown totals left after the limit check, paying gold where it saves points,
+    and the gold left. With no colour over its limit that is ``home`` itself: do not change it."""
+    h0, h1, h2, h3 = home
+    if h0 <= limit[0] and h1 <= limit[1] and h2 <= limit[2] and h3 <= limit[3]:
+        return home, gold
+    kept = home[:]
+    over = [c for c in range(4) if home[c] > limit[c]]
     if len(over) > 1:
         over.sort(key=home.__getitem__, reverse=True)  # save the biggest colours first (a stable sort)
     for c in over:
@@ -112,179 +133,422 @@ def kept_totals(t: Table, seat: int) -> tuple[dict[str, float], int]:
     return kept, gold
 
 
-def secured(t: Table, seat: int, kept_by_seat: list[tuple[dict[str, float], int]] | None = None) -> float:
-    """Points a seat keeps at round end if nothing else were played: cards kept, gold, bonus cards."""
-    everyone = kept_by_seat or [kept_totals(t, q) for q in range(len(t.home))]
-    kept, gold = everyone[seat]
-    points = sum(kept.values()) + gold
-    capital = t.capital
-    for c in COLOURS:
-        mine = kept[c]
-        if mine > 0 and capital[c]:
-            for q, (other, _) in enumerate(everyone):
-                if q != seat and not mine > other[c]:
-                    break
-            else:  # more than every other seat: the bonus card
-                points += max(capital[c])
-    return points
+def _plan_colour(room: float, values: Sequence[int], worth: float) -> float:
+    """One colour's part of ``plan_hand``, its cards' ``values`` highest first. Colours share
+    nothing in the plan, so the hand's worth is the sum of the colours' parts (exactly: halves)."""
+    total = 0.0
+    for value in values:
+        if value <= room:
+            total += value
+            room -= value
+        else:
+            total += worth
+            room += value
+    return total
 
 
-_value = itemgetter(1)  # a card's value
+def _values_by_colour(hand: Sequence[int]) -> list[list[int]]:
+    """The values of the cards in hand by colour, highest first."""
+    values: list[list[int]] = [[], [], [], []]
+    for kind in sorted(hand, reverse=True):
+        values[COLOUR_OF[kind]].append(VALUE_OF[kind])
+    return values
 
 
 def plan_hand(t: Table) -> float:
     """What the cards in hand are worth: high cards home while they fit, the others to the capital."""
-    room = {c: t.limit[c] - t.home[t.me][c] for c in COLOURS}
-    worth = 0.0
-    for card in sorted(t.hand, key=_value, reverse=True):  # highest first, a stable sort
-        if card.value <= room[card.colour]:
-            worth += card.value
-            room[card.colour] -= card.value
-        else:
-            worth += ACTION_WORTH[card.colour]
-            room[card.colour] += card.value
-    return worth * HAND_DISCOUNT
+    mine = t.home[t.me]
+    values = _values_by_colour(t.hand)
+    return sum(_plan_colour(t.limit[c] - mine[c], values[c], _WORTH[c]) for c in range(4)) * HAND_DISCOUNT
 
 
 def leader(t: Table) -> int:
-    """The opponent with the most points on the table."""
-    others = [q for q in range(len(t.home)) if q != t.me]
-    return max(others, key=lambda q: (sum(t.home[q].values()) + t.gold[q], -q))
+    """The opponent with the most points on the table (the first such seat on a tie)."""
+    best, lead = -1, -1
+    for q, (town, gold) in enumerate(zip(t.home, t.gold)):
+        points = sum(town) + gold
+        if points > best and q != t.me:
+            best, lead = points, q
+    return lead
+
+
+def _secured(kept: list[int], left: int, top: Sequence[int], rest_top: Sequence[int], lead_kept: list[int],
+             lead_left: int, best: Sequence[int]) -> tuple[int, int]:
+    """Points one's own seat and the leader keep at round end if nothing else were played: cards
+    kept (``kept``, ``lead_kept``), gold left, and the bonus card (``best``, 0 for none) of each
+    colour where the seat keeps more than every other seat; ``top`` is the most any opponent
+    keeps of each colour, ``rest_top`` the most any opponent but the leader keeps (0 for none)."""
+    points = sum(kept) + left
+    for k, other, card in zip(kept, top, best):
+        if k > other:  # other >= 0, so k > 0
+            points += card
+    lead_points = sum(lead_kept) + lead_left
+    for k, mine, other, card in zip(lead_kept, kept, rest_top, best):
+        if k > mine and k > other:
+            lead_points += card
+    return points, lead_points
+
+
+#: A move's change in one colour: the colour, one's own hometown total, the limit and the
+#: bonus card (0 for none) after it.
+Change = tuple[int, int, float, int]
+
+
+class _Judge:
+    """``judge`` for ``t`` and for the tables one seat's own moves lead to from it.
+
+    Such a move changes one's own hometown and gold and, in one or two colours, the
+    capital and the limit: the leader stays the same, and the opponents' kept cards
+    change only where they exceed a changed limit, before or after. So the decision
+    keeps, per colour, the points each side had and recomputes only the changed colours
+    (``points_after``). That is exact while each colour's fate is its own: a seat with
+    no gold, or whose only colours over their limit are among the changed ones and are at
+    most one after the move, or none of whose changed colours is over before or after with
+    its gold unchanged. Otherwise gold is shared between colours in order, and
+    ``_points_anew`` recomputes the seats concerned in every colour.
+    """
+
+    def __init__(self, t: Table) -> None:
+        self.t = t
+        me, home, limit, gold = t.me, t.home, t.limit, t.gold
+        self.opponents = opponents = [q for q in range(len(home)) if q != me]
+        self.leader = lead = leader(t)
+        self.lead_index = opponents.index(lead)
+        self.best = best = [max(cards) if cards else 0 for cards in t.capital]  # bonus card; 0 for none
+        self.values = values = _values_by_colour(t.hand)
+        mine = home[me]
+        self.plans = plans = [_plan_colour(limit[c] - mine[c], values[c], _WORTH[c]) for c in range(4)]
+        self.plan = plans[0] + plans[1] + plans[2] + plans[3]
+        l0, l1, l2, l3 = limit
+        self.over = [[h0 > l0, h1 > l1, h2 > l2, h3 > l3] for h0, h1, h2, h3 in home]
+        self.over_count = [over.count(True) for over in self.over]
+        self.kept = kept = [kept_totals(town, limit, g) if n else (town, g)
+                            for town, g, n in zip(home, gold, self.over_count)]
+        #: the opponents' highest hometown total by colour: none exceeds a limit at least this
+        self.high = _most([home[q] for q in opponents])
+        self.top = top = _most([kept[q][0] for q in opponents])
+        self.rest_top = rest_top = _most([kept[q][0] for q in opponents if q != lead])
+        own, left = kept[me]
+        lead_kept, lead_left = kept[lead]
+        self.mine_parts = [k + (b if k > o else 0) for k, o, b in zip(own, top, best)]
+        self.lead_parts = [k + (b if k > m and k > o else 0) for k, m, o, b in zip(lead_kept, own, rest_top, best)]
+        self.points = sum(self.mine_parts) + left
+        self.lead_points = sum(self.lead_parts) + lead_left
+
+    def points_after_one(self, c: int, mine: int, limit: float, best: int, gold: int) -> tuple[int, int]:
+        """``points_after`` for a move that changes one colour ``c`` (most moves): the same
+        numbers, reckoned without building lists."""
+        t = self.t
+        me, lead = t.me, self.leader
+        kept = self.kept
+        was_over = self.over[me][c]
+        if not was_over and mine <= limit and gold == t.gold[me]:
+            k, left = mine, kept[me][1]
+        elif gold == 0 or self.over_count[me] == was_over:
+            k, left = _keep_one(mine, limit, gold)
+        else:
+            return self._points_anew(((c, mine, limit, best),), gold)
+        lead_left = kept[lead][1]
+        high = self.high[c]
+        if limit != t.limit[c] and (high > limit or high > t.limit[c]):  # an opponent is over, before or after
+            home, golds, i = t.home, t.gold, self.lead_index
+            column = []
+            for q in self.opponents:
+                h, over = home[q][c], self.over[q][c]
+                if h <= limit and not over:
+                    column.append(kept[q][0][c])
+                    continue
+                if golds[q] and self.over_count[q] != over:
+                    return self._points_anew(((c, mine, limit, best),), gold)
+                kq, left_q = _keep_one(h, limit, golds[q])
+                column.append(kq)
+                if q == lead:
+                    lead_left = left_q
+            rest = column[:i] + column[i + 1:]
+            lk, top, rest_top = column[i], max(column), max(rest) if rest else 0
+        else:
+            lk, top, rest_top = kept[lead][0][c], self.top[c], self.rest_top[c]
+        points = self.points - kept[me][1] + left + k + (best if k > top else 0) - self.mine_parts[c]
+        lead_points = (self.lead_points - kept[lead][1] + lead_left
+                       + lk + (best if lk > k and lk > rest_top else 0) - self.lead_parts[c])
+        return points, lead_points
+
+    def points_after(self, changes: Sequence[Change], gold: int) -> tuple[int, int]:
+        """``_secured`` after a move that makes the ``changes`` and leaves one's own gold at ``gold``
+        (``points_after_one`` is the same for one change)."""
+        t = self.t
+        me, lead = t.me, self.leader
+        kept = self.kept
+        over = self.over[me]
+        before = after = 0
+        for c, h, lim, _ in changes:
+            before += over[c]
+            after += h > lim
+        own: list[int]
+        if not before and not after and gold == t.gold[me]:  # the changed colours fit before and after
+            own, left = [h for _, h, _, _ in changes], kept[me][1]
+        elif gold == 0 or (self.over_count[me] == before and after <= 1):
+            own, left = _keep_changed(changes, gold)
+        else:
+            return self._points_anew(changes, gold)
+        lead_left = kept[lead][1]
+        home, base, high = t.home, t.limit, self.high
+        affected = False
+        for c, _, lim, _ in changes:
+            if lim != base[c] and (high[c] > lim or high[c] > base[c]):
+                affected = True
+        if affected:  # an opponent is over in a changed colour, before or after
+            columns: list[list[int]] = [[] for _ in changes]
+            for q in self.opponents:
+                town, over, theirs, gold_q = home[q], self.over[q], kept[q][0], t.gold[q]
+                before = after = 0
+                for c, _, lim, _ in changes:
+                    before += over[c]
+                    after += town[c] > lim
+                if not before and not after:
+                    for column, (c, _, _, _) in zip(columns, changes):
+                        column.append(theirs[c])
+                    continue
+                if gold_q and not (self.over_count[q] == before and after <= 1):
+                    return self._points_anew(changes, gold)
+                for column, (c, _, lim, _) in zip(columns, changes):
+                    k, gold_q = _keep_one(town[c], lim, gold_q)
+                    column.append(k)
+                if q == lead:
+                    lead_left = gold_q
+        points = self.points - kept[me][1] + left
+        lead_points = self.lead_points - kept[lead][1] + lead_left
+        i = self.lead_index
+        for n, (c, _, _, b) in enumerate(changes):
+            if affected:
+                column = columns[n]
+                rest = column[:i] + column[i + 1:]
+                lk, top, rest_top = column[i], max(column), max(rest) if rest else 0
+            else:
+                lk, top, rest_top = kept[lead][0][c], self.top[c], self.rest_top[c]
+            k = own[n]
+            points += k + (b if k > top else 0) - self.mine_parts[c]
+            lead_points += lk + (b if lk > k and lk > rest_top else 0) - self.lead_parts[c]
+        return points, lead_points
+
+    def _points_anew(self, changes: Sequence[Change], gold: int) -> tuple[int, int]:
+        """``points_after`` where gold is shared between colours: the changed seats' kept cards
+        recomputed in every colour."""
+        t = self.t
+        mine, limit, best = t.home[t.me][:], t.limit[:], self.best[:]
+        for c, h, lim, b in changes:
+            mine[c], limit[c], best[c] = h, lim, b
+        own, left = kept_totals(mine, limit, gold)
+        kept, home, base, high = self.kept, t.home, t.limit, self.high
+        others = []
+        moved = False
+        for c, _, lim, _ in changes:
+            if lim != base[c] and (high[c] > lim or high[c] > base[c]):  # an opponent may be over
+                for q in self.opponents:
+                    town, over = home[q], self.over[q]
+                    for d, _, lim_d, _ in changes:
+                        if lim_d != base[d] and (town[d] > lim_d or over[d]):
+                            others.append(kept_totals(town, limit, t.gold[q]))
+                            moved = True
+                            break
+                    else:
+                        others.append(kept[q])
+                break
+        if not moved:
+            lead_kept, lead_left = kept[self.leader]
+            return _secured(own, left, self.top, self.rest_top, lead_kept, lead_left, best)
+        i = self.lead_index
+        lead_kept, lead_left = others[i]
+        top = _most([k for k, _ in others])
+        rest_top = _most([k for k, _ in others[:i] + others[i + 1:]])
+        return _secured(own, left, top, rest_top, lead_kept, lead_left, best)
+
+    def judge(self, changes: Sequence[Change], gold: int, plan: float) -> float:
+        """One number for a position: own points kept and in hand, less part of the leader's."""
+        if len(changes) == 1:
+            points, lead_points = self.points_after_one(*changes[0], gold)
+        else:
+            points, lead_points = self.points_after(changes, gold)
+        return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
+
+    def take(self, colour: int, changes: tuple[Change, ...], gold: int, plan: float) -> float:
+        """``judge`` after a Cleric brings the lowest ``colour`` card home, after the ``changes``."""
+        t = self.t
+        cards = t.capital[colour]
+        value = min(cards)
+        mine = t.home[t.me][colour] + value
+        limit = t.limit[colour] - value
+        plan += _plan_colour(limit - mine, self.values[colour], _WORTH[colour]) - self.plans[colour]
+        best = self.best[colour] if len(cards) > 1 else 0
+        return self.judge(changes + ((colour, mine, limit, best),), gold, plan)
+
+    def play(self, kind: int, to_home: bool) -> tuple[float, int | None]:
+        """The move's worth: ``judge`` after it, a Scholar's draw and an Agent's modifier at
+        ``ACTION_WORTH``; and the Cleric's best take (the first best), if it leads to one."""
+        t = self.t
+        colour, value = COLOUR_OF[kind], VALUE_OF[kind]
+        mine, limit, gold = t.home[t.me][colour], t.limit[colour], t.gold[t.me]
+        values = self.values[colour][:]
+        values.remove(value)
+        plan = self.plan - self.plans[colour]
+        if to_home:
+            mine += value
+            plan += _plan_colour(limit - mine, values, _WORTH[colour])
+            points, lead_points = self.points_after_one(colour, mine, limit, self.best[colour], gold)
+            return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points, None
+        limit += value
+        plan += _plan_colour(limit - mine, values, _WORTH[colour])
+        change = ((colour, mine, limit, max(self.best[colour], value)),)
+        if colour == _Y and t.gold_pile:
+            gold += 1
+        elif colour == _P:
+            top, take = None, None
+            for c in CLERIC_COLOURS:
+                if t.capital[c]:
+                    worth = self.take(c, change, gold, plan)
+                    if top is None or worth > top:
+                        top, take = worth, c
+            if top is not None:
+                return top, take
+        points, lead_points = self.points_after_one(colour, mine, limit, change[0][3], gold)
+        worth = points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
+        if colour == _G and t.deck:
+            worth += _WORTH[_G]
+        elif colour == _B and t.modifier_deck:
+            worth += _WORTH[_B]
+        return worth, None
+
+
+def _most(rows: list[list[int]]) -> list[int]:
+    """The highest number of each colour among some seats' rows (0 with no seats)."""
+    if len(rows) > 1:
+        return list(map(max, *rows))
+    return list(rows[0]) if rows else [0, 0, 0, 0]
+
+
+def _keep_one(h: int, limit: float, gold: int) -> tuple[int, int]:
+    """``kept_totals`` in one colour of a seat whose colours' fates are their own, and the gold left."""
+    if h <= limit:
+        return h, gold
+    cost = math.ceil(h - limit)
+    if cost <= gold and cost < h:
+        return h - cost, gold - cost
+    return 0, gold
+
+
+def _keep_changed(changes: Sequence[Change], gold: int) -> tuple[list[int], int]:
+    """``kept_totals`` in the changed colours of a seat whose colours' fates are their own
+    (see ``_Judge``), and the gold left."""
+    kept = []
+    for _, h, lim, _ in changes:
+        if h <= lim:
+            kept.append(h)
+            continue
+        cost = math.ceil(h - lim)
+        if cost <= gold and cost < h:
+            kept.append(h - cost)
+            gold -= cost
+        else:
+            kept.append(0)
+    return kept, gold
 
 
 def judge(t: Table) -> float:
     """One number for a position: own points kept and in hand, less part of the leader's."""
-    everyone = [kept_totals(t, q) for q in range(len(t.home))]
-    return secured(t, t.me, everyone) + plan_hand(t) - LEADER_WEIGHT * secured(t, leader(t), everyone)
+    j = _Judge(t)
+    return j.judge((), t.gold[t.me], j.plan)
 
 
-class _OwnMoveJudge:
-    """``judge`` for the tables one seat's own moves lead to from ``t``.
-
-    Such a move changes only that seat's cards and gold, the capital and the limits, so
-    the leader stays the same and each opponent's ``kept_totals`` depends on the limits
-    alone: they are computed once per set of limits. The numbers are ``judge``'s.
-    """
-
-    def __init__(self, t: Table) -> None:
-        self.leader = leader(t)
-        self.others: dict[tuple[float, ...], list[tuple[dict[str, float], int]]] = {}
-
-    def __call__(self, t: Table) -> float:
-        key = tuple(t.limit.values())
-        everyone = self.others.get(key)
-        if everyone is None:
-            everyone = self.others[key] = [kept_totals(t, q) for q in range(len(t.home))]
-        everyone = everyone[:]
-        everyone[t.me] = kept_totals(t, t.me)
-        return secured(t, t.me, everyone) + plan_hand(t) - LEADER_WEIGHT * secured(t, self.leader, everyone)
+def cleric_take(t: Table, kind: int) -> int | None:
+    """The colour the Cleric would take after playing the card ``kind`` into the capital, if any."""
+    return _Judge(t).play(kind, False)[1]
 
 
-def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
-    """The table after ``play`` (and the best Cleric take, if it leads to one)."""
-    new, take, _ = _after_play_judged(t, play, judge)
-    return new, take
-
-
-def _after_play_judged(
-    t: Table, play: Play, judge: Callable[[Table], float],
-) -> tuple[Table, TakeLowest | None, float | None]:
-    """``after_play`` and, when choosing the Cleric's take judged the result, its ``judge``."""
-    new = t.copy()
-    card, me = play.card, t.me
-    new.hand.remove(card)
-    if play.to == HOME:
-        new.home[me][card.colour] += card.value
-        return new, None, None
-    new.capital[card.colour].append(card.value)
-    new.limit[card.colour] += card.value
-    if card.colour == "Y" and new.gold_pile:
-        new.gold[me] += 1
-        new.gold_pile -= 1
-    elif card.colour == "P":
-        options = [c for c in CLERIC_COLOURS if new.capital[c]]
-        if options:
-            tables = [after_take(new, c) for c in options]
-            values = [judge(table) for table in tables]
-            best = values.index(max(values))  # the first best, as max() picks
-            return tables[best], TakeLowest(options[best]), values[best]
-    return new, None, None
-
-
-def after_take(t: Table, colour: str) -> Table:
-    new = t.copy()
-    value = min(new.capital[colour])
-    new.capital[colour].remove(value)
-    new.limit[colour] -= value
-    new.home[t.me][colour] += value
-    return new
-
-
-def judge_after_play(t: Table, play: Play, judge: Callable[[Table], float] = judge) -> float:
-    """``judge`` after a play; a Scholar's draw and an Agent's modifier count at ``ACTION_WORTH``."""
-    new, _, judged = _after_play_judged(t, play, judge)
-    bonus = 0.0
-    if play.to == CAPITAL:
-        if play.card.colour == "G" and t.deck:
-            bonus = ACTION_WORTH["G"]
-        elif play.card.colour == "B" and t.modifier_deck:
-            bonus = ACTION_WORTH["B"]
-    return (judge(new) if judged is None else judged) + bonus
-
-
-def _card(card: Card) -> str:
-    return str(card)
+def rule_decision(t: Table, phase: str, options: Sequence[Decision], pending: int | None) -> int:
+    """The rule of thumb's decision from a ``Table``: the index of its choice among ``options``,
+    given as the kernel gives them (``kernel.options``: ``(kind, to_home)`` plays, picks of kinds,
+    colour indices, tuples of colour indices). The one decision code of the view-based bot
+    (through ``rule_choice``) and of the kernel's rule policy (``policies.RulePolicy``)."""
+    indices = range(len(options))
+    if phase == PLAY:
+        j = _Judge(t)
+        keys = [(j.play(kind, to_home)[0], to_home, kind) for kind, to_home in options]
+        return max(indices, key=keys.__getitem__)
+    if phase == DRAFT:
+        worth = _draft_worth(t, options)
+        return max(indices, key=worth.__getitem__)  # the first best
+    if phase == AGENT:
+        assert pending is not None
+        worth = _agent_worth(t, pending)
+        return max(indices, key=lambda i: worth[options[i]])
+    if phase == CLERIC:
+        j = _Judge(t)
+        judged = [j.take(c, (), t.gold[t.me], j.plan) for c in options]
+        return max(indices, key=judged.__getitem__)
+    if phase == GOLD:
+        totals, costs = _gold_costs(t)
+        gains = [_gold_worth(totals, costs, colours) for colours in options]
+        return max(indices, key=gains.__getitem__)
+    return 0
 
 
 def rule_choice(t: Table, phase: str, legal: Sequence[Action], pending: int | None) -> Action:
-    """The rule of thumb's decision from a ``Table``: the one decision code of the view-based
-    bot and of the kernel's rule policy (``policies.RulePolicy``)."""
-    if phase == DRAFT:
-        return max(legal, key=lambda pick: _draft_worth(t, pick))
-    if phase == PLAY:
-        own = _OwnMoveJudge(t)
-        scored = [(judge_after_play(t, a, own), a) for a in legal if isinstance(a, Play)]
-        return max(scored, key=lambda sa: (sa[0], sa[1].to == HOME, sa[1].card))[1]
-    if phase == AGENT:
-        assert pending is not None
-        return max(legal, key=lambda action: _agent_worth(t, pending, action))
-    if phase == CLERIC:
-        return max(legal, key=lambda action: _cleric_worth(t, action))
-    if phase == GOLD:
-        return max(legal, key=lambda action: _gold_worth(t, action))
-    return legal[0]
+    """``rule_decision`` among engine actions (``legal`` in the engine's order)."""
+    if phase not in (PLAY, DRAFT, AGENT, CLERIC, GOLD):
+        return legal[0]
+    return legal[rule_decision(t, phase, [from_action(a) for a in legal], pending)]
 
 
-def _draft_worth(t: Table, pick: Action) -> float:
-    assert isinstance(pick, Pick)
-    new = t.copy()
-    new.hand = new.hand + list(pick.cards)
-    return plan_hand(new)
+def _draft_worth(t: Table, picks: Sequence[tuple[int, ...]]) -> list[float]:
+    """``plan_hand`` with each pick added to the hand, recomputing only the picked colours
+    (the change a card makes alone is reckoned once: picks share their cards)."""
+    mine = t.home[t.me]
+    rooms = [t.limit[c] - mine[c] for c in range(4)]
+    values = _values_by_colour(t.hand)
+    plans = [_plan_colour(rooms[c], values[c], _WORTH[c]) for c in range(4)]
+    plan = plans[0] + plans[1] + plans[2] + plans[3]
+    alone: dict[int, float] = {}  # the plan's change with one card added
+
+    def added(c: int, *kinds: int) -> float:
+        cards = sorted(values[c] + [VALUE_OF[kind] for kind in kinds], reverse=True)
+        return _plan_colour(rooms[c], cards, _WORTH[c]) - plans[c]
+
+    worth = []
+    for pick in picks:
+        total = plan
+        if len(pick) == 2 and COLOUR_OF[pick[0]] == COLOUR_OF[pick[1]]:
+            total += added(COLOUR_OF[pick[0]], *pick)
+        else:
+            for kind in pick:
+                change = alone.get(kind)
+                if change is None:
+                    change = alone[kind] = added(COLOUR_OF[kind], kind)
+                total += change
+        worth.append(total * HAND_DISCOUNT)
+    return worth
 
 
-def _agent_worth(t: Table, modifier: int, action: Action) -> float:
-    assert isinstance(action, PlaceModifier)
-    new = t.copy()
-    new.limit[action.colour] += modifier
-    everyone = [kept_totals(new, q) for q in range(len(new.home))]  # once for both seats
-    return secured(new, t.me, everyone) - secured(new, leader(new), everyone) - 0.01 * COLOURS.index(action.colour)
+def _agent_worth(t: Table, modifier: int) -> list[float]:
+    """For each colour: own points less the leader's with the modifier above it (to the
+    colour's index in hundredths, so that ties go to the first colour)."""
+    j = _Judge(t)
+    mine, gold = t.home[t.me], t.gold[t.me]
+    worth = []
+    for c in range(4):
+        points, lead_points = j.points_after_one(c, mine[c], t.limit[c] + modifier, j.best[c], gold)
+        worth.append(points - lead_points - 0.01 * c)
+    return worth
 
 
-def _cleric_worth(t: Table, action: Action) -> float:
-    assert isinstance(action, TakeLowest)
-    return judge(after_take(t, action.colour))
-
-
-def _gold_costs(t: Table) -> tuple[dict[str, int], dict[str, int]]:
+def _gold_costs(t: Table) -> tuple[list[int], list[int]]:
     """Hometown totals and the gold each colour costs; at round end the limits are exact."""
     totals = t.home[t.me]
-    return totals, {c: totals[c] - int(t.limit[c]) for c in COLOURS}
+    return totals, [totals[c] - int(t.limit[c]) for c in range(4)]
 
 
-def _gold_worth(t: Table, action: Action) -> tuple[int, int]:
+def _gold_worth(totals: list[int], costs: list[int], colours: Sequence[int]) -> tuple[int, int]:
     """Points kept net of the gold paid; colours not worth their gold spoil the option."""
-    assert isinstance(action, SaveWithGold)
-    totals, costs = _gold_costs(t)
-    if any(totals[c] <= costs[c] for c in action.colours):
+    if any(totals[c] <= costs[c] for c in colours):
         return -1, 0
-    return sum(totals[c] - costs[c] for c in action.colours), -len(action.colours)
+    return sum(totals[c] - costs[c] for c in colours), -len(colours)
+

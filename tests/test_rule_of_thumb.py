@@ -1,0 +1,182 @@
+"""The fast rule of thumb against the straightforward one it replaced (``rule_reference``).
+
+Issue 11 rewrote the judge for speed (tables of lists, moves judged incrementally);
+the bot's choices must not change, nor the numbers behind them. Two sources of
+positions: seeded games in every phase for 2, 3 and 4 players, and random tables
+that reach corners games rarely do (several colours over their limit with gold to
+share, ties, odd limits from face-down modifiers, empty capitals).
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+import rule_reference as ref
+from capital_lux.engine import kernel
+from capital_lux.engine.cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card
+from capital_lux.engine.game import sample_chance
+from capital_lux.engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from capital_lux.engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState, new_game
+from capital_lux.engine.views import view
+from capital_lux.players import rule_of_thumb as fast
+from capital_lux.players.bots import RuleOfThumbBot
+from capital_lux.players.policies import table_for
+
+
+def as_fast(t: ref.Table) -> fast.Table:
+    """The reference's table (dicts keyed by colour letter, cards) in the fast layout."""
+    return fast.Table(
+        me=t.me, home=[[town[c] for c in COLOURS] for town in t.home], capital=[list(t.capital[c]) for c in COLOURS],
+        limit=[t.limit[c] for c in COLOURS], gold=list(t.gold), gold_pile=t.gold_pile,
+        hand=[KIND[card] for card in t.hand], deck=t.deck, modifier_deck=t.modifier_deck,
+    )
+
+
+def mixed_game_states(players: int, seed: int) -> list[GameState]:
+    """Every decision point of a game where each move is the reference rule of thumb's or a
+    random one (rule-of-thumb tables, with the variety random moves bring)."""
+    rng = random.Random(seed)
+    state, found = new_game(players), []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        found.append(state.clone())
+        legal = state.legal_actions()
+        if rng.random() < 0.7:
+            v = view(state, state.current)
+            action = ref.rule_choice(ref.table_of(v), v.phase, v.legal_actions, v.pending_modifier)
+        else:
+            action = rng.choice(legal)
+        state.apply_action(action)
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_choices_and_tables_match_the_reference_in_seeded_games(players: int) -> None:
+    phases: dict[str, int] = {}
+    bot = RuleOfThumbBot()
+    for seed in range(6):
+        for state in mixed_game_states(players, 100 * players + seed):
+            v = view(state, state.current)
+            old = ref.table_of(v)
+            assert fast.table_of(v) == as_fast(old)
+            expected = ref.rule_choice(old, v.phase, v.legal_actions, v.pending_modifier)
+            assert bot.choose(v, random.Random(0)) == expected, (seed, str(v.phase))
+            ks = kernel.from_state(state)
+            assert table_for(ks, state.current) == as_fast(old)
+            assert kernel.to_action(ks, kernel.policy("rule", random.Random(0)).decide(ks)) == expected
+            phases[v.phase] = phases.get(v.phase, 0) + 1
+    assert set(phases) == {DRAFT, PLAY, AGENT, CLERIC, GOLD}, phases
+
+
+def random_table(rng: random.Random, players: int) -> ref.Table:
+    """A table in the reference's layout with numbers games rarely show together."""
+    capital = {c: sorted(rng.choices(range(2, 7), k=rng.choice([0, 0, 1, 2, 3, 5]))) for c in COLOURS}
+    seen: dict[str, list[int | None]] = {c: [] for c in COLOURS}
+    pool = list(MODIFIERS)
+    rng.shuffle(pool)
+    for value in pool[:rng.randrange(5)]:
+        seen[rng.choice(COLOURS)].append(value if rng.random() < 0.5 else None)
+    pending = pool[-1] if rng.random() < 0.3 else None
+    limit = ref.estimate_limits(capital, seen, pending)
+    if rng.random() < 0.3:  # limits no game gives, for the rounding of ceil(total - limit)
+        limit = {c: value + rng.choice([0.0, 0.1, 1 / 3, -2 / 3, 0.5, 1e-9]) for c, value in limit.items()}
+    if rng.random() < 0.2:
+        limit = {c: float(rng.choice([-3, 0, 4, 8, 12])) for c in COLOURS}
+    home = [{c: rng.choice([0, 0, 2, 5, 8, 9, 11, 12, 15, 20]) for c in COLOURS} for _ in range(players)]
+    if rng.random() < 0.3:  # equal totals: the stable sort and the ties of the bonus cards
+        for town in home:
+            town.update(dict.fromkeys(rng.sample(COLOURS, 2), 10))
+    hand = sorted(rng.choices(ALL_CARDS, k=rng.randrange(1, 9)))
+    return ref.Table(
+        me=rng.randrange(players), home=home, capital=capital, limit=limit,
+        gold=[rng.choice([0, 0, 1, 2, 3, 5, 9]) for _ in range(players)], gold_pile=rng.choice([0, 1, 4, 8]),
+        hand=hand, deck=rng.choice([0, 10]), modifier_deck=rng.choice([0, 2]),
+    )
+
+
+def decisions(t: ref.Table, rng: random.Random) -> dict[str, tuple[list[Action], int | None]]:
+    """Legal-looking decisions of every phase for a table."""
+    plays: list[Action] = [Play(card, to) for card in sorted(set(t.hand)) for to in (CAPITAL, HOME)]
+    draft_hand = sorted(rng.choices(ALL_CARDS, k=rng.randrange(1, 7)))
+    picks: list[Action] = [Pick(cards) for cards in sorted(set(combinations(draft_hand, min(2, len(draft_hand)))))]
+    takes: list[Action] = [TakeLowest(c) for c in ("B", "G", "Y") if t.capital[c]]
+    saves: list[Action] = [SaveWithGold(cols) for n in range(3) for cols in combinations(rng.sample(COLOURS, 3), n)]
+    found: dict[str, tuple[list[Action], int | None]] = {
+        PLAY: (plays, None), DRAFT: (picks, None), AGENT: ([PlaceModifier(c) for c in COLOURS], rng.choice(MODIFIERS)),
+        GOLD: (saves, None),
+    }
+    if takes:
+        found[CLERIC] = (takes, None)
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_numbers_and_choices_match_the_reference_on_random_tables(players: int) -> None:
+    rng = random.Random(players)
+    for _ in range(1500):
+        old = random_table(rng, players)
+        new = as_fast(old)
+        assert fast.judge(new) == ref.judge(old)
+        assert fast.plan_hand(new) == ref.plan_hand(old)
+        j = fast._Judge(new)
+        for card in set(old.hand):
+            for to in (HOME, CAPITAL):
+                play = Play(card, to)
+                value, take = j.play(KIND[card], to == HOME)
+                assert value == ref.judge_after_play(old, play)
+                old_take = ref.after_play(old, play)[1]
+                assert take == (None if old_take is None else COLOURS.index(old_take.colour))
+        for phase, (legal, pending) in decisions(old, rng).items():
+            if phase == DRAFT:  # the draft judges the picks already made as the hand
+                old.hand = sorted(rng.choices(ALL_CARDS, k=rng.choice([0, 2])))
+                new.hand = [KIND[card] for card in old.hand]
+            expected = ref.rule_choice(old, phase, legal, pending)
+            assert fast.rule_choice(new, phase, legal, pending) == expected, (phase, old)
+
+
+def test_random_tables_reach_the_corners_they_are_for() -> None:
+    """The random tables exercise gold shared between colours over their limits, and Cleric takes."""
+    rng = random.Random(0)
+    shared = takes = 0
+    for _ in range(500):
+        t = random_table(rng, 4)
+        over = [c for c in COLOURS if t.home[t.me][c] > t.limit[c]]
+        shared += len(over) > 1 and t.gold[t.me] > 0
+        takes += any(card.colour == "P" for card in t.hand) and any(t.capital[c] for c in "BGY")
+    assert shared > 50 and takes > 50
+
+
+def test_the_random_tables_judge_by_every_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge's shortcuts (one changed colour, two with a Cleric's take) and its whole-seat
+    recount where gold is shared all run on the tables compared above."""
+    calls = {"one": 0, "two": 0, "anew": 0}
+    judge = fast._Judge
+    for name, method in (("one", "points_after_one"), ("two", "points_after"), ("anew", "_points_anew")):
+        def counted(self: fast._Judge, *args: object, _name: str = name, _f: object = getattr(judge, method)) -> object:
+            calls[_name] += 1
+            return _f(self, *args)  # type: ignore[operator]
+
+        monkeypatch.setattr(judge, method, counted)
+    rng = random.Random(4)
+    for _ in range(300):
+        t = as_fast(random_table(rng, 4))
+        j = fast._Judge(t)
+        for kind in set(t.hand):
+            j.play(kind, True)
+            j.play(kind, False)
+    assert min(calls.values()) > 100, calls
+
+
+def test_a_pink_play_takes_the_card_that_fits() -> None:
+    """Only the blue 2 still fits once taken (the green 4 and the yellow 3 would leave their limits
+    at 0), and taking it pushes the leader's blue over its limit."""
+    t = fast.Table(
+        me=0, home=[[0, 0, 0, 0], [6, 0, 0, 0]], capital=[[2, 5], [4], [], [3]], limit=[7.0, 4.0, 0.0, 3.0],
+        gold=[0, 0], gold_pile=8, hand=[KIND[Card("P", 3)], KIND[Card("B", 6)]], deck=10, modifier_deck=2,
+    )
+    assert fast.cleric_take(t, KIND[Card("P", 3)]) == COLOURS.index("B")
