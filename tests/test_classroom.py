@@ -29,10 +29,11 @@ def storage(tmp_path: Path) -> Storage:
     return Storage(str(tmp_path / "class.sqlite3"))
 
 
-def _learner(storage: Storage, lang: str = "en") -> Any:
+def _learner(storage: Storage, lang: str = "en", numbers: Any = None) -> Any:
+    """A learner's page; on the base positions' numbers unless ``numbers`` says otherwise."""
     from capital_lux.tutor.exercises_app import build_app
 
-    return build_app(lang, storage=storage)._exercises
+    return build_app(lang, storage=storage, numbers=numbers)._exercises
 
 
 def _teacher(storage: Storage, monkeypatch: pytest.MonkeyPatch, key: str | None = KEY) -> Any:

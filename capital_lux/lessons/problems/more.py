@@ -322,7 +322,8 @@ MORE: tuple[Exercise, ...] = (
         lambda v: _risk_given(v, _revealed(v)), _reveal_facts, _reveal_trial,
         mistakes=(Mistake("prior", M.PRIOR, lambda v: as_fraction(_reveal_facts(v)["overall"])),
                   Mistake("with-replacement", M.WITH_REPLACEMENT, _reveal_replaced)),
-        assumptions=(PLACED_BLIND, NOW_ONLY), vary=reshuffle(discards=False, capital=("Y",)), valid=_reveal_valid,
+        assumptions=(PLACED_BLIND, NOW_ONLY), valid=_reveal_valid,
+        vary=reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True),
     ),
     Exercise(
         "two-colours-dependent", N_("Dependence"), N_("Two colours, one set of modifiers"),
@@ -337,7 +338,8 @@ MORE: tuple[Exercise, ...] = (
         _dependence, _dependence_facts, _dependence_trial,
         mistakes=(Mistake("independence", M.INDEPENDENCE, lambda v: share([m > 0 for m in _pool(v)]) ** 2),
                   Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _both_positive(all_modifiers_but_pending(v)))),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, move_second="G"), default_seed=0,
+        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, move_second="G", hand_over_own=True),
+        default_seed=2,
         valid=lambda v: 0 < _dependence(v) < 1,
     ),
     Exercise(
@@ -425,6 +427,7 @@ MORE: tuple[Exercise, ...] = (
            "plus that, in {bad} of the {total} cases: {answer}."),
         lambda v: _cleric(v), _cleric_facts, _cleric_trial,
         mistakes=(Mistake("cleric-half", M.CLERIC_HALF, lambda v: _cleric(v, drop=0)),),
-        assumptions=(PLACED_BLIND, NOW_ONLY), vary=reshuffle(discards=False, capital=("Y",)), valid=_cleric_valid,
+        assumptions=(PLACED_BLIND, NOW_ONLY), valid=_cleric_valid,
+        vary=reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True),
     ),
 )
