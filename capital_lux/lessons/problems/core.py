@@ -29,7 +29,31 @@ from ...engine.position import loads_position, position_from_dict
 from ...engine.state import DEAL, GameState, new_game
 from ...engine.views import PlayerView, view
 
-Fact = int | Fraction | str | Card
+
+
+@dataclass(frozen=True)
+class Plural:
+    """A counted phrase, in the singular and the plural (msgids naming the count
+    ``{count}``): the reader's language picks the form when the text is filled in."""
+
+    singular: str
+    plural: str
+    count: int
+
+
+def ngettext(singular: str, plural: str, count: int) -> Plural:
+    """A plural phrase for an exercise's text, kept until the reader's language is known.
+
+    Called ``ngettext`` so that the catalogue's extraction finds both msgids."""
+    return Plural(singular, plural, count)
+
+
+def discard_pile(v: PlayerView) -> Plural:
+    """The size of the discard pile, as the worked solutions say it."""
+    return ngettext("{count} card", "{count} cards", len(v.discards))
+
+
+Fact = int | Fraction | str | Card | Plural
 Variation = Callable[[dict[str, Any], random.Random, int], dict[str, Any]]
 
 
