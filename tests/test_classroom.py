@@ -388,3 +388,32 @@ def test_the_teacher_hands_out_the_worksheet_and_its_key_for_the_class_seed(
     assert all(f'<span class="cl-key-value">{escape(format_number(i.exact()))}' in key for i in instances)
     teacher.class_seed.value = 32  # another seed: the sheets made before are gone, not left stale
     assert teacher.sheet_links.value == ""
+
+
+def test_a_progress_file_keeps_the_cards_each_answer_solved(storage: Storage) -> None:
+    import base64
+
+    from capital_lux.tutor.exercises_app import OWN
+
+    storage.set_setting("class_seed", "5")
+    ana = _learner(storage, numbers=OWN)
+    ana.learner.session = "session-of-ana"
+    ana.learner.name.value = "Ana"
+    ana.picker.value = "deal-any-six"
+    answer = format_number(ana.exercise.exact())
+    assert check_answer(answer, EXERCISES_BY_ID["deal-any-six"].exact()).status == "wrong"  # not the base's
+    ana.answer.value = answer
+    assert ana.check() == "correct"
+    text = base64.b64decode(ana.learner.download.value.split("base64,")[1].split('"')[0]).decode()
+    data = json.loads(text)
+    assert data["exercises"]["deal-any-six"] == {"attempts": 1, "solved": answer, "instance": ana.numbers}
+    later = _learner(storage, numbers=OWN)  # another day: another session, other cards, the progress kept
+    later.load_upload(_upload(text))
+    assert later.progress == ana.progress and later.progress.instances == {"deal-any-six": ana.numbers}
+    for forged in (None, ana.numbers + 1):  # the answer claimed for other cards does not solve them
+        data["exercises"]["deal-any-six"]["instance"] = forged
+        with pytest.raises(ProgressError, match="does not solve it"):
+            Progress.from_json(json.dumps(data))
+    data["exercises"]["deal-any-six"]["instance"] = "5"
+    with pytest.raises(ProgressError, match="does not match its schema"):
+        Progress.from_json(json.dumps(data))

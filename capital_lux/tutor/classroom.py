@@ -115,19 +115,20 @@ class LearnerPanel:
                 pass  # a class of one until the database answers again
         return instance_seed(policy, class_seed, self.joined, self.session)
 
-    def record(self, exercise: str, answer: str, checked: Checked, instance: str | None = None,
+    def record(self, exercise: str, answer: str, checked: Checked, instance: int | None = None,
                mistake: str | None = None) -> None:
-        """Count an answer here and in the class database; an invalid one changes nothing.
+        """Count an answer on the cards of seed ``instance`` (``None``: the base position)
+        here and in the class database; an invalid one changes nothing.
         ``mistake``: what the checker says a wrong answer looks like (a catalogue text)."""
         if checked.status == "invalid":
             return
-        self.progress.record(exercise, answer, checked)
+        self.progress.record(exercise, answer, checked, instance)
         self._show_download()
         if self.storage is None:
             return
         try:
-            self.storage.record_attempt(self.session, exercise, answer, checked.status == "correct", instance,
-                                        mistake)
+            self.storage.record_attempt(self.session, exercise, answer, checked.status == "correct",
+                                        None if instance is None else str(instance), mistake)
         except StorageError as error:
             self._say(self.t.gettext("Your answer was checked but not saved: {reason}").format(
                 reason=error.translated(self.t.gettext)), error=True)

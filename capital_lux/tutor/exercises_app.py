@@ -243,8 +243,7 @@ class ExercisesApp:
         ex = self.exercise
         checked = check(ex, self.answer.value, self.t.lang)
         diagnosed = diagnose(ex, self.answer.value) if checked.status == "wrong" else None
-        self.learner.record(ex.id, self.answer.value, checked, None if self.numbers is None else str(self.numbers),
-                            diagnosed.text if diagnosed else None)
+        self.learner.record(ex.id, self.answer.value, checked, self.numbers, diagnosed.text if diagnosed else None)
         css = {"correct": "cl-safe", "wrong": "cl-exceed", "invalid": "cl-error"}[checked.status]
         mistake = f' data-mistake="{checked.mistake}"' if checked.mistake else ""
         self.feedback.value = (f'<div class="{css}" data-status="{checked.status}"{mistake}>'
