@@ -358,6 +358,17 @@ def test_answers_are_graded_against_the_learners_own_instance(storage: Storage,
     cells = [c.split("</td>")[0] for c in row.split("<td>")[1:]]
     assert cells[1:3] == ["2", "2"]  # both solved, each on their own cards
     assert escape(ana.exercise.mistakes[0].text) in cells[4]
+    assert cells[5] == escape(f"{ana.exercise.mistakes[0].text} (1 learner)")  # counted by learner
+
+
+def test_the_same_mistake_on_other_cards_is_counted_together() -> None:
+    rows = [Attempt(1, "a", "A", "x", "1", "2/7", False, "with replacement", "t"),
+            Attempt(2, "a", "A", "x", "1", "3/7", False, "with replacement", "t"),
+            Attempt(3, "b", "B", "x", "2", "5/9", False, "with replacement", "t"),
+            Attempt(4, "c", "C", "x", "3", "1/9", False, "prior", "t")]
+    summary = summarise(rows)["x"]
+    assert summary.mistakes == (("with replacement", 2), ("prior", 1))  # learners, not answers
+    assert [answer for answer, _, _ in summary.wrong] == ["2/7", "3/7", "5/9"]
 
 
 def test_the_teacher_hands_out_the_worksheet_and_its_key_for_the_class_seed(

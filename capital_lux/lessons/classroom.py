@@ -165,6 +165,9 @@ class ExerciseSummary:
     wrong: tuple[tuple[str, int, str | None], ...]  # (answer, how many times, mistake) most common first
     #: learners who solved it at the 1st, 2nd, 3rd, 4th or later answer, and who have not solved it yet
     outcomes: tuple[int, int, int, int, int]
+    #: (mistake, how many learners made it) most common first: on their own cards, learners who
+    #: make the same mistake give different numbers, so the mistakes are counted apart
+    mistakes: tuple[tuple[str, int], ...] = ()
 
 
 def summarise(attempts: list[Attempt], top: int = 3) -> dict[str, ExerciseSummary]:
@@ -178,7 +181,9 @@ def summarise(attempts: list[Attempt], top: int = 3) -> dict[str, ExerciseSummar
         outcomes = [0] * 5
         wrong: Counter[str] = Counter()
         mistakes: dict[str, str | None] = {}
+        made: Counter[str] = Counter()
         for tries in learners.values():
+            made.update({a.mistake for a in tries if not a.correct and a.mistake})
             solved_at = next((i for i, a in enumerate(tries) if a.correct), None)
             counts.append(len(tries) if solved_at is None else solved_at + 1)
             outcomes[4 if solved_at is None else min(solved_at, 3)] += 1
@@ -191,6 +196,7 @@ def summarise(attempts: list[Attempt], top: int = 3) -> dict[str, ExerciseSummar
             Fraction(statistics.median(counts)).limit_denominator(2),
             tuple((answer, n, mistakes[answer]) for answer, n in wrong.most_common(top)),
             (outcomes[0], outcomes[1], outcomes[2], outcomes[3], outcomes[4]),
+            tuple(made.most_common(top)),
         )
     return result
 

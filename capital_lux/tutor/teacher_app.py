@@ -271,12 +271,13 @@ class TeacherApp:
     def _table(self, summaries: dict[str, ExerciseSummary]) -> str:
         t = self.t
         head = [t.gettext("Exercise"), t.gettext("Learners who answered"), t.gettext("Solved"),
-                t.gettext("Median answers per learner"), t.gettext("Most common wrong answers")]
+                t.gettext("Median answers per learner"), t.gettext("Most common wrong answers"),
+                t.gettext("Most common mistakes")]
         rows = []
         for number, ex in enumerate(EXERCISES, 1):
             s = summaries.get(ex.id)
             if s is None:
-                cells = [escape(f"{number}. {t.gettext(ex.title)}"), "0", "0", "-", ""]
+                cells = [escape(f"{number}. {t.gettext(ex.title)}"), "0", "0", "-", "", ""]
             else:
                 wrong = []
                 for answer, count, mistake in s.wrong:
@@ -284,8 +285,11 @@ class TeacherApp:
                     if mistake:
                         text = t.gettext("{answer}: {mistake}").format(answer=text, mistake=t.gettext(mistake))
                     wrong.append(escape(text))
+                made = [escape(t.ngettext("{mistake} ({count} learner)", "{mistake} ({count} learners)", count).format(
+                    mistake=t.gettext(mistake), count=self._number(count))) for mistake, count in s.mistakes]
                 cells = [escape(f"{number}. {t.gettext(ex.title)}"), self._number(s.attempted),
-                         self._number(s.solved), self._number(float(s.median_attempts)), "<br>".join(wrong)]
+                         self._number(s.solved), self._number(float(s.median_attempts)), "<br>".join(wrong),
+                         "<br>".join(made)]
             rows.append(f'<tr data-exercise="{ex.id}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
         return '<table class="cl-table cl-teacher-figures"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
