@@ -6,10 +6,11 @@ server's environment (``CAPITAL_LUX_TEACHER_KEY``) is typed, the page holds no
 result and no control: the dashboard's widgets are made only after the unlock.
 Then it shows the settings every learner's page obeys (when solutions open; whose
 numbers the exercises are on, and the class seed), the worksheet and its answer
-key on the class seed's cards in the teacher's language, figures per exercise (learners who answered, solved, median answers, the most common wrong
-answers with the mistake each looks like, each answer checked against the
-instance its learner saw), a chart per exercise, every learner's count, and a CSV
-export that the browser downloads.
+key on the class seed's cards in the teacher's language, figures per exercise
+(learners who answered, solved, median answers, the most common wrong answers
+with the mistake each looks like and the most common mistakes, each answer
+checked against the instance its learner saw), a chart per exercise, every
+learner's count, and a CSV export that the browser downloads.
 """
 
 from __future__ import annotations

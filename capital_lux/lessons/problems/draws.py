@@ -8,8 +8,8 @@ from math import comb
 
 from . import mistakes as M
 from .core import (
-    Exercise, Fact, Mistake, all_modifiers_but_pending, discard_pile, ngettext, as_fraction, as_int, deal_position, discarded, hidden_above,
-    hidden_sums, limits, mean, mods, own_modifiers, reshuffle, share, unseen,
+    Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
+    hidden_above, hidden_sums, limits, mean, mods, ngettext, own_modifiers, reshuffle, share, unseen,
 )
 from ...analysis.risk import hypergeometric, hypergeometric_at_least, unseen_modifiers
 from ...engine.cards import Card, N_, format_modifier

@@ -8,7 +8,10 @@ from math import comb
 from typing import Callable
 
 from . import mistakes as M
-from .core import Exercise, Fact, Mistake, as_int, discard_pile, discarded, ngettext, limits, mean, mods, own_modifiers, reshuffle, share, unseen
+from .core import (
+    Exercise, Fact, Mistake, as_int, discard_pile, discarded, limits, mean, mods, ngettext, own_modifiers, reshuffle,
+    share, unseen,
+)
 from ...analysis.risk import unseen_modifiers
 from ...engine.cards import N_
 from ...engine.game import sample_chance
