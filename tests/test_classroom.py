@@ -286,8 +286,6 @@ def test_each_learner_gets_their_own_reproducible_numbers(storage: Storage) -> N
     assert learner_seed(class_seed, "Ana", "other session") != again
     ana.learner.name.value = "Anabel"
     assert ana.numbers == learner_seed(class_seed, "Anabel", ana.learner.session) != again
-    shown = ana.question.value + ana.position.value + ana.learner.note.value + ana.progress_note.value
-    assert len(str(ana.numbers)) > 4 and str(ana.numbers) not in shown  # the seed is not shown (its key would be)
 
 
 def test_a_class_seed_puts_everyone_on_the_same_numbers(storage: Storage,
@@ -331,6 +329,8 @@ def test_answers_are_graded_against_the_learners_own_instance(storage: Storage,
         app.picker.value = exercise
     mine, theirs = ana.exercise.exact(), bea.exercise.exact()
     assert mine != theirs
+    shown = ana.question.value + ana.position.value + ana.learner.note.value + ana.progress_note.value
+    assert len(str(ana.numbers)) > 4 and str(ana.numbers) not in shown  # the seed is not shown (its key would be)
     ana.answer.value = format_number(theirs)  # the neighbour's answer is wrong on one's own cards
     assert ana.check() == "wrong"
     replaced = ana.exercise.mistakes[0].value(ana.exercise.view())  # a classic mistake, on Ana's cards
