@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -29,10 +30,11 @@ def storage(tmp_path: Path) -> Storage:
     return Storage(str(tmp_path / "class.sqlite3"))
 
 
-def _learner(storage: Storage, lang: str = "en") -> Any:
+def _learner(storage: Storage, lang: str = "en", numbers: Any = None) -> Any:
+    """A learner's page; on the base positions' numbers unless ``numbers`` says otherwise."""
     from capital_lux.tutor.exercises_app import build_app
 
-    return build_app(lang, storage=storage)._exercises
+    return build_app(lang, storage=storage, numbers=numbers)._exercises
 
 
 def _teacher(storage: Storage, monkeypatch: pytest.MonkeyPatch, key: str | None = KEY) -> Any:
@@ -258,3 +260,171 @@ def test_a_diagnosed_mistake_reaches_the_dashboard(storage: Storage, monkeypatch
     teacher.unlock()
     teacher.language.value = "fr"
     assert escape(translator("fr").gettext(mistake.text)) in teacher.table.value
+
+
+# -- every learner their own numbers --------------------------------------------------------------------
+def test_each_learner_gets_their_own_reproducible_numbers(storage: Storage) -> None:
+    from capital_lux.lessons.classroom import class_numbers, learner_seed
+    from capital_lux.tutor.exercises_app import OWN
+
+    ana, bea = _learner(storage, numbers=OWN), _learner(storage, numbers=OWN)
+    policy, class_seed = class_numbers(storage)
+    assert policy == "learner" and class_numbers(storage) == (policy, class_seed)  # drawn once, then kept
+    ana.learner.name.value = "Ana"
+    bea.learner.name.value = "Bea"
+    assert ana.numbers == learner_seed(class_seed, "Ana", ana.learner.session)
+    assert bea.numbers == learner_seed(class_seed, "Bea", bea.learner.session) != ana.numbers
+    for app in (ana, bea):
+        app.picker.value = "deal-any-six"
+        assert app.exercise == EXERCISES_BY_ID["deal-any-six"].instance(app.numbers)  # what the page shows
+    assert ana.exercise.layout != bea.exercise.layout and ana.position.value != bea.position.value
+    again = ana.numbers
+    ana.picker.value = "scholar-green"
+    ana.picker.value = "deal-any-six"
+    assert ana.numbers == again  # the same learner, the same cards every time
+    # the learner's identity is name and session: another name (or a namesake's session) deals other cards
+    assert learner_seed(class_seed, "Ana", "other session") != again
+    ana.learner.name.value = "Anabel"
+    assert ana.numbers == learner_seed(class_seed, "Anabel", ana.learner.session) != again
+
+
+def test_a_class_seed_puts_everyone_on_the_same_numbers(storage: Storage,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from capital_lux.tutor.exercises_app import OWN
+
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    teacher.unlock()
+    assert teacher.numbers.value == "learner"
+    teacher.class_seed.value = 4242
+    teacher.numbers.value = "class"
+    assert storage.setting("numbers", "") == "class" and storage.setting("class_seed", "") == "4242"
+    learners = [_learner(storage, numbers=OWN) for _ in range(3)]
+    for name, app in zip(("Ana", "Ana", "Bea"), learners):
+        app.learner.name.value = name
+        app.picker.value = "bonus-tie"
+    assert {app.numbers for app in learners} == {4242}
+    assert all(app.exercise == EXERCISES_BY_ID["bonus-tie"].instance(4242) for app in learners)
+    teacher.new_class_seed()  # a new session: new numbers for everyone, at their next exercise
+    fresh = int(storage.setting("class_seed", ""))
+    assert fresh == teacher.class_seed.value
+    learners[0].picker.value = "deal-any-six"
+    assert learners[0].numbers == fresh
+    teacher.numbers.value = "learner"
+    learners[1].picker.value = "deal-any-six"
+    assert learners[1].numbers != fresh
+
+
+def test_answers_are_graded_against_the_learners_own_instance(storage: Storage,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from capital_lux.lessons.classroom import regrade
+    from capital_lux.tutor.exercises_app import OWN
+
+    storage.set_setting("class_seed", "5")  # fixed class seed and sessions: the same cards on every run
+    ana, bea = _learner(storage, numbers=OWN), _learner(storage, numbers=OWN)
+    ana.learner.session, bea.learner.session = "session-of-ana", "session-of-bea"
+    ana.learner.name.value, bea.learner.name.value = "Ana", "Bea"
+    exercise = "deal-any-six"
+    for app in (ana, bea):
+        app.picker.value = exercise
+    mine, theirs = ana.exercise.exact(), bea.exercise.exact()
+    assert mine != theirs
+    shown = ana.question.value + ana.position.value + ana.learner.note.value + ana.progress_note.value
+    assert len(str(ana.numbers)) > 4 and str(ana.numbers) not in shown  # the seed is not shown (its key would be)
+    ana.answer.value = format_number(theirs)  # the neighbour's answer is wrong on one's own cards
+    assert ana.check() == "wrong"
+    replaced = ana.exercise.mistakes[0].value(ana.exercise.view())  # a classic mistake, on Ana's cards
+    assert replaced is not None
+    ana.answer.value = format_number(replaced)
+    assert ana.check() == "wrong" and 'data-mistake="with-replacement"' in ana.feedback.value
+    ana.answer.value = format_number(mine)
+    assert ana.check() == "correct"
+    bea.answer.value = format_number(theirs)
+    assert bea.check() == "correct"
+    rows = storage.attempts()
+    assert [(r.name, r.instance, r.correct) for r in rows] == [
+        ("Ana", str(ana.numbers), False), ("Ana", str(ana.numbers), False), ("Ana", str(ana.numbers), True),
+        ("Bea", str(bea.numbers), True)]
+    # The dashboard checks each stored answer afresh against the instance its learner saw
+    forged = replace(rows[0], correct=True, mistake=None)  # a row the database holds wrongly
+    assert regrade(forged).correct is False
+    assert regrade(rows[1]).mistake == ana.exercise.mistakes[0].text
+    assert regrade(replace(rows[2], correct=False)).correct is True
+    assert regrade(replace(rows[2], instance=None)).correct is (mine == EXERCISES_BY_ID[exercise].exact())
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    teacher.unlock()
+    row = teacher.table.value.split(f'data-exercise="{exercise}">')[1].split("</tr>")[0]
+    cells = [c.split("</td>")[0] for c in row.split("<td>")[1:]]
+    assert cells[1:3] == ["2", "2"]  # both solved, each on their own cards
+    assert escape(ana.exercise.mistakes[0].text) in cells[4]
+    assert cells[5] == escape(f"{ana.exercise.mistakes[0].text} (1 learner)")  # counted by learner
+
+
+def test_the_same_mistake_on_other_cards_is_counted_together() -> None:
+    rows = [Attempt(1, "a", "A", "x", "1", "2/7", False, "with replacement", "t"),
+            Attempt(2, "a", "A", "x", "1", "3/7", False, "with replacement", "t"),
+            Attempt(3, "b", "B", "x", "2", "5/9", False, "with replacement", "t"),
+            Attempt(4, "c", "C", "x", "3", "1/9", False, "prior", "t")]
+    summary = summarise(rows)["x"]
+    assert summary.mistakes == (("with replacement", 2), ("prior", 1))  # learners, not answers
+    assert [answer for answer, _, _ in summary.wrong] == ["2/7", "3/7", "5/9"]
+
+
+def test_the_teacher_hands_out_the_worksheet_and_its_key_for_the_class_seed(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    import base64
+
+    from capital_lux.lessons.exercises import instance
+    from capital_lux.lessons.problems.worksheet import answer_key_html, worksheet_html
+
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    teacher.unlock()
+    teacher.class_seed.value = 31
+    teacher.language.value = "fr"
+    teacher.worksheet_button.click()
+    link = teacher.sheet_links.value
+    assert 'download="capital_lux_worksheet_fr_31.html"' in link
+    assert escape(translator("fr").gettext("Download the worksheet (seed {seed})").format(seed=31)) in link
+    sheet = base64.b64decode(link.split("base64,")[1].split('"')[0]).decode()
+    instances = [instance(ex.id, 31) for ex in EXERCISES]
+    assert sheet == worksheet_html(instances, "fr") and '<html lang="fr">' in sheet
+    assert escape(translator("fr").gettext("Probability worksheet")) in sheet
+    assert all(f"{format_number(i.exact())} ≈" not in sheet for i in instances)  # no answer on the sheet
+    teacher.key_button.click()
+    key = base64.b64decode(teacher.sheet_links.value.split("base64,")[1].split('"')[0]).decode()
+    assert 'download="capital_lux_answer-key_fr_31.html"' in teacher.sheet_links.value
+    assert key == answer_key_html(instances, "fr")
+    assert all(f'<span class="cl-key-value">{escape(format_number(i.exact()))}' in key for i in instances)
+    teacher.class_seed.value = 32  # another seed: the sheets made before are gone, not left stale
+    assert teacher.sheet_links.value == ""
+
+
+def test_a_progress_file_keeps_the_cards_each_answer_solved(storage: Storage) -> None:
+    import base64
+
+    from capital_lux.tutor.exercises_app import OWN
+
+    storage.set_setting("class_seed", "5")
+    ana = _learner(storage, numbers=OWN)
+    ana.learner.session = "session-of-ana"
+    ana.learner.name.value = "Ana"
+    ana.picker.value = "deal-any-six"
+    answer = format_number(ana.exercise.exact())
+    assert check_answer(answer, EXERCISES_BY_ID["deal-any-six"].exact()).status == "wrong"  # not the base's
+    ana.answer.value = answer
+    assert ana.check() == "correct"
+    text = base64.b64decode(ana.learner.download.value.split("base64,")[1].split('"')[0]).decode()
+    data = json.loads(text)
+    assert data["exercises"]["deal-any-six"] == {"attempts": 1, "solved": answer, "instance": ana.numbers}
+    later = _learner(storage, numbers=OWN)  # another day: another session, other cards, the progress kept
+    later.load_upload(_upload(text))
+    assert later.progress == ana.progress and later.progress.instances == {"deal-any-six": ana.numbers}
+    for forged in (None, ana.numbers + 1):  # the answer claimed for other cards does not solve them
+        data["exercises"]["deal-any-six"]["instance"] = forged
+        with pytest.raises(ProgressError, match="does not solve it"):
+            Progress.from_json(json.dumps(data))
+    data["exercises"]["deal-any-six"]["instance"] = "5"
+    with pytest.raises(ProgressError, match="does not match its schema"):
+        Progress.from_json(json.dumps(data))

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, format_number
+from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, format_number, instance
 from capital_lux.lessons.storage import Storage
 import browser as B
 
@@ -26,6 +26,10 @@ KEY = "a long enough key for the test"
 LEARNER = ".cl-exercises.cl-ready"
 TEACHER = ".cl-teacher-page.cl-ready"
 ARTIFACTS = B.ROOT / "test-artifacts"
+#: The class is put on one seed's cards (the teacher's setting), so the test knows every page's answers.
+CLASS_SEED = 1
+AFTER_DRAW = format_number(instance("modifier-after-draw", CLASS_SEED).exact())
+ANY_SIX = f"{float(instance('deal-any-six', CLASS_SEED).exact()):.3f}"
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +40,10 @@ def school(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     sync_api = pytest.importorskip("playwright.sync_api")
     ARTIFACTS.mkdir(exist_ok=True)
     database = tmp_path_factory.mktemp("school") / "class.sqlite3"
+    with Storage(str(database)) as storage:
+        storage.set_setting("numbers", "class")
+        storage.set_setting("class_seed", str(CLASS_SEED))
+    assert AFTER_DRAW == "1/3"  # the answers below: 1/2 is wrong, 0.5 too
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(B, "NOTEBOOK", "notebooks")  # the folder: both pages from one server
         patch.setenv("CAPITAL_LUX_DB", str(database))
@@ -97,7 +105,7 @@ def test_the_learners_page_has_no_answer_no_teacher_control_and_no_path(school: 
     texts = page.locator("input[type=text], input:not([type])")
     owners = {texts.nth(i).evaluate("e => e.closest('.widget-text').className") for i in range(texts.count())}
     assert len(owners) == 2 and all("cl-learner-name" in o or "cl-ex-answer" in o for o in owners)  # no path field
-    first = EXERCISES[0]
+    first = instance(EXERCISES[0].id, CLASS_SEED)
     assert format_number(first.exact()) not in html and f"{float(first.exact()):.4f}" not in html
     assert page.is_disabled(".cl-ex-show-solution") and page.is_disabled(".cl-ex-simulate")
     # A path typed where text is asked for is just text: no file on the server is read or written.
@@ -151,7 +159,7 @@ def test_the_teacher_sees_the_class_and_learners_stay_apart(school: tuple[str, P
     assert teacher.locator(".cl-teacher-charts img").count() == 1
 
     late = _learner(browser, url, "Bea")  # answers while the teacher watches: the figures follow
-    assert _answer(late, "deal-any-six", "0.685") == "correct"
+    assert _answer(late, "deal-any-six", ANY_SIX) == "correct"
     teacher.wait_for_selector(".cl-teacher-summary:has-text('Learners: 3. Answers checked: 4.')", timeout=30_000)
 
     teacher.select_option(".cl-teacher-solutions select", "always")
@@ -172,7 +180,7 @@ def test_the_teacher_sees_the_class_and_learners_stay_apart(school: tuple[str, P
     rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text("utf-8"))))
     assert [(r["learner"], r["exercise"], r["answer"], r["correct"]) for r in rows] == [
         ("Ana", "modifier-after-draw", "1/2", "0"), ("Ana", "modifier-after-draw", "1/3", "1"),
-        ("Ana", "modifier-after-draw", "0.5", "0"), ("Bea", "deal-any-six", "0.685", "1")]
+        ("Ana", "modifier-after-draw", "0.5", "0"), ("Bea", "deal-any-six", ANY_SIX, "1")]
     assert len({r["session"] for r in rows}) == 3
     teacher.screenshot(path=str(ARTIFACTS / "classroom-teacher.png"), full_page=True)
     for page in (ana, namesake, late, teacher):

@@ -24,6 +24,7 @@ from capital_lux.lessons.exercises import (
     Exercise,
     check_answer,
     format_number,
+    instance,
     parse_answer,
     question_text,
     simulate,
@@ -277,6 +278,7 @@ def test_every_gallery_position_loads() -> None:
 def _app(**options: object) -> Any:
     from capital_lux.tutor.exercises_app import ExercisesApp, build_app
 
+    options.setdefault("numbers", None)  # the base positions, whose answers the tests know
     root = build_app(**options)  # type: ignore[arg-type]
     app = root._exercises
     assert isinstance(app, ExercisesApp) and "cl-ready" in root._dom_classes
@@ -374,6 +376,24 @@ def voila_page(notebook: str, ready: str) -> Iterator[tuple[Any, Path]]:
 
 @pytest.mark.browser
 def test_answer_one_exercise_by_clicking() -> None:
+    import os
+
+    from capital_lux.lessons.storage import Storage
+
+    # Everyone on the class seed's cards, so the test knows the page's answer.
+    with Storage(os.environ["CAPITAL_LUX_DB"]) as storage:
+        storage.set_setting("numbers", "class")
+        storage.set_setting("class_seed", "1")
+    answer = format_number(instance("modifier-after-draw", 1).exact())
+    assert answer != "a third"
+    try:
+        _answer_by_clicking(answer)
+    finally:
+        with Storage(os.environ["CAPITAL_LUX_DB"]) as storage:
+            storage.set_setting("numbers", "learner")
+
+
+def _answer_by_clicking(answer: str) -> None:
     with voila_page("notebooks/probability_exercises.ipynb", ".cl-exercises.cl-ready") as (page, artifacts):
         page.select_option(".cl-ex-picker select", index=list(EXERCISES_BY_ID).index("modifier-after-draw"))
         page.wait_for_selector(".cl-ex-question:has-text('drawn')")
@@ -381,7 +401,7 @@ def test_answer_one_exercise_by_clicking() -> None:
         page.click(".cl-ex-check")
         page.wait_for_selector(".cl-ex-feedback [data-status='invalid']")
         assert page.is_disabled(".cl-ex-simulate")
-        page.fill(".cl-ex-answer input", "1/3")
+        page.fill(".cl-ex-answer input", answer)
         page.click(".cl-ex-check")
         page.wait_for_selector(".cl-ex-feedback [data-status='correct']")
         page.click(".cl-ex-simulate")

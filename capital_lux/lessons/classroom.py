@@ -3,6 +3,18 @@
 The teacher's page is unlocked by a key set in the server's environment
 (``CAPITAL_LUX_TEACHER_KEY``); with no key set, it stays locked.
 
+Each learner gets their own numbers: the seed of their instance of every exercise is
+drawn from the class seed and their identity (name and session id), so it is the
+same every time it is asked for, and another learner's is another. The teacher can
+put the whole class on the class seed's own numbers instead (``NUMBERS_SETTING``).
+Attempts keep the instance's seed, so the dashboard grades each answer against the
+cards its learner saw (``regrade``).
+
+>>> learner_seed(7, "Ana", "s1") == learner_seed(7, "Ana", "s1") != learner_seed(7, "Ana", "s2")
+True
+>>> instance_seed("class", 7, "Ana", "s1"), instance_seed("class", 7, "Bea", "s2")
+(7, 7)
+
 >>> solution_open("after_attempt", attempts=0), solution_open("after_attempt", attempts=1)
 (False, True)
 >>> s = summarise([_demo("a", "x", "1/2", False), _demo("a", "x", "1/3", True), _demo("b", "x", "1/2", False)])
@@ -13,17 +25,20 @@ The teacher's page is unlocked by a key set in the server's environment
 from __future__ import annotations
 
 import csv
+import functools
+import hashlib
 import hmac
 import io
 import os
 import re
+import secrets
 import statistics
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from ..engine.cards import N_
-from .storage import Attempt
+from ..engine.cards import N_, CapitalLuxError
+from .storage import Attempt, Storage, StorageError
 
 TEACHER_KEY_VARIABLE = "CAPITAL_LUX_TEACHER_KEY"
 #: A shorter key could be guessed by trying; the teacher page refuses to open with one.
@@ -37,6 +52,17 @@ SOLUTION_POLICIES: dict[str, str] = {
     "always": N_("always"),
 }
 DEFAULT_POLICY = "after_attempt"
+
+NUMBERS_SETTING = "numbers"
+CLASS_SEED_SETTING = "class_seed"
+#: Whose numbers each learner's exercises are on.
+NUMBERS_POLICIES: dict[str, str] = {
+    "learner": N_("each learner their own"),
+    "class": N_("everyone the same (the class seed)"),
+}
+DEFAULT_NUMBERS = "learner"
+#: Seeds run from 0 to MAX_SEED - 1 (a class seed the teacher types, or one drawn for a learner).
+MAX_SEED = 10**9
 _NUMBER = re.compile(r"-[0-9.,/ ]+%?")
 CSV_COLUMNS = ("learner", "session", "exercise", "instance", "answer", "correct", "mistake", "time")
 
@@ -44,6 +70,76 @@ CSV_COLUMNS = ("learner", "session", "exercise", "instance", "answer", "correct"
 def solution_open(policy: str, attempts: int) -> bool:
     """May a learner with this many checked answers see the solution? Unknown policies close it."""
     return policy == "always" or (policy == "after_attempt" and attempts > 0)
+
+
+def learner_seed(class_seed: int, name: str, session: str) -> int:
+    """The seed of a learner's own cards: the same for the same class seed, name and
+    session id; another learner (another session) gets others."""
+    digest = hashlib.sha256(f"{class_seed}\x00{name}\x00{session}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % MAX_SEED
+
+
+def instance_seed(policy: str, class_seed: int, name: str, session: str) -> int:
+    """The seed of the learner's exercises under the teacher's numbers ``policy``: the
+    class seed for everyone (``"class"``), else the learner's own."""
+    return class_seed if policy == "class" else learner_seed(class_seed, name, session)
+
+
+def class_numbers(storage: Storage) -> tuple[str, int]:
+    """The teacher's numbers policy and the class seed; the first page to ask draws the
+    class seed at random and stores it, so every page of the class then reads the same one."""
+    policy = storage.setting(NUMBERS_SETTING, DEFAULT_NUMBERS)
+    drawn = str(secrets.randbelow(MAX_SEED))
+    stored = storage.setting_or_default(CLASS_SEED_SETTING, drawn)
+    try:
+        seed = int(stored) % MAX_SEED
+    except ValueError:
+        seed = int(drawn)
+    return (policy if policy in NUMBERS_POLICIES else DEFAULT_NUMBERS), seed
+
+
+def set_class_numbers(storage: Storage, policy: str, class_seed: int) -> None:
+    """The teacher's choice: whose numbers, and the class seed (raises ``StorageError``)."""
+    if policy not in NUMBERS_POLICIES or not 0 <= class_seed < MAX_SEED:
+        raise StorageError(N_("the class seed is a whole number from 0 to {limit}"), limit=MAX_SEED - 1)
+    storage.set_setting(NUMBERS_SETTING, policy)
+    storage.set_setting(CLASS_SEED_SETTING, str(class_seed))
+
+
+def parse_instance(text: str | None) -> int | None:
+    """The seed an attempt's ``instance`` column holds (``None``: the base positions)."""
+    if text is None or not text.strip().isdigit():
+        return None
+    return int(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _graded(exercise: str, seed: int | None, answer: str) -> tuple[bool, str | None] | None:
+    from .problems import EXERCISES_BY_ID, check, diagnose
+
+    if exercise not in EXERCISES_BY_ID:
+        return None
+    try:
+        ex = EXERCISES_BY_ID[exercise].instance(seed)
+    except CapitalLuxError:
+        return None
+    checked = check(ex, answer)
+    if checked.status == "invalid":
+        return None
+    mistake = diagnose(ex, answer) if checked.status == "wrong" else None
+    return checked.status == "correct", None if mistake is None else mistake.text
+
+
+def regrade(attempt: Attempt) -> Attempt:
+    """The attempt checked and diagnosed afresh against the instance its learner saw
+    (its stored seed); an attempt at an exercise that no longer exists stays as stored."""
+    if attempt.instance is not None and parse_instance(attempt.instance) is None:
+        return attempt  # not a seed this version wrote: keep what was stored
+    graded = _graded(attempt.exercise, parse_instance(attempt.instance), attempt.answer)
+    if graded is None:
+        return attempt
+    correct, mistake = graded
+    return replace(attempt, correct=correct, mistake=mistake)
 
 
 def teacher_key() -> str | None:
@@ -69,6 +165,9 @@ class ExerciseSummary:
     wrong: tuple[tuple[str, int, str | None], ...]  # (answer, how many times, mistake) most common first
     #: learners who solved it at the 1st, 2nd, 3rd, 4th or later answer, and who have not solved it yet
     outcomes: tuple[int, int, int, int, int]
+    #: (mistake, how many learners made it) most common first: on their own cards, learners who
+    #: make the same mistake give different numbers, so the mistakes are counted apart
+    mistakes: tuple[tuple[str, int], ...] = ()
 
 
 def summarise(attempts: list[Attempt], top: int = 3) -> dict[str, ExerciseSummary]:
@@ -82,7 +181,9 @@ def summarise(attempts: list[Attempt], top: int = 3) -> dict[str, ExerciseSummar
         outcomes = [0] * 5
         wrong: Counter[str] = Counter()
         mistakes: dict[str, str | None] = {}
+        made: Counter[str] = Counter()
         for tries in learners.values():
+            made.update({a.mistake for a in tries if not a.correct and a.mistake})
             solved_at = next((i for i, a in enumerate(tries) if a.correct), None)
             counts.append(len(tries) if solved_at is None else solved_at + 1)
             outcomes[4 if solved_at is None else min(solved_at, 3)] += 1
@@ -95,6 +196,7 @@ def summarise(attempts: list[Attempt], top: int = 3) -> dict[str, ExerciseSummar
             Fraction(statistics.median(counts)).limit_denominator(2),
             tuple((answer, n, mistakes[answer]) for answer, n in wrong.most_common(top)),
             (outcomes[0], outcomes[1], outcomes[2], outcomes[3], outcomes[4]),
+            tuple(made.most_common(top)),
         )
     return result
 

@@ -4,16 +4,18 @@ The app keeps each learner's progress in the class database (``storage``); a
 learner may also download it as a JSON file and upload it again later. Such a
 file is checked against ``schemas/progress.schema.json`` and then against the
 exercises themselves (an answer recorded as solving an exercise must solve it),
-so a forged file is refused with the reason and changes nothing.
+so a forged file is refused with the reason and changes nothing. Each learner works
+on their own cards, so a solving answer is kept with the seed of the instance it
+solved (``instance``; absent or null: the base position) and checked against it.
 
 >>> Progress.from_json('{"format": "capital-lux-exercise-progress", "version": 1, "exercises": {}}')
-Progress(attempts={}, solved={})
+Progress(attempts={}, solved={}, instances={})
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -59,22 +61,27 @@ class Progress:
 
     attempts: dict[str, int]
     solved: dict[str, str]
+    #: the seed of the instance each solving answer solved (none: the base position)
+    instances: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def empty(cls) -> Progress:
         return cls({}, {})
 
-    def record(self, exercise_id: str, answer: str, checked: Checked) -> None:
-        """Count a correct or wrong answer; an invalid one changes nothing."""
+    def record(self, exercise_id: str, answer: str, checked: Checked, instance: int | None = None) -> None:
+        """Count a correct or wrong answer on the cards of ``instance``; an invalid one changes nothing."""
         if checked.status == "invalid":
             return
         self.attempts[exercise_id] = self.attempts.get(exercise_id, 0) + 1
-        if checked.status == "correct":
-            self.solved.setdefault(exercise_id, answer.strip())
+        if checked.status == "correct" and exercise_id not in self.solved:
+            self.solved[exercise_id] = answer.strip()
+            if instance is not None:
+                self.instances[exercise_id] = instance
 
     def to_json(self) -> str:
         exercises = {
-            ex.id: {"attempts": self.attempts.get(ex.id, 0), "solved": self.solved.get(ex.id)}
+            ex.id: {"attempts": self.attempts.get(ex.id, 0), "solved": self.solved.get(ex.id),
+                    "instance": self.instances.get(ex.id)}
             for ex in EXERCISES
             if ex.id in self.attempts
         }
@@ -102,14 +109,21 @@ class Progress:
             if ex is None:
                 raise ProgressError(N_("{key} is not an exercise; known: {known}"), key=repr(key),
                                     known=", ".join(EXERCISES_BY_ID))
-            solved = entry["solved"]
+            solved, seed = entry["solved"], entry.get("instance")
             if solved is not None:
-                # Only an answer that solves the exercise may say it is solved.
+                # Only an answer that solves the exercise, on the cards it was given for, may say it is solved.
+                try:
+                    ex = ex.instance(seed)
+                except CapitalLuxError:
+                    raise ProgressError(N_("exercise {key}: {answer} does not solve it"), key=repr(key),
+                                        answer=repr(solved)) from None
                 if check_answer(solved, ex.exact(), probability=ex.probability).status != "correct":
                     raise ProgressError(N_("exercise {key}: {answer} does not solve it"), key=repr(key),
                                         answer=repr(solved))
                 if entry["attempts"] < 1:
                     raise ProgressError(N_("exercise {key}: solved without any attempt"), key=repr(key))
                 progress.solved[key] = solved.strip()
+                if seed is not None:
+                    progress.instances[key] = seed
             progress.attempts[key] = entry["attempts"]
         return progress

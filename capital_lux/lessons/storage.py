@@ -18,7 +18,9 @@ Schema (version 1):
   correct, the mistake the checker recognised if any, and the UTC time (ISO 8601);
 - ``progress(session, exercise, attempts, solved)``: each learner's progress as the
   exercises page shows it (attempts made here, or brought back in a progress file);
-- ``settings(name, value)``: the teacher's settings, read by every learner's page.
+- ``settings(name, value)``: the teacher's settings, read by every learner's page
+  (``solutions``: when solutions open; ``numbers`` and ``class_seed``: whose numbers
+  each learner's exercises are on, see ``lessons.classroom``).
 
 A migration is a list of statements appended to ``MIGRATIONS``; ``open_storage``
 applies the missing ones in one transaction, under a lock, so kernels starting
@@ -272,6 +274,15 @@ class Storage:
         with self._transaction() as cursor:
             row = self._run(cursor, "SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
         return default if row is None else str(row[0])
+
+    def setting_or_default(self, name: str, default: str) -> str:
+        """The setting, or ``default`` stored as it when there is none yet: pages asking
+        together all read the value the first one stored."""
+        with self._transaction() as cursor:
+            self._run(cursor, "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                      (name, default))
+            row = self._run(cursor, "SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
+        return str(row[0])
 
     def set_setting(self, name: str, value: str) -> None:
         with self._transaction() as cursor:

@@ -2,7 +2,11 @@
 
 The learner types a name or nickname (no password); the page's session id keeps
 two learners with the same name apart. Every checked answer goes to the class
-database (``lessons.storage``), where the learner's progress is kept. A learner
+database (``lessons.storage``), where the learner's progress is kept, with the seed
+of the learner's own instance. That seed comes from the class seed and the learner's
+name and session (``numbers()``), or is the class seed itself when the teacher puts
+everyone on the same numbers; it is never shown on the learner's page (the answer key
+of a known seed is one command away). A learner
 never names a file on the server: progress leaves through a download link and
 comes back through the browser's upload button, size-checked and schema-checked.
 """
@@ -10,13 +14,16 @@ comes back through the browser's upload button, size-checked and schema-checked.
 from __future__ import annotations
 
 import base64
+import secrets
 from html import escape
-from typing import Any
+from typing import Any, Callable
 
 import ipywidgets as W
 
 from ..i18n import Translator
-from ..lessons.classroom import DEFAULT_POLICY, SOLUTIONS_SETTING, solution_open
+from ..lessons.classroom import (
+    DEFAULT_NUMBERS, DEFAULT_POLICY, MAX_SEED, SOLUTIONS_SETTING, class_numbers, instance_seed, solution_open,
+)
 from ..lessons.exercises import Checked
 from ..lessons.progress import MAX_PROGRESS_BYTES, Progress, ProgressError
 from ..lessons.storage import Storage, StorageError, new_session
@@ -32,6 +39,11 @@ class LearnerPanel:
         self.storage = storage
         self.session = new_session()
         self.progress = Progress.empty()
+        #: the name the class database holds for this learner ("" until they give one)
+        self.joined = ""
+        #: called after the learner gives (or changes) their name: their numbers follow it
+        self.on_name: Callable[[], None] | None = None
+        self._alone_seed = secrets.randbelow(MAX_SEED)  # no database: a class of one
         self.name = W.Text(layout=W.Layout(width="18em"), continuous_update=False)
         self.name.add_class("cl-learner-name")
         self.name_button = W.Button(icon="user", layout=W.Layout(width="auto"))
@@ -85,25 +97,38 @@ class LearnerPanel:
         if self.storage is None:
             return
         try:
-            self.name.value = self.storage.set_name(self.session, self.name.value)
+            self.joined = self.name.value = self.storage.set_name(self.session, self.name.value)
         except StorageError as error:
             self._say(self.t.refusal(error), error=True)
             return
         self._say(self.t.gettext("Welcome, {name}: your answers now go to your teacher.").format(name=self.name.value))
+        if self.on_name is not None:
+            self.on_name()
 
-    def record(self, exercise: str, answer: str, checked: Checked, instance: str | None = None,
+    def numbers(self) -> int:
+        """The seed of this learner's cards under the teacher's setting, read afresh."""
+        policy, class_seed = DEFAULT_NUMBERS, self._alone_seed
+        if self.storage is not None:
+            try:
+                policy, class_seed = class_numbers(self.storage)
+            except StorageError:
+                pass  # a class of one until the database answers again
+        return instance_seed(policy, class_seed, self.joined, self.session)
+
+    def record(self, exercise: str, answer: str, checked: Checked, instance: int | None = None,
                mistake: str | None = None) -> None:
-        """Count an answer here and in the class database; an invalid one changes nothing.
+        """Count an answer on the cards of seed ``instance`` (``None``: the base position)
+        here and in the class database; an invalid one changes nothing.
         ``mistake``: what the checker says a wrong answer looks like (a catalogue text)."""
         if checked.status == "invalid":
             return
-        self.progress.record(exercise, answer, checked)
+        self.progress.record(exercise, answer, checked, instance)
         self._show_download()
         if self.storage is None:
             return
         try:
-            self.storage.record_attempt(self.session, exercise, answer, checked.status == "correct", instance,
-                                        mistake)
+            self.storage.record_attempt(self.session, exercise, answer, checked.status == "correct",
+                                        None if instance is None else str(instance), mistake)
         except StorageError as error:
             self._say(self.t.gettext("Your answer was checked but not saved: {reason}").format(
                 reason=self.t.refusal(error)), error=True)

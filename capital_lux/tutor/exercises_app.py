@@ -7,11 +7,17 @@ checks it; a worked solution and a seeded simulation converging on the exact
 value open when the teacher's setting allows (by default after an attempt). The
 learner's strip (``tutor.classroom``) keeps their name and progress in the class
 database; answers and teacher controls are only on the teacher's page.
+
+Every learner works on their own numbers: the same questions on other cards, drawn
+from the class seed and their name and session (or the class seed itself, when the
+teacher puts everyone on the same numbers). They are read afresh whenever an
+exercise is shown, and follow the learner's name when they give it.
 """
 
 from __future__ import annotations
 
 from html import escape
+from typing import Final, Literal
 
 import ipywidgets as W
 from matplotlib.ticker import ScalarFormatter
@@ -40,6 +46,9 @@ from .classroom import LearnerPanel
 from .table import cards_html, table_html
 
 SAMPLE_SIZES = (100, 1000, 5000)
+#: ``numbers=OWN``: the learner's own numbers, as the class's setting says (the page's default)
+OWN: Final = "own"
+Numbers = int | None | Literal["own"]
 
 
 def position_html(t: Translator, v: PlayerView, move: int) -> str:
@@ -70,11 +79,14 @@ class ExercisesApp:
     """The page's parts; every handler is a plain method, so tests call them directly."""
 
     def __init__(self, lang: str = "en", seed: int = 1, storage: Storage | None = None,
-                 numbers: int | None = None) -> None:
+                 numbers: Numbers = OWN) -> None:
         self.t = translator(lang)
-        #: the seed of this learner's cards (a class seed puts everyone on the same numbers)
-        self.numbers = numbers
         self.learner = LearnerPanel(self.t, storage)
+        self.learner.on_name = self._follow_name
+        #: fixed numbers (a seed, or None for the base positions), or the learner's own
+        self._fixed = numbers != OWN
+        #: the seed of the cards shown (``None``: the base positions); answers are checked on it
+        self.numbers: int | None = None if numbers == OWN else numbers
         self.title = W.HTML()
         self.language = language_picker(self.t, self.set_language)
         self.picker = W.Dropdown(layout=W.Layout(width="34em"))
@@ -142,9 +154,21 @@ class ExercisesApp:
         return EXERCISES_BY_ID[str(self.picker.value)].instance(self.numbers)
 
     def set_numbers(self, seed: int | None) -> None:
-        """Deal this learner other cards (``None``: the base positions) and show them."""
-        self.numbers = seed
+        """Deal this learner the cards of ``seed`` (``None``: the base positions) from now
+        on, whatever the class's setting, and show them."""
+        self._fixed, self.numbers = True, seed
         self.show_exercise()
+
+    def _own_numbers(self) -> None:
+        if not self._fixed:
+            self.numbers = self.learner.numbers()
+
+    def _follow_name(self) -> None:
+        """A learner's numbers come from their name too: a new name, new cards."""
+        before = self.numbers
+        self._own_numbers()
+        if self.numbers != before:
+            self.show_exercise()
 
     def _relabel(self) -> None:
         t = self.t
@@ -181,7 +205,9 @@ class ExercisesApp:
             solved=solved, total=len(EXERCISES)))
 
     def show_exercise(self) -> None:
-        """Show the chosen exercise afresh: question and position, nothing answered yet."""
+        """Show the chosen exercise afresh, on the learner's numbers: question and position,
+        nothing answered yet."""
+        self._own_numbers()
         t, ex = self.t, self.exercise
         self.position.value = position_html(t, ex.view(), 0)
         kind = (t.gettext("Answer with a probability.") if ex.probability
@@ -213,8 +239,7 @@ class ExercisesApp:
         ex = self.exercise
         checked = check(ex, self.answer.value, self.t.lang)
         diagnosed = diagnose(ex, self.answer.value) if checked.status == "wrong" else None
-        self.learner.record(ex.id, self.answer.value, checked, None if self.numbers is None else str(self.numbers),
-                            diagnosed.text if diagnosed else None)
+        self.learner.record(ex.id, self.answer.value, checked, self.numbers, diagnosed.text if diagnosed else None)
         css = {"correct": "cl-safe", "wrong": "cl-exceed", "invalid": "cl-error"}[checked.status]
         mistake = f' data-mistake="{checked.mistake}"' if checked.mistake else ""
         self.feedback.value = (f'<div class="{css}" data-status="{checked.status}"{mistake}>'
@@ -272,10 +297,11 @@ class ExercisesApp:
 
 
 def build_app(lang: str = "en", seed: int = 1, storage: Storage | None = None,
-              numbers: int | None = None) -> W.VBox:
+              numbers: Numbers = OWN) -> W.VBox:
     """The exercises page's root widget; ``root._exercises`` is the app. Without ``storage``
     the class database (``CAPITAL_LUX_DB``) is opened, or the page says why it cannot be.
-    ``numbers`` is the seed of this learner's cards (``None``: the base positions)."""
+    ``numbers`` fixes the seed of this learner's cards (``None``: the base positions);
+    by default (``OWN``) they are the learner's own, as the class's setting says."""
     if storage is None:
         try:
             storage = open_storage()

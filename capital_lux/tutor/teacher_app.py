@@ -4,10 +4,13 @@
 ``TeacherApp``); ``notebooks/teacher.ipynb`` shows it. Until the key set in the
 server's environment (``CAPITAL_LUX_TEACHER_KEY``) is typed, the page holds no
 result and no control: the dashboard's widgets are made only after the unlock.
-Then it shows the solutions setting every learner's page obeys, figures per
-exercise (learners who answered, solved, median answers, the most common wrong
-answers with the mistake each looks like), a chart per exercise, every learner's
-count, and a CSV export that the browser downloads.
+Then it shows the settings every learner's page obeys (when solutions open; whose
+numbers the exercises are on, and the class seed), the worksheet and its answer
+key on the class seed's cards in the teacher's language, figures per exercise
+(learners who answered, solved, median answers, the most common wrong answers
+with the mistake each looks like and the most common mistakes, each answer
+checked against the instance its learner saw), a chart per exercise, every
+learner's count, and a CSV export that the browser downloads.
 """
 
 from __future__ import annotations
@@ -25,18 +28,25 @@ from ..analysis.charts import DARK, EXCEED_HATCH, GREY
 from ..engine.cards import N_
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
 from ..lessons.classroom import (
+    DEFAULT_NUMBERS,
     DEFAULT_POLICY,
+    MAX_SEED,
     MIN_TEACHER_KEY,
+    NUMBERS_POLICIES,
     SOLUTION_POLICIES,
     SOLUTIONS_SETTING,
     TEACHER_KEY_VARIABLE,
     ExerciseSummary,
+    class_numbers,
+    regrade,
     results_csv,
+    set_class_numbers,
     summarise,
     teacher_key,
     teacher_key_matches,
 )
-from ..lessons.exercises import EXERCISES
+from ..lessons.exercises import EXERCISES, instance
+from ..lessons.problems.worksheet import answer_key_html, worksheet_html
 from ..lessons.storage import Attempt, Storage, StorageError, open_storage
 from ..analysis.charts import figure_png
 from .table import CSS
@@ -74,6 +84,7 @@ class TeacherApp:
         self.unlocked = False
         self._charts: dict[str, tuple[tuple[object, ...], bytes]] = {}
         self._refreshing = threading.Lock()
+        self._quiet = False
         self.title = W.HTML()
         self.language = W.Dropdown(options=[(LANGUAGE_NAMES[c], c) for c in LANGUAGES], value=self.t.lang,
                                    layout=W.Layout(width="auto"))
@@ -130,17 +141,40 @@ class TeacherApp:
         self.learners.add_class("cl-teacher-learners")
         self.charts = W.Box(layout=W.Layout(flex_flow="row wrap"))
         self.charts.add_class("cl-teacher-charts")
+        self.numbers = W.Dropdown(layout=W.Layout(width="auto"))
+        self.numbers.add_class("cl-teacher-numbers")
+        self.class_seed = W.BoundedIntText(min=0, max=MAX_SEED - 1, layout=W.Layout(width="16em"))
+        self.class_seed.add_class("cl-teacher-class-seed")
+        self.new_seed_button = W.Button(icon="random", layout=W.Layout(width="auto"))
+        self.new_seed_button.add_class("cl-teacher-new-seed")
+        self.numbers_note = W.HTML()
+        self.numbers_note.add_class("cl-teacher-numbers-note")
+        self.worksheet_button = W.Button(icon="print", layout=W.Layout(width="auto"))
+        self.worksheet_button.add_class("cl-teacher-worksheet")
+        self.key_button = W.Button(icon="key", layout=W.Layout(width="auto"))
+        self.key_button.add_class("cl-teacher-answer-key")
+        self.sheet_links = W.HTML()
+        self.sheet_links.add_class("cl-teacher-sheets")
         self.refresh_button.on_click(lambda _: self.refresh())
         self.export_button.on_click(lambda _: self.export_csv())
+        self.new_seed_button.on_click(lambda _: self.new_class_seed())
+        self.worksheet_button.on_click(lambda _: self.make_sheet(answers=False))
+        self.key_button.on_click(lambda _: self.make_sheet(answers=True))
         row = W.Layout(flex_flow="row wrap", align_items="center")
         self.body.children = [
             W.HBox([self.solutions, self.refresh_button, self.export_button, self.csv_link], layout=row),
+            W.HBox([self.numbers, self.class_seed, self.new_seed_button], layout=row),
+            self.numbers_note,
+            W.HBox([self.worksheet_button, self.key_button, self.sheet_links], layout=row),
             self.summary, self.table, self.charts, self.learners,
         ]
         self._relabel()
         if self.storage is not None:
             self.solutions.value = self._policy()
+            self._show_numbers()
         self.solutions.observe(lambda change: self.set_policy(change["new"]), names="value")
+        self.numbers.observe(lambda change: self.set_numbers(), names="value")
+        self.class_seed.observe(lambda change: self.set_numbers(), names="value")
         self.root.add_class("cl-teacher-unlocked")
         self.refresh()
 
@@ -171,6 +205,21 @@ class TeacherApp:
             self.solutions.value = current
         self.refresh_button.description = t.gettext("Refresh")
         self.export_button.description = t.gettext("Export the results (CSV)")
+        self.numbers.description = t.gettext("Numbers")
+        current = self.numbers.value
+        self._quiet = True  # relabelling is not the teacher choosing
+        try:
+            self.numbers.options = [(t.gettext(label), key) for key, label in NUMBERS_POLICIES.items()]
+            if current is not None:
+                self.numbers.value = current
+        finally:
+            self._quiet = False
+        self.class_seed.description = t.gettext("Class seed")
+        self.new_seed_button.description = t.gettext("New class seed")
+        self.worksheet_button.description = t.gettext("Worksheet")
+        self.key_button.description = t.gettext("Answer key")
+        self.sheet_links.value = ""  # made again on demand, in the new language
+        self._numbers_note()
 
     def _policy(self) -> str:
         assert self.storage is not None
@@ -204,6 +253,7 @@ class TeacherApp:
             if attempts is None:
                 return
             t = self.t
+            attempts = [regrade(a) for a in attempts]  # each against the cards its learner saw
             summaries = summarise(attempts)
             sessions = {a.session for a in attempts}
             self.summary.value = escape(t.gettext("Learners: {learners}. Answers checked: {answers}.").format(
@@ -222,12 +272,13 @@ class TeacherApp:
     def _table(self, summaries: dict[str, ExerciseSummary]) -> str:
         t = self.t
         head = [t.gettext("Exercise"), t.gettext("Learners who answered"), t.gettext("Solved"),
-                t.gettext("Median answers per learner"), t.gettext("Most common wrong answers")]
+                t.gettext("Median answers per learner"), t.gettext("Most common wrong answers"),
+                t.gettext("Most common mistakes")]
         rows = []
         for number, ex in enumerate(EXERCISES, 1):
             s = summaries.get(ex.id)
             if s is None:
-                cells = [escape(f"{number}. {t.gettext(ex.title)}"), "0", "0", "-", ""]
+                cells = [escape(f"{number}. {t.gettext(ex.title)}"), "0", "0", "-", "", ""]
             else:
                 wrong = []
                 for answer, count, mistake in s.wrong:
@@ -235,8 +286,11 @@ class TeacherApp:
                     if mistake:
                         text = t.gettext("{answer}: {mistake}").format(answer=text, mistake=t.gettext(mistake))
                     wrong.append(escape(text))
+                made = [escape(t.ngettext("{mistake} ({count} learner)", "{mistake} ({count} learners)", count).format(
+                    mistake=t.gettext(mistake), count=self._number(count))) for mistake, count in s.mistakes]
                 cells = [escape(f"{number}. {t.gettext(ex.title)}"), self._number(s.attempted),
-                         self._number(s.solved), self._number(float(s.median_attempts)), "<br>".join(wrong)]
+                         self._number(s.solved), self._number(float(s.median_attempts)), "<br>".join(wrong),
+                         "<br>".join(made)]
             rows.append(f'<tr data-exercise="{ex.id}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
         return '<table class="cl-table cl-teacher-figures"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
@@ -278,6 +332,64 @@ class TeacherApp:
             self.storage.set_setting(SOLUTIONS_SETTING, policy)
         except StorageError as error:
             self.summary.value = self._error(self.t.refusal(error))
+
+    def _show_numbers(self) -> None:
+        assert self.storage is not None
+        try:
+            policy, seed = class_numbers(self.storage)
+        except StorageError as error:
+            self.summary.value = self._error(error.translated(self.t.gettext))
+            return
+        self._quiet = True
+        try:
+            self.numbers.value, self.class_seed.value = policy, seed
+        finally:
+            self._quiet = False
+        self._numbers_note()
+
+    def _numbers_note(self) -> None:
+        t = self.t
+        if self.numbers.value == "class":
+            text = t.gettext("Every learner works on the cards of the class seed: the same numbers for everyone, "
+                             "as on the worksheet.")
+        else:
+            text = t.gettext("Each learner works on cards of their own, drawn from the class seed and their name: "
+                             "the same questions with other numbers. The worksheet is on the class seed's cards.")
+        self.numbers_note.value = f'<span class="cl-note">{escape(text)}</span>'
+
+    def set_numbers(self) -> None:
+        """Store whose numbers the learners' exercises are on; pages follow at their next exercise."""
+        if self._quiet or self.storage is None:
+            return
+        policy = str(self.numbers.value or DEFAULT_NUMBERS)
+        try:
+            set_class_numbers(self.storage, policy, int(self.class_seed.value))
+        except StorageError as error:
+            self.summary.value = self._error(error.translated(self.t.gettext))
+            return
+        self.sheet_links.value = ""  # a sheet made before is on other cards
+        self._numbers_note()
+
+    def new_class_seed(self) -> None:
+        """Draw a new class seed: new numbers for everyone (a new session, say)."""
+        import secrets
+
+        self.class_seed.value = secrets.randbelow(MAX_SEED)
+
+    def make_sheet(self, answers: bool) -> str:
+        """The worksheet (or its answer key) on the class seed's cards, in the page's language,
+        as a link the browser downloads; returns the page's HTML."""
+        seed = int(self.class_seed.value)
+        instances = [instance(ex.id, seed) for ex in EXERCISES]
+        page = (answer_key_html if answers else worksheet_html)(instances, self.t.lang)
+        data = base64.b64encode(page.encode("utf-8")).decode()
+        kind = "answer-key" if answers else "worksheet"
+        label = (self.t.gettext("Download the answer key (seed {seed})") if answers
+                 else self.t.gettext("Download the worksheet (seed {seed})")).format(seed=seed)
+        self.sheet_links.value = (
+            f'<a class="cl-teacher-{kind}-link" download="capital_lux_{kind}_{self.t.lang}_{seed}.html" '
+            f'href="data:text/html;charset=utf-8;base64,{data}">{escape(label)}</a>')
+        return page
 
     def export_csv(self) -> None:
         """A download link holding every attempt as CSV: the file goes to the teacher's browser."""

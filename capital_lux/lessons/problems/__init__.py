@@ -19,7 +19,7 @@ import random
 from fractions import Fraction
 
 from .checker import check, diagnose, format_number
-from .core import Exercise, Mistake
+from .core import Exercise, Mistake, Plural
 from .draws import DRAWS
 from .more import MORE
 from .round_end import ROUND_END
@@ -48,8 +48,11 @@ def _fill(ex: Exercise, t: Translator, html: bool) -> dict[str, str]:
     values: dict[str, str] = {ROLES[c]: t.role(c) for c in COLOURS}
     values.update({COLOUR_NAMES[c]: t.colour(c) for c in COLOURS})
     values.update({"Hometown": t.term("Hometown"), "Capital": t.term("Capital")})
+    plurals: dict[str, Plural] = {}
     for key, fact in ex.facts(ex.view()).items():
-        if isinstance(fact, Card):
+        if isinstance(fact, Plural):
+            plurals[key] = fact
+        elif isinstance(fact, Card):
             values[key] = card_html(fact, role=t.role(fact.colour)) if html else str(fact)
         elif isinstance(fact, Fraction):
             values[key] = format_number(fact)
@@ -59,6 +62,9 @@ def _fill(ex: Exercise, t: Translator, html: bool) -> dict[str, str]:
     values["answer"] = format_number(exact)
     if exact.denominator != 1:
         values["answer"] += f" ≈ {formatting.format_number(exact, t.lang, 4)}"
+    for key, plural in plurals.items():  # the reader's language picks the form for the count
+        values[key] = t.ngettext(plural.singular, plural.plural, plural.count).format(
+            **values, count=formatting.format_number(plural.count, t.lang))
     return values
 
 

@@ -29,7 +29,31 @@ from ...engine.position import loads_position, position_from_dict
 from ...engine.state import DEAL, GameState, new_game
 from ...engine.views import PlayerView, view
 
-Fact = int | Fraction | str | Card
+
+
+@dataclass(frozen=True)
+class Plural:
+    """A counted phrase, in the singular and the plural (msgids naming the count
+    ``{count}``): the reader's language picks the form when the text is filled in."""
+
+    singular: str
+    plural: str
+    count: int
+
+
+def ngettext(singular: str, plural: str, count: int) -> Plural:
+    """A plural phrase for an exercise's text, kept until the reader's language is known.
+
+    Called ``ngettext`` so that the catalogue's extraction finds both msgids."""
+    return Plural(singular, plural, count)
+
+
+def discard_pile(v: PlayerView) -> Plural:
+    """The size of the discard pile, as the worked solutions say it."""
+    return ngettext("{count} card", "{count} cards", len(v.discards))
+
+
+Fact = int | Fraction | str | Card | Plural
 Variation = Callable[[dict[str, Any], random.Random, int], dict[str, Any]]
 
 
@@ -147,11 +171,15 @@ def _swap(a: tuple[list[str], int], b: tuple[list[str], int]) -> None:
 
 
 def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: bool = True,
-              hand_greens: int = 0, move_second: str | None = None) -> Variation:
-    """A variation: trade discards with unseen cards, the ``capital`` colours' cards with
-    unseen cards of the same colour (so the colours' structure stays), shuffle the values
-    of every modifier the table holds, give the viewer ``hand_greens`` green cards in hand,
-    and (``move_second``) move the second face-down modifier above yellow to that colour."""
+              hand_greens: int = 0, move_second: str | None = None, hometown: Sequence[str] = (),
+              hand_over_own: bool = False) -> Variation:
+    """A variation: trade discards with unseen cards, the ``capital`` and the viewer's
+    ``hometown`` colours' cards with unseen cards of the same colour (so the colours'
+    structure stays), shuffle the values of every modifier the table holds, give the
+    viewer ``hand_greens`` green cards in hand, (``move_second``) move the second
+    face-down modifier above yellow to that colour, and (``hand_over_own``) give the
+    modifier the viewer placed, half the time, to another player: face down, it is one
+    more the viewer has not seen."""
 
     def vary(data: dict[str, Any], rng: random.Random, viewer: int) -> dict[str, Any]:
         hidden = _unseen_slots(data, viewer)
@@ -163,6 +191,11 @@ def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: boo
             same = [s for s in hidden if s[0][s[1]][0] == card[0]]
             if card[0] in capital and same and rng.random() < 0.7:
                 _swap((data["capital"], i), rng.choice(same))
+        home = data["hometowns"][viewer]
+        for i, card in enumerate(home):
+            same = [s for s in hidden if s[0][s[1]][0] == card[0]]
+            if card[0] in hometown and same and rng.random() < 0.7:
+                _swap((home, i), rng.choice(same))
         hand = data["hands"][viewer]
         for i in range(len(hand)):
             greens = sum(c[0] == "G" for c in hand)
@@ -181,8 +214,14 @@ def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: boo
         if move_second is not None:
             above_yellow = [m for m in mods["above"] if m["colour"] == "Y" and m["owner"] != viewer]
             above_yellow[1]["colour"] = move_second
+        if hand_over_own and rng.random() < 0.5:
+            others = [p for p in range(len(data["hands"])) if p != viewer]
+            for m in mods["above"]:
+                if m["owner"] == viewer:
+                    m["owner"] = rng.choice(others)
         for zone in ("deck", "discards", "capital"):
             data[zone].sort()
+        home.sort()
         return data
 
     return vary

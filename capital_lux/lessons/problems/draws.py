@@ -8,8 +8,8 @@ from math import comb
 
 from . import mistakes as M
 from .core import (
-    Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discarded, hidden_above,
-    hidden_sums, limits, mean, mods, own_modifiers, reshuffle, share, unseen,
+    Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
+    hidden_above, hidden_sums, limits, mean, mods, ngettext, own_modifiers, reshuffle, share, unseen,
 )
 from ...analysis.risk import hypergeometric, hypergeometric_at_least, unseen_modifiers
 from ...engine.cards import Card, N_, format_modifier
@@ -28,7 +28,8 @@ PLACED_BLIND = N_("Assume the placements tell you nothing: every modifier you ha
 def deal_facts(v: PlayerView, colour: str | None = None, value: int | None = None) -> dict[str, Fact]:
     cards = unseen(v)
     k = sum((colour is None or c.colour == colour) and (value is None or c.value == value) for c in cards)
-    return {"N": len(cards), "K": k, "n": v.deal_size, "rest": len(cards) - k}
+    return {"N": len(cards), "K": k, "n": v.deal_size, "rest": len(cards) - k,
+            "sixes": ngettext("{count} six", "{count} sixes", k)}
 
 
 def _nkn(v: PlayerView, colour: str | None = None, value: int | None = None) -> tuple[int, int, int]:
@@ -71,8 +72,10 @@ def _dealt(s: GameState, rng: random.Random, viewer: int) -> tuple[Card, ...]:
 def scholar_facts(v: PlayerView) -> dict[str, Fact]:
     cards = unseen(v)
     scholar = next(c for c in v.hand if c.colour == "G")
-    return {"card": scholar, "G": sum(c.colour == "G" for c in cards), "N": len(cards),
-            "discards": len(v.discards), "discarded": discarded(v, "G")}
+    greens = sum(c.colour == "G" for c in cards)
+    return {"card": scholar, "G": greens, "N": len(cards),
+            "discards": len(v.discards), "discarded": discarded(v, "G"), "pile": discard_pile(v),
+            "greens": ngettext("{count} of them is {green}", "{count} of them are {green}", greens)}
 
 
 def _scholar(v: PlayerView) -> Fraction:
@@ -98,12 +101,15 @@ def _scholar_trial(s: GameState, rng: random.Random) -> Fraction:
 def _positive_facts(v: PlayerView) -> dict[str, Fact]:
     pool = list(unseen_modifiers(v))
     pairs = [(a, b) for i, a in enumerate(pool) for b in pool[i + 1:]]
+    good = sum(a + b > 0 for a, b in pairs)
     return {
         "own": mods(own_modifiers(v)),
         "pool": mods(pool),
         "pairs": ", ".join(f"{a:+d} {b:+d} = {a + b:+d}" for a, b in pairs),
-        "good": sum(a + b > 0 for a, b in pairs),
+        "good": good,
         "total": len(pairs),
+        "good_pairs": ngettext("{count} of the {total} pairs adds up to more than 0",
+                               "{count} of the {total} pairs add up to more than 0", good),
     }
 
 
@@ -169,7 +175,7 @@ DRAWS: tuple[Exercise, ...] = (
         "deal-any-six", N_("Deck composition and the draft"), N_("A 6 in the deal"), "first-deal", 0,
         N_("The cards for the draft are about to be dealt: you will get {n} of the {N} cards you cannot "
            "see. What is the probability that at least one of them is a 6?"),
-        N_("All {K} sixes are among the {N} cards you cannot see, and every set of {n} of them is equally "
+        N_("The {N} cards you cannot see hold {sixes}, and every set of {n} of them is equally "
            "likely to be yours. The sets without a 6 choose all {n} cards among the other {rest}: "
            "P(no 6) = C({rest}, {n}) / C({N}, {n}). So P(at least one 6) = 1 - C({rest}, {n}) / C({N}, {n}) "
            "= {answer}."),
@@ -197,7 +203,7 @@ DRAWS: tuple[Exercise, ...] = (
     Exercise(
         "deal-expected-sixes", N_("Deck composition and the draft"), N_("How many sixes, on average?"),
         "first-deal", 0,
-        N_("You will be dealt {n} of the {N} cards you cannot see; {K} of them are sixes. How many sixes "
+        N_("You will be dealt {n} of the {N} cards you cannot see, which hold {sixes}. How many sixes "
            "do you get on average (the expected number)?"),
         N_("Each of your {n} cards is a 6 with probability {K}/{N}. Expectations add up even though the "
            "cards are not independent, so the expected number of sixes is {n} × {K}/{N} = {answer}."),
@@ -213,9 +219,9 @@ DRAWS: tuple[Exercise, ...] = (
         "modifiers-round-2", 0,
         N_("You play {card} into the {Capital}: the {Scholar} draws the top card of the deck. What is the "
            "probability that it is another {Scholar}, a {green} card?"),
-        N_("You cannot see {N} cards: the deck and the other players' hands. The {discards} discarded cards "
-           "are out of the game. Nothing you know tells the unseen cards apart, so each of them is equally "
-           "likely to be on top of the deck. {G} of them are {green}, so the probability is {answer}."),
+        N_("You cannot see {N} cards: the deck and the other players' hands. The discard pile ({pile}) "
+           "is out of the game. Nothing you know tells the unseen cards apart, so each of them is equally "
+           "likely to be on top of the deck. {greens}, so the probability is {answer}."),
         _scholar, scholar_facts, _scholar_trial,
         mistakes=(Mistake("discards-unseen", M.DISCARDS_UNSEEN, green_with_discards),),
         assumptions=(SHUFFLED,), vary=reshuffle(capital=("G",), modifiers=False),
@@ -228,7 +234,7 @@ DRAWS: tuple[Exercise, ...] = (
            "modifiers above the {Merchant} add up to more than 0?"),
         N_("The modifiers are +4, +2, -1 and -3, one of each. You know where your {own} is, so the two "
            "face-down ones are two different modifiers among {pool}, every pair equally likely: {pairs}. "
-           "{good} of the {total} pairs add up to more than 0: {answer}."),
+           "{good_pairs}: {answer}."),
         lambda v: share([t > 0 for t in hidden_sums(v, "Y")]), _positive_facts, _positive_trial,
         mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _positive_replaced),
                   Mistake("known-unseen", M.KNOWN_UNSEEN, _positive_own_counted)),

@@ -9,8 +9,8 @@ from math import ceil, floor
 
 from . import mistakes as M
 from .core import (
-    Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discarded, hidden_above,
-    hidden_sums, limits, mean, mods, reshuffle, share, unseen,
+    Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
+    hidden_above, hidden_sums, limits, mean, mods, ngettext, reshuffle, share, unseen,
 )
 from .draws import PLACED_BLIND, SHUFFLED
 from ...analysis.risk import unseen_modifiers
@@ -60,6 +60,8 @@ def _bayes_facts(v: PlayerView) -> dict[str, Fact]:
     neg, pos = sum(m < 0 for m in pool), sum(m > 0 for m in pool)
     owner = next(m.owner for m in v.modifiers_above["Y"] if m.value is None)
     return {"seat": owner, "pool": mods(pool), "neg": neg, "pos": pos, "k": len(pool),
+            "negatives": ngettext("{count} negative", "{count} negative", neg),
+            "positives": ngettext("{count} positive", "{count} positive", pos),
             "top": Fraction(3 * neg, 4 * len(pool)), "bottom": Fraction(3 * neg + pos, 4 * len(pool))}
 
 
@@ -152,8 +154,10 @@ def _dependence_facts(v: PlayerView) -> dict[str, Fact]:
     pool = _pool(v)
     pairs = [(a, b) for i, a in enumerate(pool) for j, b in enumerate(pool) if i != j]
     p = share([m > 0 for m in pool])
-    return {"pool": mods(pool), "p": p, "product": p * p, "good": sum(a > 0 and b > 0 for a, b in pairs),
-            "total": len(pairs)}
+    good = sum(a > 0 and b > 0 for a, b in pairs)
+    return {"pool": mods(pool), "p": p, "product": p * p, "good": good, "total": len(pairs),
+            "good_pairs": ngettext("{count} of the {total} ordered pairs is made of two positive ones",
+                                   "{count} of the {total} ordered pairs are made of two positive ones", good)}
 
 
 def _dependence(v: PlayerView) -> Fraction:
@@ -210,8 +214,11 @@ def _samples_trial(s: GameState, rng: random.Random) -> Fraction:
 def _scholars_facts(v: PlayerView) -> dict[str, Fact]:
     cards = unseen(v)
     greens = [c for c in v.hand if c.colour == "G"]
-    return {"first": greens[0], "second": greens[1], "G": sum(c.colour == "G" for c in cards), "N": len(cards),
-            "G1": sum(c.colour == "G" for c in cards) - 1, "N1": len(cards) - 1, "discards": len(v.discards)}
+    g = sum(c.colour == "G" for c in cards)
+    return {"first": greens[0], "second": greens[1], "G": g, "N": len(cards),
+            "G1": g - 1, "N1": len(cards) - 1, "discards": len(v.discards), "pile": discard_pile(v),
+            "greens_left": ngettext("{count} of the {N1} cards you cannot see is {green}",
+                                    "{count} of the {N1} cards you cannot see are {green}", g - 1)}
 
 
 def _two_greens(g: int, n: int) -> Fraction:
@@ -248,7 +255,10 @@ def _scholars_trial(s: GameState, rng: random.Random) -> Fraction:
 
 def _until_facts(v: PlayerView) -> dict[str, Fact]:
     cards = unseen(v)
-    return {"N": len(cards), "G": sum(c.colour == "G" for c in cards)}
+    g = sum(c.colour == "G" for c in cards)
+    return {"N": len(cards), "G": g,
+            "gaps": ngettext("The {count} {green} card cuts the other cards into {count} + 1 gaps",
+                             "The {count} {green} cards cut the other cards into {count} + 1 gaps", g)}
 
 
 def _until(v: PlayerView) -> Fraction:
@@ -298,7 +308,7 @@ MORE: tuple[Exercise, ...] = (
         "bayes-placement", N_("Conditional probability"), N_("What does a placement tell?"), "agent-drew", 0,
         N_("Player {seat} drew a modifier with their {Agent} and put it face down above the {Merchant}. "
            "Under the placement model below, what is the probability that this modifier is negative?"),
-        N_("The modifier was one of {pool} ({neg} negative, {pos} positive), each equally likely before "
+        N_("The modifier was one of {pool} ({negatives}, {positives}), each equally likely before "
            "it was placed. Bayes' rule weighs each value by the chance of being put above the {Merchant}: "
            "P(negative and above) = 3/4 × {neg}/{k} = {top}, and P(above) = 3/4 × {neg}/{k} + 1/4 × "
            "{pos}/{k} = {bottom}. So P(negative | above the {Merchant}) = {top} / {bottom} = {answer}."),
@@ -322,7 +332,8 @@ MORE: tuple[Exercise, ...] = (
         lambda v: _risk_given(v, _revealed(v)), _reveal_facts, _reveal_trial,
         mistakes=(Mistake("prior", M.PRIOR, lambda v: as_fraction(_reveal_facts(v)["overall"])),
                   Mistake("with-replacement", M.WITH_REPLACEMENT, _reveal_replaced)),
-        assumptions=(PLACED_BLIND, NOW_ONLY), vary=reshuffle(discards=False, capital=("Y",)), valid=_reveal_valid,
+        assumptions=(PLACED_BLIND, NOW_ONLY), valid=_reveal_valid,
+        vary=reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True),
     ),
     Exercise(
         "two-colours-dependent", N_("Dependence"), N_("Two colours, one set of modifiers"),
@@ -331,13 +342,14 @@ MORE: tuple[Exercise, ...] = (
            "placed by other players. What is the probability that both are positive, so that both the "
            "{yellow} and the {green} limits rise?"),
         N_("Each one alone is positive with probability {p}, but they are two different cards among "
-           "{pool}: {good} of the {total} ordered pairs are both positive, so the probability is "
+           "{pool}: {good_pairs}, so the probability is "
            "{answer}. That is not {p} × {p} = {product}: once one is positive, fewer positive ones are left "
            "for the other. The two events are dependent."),
         _dependence, _dependence_facts, _dependence_trial,
         mistakes=(Mistake("independence", M.INDEPENDENCE, lambda v: share([m > 0 for m in _pool(v)]) ** 2),
                   Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _both_positive(all_modifiers_but_pending(v)))),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, move_second="G"), default_seed=0,
+        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, move_second="G", hand_over_own=True),
+        default_seed=2,
         valid=lambda v: 0 < _dependence(v) < 1,
     ),
     Exercise(
@@ -388,9 +400,9 @@ MORE: tuple[Exercise, ...] = (
         N_("You hold {first} and {second}. You play both into the {Capital}, one after the other; each "
            "{Scholar} draws the top card of the deck. What is the probability that both draws are "
            "{green}?"),
-        N_("You cannot see {N} cards, {G} of them {green} (the {discards} discarded cards are out of the "
+        N_("You cannot see {N} cards, {G} of them {green} (the discard pile, {pile}, is out of the "
            "game). The first draw is {green} with probability {G}/{N}. Then that card is in your hand, and "
-           "{G1} of the {N1} cards you cannot see are {green}. So the probability is {G}/{N} × {G1}/{N1} "
+           "{greens_left}. So the probability is {G}/{N} × {G1}/{N1} "
            "= {answer}."),
         _scholars, _scholars_facts, _scholars_trial,
         mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _scholars_replaced),
@@ -403,7 +415,7 @@ MORE: tuple[Exercise, ...] = (
         N_("Before the deal, the deck holds the {N} cards you cannot see, {G} of them {green}. If its "
            "cards were turned one by one from the top, how many would you expect to turn, up to and "
            "including the first {green} card?"),
-        N_("The {G} {green} cards cut the other cards into {G} + 1 gaps, each as long as the others on "
+        N_("{gaps}, each as long as the others on "
            "average: ({N} - {G}) / ({G} + 1) cards. The first {green} card comes right after the first "
            "gap, so the expected number of cards turned is 1 + ({N} - {G}) / ({G} + 1) = ({N} + 1) / "
            "({G} + 1) = {answer}."),
@@ -425,6 +437,7 @@ MORE: tuple[Exercise, ...] = (
            "plus that, in {bad} of the {total} cases: {answer}."),
         lambda v: _cleric(v), _cleric_facts, _cleric_trial,
         mistakes=(Mistake("cleric-half", M.CLERIC_HALF, lambda v: _cleric(v, drop=0)),),
-        assumptions=(PLACED_BLIND, NOW_ONLY), vary=reshuffle(discards=False, capital=("Y",)), valid=_cleric_valid,
+        assumptions=(PLACED_BLIND, NOW_ONLY), valid=_cleric_valid,
+        vary=reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True),
     ),
 )

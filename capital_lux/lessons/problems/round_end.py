@@ -8,7 +8,10 @@ from math import comb
 from typing import Callable
 
 from . import mistakes as M
-from .core import Exercise, Fact, Mistake, as_int, discarded, limits, mean, mods, own_modifiers, reshuffle, share, unseen
+from .core import (
+    Exercise, Fact, Mistake, as_int, discard_pile, discarded, limits, mean, mods, ngettext, own_modifiers, reshuffle,
+    share, unseen,
+)
 from ...analysis.risk import unseen_modifiers
 from ...engine.cards import N_
 from ...engine.game import sample_chance
@@ -169,10 +172,13 @@ def _bonus_facts(v: PlayerView, turn_order: bool = True) -> dict[str, Fact]:
     holder_first = order.index(holder) < order.index(v.viewer)
     need = mine - theirs + (0 if holder_first == turn_order else 1)
     cards = unseen(v)
+    bad = sum(c.colour == card.colour and c.value >= need for c in cards)
     return {
         "card": card, "seat": holder, "starter": v.starting_player, "mine": mine, "theirs": theirs,
-        "need": need, "N": len(cards), "bad": sum(c.colour == card.colour and c.value >= need for c in cards),
+        "need": need, "N": len(cards), "bad": bad,
         "discarded": sum(c.colour == card.colour and c.value >= need for c in v.discards),
+        "bad_cards": ngettext("{count} of the {N} cards you cannot see is such a card",
+                              "{count} of the {N} cards you cannot see are such cards", bad),
     }
 
 
@@ -214,7 +220,7 @@ def _short_facts(v: PlayerView) -> dict[str, Fact]:
     return {
         "card": v.hand[0], "seat": last, "players": v.players, "per": per, "need": per * v.players,
         "deck_size": v.deck_size, "G": sum(c.colour == "G" for c in cards), "N": len(cards),
-        "short": (v.deck_size - 1) // v.players, "discards": len(v.discards),
+        "short": (v.deck_size - 1) // v.players, "discards": len(v.discards), "pile": discard_pile(v),
     }
 
 
@@ -305,7 +311,7 @@ ROUND_END: tuple[Exercise, ...] = (
            "highest {yellow} card of the {Capital}, whichever copy it is.)"),
         N_("Tied players take bonus cards in turn order, from the round's starting player (rulings R3 "
            "and R5). You take the first card only if player {seat}'s card is not a {yellow} card of {need} "
-           "or more. {bad} of the {N} cards you cannot see are such cards, and player {seat}'s card is "
+           "or more. {bad_cards}, and player {seat}'s card is "
            "equally likely any of them: 1 - {bad}/{N} = {answer}."),
         _bonus, _bonus_facts, _bonus_trial,
         mistakes=(Mistake("tie-order", M.TIE_ORDER, _bonus_tie_order),
@@ -321,7 +327,7 @@ ROUND_END: tuple[Exercise, ...] = (
         N_("Only a {Scholar} played into the {Capital} takes a card from the deck, and one draw leaves "
            "{need} - 1: each player then gets {short} cards (ruling R15). Whatever player {seat}'s two "
            "cards are, the chance of such a move is (their {green} cards)/4, and each of their cards is "
-           "{green} with probability {G}/{N} (the {discards} discarded cards are out of the game). So the "
+           "{green} with probability {G}/{N} (the discard pile, {pile}, is out of the game). So the "
            "answer is 2 × {G}/{N} / 4 = {answer}."),
         _short, _short_facts, _short_trial,
         mistakes=(Mistake("choice-ignored", M.CHOICE_IGNORED, _short_choice_ignored),
