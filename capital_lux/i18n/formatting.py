@@ -61,17 +61,20 @@ def _pattern(locale: str, kind: str, digits: int, trim: bool = False) -> str:
     return f"{head}0" + ("." + ("#" if trim else "0") * digits if digits else "") + tail
 
 
-def format_number(value: Number, lang: str, digits: int | None = None) -> str:
-    """``value`` in ``lang``'s locale: ``digits`` fixed decimals, or (``None``) up to three.
+def format_number(value: Number, lang: str, digits: int | None = None, *, trim: bool = False) -> str:
+    """``value`` in ``lang``'s locale: ``digits`` fixed decimals (``trim``: at most ``digits``),
+    or (``None``) up to three.
 
     >>> format_number(0.005, "fr"), format_number(2, "pt"), format_number(1234.5, "en", 1)
     ('0,005', '2', '1,234.5')
+    >>> format_number(0.68543, "fr", 4, trim=True), format_number(0.5, "en", 4, trim=True)
+    ('0,6854', '0.5')
     """
     locale = babel_locale(lang)
     if digits is None:
         return str(format_decimal(_decimal(value, 3), locale=locale))
-    return str(format_decimal(_decimal(value, digits), format=_pattern(locale, "decimal", digits), locale=locale,
-                              decimal_quantization=True))
+    return str(format_decimal(_decimal(value, digits), format=_pattern(locale, "decimal", digits, trim),
+                              locale=locale, decimal_quantization=True))
 
 
 def format_percent(p: Number, lang: str, digits: int = 0, *, trim: bool = False) -> str:

@@ -20,13 +20,12 @@ import threading
 from html import escape
 
 import ipywidgets as W
-from babel.numbers import format_decimal
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ..analysis.charts import DARK, EXCEED_HATCH, GREY
 from ..engine.cards import N_
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, format_number, translator
 from ..lessons.classroom import (
     DEFAULT_NUMBERS,
     DEFAULT_POLICY,
@@ -267,7 +266,7 @@ class TeacherApp:
             self.charts.children = images
 
     def _number(self, value: float) -> str:
-        return str(format_decimal(value, locale=self.t.lang))
+        return format_number(value, self.t.lang)
 
     def _table(self, summaries: dict[str, ExerciseSummary]) -> str:
         t = self.t

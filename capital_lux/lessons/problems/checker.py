@@ -19,12 +19,11 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from babel.numbers import format_decimal
 
 from . import mistakes as M
 from .core import Exercise, Mistake
 from ...i18n import Translator, translator
-from ...i18n.formatting import babel_locale
+from ...i18n.formatting import format_number as i18n_number
 
 #: A probability given as a decimal or percentage passes strictly within this distance.
 TOLERANCE = Fraction(1, 100)
@@ -66,7 +65,7 @@ def format_number(value: Fraction) -> str:
 
 def decimal_text(value: Fraction | float, t: Translator, digits: int = 4) -> str:
     """A number in the reader's locale, at most ``digits`` decimals (``0,6854`` in French)."""
-    return str(format_decimal(round(float(value), digits), locale=babel_locale(t.lang), decimal_quantization=False))
+    return i18n_number(value, t.lang, digits, trim=True)
 
 
 def tolerance_text(ex: Exercise, t: Translator) -> str:
