@@ -7,7 +7,7 @@ every part in place so nothing the learner did is lost.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Protocol, Sequence, TypeVar
 
 import ipywidgets as W
 
@@ -15,6 +15,14 @@ from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator
 from .table import CSS
 
 ROW = {"flex_flow": "row wrap", "align_items": "center"}
+
+Widget = TypeVar("Widget", bound=W.DOMWidget)
+
+
+def tagged(widget: Widget, css_class: str) -> Widget:
+    """``widget`` with a CSS class, the handle the page's style and the browser tests use."""
+    widget.add_class(css_class)
+    return widget
 
 
 class Page(Protocol):

@@ -48,6 +48,7 @@ from ..lessons.exercises import EXERCISES, instance
 from ..lessons.problems.worksheet import answer_key_html, worksheet_html
 from ..lessons.storage import Attempt, Storage, StorageError, open_storage
 from ..analysis.charts import figure_png
+from .base import tagged
 from .table import CSS
 
 #: Wrong keys allowed per page; then the page must be reloaded (a new kernel), which slows guessing.
@@ -124,36 +125,22 @@ class TeacherApp:
         return True
 
     def _build_dashboard(self) -> None:
-        self.solutions = W.Dropdown(layout=W.Layout(width="auto"))
-        self.solutions.add_class("cl-teacher-solutions")
-        self.refresh_button = W.Button(icon="refresh", layout=W.Layout(width="auto"))
-        self.refresh_button.add_class("cl-teacher-refresh")
-        self.export_button = W.Button(icon="download", layout=W.Layout(width="auto"))
-        self.export_button.add_class("cl-teacher-export")
-        self.csv_link = W.HTML()
-        self.csv_link.add_class("cl-teacher-csv")
-        self.summary = W.HTML()
-        self.summary.add_class("cl-teacher-summary")
-        self.table = W.HTML()
-        self.table.add_class("cl-teacher-table")
-        self.learners = W.HTML()
-        self.learners.add_class("cl-teacher-learners")
-        self.charts = W.Box(layout=W.Layout(flex_flow="row wrap"))
-        self.charts.add_class("cl-teacher-charts")
-        self.numbers = W.Dropdown(layout=W.Layout(width="auto"))
-        self.numbers.add_class("cl-teacher-numbers")
-        self.class_seed = W.BoundedIntText(min=0, max=MAX_SEED - 1, layout=W.Layout(width="16em"))
-        self.class_seed.add_class("cl-teacher-class-seed")
-        self.new_seed_button = W.Button(icon="random", layout=W.Layout(width="auto"))
-        self.new_seed_button.add_class("cl-teacher-new-seed")
-        self.numbers_note = W.HTML()
-        self.numbers_note.add_class("cl-teacher-numbers-note")
-        self.worksheet_button = W.Button(icon="print", layout=W.Layout(width="auto"))
-        self.worksheet_button.add_class("cl-teacher-worksheet")
-        self.key_button = W.Button(icon="key", layout=W.Layout(width="auto"))
-        self.key_button.add_class("cl-teacher-answer-key")
-        self.sheet_links = W.HTML()
-        self.sheet_links.add_class("cl-teacher-sheets")
+        self.solutions = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-solutions")
+        self.refresh_button = tagged(W.Button(icon="refresh", layout=W.Layout(width="auto")), "cl-teacher-refresh")
+        self.export_button = tagged(W.Button(icon="download", layout=W.Layout(width="auto")), "cl-teacher-export")
+        self.csv_link = tagged(W.HTML(), "cl-teacher-csv")
+        self.summary = tagged(W.HTML(), "cl-teacher-summary")
+        self.table = tagged(W.HTML(), "cl-teacher-table")
+        self.learners = tagged(W.HTML(), "cl-teacher-learners")
+        self.charts = tagged(W.Box(layout=W.Layout(flex_flow="row wrap")), "cl-teacher-charts")
+        self.numbers = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-numbers")
+        self.class_seed = tagged(W.BoundedIntText(min=0, max=MAX_SEED - 1, layout=W.Layout(width="16em")),
+                                 "cl-teacher-class-seed")
+        self.new_seed_button = tagged(W.Button(icon="random", layout=W.Layout(width="auto")), "cl-teacher-new-seed")
+        self.numbers_note = tagged(W.HTML(), "cl-teacher-numbers-note")
+        self.worksheet_button = tagged(W.Button(icon="print", layout=W.Layout(width="auto")), "cl-teacher-worksheet")
+        self.key_button = tagged(W.Button(icon="key", layout=W.Layout(width="auto")), "cl-teacher-answer-key")
+        self.sheet_links = tagged(W.HTML(), "cl-teacher-sheets")
         self.refresh_button.on_click(lambda _: self.refresh())
         self.export_button.on_click(lambda _: self.export_csv())
         self.new_seed_button.on_click(lambda _: self.new_class_seed())
