@@ -111,7 +111,7 @@ class Recorder:
         else:
             decision = self.inner.decide(ks)
         if ks.phase == kernel.AGENT and ks.pending is not None:
-            self.placed.append((COLOURS[decision], ks.pending))  # type: ignore[index]
+            self.placed.append((COLOURS[decision], ks.pending))
         return decision
 
 
