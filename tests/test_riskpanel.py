@@ -226,15 +226,26 @@ def test_the_stop_button_cancels_the_comparison_and_a_new_request_replaces_it() 
     runner.close()
 
 
-def test_a_comparison_over_the_time_budget_says_so() -> None:
-    ticks = iter(range(10**9))
-    runner = WorkRunner(budget_seconds=5, clock=lambda: float(next(ticks)))  # every look at the clock: a second
+def test_a_comparison_over_the_time_budget_says_so_and_keeps_the_figures_so_far() -> None:
+    now = [0.0]
+    runner = WorkRunner(budget_seconds=5, clock=lambda: now[0])
     comparison = MoveComparison(runner)
+    shown: list[str] = []
+
+    def watch(change: dict[str, str]) -> None:
+        shown.append(change["new"])
+        if "<table" in change["new"]:
+            now[0] = 100.0  # the first partial ranking is on show: the budget runs out now
+
+    comparison.html.observe(watch, names="value")
     job = comparison.start(EN, small_table(), model="random", placement="random", exact_limit=0, max_samples=100_000,
                            batch=10, target=0.0001)
     with pytest.raises((WorkStopped, Cancelled)):
         job.result(120)
-    assert "it took longer than the time allowed" in comparison.html.value and not job.cancelled
+    assert "<table" in shown[0]  # shown while it ran
+    html = comparison.html.value
+    assert "it took longer than the time allowed. The figures above come from the games played so far" in html
+    assert "<table" in html and "±" in html and not job.cancelled
     assert comparison.progress.layout.display == "none"
     runner.close()
 

@@ -429,6 +429,7 @@ def compare_forward(
     max_samples: int = 1000, batch: int = 100, exact_limit: int = EXACT_LIMIT,
     placement_views: dict[tuple[str, int], PlayerView] | None = None,
     progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
+    partial: Callable[[list[MoveRisk]], None] | None = None,
 ) -> list[MoveRisk]:
     """Every legal move's forward risk, ranked: lowest P(exceed) first, then best score change.
 
@@ -436,7 +437,8 @@ def compare_forward(
     games (common random numbers: game *i* is the same deal and dice for every move), in
     batches, until every probability's 95% interval is within ``target`` (or ``max_samples``).
     ``progress(fraction)`` is called as work is done; ``should_stop()`` returning True
-    raises ``Cancelled``.
+    raises ``Cancelled``; ``partial(moves)`` gets the ranking so far after each simulated
+    batch (each figure with its interval), so a caller can show it or keep it if stopped.
     """
     _check(v, model, placement)
     if not v.legal_actions:
@@ -469,11 +471,17 @@ def compare_forward(
             n += size
             moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior))
                      for a, o in zip(v.legal_actions, outcomes)]
+            if partial is not None:
+                partial(_ranked(moves))
             if progress is not None:
                 # the widest interval shrinks like 1/sqrt(n): guess the fraction done from it
                 widest = max(m.risk.widest() for m in moves)
                 progress(min(1.0, max(n / max_samples, (target / widest) ** 2 if widest else 1.0)))
             if all(m.risk.widest() <= target for m in moves):
                 break
+    return _ranked(moves)
+
+
+def _ranked(moves: list[MoveRisk]) -> list[MoveRisk]:
     return sorted(moves, key=lambda m: (mean(m.risk.p_exceed_any), -mean(m.risk.score_change)))
 

@@ -3,8 +3,10 @@
 "If the round ended now" is exact and shown at once (the teaching step from the certain
 to the uncertain); "at the round end, if the others play like …" is worked out in a
 background thread (``analysis.forward``), exact when the rest of the round is small and
-simulated with its interval otherwise, and the panel says which. Neither blocks the other
-controls: a new table or a new request cancels the work in progress.
+simulated with its interval otherwise, and the panel says which. "Compare my moves at the
+round end" ranks every move under the same model and placement, as a job of the session's
+``WorkRunner`` (progress bar, stop button, time budget). Neither blocks the other controls:
+a new table or a new request cancels the work in progress.
 """
 
 from __future__ import annotations
@@ -395,20 +397,34 @@ class MoveComparison:
             from ..analysis.charts import figure_png
             from ..analysis.forward import Cancelled, compare_forward
 
+            bot = model_name(model, t)
+            so_far: list[Any] = []
+
             def progress(x: float) -> None:
                 job.check(x)  # stops the job here once it is cancelled or over its budget
                 if self._request is mine:
                     self.progress.value = job.progress
 
+            def partial(moves: list[Any]) -> None:  # the ranking sharpens while the learner watches
+                so_far[:] = moves
+                if self._request is mine:
+                    self.html.value = self.table(t, moves, bot)
+
             try:
                 moves = compare_forward(v, model, placement, seed=seed, placement_views=placement_views,
-                                        progress=progress, should_stop=job.stopping, **options)
+                                        progress=progress, should_stop=job.stopping, partial=partial, **options)
             except (Cancelled, WorkStopped):
-                if not job.cancelled:  # over the session's time budget: say so
+                if not job.cancelled and self._request is mine:  # over the session's time budget: say so
                     self._busy(False)
-                    self.html.value = (f'<div class="cl-note cl-compare-stopped">'
-                                       f'{escape(t.gettext("The comparison was stopped: it took longer than the time allowed."))}'
-                                       "</div>")
+                    if so_far:
+                        note = t.gettext("The comparison was stopped: it took longer than the time allowed. "
+                                         "The figures above come from the games played so far, with their "
+                                         "intervals.")
+                        shown = self.table(t, so_far, bot)
+                    else:
+                        note = t.gettext("The comparison was stopped: it took longer than the time allowed.")
+                        shown = ""
+                    self.html.value = f'{shown}<div class="cl-note cl-compare-stopped">{escape(note)}</div>'
                 raise
             except Exception:
                 LOG.exception("move comparison failed")
@@ -419,7 +435,7 @@ class MoveComparison:
             if job.cancelled or self._request is not mine:
                 return None
             self._busy(False)
-            self.html.value = self.table(t, moves, model_name(model, t))
+            self.html.value = self.table(t, moves, bot)
             self.image.value = figure_png(forward_move_chart(moves, t))
             self.image.layout.display = None
             return moves
