@@ -274,3 +274,18 @@ def test_session_keeps_the_learners_view_before_each_face_down_modifier_of_the_o
             views = session.placement_views()
             assert all(before.current == session.state.modifiers_above[c][i][0] for (c, i), before in views.items())
     assert checked > 10
+
+
+def test_the_game_panel_gives_the_risk_panel_the_sessions_placement_views(monkeypatch: pytest.MonkeyPatch) -> None:
+    from capital_lux.tutor.panel import GamePanel
+    from capital_lux.tutor.session import Session
+
+    given: list[object] = []
+    monkeypatch.setattr(RiskPanel, "_redraw", lambda self: given.append(self._placement_views))
+    session = Session.new(4, seed=2, bot_kind="rule")
+    bot, rng = RuleOfThumbBot(), random.Random(2)
+    while not session.placement_views() and session.state.round == 1:
+        session.play(bot.choose(session.view(), rng))
+    assert session.placement_views()  # another player's modifier lies face down
+    GamePanel(EN, session)
+    assert given and given[-1] == session.placement_views()
