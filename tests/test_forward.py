@@ -25,7 +25,8 @@ from capital_lux.players.bots import RuleOfThumbBot
 
 
 def small_deck(players: int, keep: str, hands: list[str], hometowns: list[str], capital: str,
-               modifiers_above: list[tuple[str, int, int]]) -> GameState:
+               modifiers_above: list[tuple[str, int, int]], current: int | None = None,
+               last_turns: list[int] | None = None) -> GameState:
     """``arrange`` with every card not on the table or in ``keep`` discarded, so few are unseen."""
     placed = " ".join([*hands, *hometowns, capital, keep])
     counts = full_deck_counts()
@@ -33,7 +34,7 @@ def small_deck(players: int, keep: str, hands: list[str], hometowns: list[str], 
         counts[ALL_CARDS.index(Card.parse(text))] -= 1
     discards = " ".join(str(card) for card, n in zip(ALL_CARDS, counts) for _ in range(n))
     return arrange(players, discards=discards, hands=hands, hometowns=hometowns, capital=capital,
-                   modifiers_above=modifiers_above)
+                   modifiers_above=modifiers_above, current=current, last_turns=last_turns)
 
 
 # -- brute force: every labelled deal, every modifier order, the whole tree ---------------------
@@ -130,9 +131,10 @@ def three_players_scholar_to_come() -> GameState:
 
 
 def four_players_last_turns() -> GameState:
+    # Bot 2 has emptied its hand and Bot 3 has had its last turn: you, then Bot 1 (ruling R9).
     s = small_deck(
         4, keep="Y4 P3", hands=["Y3", "Y2", "", "P4"], hometowns=["B6 Y5", "Y6", "P2", "B3"],
-        capital="B4 Y5 P3 G6", modifiers_above=[("B", 0, -3), ("Y", 1, 4)],
+        capital="B4 Y5 P3 G6", modifiers_above=[("B", 0, -3), ("Y", 1, 4)], current=0, last_turns=[1],
     )
     return s
 
@@ -275,3 +277,30 @@ def test_posterior_is_calibrated_over_simulated_games() -> None:
     for b in bins:  # the predicted chance of "negative" lies within the observed frequency's interval
         predicted = figures[f"bayes_calibration_{b}_predicted"]
         assert figures[f"bayes_calibration_{b}_observed_low"] <= predicted <= figures[f"bayes_calibration_{b}_observed_high"]
+
+
+def test_samples_built_for_the_kernel_are_the_games_determinize_would_deal() -> None:
+    """The fast path (kernel state straight from the view) deals the same seeded games as the
+    engine path (``determinize`` then ``kernel.from_state``), in every phase a round goes
+    through, with and without a first move, the others' Agent draw included."""
+    game, rng, bot = Game(3, 4), random.Random(4), RuleOfThumbBot()
+    phases: set[str] = set()
+    checked = 0
+    while game.state.round == 1 or game.state.phase == "draft":
+        s = game.state
+        if s.phase in ("draft", "play", "cleric", "agent") and len(s.history) % 5 == 0:
+            for viewer in range(s.players):
+                v = view(s, viewer)
+                prior = modifier_posterior(v, "random")
+                for model in ("random", "rule"):
+                    fast = forward._Sampler(v, prior, model)
+                    slow = forward._Sampler(v, prior, model)
+                    assert fast.direct
+                    slow.direct, slow.decide = False, forward.decider(model)
+                    for first in (None, *v.legal_actions[:2]):
+                        for i in range(2):
+                            assert fast.outcome(3, i, first) == slow.outcome(3, i, first), (s.phase, viewer, first)
+                            checked += 1
+                phases.add(s.phase)
+        game.play(bot.choose(view(s, s.current), rng))
+    assert {"draft", "play", "agent"} <= phases and checked > 100

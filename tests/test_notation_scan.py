@@ -91,5 +91,6 @@ def test_no_notation_anywhere_a_learner_looks(lang: str) -> None:
     whatif.load_gallery("last-turn")
     whatif.samples.value = 20
     whatif.analyse()
+    whatif.wait_analysis(120)
     whatif.play()
     assert scan() == []

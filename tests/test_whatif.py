@@ -190,11 +190,13 @@ def test_app_analyses_every_move_and_plays_on() -> None:
     assert app.move.value == str(app.state.legal_actions()[0])  # a move is always chosen
     app.samples.value = 20
     app.analyse()
+    app.wait_analysis(120)
     assert len(app.moves) == len(app.state.legal_actions()) == 2
     assert app.chart.value[:4] == b"\x89PNG" and app.analysis.value.count("<tr") == 3
     assert "cl-card" in app.analysis.value and "[" in app.analysis.value
     first = app.analysis.value
     app.analyse()
+    app.wait_analysis(120)
     assert app.analysis.value == first  # seeded
     app.move.value = "capital Y5"
     app.play()
@@ -218,6 +220,7 @@ def test_app_analysis_is_from_the_view_of_the_player_to_move() -> None:
     app = _app(name="modifiers-round-2")
     app.samples.value = 20
     app.analyse()
+    app.wait_analysis(120)
     v = view(app.state, app.state.current_player())
     assert [m.action for m in app.moves] == list(v.legal_actions)
     assert all(isinstance(m.action, Play) for m in app.moves)
@@ -258,3 +261,24 @@ def test_analyse_one_position_by_clicking() -> None:
         chooser.value.set_files(str(upload))
         page.wait_for_selector(".cl-wi-message:has-text('Loaded rulebook-cleric.json')")
         assert "Cleric" in page.inner_text(".cl-wi-table")
+
+
+def test_compare_every_move_runs_as_a_job_with_progress_and_can_be_cancelled() -> None:
+    from capital_lux.tutor.work import Job
+
+    app = _app(name="last-turn")
+    app.samples.value = 20
+    seen: list[float] = []
+    app.analysis_progress.observe(lambda change: seen.append(change["new"]), names="value")
+    job = app.analyse()
+    assert isinstance(job, Job) and app.analysis_job is job
+    moves = app.wait_analysis(120)
+    assert moves is not None and [m.action for m in moves] == app.state.legal_actions()
+    assert seen and seen == sorted(seen) and seen[-1] == 1.0 and app.analysis_progress.layout.display == "none"
+    assert app.analysis.value.count("<tr") == 3
+    app.samples.value, app.horizon.value = 1000, "game"  # long: stopped by loading another position
+    job = app.analyse()
+    assert app.analysis_progress.layout.display is None
+    app.load_gallery("modifiers-round-2")
+    assert app.wait_analysis(120) is None and job.cancelled
+    assert app.analysis.value == "" and app.analysis_progress.layout.display == "none"

@@ -34,14 +34,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterator, Sequence, Union
 
-from ..engine import rules
-from ..engine.cards import ALL_CARDS, COLOURS
+from ..engine import kernel, rules
+from ..engine.cards import ALL_CARDS, COLOURS, MODIFIERS
 from ..engine.notation import Action, PlaceModifier
-from ..engine.state import AGENT, CHANCE_PHASES, DRAFT, GOLD, OVER, GameState
+from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, GameState
 from ..engine.views import PlayerView, determinize
 from .modifiers import ModifierPrior, modifier_posterior
-from .reveal import (KERNEL_MODELS, MODELS, QUICK, Decider, Outcome, Start, decider, exact_choices,
-                     play_round, reckon, rollout)
+from .reveal import (KERNEL_MODELS, MODELS, QUICK, Outcome, Start, decider, exact_choices,
+                     play_round, reckon, rollout, rollout_kernel)
 from .risk import Estimate
 
 __all__ = [
@@ -260,19 +260,87 @@ def _exact_summary(results: list[tuple[Fraction, Outcome]], model: str, placemen
 
 
 # -- simulated -------------------------------------------------------------------------------
-def _sample(v: PlayerView, prior: ModifierPrior, model: str, decide: Decider, seed: int, i: int,
-            first: Action | None) -> Outcome:
-    """Game ``i`` of a seeded run: the same hidden deal and dice whatever ``first`` is."""
-    rng = random.Random(seed * 1_000_003 + i)
-    values = prior.draw(rng)
-    s = _state(v, rng, None, values)
-    start = Start.of(s, v.viewer)
-    placed: list[tuple[str, int]] = []
-    if first is not None:
-        if s.phase == AGENT and s.pending_modifier is not None and isinstance(first, PlaceModifier):
-            placed.append((first.colour, s.pending_modifier))
-        s.apply_action(first)
-    return rollout(s, model, decide, rng, start, placed)
+class _Sampler:
+    """Game ``i`` of a seeded run: the same hidden deal and dice whatever move is tried first.
+
+    The kernel plays the rollouts, so a sample's kernel state is built straight from the
+    view: the public part once (``template``), then per game only the hidden cards and
+    modifier values, drawn exactly as ``determinize`` (through ``_state``) draws them from
+    the same generator, so the seeded games are the same ones. The search model, played by
+    the engine, still goes through ``_state``.
+    """
+
+    def __init__(self, v: PlayerView, prior: ModifierPrior, model: str) -> None:
+        self.v, self.prior, self.model = v, prior, model
+        self.direct = model in KERNEL_MODELS and v.phase in _DIRECT_PHASES
+        self.decide = None if self.direct else decider(model)
+        if not self.direct:
+            return
+        p = v.viewer
+        base = _state(v, random.Random(0), None, prior.assignments[0][0])
+        self.template = kernel.from_state(base)
+        self.score = rules.scores(base)[p]
+        counts = v.unseen_cards()
+        self.pool = [kind for kind, k in enumerate(counts) for _ in range(k)]
+        # the others' hidden places, in determinize's dealing order: (zone, seat, size)
+        self.zones = [(z, q, sizes[q]) for z, sizes in enumerate((v.hand_sizes, v.draft_hand_sizes,
+                                                                   v.draft_pick_counts))
+                      for q in range(v.players) if q != p]
+        self.slots = [(i, j) for i, c in enumerate(COLOURS) for j, m in enumerate(v.modifiers_above[c])
+                      if m.value is None]
+        known = [m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None]
+        if v.pending_modifier is not None:
+            known.append(v.pending_modifier)
+        self.unknown = list(MODIFIERS)
+        for value in known:
+            self.unknown.remove(value)
+        self.others_draw = v.phase == AGENT and v.current != p
+
+    def outcome(self, seed: int, i: int, first: Action | None) -> Outcome:
+        rng = random.Random(seed * 1_000_003 + i)
+        values = self.prior.draw(rng)
+        if not self.direct:
+            return self._through_engine(rng, values, first)
+        ks = self.template.copy()
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        places = (ks.hands, ks.draft_hands, ks.draft_picks)
+        at = 0
+        for z, q, size in self.zones:
+            places[z][q] = sorted(pool[at:at + size])
+            at += size
+        ks.deck = sorted(pool[at:])
+        unknown = self.unknown[:]
+        rng.shuffle(unknown)
+        slots = len(self.slots)
+        for value in values[:slots]:
+            unknown.remove(value)
+        mods = ks.mods
+        for (c, j), value in zip(self.slots, values):  # values[k] goes to slot k, as determinize pops them
+            mods[c][j] = (mods[c][j][0], value)
+        if self.others_draw:
+            ks.pending = values[slots] if len(values) > slots else unknown.pop()
+            if len(values) > slots:
+                unknown.remove(values[slots])
+        ks.modifier_deck = sorted(unknown)
+        sums = {c: sum(value for _, value in mods[k]) for k, c in enumerate(COLOURS)}
+        start = Start(self.v.viewer, self.v.round, 0, self.score, sums)
+        return rollout_kernel(ks, self.model, rng, start, [], first)
+
+    def _through_engine(self, rng: random.Random, values: tuple[int, ...], first: Action | None) -> Outcome:
+        assert self.decide is not None
+        s = _state(self.v, rng, None, values)
+        start = Start.of(s, self.v.viewer)
+        placed: list[tuple[str, int]] = []
+        if first is not None:
+            if s.phase == AGENT and s.pending_modifier is not None and isinstance(first, PlaceModifier):
+                placed.append((first.colour, s.pending_modifier))
+            s.apply_action(first)
+        return rollout(s, self.model, self.decide, rng, start, placed)
+
+
+#: Phases whose samples the kernel state is built for directly (the round is under way).
+_DIRECT_PHASES = (DRAFT, PLAY, CLERIC, AGENT)
 
 
 def _simulated_summary(outcomes: list[Outcome], model: str, placement: str, prior: ModifierPrior) -> ForwardRisk:
@@ -323,13 +391,13 @@ def iter_forward_risk(
         if results is not None:
             yield _exact_summary(results, model, placement, prior)
             return
-    decide = decider(model)
+    sampler = _Sampler(v, prior, model)
     outcomes: list[Outcome] = []
     while len(outcomes) < samples:
         for i in range(len(outcomes), min(samples, len(outcomes) + batch)):
             if should_stop is not None and i % 25 == 0 and should_stop():
                 raise Cancelled
-            outcomes.append(_sample(v, prior, model, decide, seed, i, None))
+            outcomes.append(sampler.outcome(seed, i, None))
         risk = _simulated_summary(outcomes, model, placement, prior)
         yield risk
         if target > 0 and risk.widest() <= target:
@@ -361,6 +429,7 @@ def compare_forward(
     max_samples: int = 1000, batch: int = 100, exact_limit: int = EXACT_LIMIT,
     placement_views: dict[tuple[str, int], PlayerView] | None = None,
     progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
+    partial: Callable[[list[MoveRisk]], None] | None = None,
 ) -> list[MoveRisk]:
     """Every legal move's forward risk, ranked: lowest P(exceed) first, then best score change.
 
@@ -368,7 +437,8 @@ def compare_forward(
     games (common random numbers: game *i* is the same deal and dice for every move), in
     batches, until every probability's 95% interval is within ``target`` (or ``max_samples``).
     ``progress(fraction)`` is called as work is done; ``should_stop()`` returning True
-    raises ``Cancelled``.
+    raises ``Cancelled``; ``partial(moves)`` gets the ranking so far after each simulated
+    batch (each figure with its interval), so a caller can show it or keep it if stopped.
     """
     _check(v, model, placement)
     if not v.legal_actions:
@@ -388,7 +458,7 @@ def compare_forward(
             if progress is not None:
                 progress((k + 1) / len(v.legal_actions))
     if not moves:
-        decide = decider(model)
+        sampler = _Sampler(v, prior, model)
         outcomes: list[list[Outcome]] = [[] for _ in v.legal_actions]
         n = 0
         while n < max_samples:
@@ -397,15 +467,21 @@ def compare_forward(
                 for i in range(n, n + size):
                     if should_stop is not None and i % 25 == 0 and should_stop():
                         raise Cancelled
-                    outcomes[k].append(_sample(v, prior, model, decide, seed, i, action))
+                    outcomes[k].append(sampler.outcome(seed, i, action))
             n += size
             moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior))
                      for a, o in zip(v.legal_actions, outcomes)]
+            if partial is not None:
+                partial(_ranked(moves))
             if progress is not None:
                 # the widest interval shrinks like 1/sqrt(n): guess the fraction done from it
                 widest = max(m.risk.widest() for m in moves)
                 progress(min(1.0, max(n / max_samples, (target / widest) ** 2 if widest else 1.0)))
             if all(m.risk.widest() <= target for m in moves):
                 break
+    return _ranked(moves)
+
+
+def _ranked(moves: list[MoveRisk]) -> list[MoveRisk]:
     return sorted(moves, key=lambda m: (mean(m.risk.p_exceed_any), -mean(m.risk.score_change)))
 

@@ -22,7 +22,7 @@ from ..engine.state import AGENT, CHANCE_PHASES, OVER, GameState
 from ..engine.views import view
 
 __all__ = ["MODELS", "QUICK", "KERNEL_MODELS", "SEARCH_ITERATIONS", "Decider", "decider", "exact_choices", "play_round",
-           "Recorder", "rollout", "Start", "Outcome", "outcome", "reckon"]
+           "Recorder", "rollout", "rollout_kernel", "kernel_policy", "Start", "Outcome", "outcome", "reckon"]
 
 MODELS = ("random", "rule", "search")
 #: A cheaper stand-in for the rule of thumb in rollouts (the search bot's play-out rule, one move
@@ -91,16 +91,25 @@ def play_round(s: GameState, decide: Decider, rng: random.Random) -> list[tuple[
 
 
 class Recorder:
-    """A kernel policy that notes where modifiers go: the kernel clears them after the reveal."""
+    """A kernel policy that notes where modifiers go (the kernel clears them after the reveal)
+    and, when given, makes ``first`` the first decision of the rollout (the move compared).
 
-    random_below: Callable[[int], int] | None = None  # never inline: every decision passes through here
-    random_bits: Callable[[int], int] | None = None
+    Card plays by a uniform policy stay inline in the kernel's loop (``random_bits``): a play
+    places no modifier. Every other decision passes through ``decide``.
+    """
 
-    def __init__(self, inner: kernel.KernelPolicy, placed: list[tuple[str, int]]) -> None:
-        self.inner, self.placed = inner, placed
+    random_below: Callable[[int], int] | None = None
+
+    def __init__(self, inner: kernel.KernelPolicy, placed: list[tuple[str, int]],
+                 first: kernel.Decision | None = None, inline_plays: bool = True) -> None:
+        self.inner, self.placed, self.first = inner, placed, first
+        self.random_bits = inner.random_bits if inline_plays and first is None else None
 
     def decide(self, ks: kernel.KState) -> kernel.Decision:
-        decision = self.inner.decide(ks)
+        if self.first is not None:
+            decision, self.first = self.first, None
+        else:
+            decision = self.inner.decide(ks)
         if ks.phase == kernel.AGENT and ks.pending is not None:
             self.placed.append((COLOURS[decision], ks.pending))
         return decision
@@ -110,40 +119,53 @@ class Recorder:
 KERNEL_MODELS = ("random", "rule", QUICK)
 
 
+def kernel_policy(model: str, rng: random.Random) -> kernel.KernelPolicy:
+    if model == QUICK:
+        from ..players.search import QuickRule
+
+        return QuickRule(rng)
+    return kernel.policy(model, rng)
+
+
+def rollout_kernel(ks: kernel.KState, model: str, rng: random.Random, start: Start,
+                   placed: list[tuple[str, int]], first: Action | None = None) -> Outcome:
+    """Play the kernel state ``ks`` (fresh: nothing lost yet) to its round's end, ``first``
+    being the decision of the seat to move, and reckon the reveal."""
+    bonus_before = [b[:] for b in ks.bonus]
+    inner = kernel_policy(model, rng)
+    seats: list[kernel.KernelPolicy] = [Recorder(inner, placed)] * ks.players
+    if first is not None:
+        seats[ks.current] = Recorder(inner, placed, kernel.from_action(first))
+    kernel.play_out(ks, seats, rng, until="round")
+    bonus: Counter[str] = Counter()
+    for before, after in zip(bonus_before, ks.bonus):
+        if len(after) != len(before):
+            for kind, n in (Counter(after) - Counter(before)).items():
+                bonus[COLOURS[kernel.COLOUR_OF[kind]]] += kernel.VALUE_OF[kind] * n
+    p = start.viewer
+    home, lost = ks.home[p], ks.points_lost[p]
+    return outcome(
+        start, placed, bonus,
+        home=[sum(home[i]) + lost[i] for i in range(len(COLOURS))],
+        capital_cards=[sum(values) for values in ks.capital],
+        cards_lost=tuple(ks.cards_lost[p]), points_lost=tuple(lost),
+        gold=ks.gold[p] + sum(ks.gold_spent[p]), scores=kernel.scores(ks),
+    )
+
+
 def rollout(s: GameState, model: str, decide: Decider, rng: random.Random, start: Start,
             placed: list[tuple[str, int]]) -> Outcome:
-    """Every simulated game goes through here: play ``s`` to its round's end and reckon the reveal.
+    """Play the engine state ``s`` to its round's end and reckon the reveal.
 
-    The kernel plays the random and rule-of-thumb models; the search model goes through the
-    engine (``play_round``), as does a first move that already ended the round.
+    The kernel plays the random and rule-of-thumb models (``rollout_kernel``); the search
+    model goes through the engine (``play_round``), as does a state whose round is over.
     """
     if s.phase == OVER or s.round != start.round:
         return reckon(start, s, placed)
     if model not in KERNEL_MODELS:
         placed += play_round(s, decide, rng)
         return reckon(start, s, placed)
-    ks = kernel.from_state(s)
-    bonus_before = [b[:] for b in ks.bonus]
-    if model == QUICK:
-        from ..players.search import QuickRule
-
-        inner: kernel.KernelPolicy = QuickRule(rng)
-    else:
-        inner = kernel.policy(model, rng)
-    seat = Recorder(inner, placed)
-    kernel.play_out(ks, [seat] * ks.players, rng, until="round")
-    bonus: Counter[str] = Counter()
-    for before, after in zip(bonus_before, ks.bonus):
-        for kind, n in (Counter(after) - Counter(before)).items():
-            bonus[COLOURS[kernel.COLOUR_OF[kind]]] += kernel.VALUE_OF[kind] * n
-    p = start.viewer
-    return outcome(
-        start, placed, bonus,
-        home=[sum(ks.home[p][i]) + ks.points_lost[p][i] for i in range(len(COLOURS))],
-        capital_cards=[sum(ks.capital[i]) for i in range(len(COLOURS))],
-        cards_lost=tuple(ks.cards_lost[p]), points_lost=tuple(ks.points_lost[p]),
-        gold=ks.gold[p] + sum(ks.gold_spent[p]), scores=kernel.scores(ks),
-    )
+    return rollout_kernel(kernel.from_state(s), model, rng, start, placed)
 
 
 @dataclass(frozen=True)

@@ -126,7 +126,7 @@ class GamePanel:
         winners = s.state.winners() if s.is_over() else None  # public once the game is over
         self.scores.value = score_sheet_html(t, v, winners)
         if self.risk is not None:
-            self.risk.render(t, v)
+            self.risk.render(t, v, s.placement_views())  # for the guess from where modifiers lie
         if self.hint is not None:
             self.hint.render(t, v)
         # Last: a browser that sees the new table (its data-move) sees every other part updated.

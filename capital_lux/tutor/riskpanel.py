@@ -3,8 +3,10 @@
 "If the round ended now" is exact and shown at once (the teaching step from the certain
 to the uncertain); "at the round end, if the others play like …" is worked out in a
 background thread (``analysis.forward``), exact when the rest of the round is small and
-simulated with its interval otherwise, and the panel says which. Neither blocks the other
-controls: a new table or a new request cancels the work in progress.
+simulated with its interval otherwise, and the panel says which. "Compare my moves at the
+round end" ranks every move under the same model and placement, as a job of the session's
+``WorkRunner`` (progress bar, stop button, time budget). Neither blocks the other controls:
+a new table or a new request cancels the work in progress.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ..engine.state import GOLD, OVER, PLAY
 from ..engine.views import PlayerView
 from ..i18n import Translator, format_number
 from ..i18n.sentences import action_label
+from .work import Job, WorkRunner, WorkStopped
 
 LOG = logging.getLogger("capital_lux.tutor")
 
@@ -140,7 +143,8 @@ def _played(before: PlayerView, after: PlayerView) -> Action | None:
 class RiskPanel:
     """Each colour's chance to exceed: if the round ended now (exact) and at the real round end."""
 
-    def __init__(self, samples: int = PANEL_SAMPLES, target: float = PANEL_TARGET, exact_limit: int | None = None) -> None:
+    def __init__(self, samples: int = PANEL_SAMPLES, target: float = PANEL_TARGET, exact_limit: int | None = None,
+                 runner: WorkRunner | None = None) -> None:
         from ..analysis.forward import EXACT_LIMIT
 
         self.samples, self.target = samples, target
@@ -155,8 +159,17 @@ class RiskPanel:
         self.html = W.HTML()
         self.html.add_class("cl-risk")
         self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
-        self.box = W.VBox([self.show, W.HBox([self.model, self.placement]), self.html, self.chart_toggle, self.image])
+        # "Compare my moves at the round end": the session's work runner, the dropdowns' model and placement
+        self.comparison = MoveComparison(runner)
+        self.compare_options: dict[str, Any] = {}  # passed on to ``compare_forward`` (tests settle for less)
+        self.compare_button = W.Button(icon="bar-chart", layout=W.Layout(width="auto"))
+        self.compare_button.add_class("cl-risk-compare")
+        self.compare_button.on_click(lambda _: self.compare())
+        self.box = W.VBox([self.show, W.HBox([self.model, self.placement]), self.html, self.chart_toggle, self.image,
+                           self.compare_button, self.comparison.box])
         self._last: tuple[Translator, PlayerView] | None = None
+        self._placement_views: dict[tuple[str, int], PlayerView] | None = None
+        self._compared: tuple[PlayerView, str, str] | None = None
         self._worker = _Worker()
         self._previous: PlayerView | None = None
         self.timeline: list[tuple[Action | None, Any]] = []  # this round's forward risk after each decision
@@ -165,9 +178,23 @@ class RiskPanel:
         for control in (self.show, self.chart_toggle, self.model, self.placement):
             control.observe(lambda _: None if self._quiet else self._redraw(), names="value")
 
-    def render(self, t: Translator, v: PlayerView) -> None:
+    def render(self, t: Translator, v: PlayerView,
+               placement_views: dict[tuple[str, int], PlayerView] | None = None) -> None:
+        """Show ``v``'s risk; ``placement_views`` (``Session.placement_views()``) gives the learner's
+        view just before each face-down modifier was placed, for the guess from where it lies."""
         self._last = (t, v)
+        self._placement_views = placement_views
         self._redraw()
+
+    def compare(self) -> Job[list[Any] | None] | None:
+        """Compare every move of the learner at the round end, under the dropdowns' choices."""
+        if self._last is None or self.compare_button.disabled:
+            return None
+        t, v = self._last
+        model, placement = str(self.model.value), str(self.placement.value)
+        self._compared = (v, model, placement)
+        return self.comparison.start(t, v, model, placement, placement_views=self._placement_views,
+                                     **self.compare_options)
 
     def wait(self, timeout: float | None = None) -> None:
         """Until the round-end figures on show are final."""
@@ -180,6 +207,7 @@ class RiskPanel:
         self.chart_toggle.description = t.gettext("Chart")
         self.model.description = t.gettext("Others play like")
         self.placement.description = t.gettext("Face-down modifiers")
+        self.compare_button.description = t.gettext("Compare my moves at the round end")
         models = [(model_name(m, t), m) for m in ("rule", "random", "search")]
         placements = [(t.gettext("guessed from where they were put"), "bayes"),
                       (t.gettext("placed at random"), "random")]
@@ -198,6 +226,11 @@ class RiskPanel:
             return
         t, v = self._last
         self._labels(t)
+        if self._compared is not None and self._compared != (v, self.model.value, self.placement.value):
+            self._compared = None  # another table or another model: that comparison no longer applies
+            self.comparison.clear()
+        self.compare_button.disabled = not (self.show.value and v.legal_actions and v.phase not in (GOLD, OVER)
+                                            and v.round >= 1)
         if not self.show.value or v.phase in (GOLD, OVER) or v.round < 1:  # after the reveal the table says it all
             self._worker.cancel()
             self.html.value = ""
@@ -214,13 +247,14 @@ class RiskPanel:
         self.html.value = self._table(t, v, now, None)
         model, placement = self.model.value, self.placement.value
         mine = bool(v.legal_actions) and v.phase == PLAY
+        placement_views = self._placement_views
 
         def work(stale: Callable[[], bool]) -> None:
             from ..analysis.forward import iter_forward_risk
 
             for risk in iter_forward_risk(v, model, placement, samples=self.samples, seed=v.round,
-                                          exact_limit=self.exact_limit, batch=200, target=self.target,
-                                          should_stop=stale):
+                                          exact_limit=self.exact_limit, placement_views=placement_views,
+                                          batch=200, target=self.target, should_stop=stale):
                 if stale():
                     return
                 self.html.value = self._table(t, v, now, risk)
@@ -304,22 +338,34 @@ class RiskPanel:
 class MoveComparison:
     """"Compare my moves": every legal move's forward risk, ranked, with a progress bar.
 
-    The work runs in a background thread and can be cancelled (a new table, a new request,
-    or a session work limiter calling ``cancel``), so the other controls stay live.
+    The work is a job of the session's ``WorkRunner``: off the kernel's main thread, one job
+    at a time and within the runner's time budget, so the other controls stay live. The stop
+    button, a new table or a new request cancels it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, runner: WorkRunner | None = None) -> None:
+        self.runner = runner if runner is not None else WorkRunner()
         self.progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none"))
         self.progress.add_class("cl-compare-progress")
+        self.stop = W.Button(icon="stop", layout=W.Layout(width="auto", display="none"))
+        self.stop.add_class("cl-compare-stop")
+        self.stop.on_click(lambda _: self.cancel())
         self.html = W.HTML()
         self.html.add_class("cl-compare-result")
         self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
-        self.box = W.VBox([self.progress, self.html, self.image])
-        self._worker = _Worker()
+        self.box = W.VBox([W.HBox([self.progress, self.stop]), self.html, self.image])
+        self.job: Job[list[Any] | None] | None = None
+        self._request: object = None
+
+    def _busy(self, busy: bool) -> None:
+        self.progress.layout.display = None if busy else "none"
+        self.stop.layout.display = None if busy else "none"
 
     def clear(self) -> None:
-        self._worker.cancel()
-        self.progress.layout.display = "none"
+        self._request = None
+        if self.job is not None:
+            self.job.cancel()
+        self._busy(False)
         self.html.value = ""
         self.image.layout.display = "none"
 
@@ -327,39 +373,76 @@ class MoveComparison:
         self.clear()
 
     def wait(self, timeout: float | None = None) -> None:
-        """Until the comparison on show is complete (for tests and scripts)."""
-        self._worker.wait(timeout)
+        """Until the comparison on show is complete or stopped (for tests and scripts)."""
+        if self.job is not None:
+            try:
+                self.job.result(timeout)
+            except Exception:  # stopped or failed: the widgets say so
+                pass
 
     def start(self, t: Translator, v: PlayerView, model: str = "rule", placement: str = "bayes",
-              should_stop: Callable[[], bool] | None = None, **options: Any) -> None:
+              placement_views: dict[tuple[str, int], PlayerView] | None = None,
+              **options: Any) -> Job[list[Any] | None]:
+        """Compare every legal move of ``v`` under ``model`` and ``placement``, as a job."""
         from ..analysis.charts import forward_move_chart, model_name
 
         self.clear()
         self.progress.value = 0.0
         self.progress.description = t.gettext("Comparing…")
-        self.progress.layout.display = None
+        self.stop.description = t.gettext("Stop")
+        self._busy(True)
+        seed = v.round * 1000 + len(v.hand)
+        mine = self._request = object()  # set before the job can start: it may finish at once
 
-        def work(stale: Callable[[], bool]) -> None:
-            from ..analysis.forward import compare_forward
+        def work(job: Job[list[Any] | None]) -> list[Any] | None:
             from ..analysis.charts import figure_png
+            from ..analysis.forward import Cancelled, compare_forward
 
-            def stop() -> bool:
-                return stale() or (should_stop is not None and should_stop())
+            bot = model_name(model, t)
+            so_far: list[Any] = []
 
             def progress(x: float) -> None:
-                if not stale():
-                    self.progress.value = x
+                job.check(x)  # stops the job here once it is cancelled or over its budget
+                if self._request is mine:
+                    self.progress.value = job.progress
 
-            moves = compare_forward(v, model, placement, seed=v.round * 1000 + len(v.hand), progress=progress,
-                                    should_stop=stop, **options)
-            if stale():
-                return
-            self.progress.layout.display = "none"
-            self.html.value = self.table(t, moves, model_name(model, t))
+            def partial(moves: list[Any]) -> None:  # the ranking sharpens while the learner watches
+                so_far[:] = moves
+                if self._request is mine:
+                    self.html.value = self.table(t, moves, bot)
+
+            try:
+                moves = compare_forward(v, model, placement, seed=seed, placement_views=placement_views,
+                                        progress=progress, should_stop=job.stopping, partial=partial, **options)
+            except (Cancelled, WorkStopped):
+                if not job.cancelled and self._request is mine:  # over the session's time budget: say so
+                    self._busy(False)
+                    if so_far:
+                        note = t.gettext("The comparison was stopped: it took longer than the time allowed. "
+                                         "The figures above come from the games played so far, with their "
+                                         "intervals.")
+                        shown = self.table(t, so_far, bot)
+                    else:
+                        note = t.gettext("The comparison was stopped: it took longer than the time allowed.")
+                        shown = ""
+                    self.html.value = f'{shown}<div class="cl-note cl-compare-stopped">{escape(note)}</div>'
+                raise
+            except Exception:
+                LOG.exception("move comparison failed")
+                if self._request is mine:
+                    self._busy(False)
+                    self.html.value = f'<div class="cl-note">{escape(t.gettext("The risk cannot be computed here."))}</div>'
+                raise
+            if job.cancelled or self._request is not mine:
+                return None
+            self._busy(False)
+            self.html.value = self.table(t, moves, bot)
             self.image.value = figure_png(forward_move_chart(moves, t))
             self.image.layout.display = None
+            return moves
 
-        self._worker.start(work)
+        self.job = self.runner.submit(work)
+        return self.job
 
     @staticmethod
     def table(t: Translator, moves: list[Any], bot: str) -> str:

@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 from ..engine.cards import N_
 from ..engine.game import Game
-from ..engine.notation import Action
-from ..engine.state import Event, GameState, new_game
+from ..engine.notation import Action, PlaceModifier
+from ..engine.state import AGENT, Event, GameState, new_game
 from ..engine.views import LogItem, PlayerView, public_step, view, visible_events
 from ..players.bots import BOT_KINDS, make_bot
 from .roundend import RoundEndReport, make_report
@@ -81,6 +81,9 @@ class Session:
     _decisions: int = field(init=False, repr=False, default=0)  # Game.play calls made here
     _reveal: LogItem | None = field(init=False, repr=False, default=None)  # until its round-end report
     _round_events: list[Event] = field(init=False, repr=False, default_factory=list)  # visible, this round
+    # The learner's view just before each other player's face-down modifier went down, by
+    # (round, colour, index): where it lies says something about its value (analysis.modifiers).
+    _placement_views: dict[tuple[int, str, int], PlayerView] = field(init=False, repr=False, default_factory=dict)
     _told: GameState = field(init=False, repr=False)  # the table as far as the log has told it
     # For each position the learner undid a decision at: the generators' states each decision
     # tried there met. The same decision meets the same chance again (undo cannot fish for a
@@ -201,7 +204,10 @@ class Session:
         self._bot_rng.seed(digest[::-1])
 
     def _apply(self, seat: int, action: Action) -> None:
-        del seat  # the log reads each mover from the table
+        s = self.game.state  # the log reads each mover from the table
+        if s.phase == AGENT and seat != self.seat and isinstance(action, PlaceModifier):
+            key = (s.round, action.colour, len(s.modifiers_above[action.colour]))
+            self._placement_views[key] = self.view()  # replaces what an undone line of play left here
         self.game.play(action)
         self._decisions += 1
         self._tell()
@@ -223,6 +229,17 @@ class Session:
                     revealed = {c: list(v) for c, v in (self._reveal.revealed or {}).items()}
                     self.reports.append(make_report(told, self._reveal.round, revealed, self._round_events))
                     self._reveal = None
+
+    def placement_views(self) -> dict[tuple[str, int], PlayerView]:
+        """For each face-down modifier of another player on the table now, by (colour, index):
+        the learner's view just before it was placed (none for those placed before this session)."""
+        s = self.game.state
+        views = {}
+        for (rnd, colour, index), before in self._placement_views.items():
+            if rnd == s.round and index < len(s.modifiers_above[colour]) and \
+                    s.modifiers_above[colour][index][0] == before.current:
+                views[(colour, index)] = before
+        return views
 
     def visible_events(self) -> list[Event]:
         return visible_events(self.game.state, self.seat)

@@ -12,7 +12,9 @@ player to move (``risk.compare_moves``), so no estimate uses hidden cards.
 from __future__ import annotations
 
 import base64
+import concurrent.futures
 import random
+from dataclasses import replace
 from html import escape
 from typing import Any
 
@@ -51,6 +53,7 @@ from .base import label_picker, language_picker, page_root
 from ..analysis.charts import figure_png
 from .exercises_app import position_html
 from .table import card_html
+from .work import Job, WorkRunner, WorkStopped
 
 SAMPLES = (20, 50, 200, 1000)
 BOTS = ("quick", "random", "rule")
@@ -202,6 +205,12 @@ class WhatIfApp:
         self.analysis.add_class("cl-wi-analysis")
         self.chart = W.Image(format="png", layout=W.Layout(max_width="760px", display="none"))
         self.chart.add_class("cl-wi-chart")
+        # "Compare every move" runs as a job off the main thread: a progress bar, the controls stay live
+        self.runner = WorkRunner()
+        self.analysis_job: Job[list[MoveEstimate]] | None = None
+        self._analysis_request: object = None
+        self.analysis_progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none"))
+        self.analysis_progress.add_class("cl-wi-progress")
         self.move = W.Dropdown(layout=W.Layout(width="24em"))
         self.move.add_class("cl-wi-move")
         self.play_button = W.Button(button_style="success", icon="play", layout=W.Layout(width="auto"))
@@ -231,8 +240,8 @@ class WhatIfApp:
         self.edit_box = W.VBox([self.seat, *self.fields.values(),
                                 W.HBox([self.round, self.current, self.starting], layout=row),
                                 W.HBox([self.phase, self.last_turns], layout=row), self.apply_button])
-        self.analyse_box = W.VBox([W.HBox([self.samples, self.seed, self.bot, self.horizon, self.analyse_button],
-                                          layout=row), self.analysis, self.chart,
+        self.analyse_box = W.VBox([W.HBox([self.samples, self.seed, self.bot, self.horizon, self.analyse_button,
+                                           self.analysis_progress], layout=row), self.analysis, self.chart,
                                    W.HBox([self.move, self.play_button], layout=row), self.log])
         self.export_box = W.VBox([self.export_button, self.export, self.download])
         self.tabs = W.Tab([self.load_box, self.edit_box, self.analyse_box, self.export_box])
@@ -307,6 +316,7 @@ class WhatIfApp:
             self._quiet = False
         self._draw_table()
         self._fill_fields()
+        self.cancel_analysis()
         self.moves = []
         self.analysis.value = ""
         self.chart.layout.display = "none"
@@ -421,22 +431,78 @@ class WhatIfApp:
         return True
 
     # -- analysis and play ------------------------------------------------------------------------------
-    def analyse(self) -> None:
-        """Every legal move of the player to move, compared by seeded simulation from their view."""
+    def analyse(self) -> Job[list[MoveEstimate]] | None:
+        """Every legal move of the player to move, compared by seeded simulation from their view.
+
+        A job of the page's ``WorkRunner`` (``wait_analysis`` waits for it): the progress bar
+        moves after each move, and a new position or a new request cancels it.
+        """
         t, s = self.t, self.state
         if self.analyse_button.disabled:
-            return
+            return None
         v = view(s, s.current_player())
-        self.moves = compare_moves(v, int(self.samples.value), int(self.seed.value), bot=str(self.bot.value),
-                                   horizon=str(self.horizon.value))
+        samples, seed, bot, horizon = (int(self.samples.value), int(self.seed.value), str(self.bot.value),
+                                       str(self.horizon.value))
+        mine = self._analysis_request = object()  # set before the job can start: it may finish at once
+        self.analysis_progress.value = 0.0
+        self.analysis_progress.layout.display = None
+
+        def work(job: Job[list[MoveEstimate]]) -> list[MoveEstimate]:
+            moves: list[MoveEstimate] = []
+            try:
+                for k, action in enumerate(v.legal_actions):
+                    job.check(k / len(v.legal_actions))
+                    # one move at a time, each on the same seeded deals: the figures of all at once
+                    moves += compare_moves(replace(v, legal_actions=(action,)), samples, seed, bot=bot,
+                                           horizon=horizon)
+                    if self._analysis_request is mine:
+                        self.analysis_progress.value = (k + 1) / len(v.legal_actions)
+                job.check(1.0)
+            except WorkStopped as stopped:
+                if stopped.reason == "budget" and self._analysis_request is mine:
+                    self.analysis_progress.layout.display = "none"
+                    self.analysis.value = '<div class="cl-note">{}</div>'.format(escape(t.gettext(
+                        "The comparison was stopped: it took longer than the time allowed.")))
+                raise
+            except Exception:
+                if self._analysis_request is mine:
+                    self.analysis_progress.layout.display = "none"
+                    self.analysis.value = '<div class="cl-note">{}</div>'.format(escape(t.gettext(
+                        "The risk cannot be computed here.")))
+                raise
+            if self._analysis_request is mine:
+                self._show_analysis(t, v.viewer, samples, seed, moves)
+            return moves
+
+        self.analysis_job = self.runner.submit(work)
+        return self.analysis_job
+
+    def _show_analysis(self, t: Translator, seat: int, samples: int, seed: int, moves: list[MoveEstimate]) -> None:
+        self.moves = moves
         figure = move_chart(self.moves, t)
         self.chart.value = figure_png(figure)
         self.chart.layout.display = ""
         note = t.gettext(
             "Player {seat}'s moves, each followed by the same {n} simulated deals (seed {seed}); "
             "95% intervals in brackets."
-        ).format(seat=v.viewer, n=int(self.samples.value), seed=int(self.seed.value))
+        ).format(seat=seat, n=samples, seed=seed)
         self.analysis.value = f'<div class="cl-note">{escape(note)}</div>' + moves_table_html(t, self.moves)
+        self.analysis_progress.layout.display = "none"
+
+    def cancel_analysis(self) -> None:
+        self._analysis_request = None
+        if self.analysis_job is not None:
+            self.analysis_job.cancel()
+        self.analysis_progress.layout.display = "none"
+
+    def wait_analysis(self, timeout: float | None = None) -> list[MoveEstimate] | None:
+        """The comparison's moves once it is done; None if it was stopped (for tests and scripts)."""
+        if self.analysis_job is None:
+            return None
+        try:
+            return self.analysis_job.result(timeout)
+        except (WorkStopped, concurrent.futures.CancelledError):
+            return None
 
     def play(self) -> None:
         """Play the chosen move (or let chance act), then the other seats play with the chosen

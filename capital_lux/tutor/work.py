@@ -60,6 +60,15 @@ class Job(Generic[T]):
         if self._deadline is not None and self._clock() > self._deadline:
             raise WorkStopped("budget")
 
+    def stopping(self) -> bool:
+        """Whether ``check`` would stop the job now (cancelled or over budget), without stopping it:
+        for work that polls a ``should_stop`` function."""
+        return self._cancelled.is_set() or (self._deadline is not None and self._clock() > self._deadline)
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
     def result(self, timeout: float | None = None) -> T:
         return self.future.result(timeout)
 
