@@ -80,7 +80,6 @@ def test_no_notation_anywhere_a_learner_looks(lang: str) -> None:
     panel = app.free_play.panel
     assert panel.hint is not None
     panel.hint.button.click()
-    panel.hint.compare.click()
     rng = random.Random(1)
     while not panel.session.reports and not panel.session.is_over():
         panel._act(rng.choice(panel.session.view().legal_actions))

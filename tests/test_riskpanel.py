@@ -126,17 +126,16 @@ def test_timeline_keeps_the_forward_risk_after_each_of_the_learners_plays() -> N
     assert panel.image.layout.display is None and panel.image.value[:4] == b"\x89PNG"
 
 
-def test_hint_panel_compare_button_fills_the_comparison() -> None:
+def test_the_hint_panel_has_one_comparison_the_risk_panels() -> None:
+    """The quick 24-deal table without margins of error is gone: the moves are compared in
+    the risk panel, and the hint says how its ranking differs."""
     from capital_lux.tutor.extras import HintPanel
 
     hint = HintPanel(lambda action: None)
-    v = small_table()
-    hint.render(EN, v)
-    hint.compare.click()
-    rows = hint.table.value.count("<tr")
-    assert 2 <= rows <= min(len(v.legal_actions), 8) + 1  # a header and one row a move (at most 8)
-    hint.render(EN, v)  # a new table clears the old comparison
-    assert hint.table.value == ""
+    hint.render(EN, small_table())
+    assert not hasattr(hint, "compare") and not hasattr(hint, "table")
+    hint.button.click()
+    assert "Compare my moves at the round end" in hint.html.value
 
 
 # -- "Compare my moves at the round end": through the session's work runner ----------------------

@@ -184,4 +184,8 @@ def advice_text(t: Translator, v: PlayerView, advice: Advice) -> str:
             "The rule of thumb the beginner bots follow would choose {move} instead; it looks only at the "
             "table now, while the comparison plays every move on to the round end."
         ).format(move=move_text(t, advice.rule_of_thumb)))
+    parts.append(t.gettext(
+        "The hint ranks the moves by points at the round end; “Compare my moves at the round end” ranks them "
+        "by the chance of exceeding, with more simulated deals and their margins of error, so its first move "
+        "may differ."))
     return " ".join(p for p in parts if p)
