@@ -63,3 +63,15 @@ def test_a_new_request_cancels_the_running_one_and_runs_alone() -> None:
     assert waiting.future.cancelled()  # replaced before it started
     assert latest.result(timeout=5) == "quick"
     runner.close()
+
+
+def test_the_server_sets_the_budget_and_a_bad_setting_keeps_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    from capital_lux.tutor.work import BUDGET_VARIABLE, DEFAULT_BUDGET_SECONDS, budget_from_env
+
+    monkeypatch.setenv(BUDGET_VARIABLE, "40")
+    runner = WorkRunner()
+    assert runner.budget_seconds == 40.0
+    runner.close()
+    for bad in ("0", "-5", "inf", "nan", "1e9", "fifteen", ""):
+        assert budget_from_env({BUDGET_VARIABLE: bad}) == DEFAULT_BUDGET_SECONDS, bad
+    assert budget_from_env({}) == DEFAULT_BUDGET_SECONDS

@@ -15,14 +15,41 @@ over its budget. Jobs run one after another on the session's own thread.
 from __future__ import annotations
 
 import concurrent.futures
+import logging
+import math
+import os
 import threading
 import time
-from typing import Callable, Generic, TypeVar
+from typing import Callable, Generic, Mapping, TypeVar
 
 T = TypeVar("T")
+LOG = logging.getLogger("capital_lux.tutor")
 
 #: Seconds of work one request may take (the slowest "Compare every move" took ~47 s of a core).
 DEFAULT_BUDGET_SECONDS = 15.0
+#: The server's setting for that budget, for a teacher who wants another (``budget_from_env``).
+BUDGET_VARIABLE = "CAPITAL_LUX_WORK_SECONDS"
+
+
+def budget_from_env(environ: Mapping[str, str] = os.environ) -> float:
+    """``$CAPITAL_LUX_WORK_SECONDS`` (1 to 600), else ``DEFAULT_BUDGET_SECONDS``; a setting
+    that is not such a number is logged and ignored, so a typo cannot unlimit the server.
+
+    >>> budget_from_env({"CAPITAL_LUX_WORK_SECONDS": "30"}), budget_from_env({"CAPITAL_LUX_WORK_SECONDS": "nan"})
+    (30.0, 15.0)
+    """
+    text = environ.get(BUDGET_VARIABLE)
+    if text is None:
+        return DEFAULT_BUDGET_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 1 <= seconds <= 600:  # also refuses nan and infinities
+        LOG.warning("%s=%r is not a number of seconds from 1 to 600: using %s", BUDGET_VARIABLE, text,
+                    DEFAULT_BUDGET_SECONDS)
+        return DEFAULT_BUDGET_SECONDS
+    return seconds
 
 
 class WorkStopped(Exception):
@@ -85,9 +112,8 @@ class Job(Generic[T]):
 class WorkRunner:
     """A session's analysis jobs: at most one running, a new one cancels every older one."""
 
-    def __init__(self, budget_seconds: float = DEFAULT_BUDGET_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.budget_seconds = budget_seconds
+    def __init__(self, budget_seconds: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.budget_seconds = budget_from_env() if budget_seconds is None else budget_seconds
         self._clock = clock
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="capital-lux-work")
         self._jobs: list[Job[object]] = []
