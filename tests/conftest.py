@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
@@ -14,3 +15,15 @@ def pytest_configure(config: pytest.Config) -> None:
     # capital_lux_class.sqlite3 beside the notebooks or into a teacher's real database.
     folder = Path(tempfile.mkdtemp(prefix="capital-lux-test-db-"))
     os.environ["CAPITAL_LUX_DB"] = str(folder / "class.sqlite3")
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, for one module's browser tests (``browser.launch``)."""
+    import browser as B
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        launched = B.launch(p)
+        yield launched
+        launched.close()

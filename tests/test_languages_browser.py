@@ -53,14 +53,6 @@ def server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        browser = B.launch(p)
-        yield browser
-        browser.close()
-
-
 @pytest.mark.parametrize("lang", ["fr", "pt"])
 def test_a_whole_game_log_reads_in_the_language(server: str, chromium: Any, lang: str) -> None:
     page, _ = B.open_tutor(chromium, f"{server}?lang={lang}&players=2&seed=7&bots=rule")

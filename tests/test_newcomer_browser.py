@@ -55,14 +55,6 @@ def server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        browser = B.launch(p)
-        yield browser
-        browser.close()
-
-
 def open_page(browser: Any, url: str, width: int = 1400, height: int = 1000) -> Any:
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(url, timeout=180_000)  # the kernel runs the notebook before the page loads

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -15,14 +15,6 @@ pytestmark = pytest.mark.browser
 if not os.path.exists(B.CHROMIUM):
     pytest.skip(f"no Chromium at {B.CHROMIUM}", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        browser = B.launch(p)
-        yield browser
-        browser.close()
 
 
 def test_the_seed_is_not_on_the_page_of_a_game_in_progress(chromium: Any) -> None:

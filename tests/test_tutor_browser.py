@@ -36,14 +36,6 @@ def server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        browser = B.launch(p)
-        yield browser
-        browser.close()
-
-
 def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
