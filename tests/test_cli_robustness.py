@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 import textwrap
@@ -12,23 +11,13 @@ from pathlib import Path
 import pytest
 
 from capital_lux.cli.main import main
+from test_cli import run  # the in-process run: exit status, output, errors
 
 LIMITED = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (1536 * 2**20, 1536 * 2**20))  # a runaway fails fast, not the machine
 """
 
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str], stdin: str = "",
-        monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[int, str, str]:
-    if monkeypatch is not None:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    try:
-        status = main(argv)
-    except SystemExit as e:
-        status = int(e.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def run_limited(code: str) -> subprocess.CompletedProcess[str]:
