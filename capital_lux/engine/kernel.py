@@ -39,8 +39,8 @@ from .cards import COLOURS, MODIFIERS
 from .kernel_state import (  # the kernel's public API: the state, its questions and decisions
     AGENT, AGENT_DRAW, B, CHANCE_PHASES, CLERIC, CLERIC_COLOURS, COLOUR_OF, DEAL, DRAFT, GOLD, OVER, PLAY,
     SCHOLAR, SETUP_CAPITAL, SETUP_MODIFIERS, VALUE_OF, Decision, G, KState, P, Y, capital_total, cleric_options,
-    draft_options, excess, from_action, from_state, gold_options, kind_of, legal_actions, new_state, options,
-    ranks, scores, standings, to_action, to_state, turn_order, winners,
+    draft_options, excess, from_action, from_state, gold_options, kind_of, legal_actions, limits, new_state, options,
+    ranks, sampler, scores, standings, to_action, to_state, turn_order, winners,
 )
 from .state import ROUNDS, hand_size
 
@@ -48,7 +48,7 @@ __all__ = [
     "AGENT", "AGENT_DRAW", "B", "CHANCE_PHASES", "CLERIC", "CLERIC_COLOURS", "COLOUR_OF", "DEAL", "DRAFT", "GOLD",
     "OVER", "PLAY", "SCHOLAR", "SETUP_CAPITAL", "SETUP_MODIFIERS", "VALUE_OF", "Decision", "G", "KState", "P", "Y",
     "capital_total", "cleric_options", "draft_options", "excess", "from_action", "from_state", "gold_options",
-    "kind_of", "legal_actions", "new_state", "options", "ranks", "scores", "standings", "to_action", "to_state",
+    "kind_of", "legal_actions", "limits", "new_state", "options", "ranks", "sampler", "scores", "standings", "to_action", "to_state",
     "turn_order", "winners", "KernelPolicy", "RandomPolicy", "randbelow", "random_bits", "BITS", "policy",
     "play_out", "play_game",
 ]
@@ -277,7 +277,8 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 ks.phase = phase
                 _pass_draft_hands(ks)
                 phase, cur = ks.phase, ks.current
-                extra = [len(h) - len(set(h)) for h in hands]
+                if phase == PLAY:
+                    extra = [len(h) - len(set(h)) for h in hands]
             continue
         elif phase == DEAL:  # cards go round the table one at a time from the starting player
             size = ks.deal_size
@@ -306,7 +307,8 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             ks.phase = phase
             _start_draft_step(ks, 1)
             phase, cur = ks.phase, ks.current
-            extra = [len(h) - len(set(h)) for h in hands]
+            if phase == PLAY:
+                extra = [len(h) - len(set(h)) for h in hands]
             continue
         elif phase == GOLD:
             seat_bits = inline[cur]
@@ -474,15 +476,6 @@ _KIND_OF = [[kind_of(c, v) if v >= 2 else -1 for v in range(7)] for c in range(4
 _SORTED_MODIFIERS = sorted(MODIFIERS)
 
 
-def _limits(ks: KState) -> list[int]:
-    """Each colour's capital total, modifiers included."""
-    limits = [sum(cards) for cards in ks.capital]
-    for c, mods in enumerate(ks.mods):
-        for _, value in mods:
-            limits[c] += value
-    return limits
-
-
 def _round_end(ks: KState) -> None:
     """Hands into hometowns, reveal, then gold decisions (if any)."""
     home, hands, n = ks.home, ks.hands, ks.players
@@ -494,12 +487,12 @@ def _round_end(ks: KState) -> None:
             hands[p] = []
     ks.phase = GOLD
     ks.gold_choices = [None] * n
-    limits = _limits(ks)
+    tops = limits(ks)
     queue: list[int] = []
     gold = ks.gold
     for p in _ORDERS[n][max(ks.starting, 0)]:  # asked only if it can pay (R6, R21)
         if gold[p]:
-            for cards, limit in zip(home[p], limits):
+            for cards, limit in zip(home[p], tops):
                 if cards and 0 < sum(cards) - limit <= gold[p]:
                     queue.append(p)
                     break
@@ -507,31 +500,31 @@ def _round_end(ks: KState) -> None:
     if queue:
         ks.current = queue[0]
         return
-    _finish_round(ks, limits)
+    _finish_round(ks, tops)
 
 
-def _finish_round(ks: KState, limits: list[int] | None = None) -> None:
+def _finish_round(ks: KState, tops: list[int] | None = None) -> None:
     """Pay gold and discard (R6, R8), bonus cards (R4), then the next round (R12, R13).
 
-    ``limits`` are ``_limits(ks)`` if the caller has them (the gold decisions change no
+    ``tops`` are ``limits(ks)`` if the caller has them (the gold decisions change no
     capital)."""
     n = ks.players
     order = _ORDERS[n][max(ks.starting, 0)]
-    if limits is None:
-        limits = _limits(ks)
+    if tops is None:
+        tops = limits(ks)
     home, capital, choices = ks.home, ks.capital, ks.gold_choices
     sums = [list(map(sum, town)) for town in home]
     for p in order:
         row = sums[p]
-        if not any(map(gt, row, limits)):  # most seats exceed nothing
+        if not any(map(gt, row, tops)):  # most seats exceed nothing
             continue
         saved = choices[p]
         for c in range(4):
             total = row[c]
-            if total <= limits[c] or not total:
+            if total <= tops[c] or not total:
                 continue
             if saved and c in saved:
-                over = total - limits[c]
+                over = total - tops[c]
                 ks.gold[p] -= over
                 ks.gold_pile += over
                 ks.gold_spent[p][c] += over
