@@ -241,7 +241,7 @@ def capital_total(ks: KState, colour: int) -> int:
 
 def limits(ks: KState) -> list[int]:
     """Every colour's ``capital_total`` at once (the hometown limits, modifiers included)."""
-    totals = [sum(cards) for cards in ks.capital]
+    totals = list(map(sum, ks.capital))
     for c, mods in enumerate(ks.mods):
         for _, value in mods:
             totals[c] += value

@@ -201,10 +201,16 @@ class QuickRule:
         if phase == kernel.DRAFT:
             held = ks.draft_hands[p]
             room = list(map(sub, tops, home))
-            # Cards that fit first, then higher values; the sort is stable, so among equals
-            # the held order decides (``fits * 8 + value`` orders as ``(fits, value)``).
-            ranked = sorted(held, key=lambda k: (VALUE_OF[k] <= room[COLOUR_OF[k]]) * 8 + VALUE_OF[k], reverse=True)
-            return tuple(sorted(ranked[: min(2, len(held))]))
+            if len(held) <= 2:
+                return tuple(held)
+            # The two best by (fits, value), the earlier held card first among equals (as a
+            # stable sort would rank them); ``fits * 8 + value`` orders as ``(fits, value)``.
+            keys = [(VALUE_OF[k] <= room[COLOUR_OF[k]]) * 8 + VALUE_OF[k] for k in held]
+            first = keys.index(max(keys))
+            keys[first] = -1
+            second = keys.index(max(keys))
+            a, b = held[first], held[second]
+            return (a, b) if a <= b else (b, a)
         if phase == kernel.AGENT:
             value = ks.pending or 0
             others = [list(map(sum, town)) for q, town in enumerate(ks.home) if q != p]
