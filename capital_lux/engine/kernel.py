@@ -187,8 +187,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 i = seat_bits(width[m])
                 while i >= m:
                     i = seat_bits(width[m])
-                kind, to_home = hand[i >> 1], i & 1
-                del hand[i >> 1]
+                kind, to_home = hand.pop(i >> 1), i & 1
             c, v = colour_of[kind], value_of[kind]
             if to_home:
                 insort(home[cur][c], v)
@@ -345,6 +344,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             if kind in hands[cur]:
                 extra[cur] += 1
             insort(hands[cur], kind)
+            phase = PLAY
         elif phase == AGENT_DRAW:
             mdeck = ks.modifier_deck
             ks.pending = mdeck.pop(below(len(mdeck)))
@@ -365,6 +365,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 colour = policies[cur].decide(ks)
             ks.mods[colour].append((cur, ks.pending))  # type: ignore[arg-type]  # set by the draw
             ks.pending = None
+            phase = PLAY
         elif phase == CLERIC:
             seat_bits = inline[cur]
             if seat_bits is not None:
@@ -382,6 +383,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 ks.phase, ks.current = phase, cur
                 colour = policies[cur].decide(ks)
             insort(home[cur][colour], capital[colour].pop(0))
+            phase = PLAY
         elif phase == OVER:
             break
         else:  # setup
@@ -389,8 +391,8 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             _setup(ks, below)
             phase, cur = ks.phase, ks.current
             continue
-        # The end of a turn: next seat clockwise, or the last turns once a hand runs out (R9).
-        phase = PLAY
+        # The end of a turn (the branches above that get here leave ``phase`` at PLAY): the
+        # next seat clockwise, or the last turns once a hand runs out (R9).
         last = ks.last_turns
         if last is None:
             if hands[cur]:
@@ -488,32 +490,34 @@ def _round_end(ks: KState) -> None:
     ks.phase = GOLD
     ks.gold_choices = [None] * n
     tops = limits(ks)
+    sums = [list(map(sum, town)) for town in home]
     queue: list[int] = []
     gold = ks.gold
     for p in _ORDERS[n][max(ks.starting, 0)]:  # asked only if it can pay (R6, R21)
-        if gold[p]:
-            for cards, limit in zip(home[p], tops):
-                if cards and 0 < sum(cards) - limit <= gold[p]:
+        if gold[p] and any(map(gt, sums[p], tops)):
+            for total, limit in zip(sums[p], tops):
+                if total and 0 < total - limit <= gold[p]:  # a colour with cards (values are 2 or more)
                     queue.append(p)
                     break
     ks.gold_queue = queue
     if queue:
         ks.current = queue[0]
         return
-    _finish_round(ks, tops)
+    _finish_round(ks, tops, sums)
 
 
-def _finish_round(ks: KState, tops: list[int] | None = None) -> None:
+def _finish_round(ks: KState, tops: list[int] | None = None, sums: list[list[int]] | None = None) -> None:
     """Pay gold and discard (R6, R8), bonus cards (R4), then the next round (R12, R13).
 
-    ``tops`` are ``limits(ks)`` if the caller has them (the gold decisions change no
-    capital)."""
+    ``tops`` are ``limits(ks)`` and ``sums`` the hometowns' colour totals if the caller
+    has them (the gold decisions change neither)."""
     n = ks.players
     order = _ORDERS[n][max(ks.starting, 0)]
     if tops is None:
         tops = limits(ks)
     home, capital, choices = ks.home, ks.capital, ks.gold_choices
-    sums = [list(map(sum, town)) for town in home]
+    if sums is None:
+        sums = [list(map(sum, town)) for town in home]
     for p in order:
         row = sums[p]
         if not any(map(gt, row, tops)):  # most seats exceed nothing
@@ -541,9 +545,12 @@ def _finish_round(ks: KState, tops: list[int] | None = None) -> None:
     ks.gold_queue = []
     for c, column in enumerate(zip(*sums)):  # bonus cards: ties share out in turn order (R3, R5)
         best = max(column)
-        if best <= 0:
-            continue
         cards = capital[c]
+        if best <= 0 or not cards:
+            continue
+        if column.count(best) == 1:  # the usual case: one seat has the most
+            insort(ks.bonus[column.index(best)], _KIND_OF[c][cards.pop()])
+            continue
         for p in order:
             if column[p] != best:
                 continue
