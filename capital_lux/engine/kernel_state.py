@@ -9,6 +9,7 @@ engine's ``legal_actions`` order) answer as the engine does. ``kernel`` plays it
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -17,8 +18,6 @@ from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWith
 from .state import PHASES, GameState
 
 if TYPE_CHECKING:
-    import random
-
     from .views import PlayerView
 
 
@@ -33,6 +32,7 @@ VALUE_OF: tuple[int, ...] = tuple(card.value for card in ALL_CARDS)
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 
 
+_STANDARD_DRAW = getattr(random.Random, "_randbelow")
 _FULL_DECK = [kind for kind, count in enumerate(full_deck_counts()) for _ in range(count)]
 
 
@@ -164,6 +164,25 @@ def to_state(ks: KState) -> GameState:
     return s
 
 
+#: Bits a draw below ``m`` takes (``random.Random`` draws ``m.bit_length()`` bits).
+_WIDTH = tuple(m.bit_length() for m in range(128))
+
+
+def _shuffle(cards: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``, with its draws inline: the same swaps from the same bits
+    (``kernel.BITS`` explains the draw) when ``rng`` draws as ``random.Random`` does."""
+    if len(cards) >= len(_WIDTH) or getattr(type(rng), "_randbelow", None) is not _STANDARD_DRAW:
+        rng.shuffle(cards)
+        return
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        m = i + 1
+        j = bits(_WIDTH[m])
+        while j >= m:
+            j = bits(_WIDTH[m])
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def sampler(v: PlayerView) -> Callable[[random.Random], KState]:
     """``rng -> from_state(views.determinize(v, rng))``, without the ``GameState``.
 
@@ -204,7 +223,7 @@ def sampler(v: PlayerView) -> Callable[[random.Random], KState]:
     def sample(rng: random.Random) -> KState:
         ks = base.copy()
         cards = pool[:]
-        rng.shuffle(cards)
+        _shuffle(cards, rng)
         at = 0
         for zone, mine, size in zip((ks.hands, ks.draft_hands, ks.draft_picks), own, sizes):
             for q in range(n):
@@ -215,7 +234,7 @@ def sampler(v: PlayerView) -> Callable[[random.Random], KState]:
                     at += size[q]
         ks.deck = sorted(cards[at:])
         hidden = unknown[:]
-        rng.shuffle(hidden)
+        _shuffle(hidden, rng)
         ks.mods = [[(owner, hidden.pop() if value is None else value) for owner, value in places] for places in slots]
         if agent:
             ks.pending = v.pending_modifier if v.current == me else hidden.pop()
@@ -242,9 +261,10 @@ def capital_total(ks: KState, colour: int) -> int:
 def limits(ks: KState) -> list[int]:
     """Every colour's ``capital_total`` at once (the hometown limits, modifiers included)."""
     totals = list(map(sum, ks.capital))
-    for c, mods in enumerate(ks.mods):
-        for _, value in mods:
-            totals[c] += value
+    if any(ks.mods):  # none placed yet is common: every round starts so
+        for c, mods in enumerate(ks.mods):
+            for _, value in mods:
+                totals[c] += value
     return totals
 
 
