@@ -210,7 +210,11 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 elif c == B:  # Agent: a modifier if there is one (ruling R11)
                     mdeck = ks.modifier_deck
                     if mdeck:
-                        pending = mdeck.pop(below(len(mdeck)))
+                        m = len(mdeck)
+                        i = bits(width[m])
+                        while i >= m:
+                            i = bits(width[m])
+                        pending = mdeck.pop(i)
                         seat_bits = inline[cur]
                         if seat_bits is None:
                             ks.pending = pending
@@ -293,14 +297,11 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                         break
             else:  # the whole deal: the same draws, each hand sorted once at the end
                 order = [draft_hands[p] for p in _ORDERS[n][cur]]
-                m = len(deck)
-                for _ in range(size):
-                    for dealt in order:
+                for m, dealt in zip(range(len(deck), 0, -1), order * size):  # m: cards left in the deck
+                    i = bits(width[m])
+                    while i >= m:
                         i = bits(width[m])
-                        while i >= m:
-                            i = bits(width[m])
-                        dealt.append(deck.pop(i))
-                        m -= 1
+                    dealt.append(deck.pop(i))
                 for dealt in order:
                     dealt.sort()
             ks.phase = phase
