@@ -56,8 +56,9 @@ __all__ = [
 # -- policies -------------------------------------------------------------------------------
 class KernelPolicy(Protocol):
     """Decides for the seat to move in a ``KState`` (``ks.current``), from what that seat may
-    know, returning one of ``options(ks)``. ``random_below`` is set only by uniform policies,
-    which the loop runs inline."""
+    know, returning one of ``options(ks)``. ``random_below`` and ``random_bits`` are set only
+    by uniform policies (``RandomPolicy``): the loop makes their decisions inline with
+    ``random_bits``, drawing exactly as their ``decide`` would."""
 
     random_below: Callable[[int], int] | None
     random_bits: Callable[[int], int] | None
