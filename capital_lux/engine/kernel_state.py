@@ -260,11 +260,12 @@ def capital_total(ks: KState, colour: int) -> int:
 
 def limits(ks: KState) -> list[int]:
     """Every colour's ``capital_total`` at once (the hometown limits, modifiers included)."""
-    totals = list(map(sum, ks.capital))
-    if any(ks.mods):  # none placed yet is common: every round starts so
-        for c, mods in enumerate(ks.mods):
-            for _, value in mods:
-                totals[c] += value
+    capital, totals = ks.capital, []
+    for c, mods in enumerate(ks.mods):
+        total = sum(capital[c])
+        for _, value in mods:
+            total += value
+        totals.append(total)
     return totals
 
 

@@ -186,13 +186,17 @@ class QuickRule:
             return choices[self.below(len(choices))]
         p, phase = ks.current, ks.phase
         if phase == kernel.PLAY:  # the highest card that fits at home; else the lowest into the capital
-            hand = ks.hands[p]
-            room = list(map(sub, kernel.limits(ks), map(sum, ks.home[p])))
+            hand, town, capital, mods = ks.hands[p], ks.home[p], ks.capital, ks.mods
             best, best_value = -1, 0
             for kind in hand:
                 value = VALUE_OF[kind]
-                if best_value < value <= room[COLOUR_OF[kind]]:  # only a higher card can replace the best
-                    best, best_value = kind, value
+                if value > best_value:  # only a higher card can take the place of the best so far
+                    c = COLOUR_OF[kind]  # its colour's limit, only now (measured: twice as fast as all four)
+                    limit = sum(capital[c])
+                    for _, modifier in mods[c]:
+                        limit += modifier
+                    if sum(town[c]) + value <= limit:
+                        best, best_value = kind, value
             if best >= 0:
                 return best, True
             return min(hand, key=VALUE_OF.__getitem__), False
