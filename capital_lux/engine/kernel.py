@@ -48,9 +48,9 @@ __all__ = [
     "AGENT", "AGENT_DRAW", "B", "CHANCE_PHASES", "CLERIC", "CLERIC_COLOURS", "COLOUR_OF", "DEAL", "DRAFT", "GOLD",
     "OVER", "PLAY", "SCHOLAR", "SETUP_CAPITAL", "SETUP_MODIFIERS", "VALUE_OF", "Decision", "G", "KState", "P", "Y",
     "capital_total", "cleric_options", "draft_options", "excess", "from_action", "from_state", "gold_options",
-    "kind_of", "legal_actions", "limits", "new_state", "options", "ranks", "sampler", "scores", "standings", "to_action", "to_state",
-    "turn_order", "winners", "KernelPolicy", "RandomPolicy", "randbelow", "random_bits", "BITS", "policy",
-    "play_out", "play_game",
+    "kind_of", "legal_actions", "limits", "new_state", "options", "ranks", "sampler", "scores", "standings",
+    "to_action", "to_state", "turn_order", "winners", "KernelPolicy", "RandomPolicy", "randbelow", "random_bits",
+    "BITS", "policy", "play_out", "play_game",
 ]
 
 # -- policies -------------------------------------------------------------------------------

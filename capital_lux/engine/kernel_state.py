@@ -314,7 +314,8 @@ def standings(ks: KState) -> tuple[list[int], list[int], list[int]]:
     The tie-break counts (ruling R17) matter only between equal scores, so only tied
     seats' keys carry them: a key ``(score,)`` and a key ``(score, counts...)`` compare
     by score alone when the scores differ."""
-    points = [sum(map(sum, town)) + sum(VALUE_OF[k] for k in bonus) + gold
+    value_of = VALUE_OF.__getitem__
+    points = [sum(map(sum, town)) + sum(map(value_of, bonus)) + gold
               for town, bonus, gold in zip(ks.home, ks.bonus, ks.gold)]
     keys: list[tuple[int, ...]] = []
     for p, score in enumerate(points):
@@ -324,8 +325,7 @@ def standings(ks: KState) -> tuple[list[int], list[int], list[int]]:
         values = [v for cards in ks.home[p] for v in cards] + [VALUE_OF[k] for k in ks.bonus[p]]
         keys.append((score, values.count(6), values.count(5), values.count(4), values.count(3), values.count(2)))
     best = max(keys)
-    return points, [p for p, key in enumerate(keys) if key == best], [1 + sum(other > mine for other in keys)
-                                                                      for mine in keys]
+    return points, [p for p, key in enumerate(keys) if key == best], [1 + sum(map(mine.__lt__, keys)) for mine in keys]
 
 
 def winners(ks: KState) -> list[int]:
