@@ -180,7 +180,7 @@ def play_one(players: int, bots: Sequence[str], seed: int, game: int) -> GameSta
 
 
 #: The bots the playout kernel plays with the same decisions (``players.policies``).
-KERNEL_BOTS = ("random", "rule")
+KERNEL_BOTS = frozenset({"random", "rule"})
 
 
 def play_in_kernel(players: int, bots: Sequence[str], seed: int, game: int) -> kernel.KState | None:
@@ -188,7 +188,7 @@ def play_in_kernel(players: int, bots: Sequence[str], seed: int, game: int) -> k
 
     The kernel's policies draw from the same generators as the bots, so the game is the one
     ``play_in_engine`` plays (``tests/test_simulate.py`` checks it)."""
-    if not all(spec in KERNEL_BOTS for spec in bots):
+    if not KERNEL_BOTS.issuperset(bots):
         return None
     policies = [kernel.policy(spec, game_rng(seed, game, seat)) for seat, spec in enumerate(bots)]
     return kernel.play_game(players, policies, game_rng(seed, game))
@@ -209,11 +209,13 @@ def seat_policy(spec: str, seat_rng: random.Random) -> Policy:
 def kernel_rows(ks: kernel.KState, bots: Sequence[str], game: int) -> list[PlayerResult]:
     """``result_rows`` of a game the kernel played (its tallies stand for the engine's log)."""
     scores, winners, rank = kernel.standings(ks)
+    share = 1 / len(winners)
+    value_of = kernel.VALUE_OF.__getitem__
     return [
         PlayerResult(
-            game, p, bot, scores[p], rank[p], 1 / len(winners) if p in winners else 0.0, ks.gold[p],
+            game, p, bot, scores[p], rank[p], share if p in winners else 0.0, ks.gold[p],
             sum(ks.cards_lost[p]), sum(ks.points_lost[p]), sum(ks.gold_spent[p]), len(ks.bonus[p]),
-            sum(kernel.VALUE_OF[k] for k in ks.bonus[p]),
+            sum(map(value_of, ks.bonus[p])),
         )
         for p, bot in enumerate(bots)
     ]

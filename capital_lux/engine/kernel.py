@@ -32,14 +32,15 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from operator import gt
 from typing import Callable, Protocol, Sequence
 
 from .cards import COLOURS, MODIFIERS
 from .kernel_state import (  # the kernel's public API: the state, its questions and decisions
     AGENT, AGENT_DRAW, B, CHANCE_PHASES, CLERIC, CLERIC_COLOURS, COLOUR_OF, DEAL, DRAFT, GOLD, OVER, PLAY,
     SCHOLAR, SETUP_CAPITAL, SETUP_MODIFIERS, VALUE_OF, Decision, G, KState, P, Y, capital_total, cleric_options,
-    draft_options, excess, from_action, from_state, gold_options, kind_of, legal_actions, new_state, options,
-    ranks, scores, standings, to_action, to_state, turn_order, winners,
+    draft_options, excess, from_action, from_state, gold_options, kind_of, legal_actions, limits, new_state, options,
+    ranks, sampler, scores, standings, to_action, to_state, turn_order, winners,
 )
 from .state import ROUNDS, hand_size
 
@@ -47,16 +48,17 @@ __all__ = [
     "AGENT", "AGENT_DRAW", "B", "CHANCE_PHASES", "CLERIC", "CLERIC_COLOURS", "COLOUR_OF", "DEAL", "DRAFT", "GOLD",
     "OVER", "PLAY", "SCHOLAR", "SETUP_CAPITAL", "SETUP_MODIFIERS", "VALUE_OF", "Decision", "G", "KState", "P", "Y",
     "capital_total", "cleric_options", "draft_options", "excess", "from_action", "from_state", "gold_options",
-    "kind_of", "legal_actions", "new_state", "options", "ranks", "scores", "standings", "to_action", "to_state",
-    "turn_order", "winners", "KernelPolicy", "RandomPolicy", "randbelow", "random_bits", "BITS", "policy",
-    "play_out", "play_game",
+    "kind_of", "legal_actions", "limits", "new_state", "options", "ranks", "sampler", "scores", "standings",
+    "to_action", "to_state", "turn_order", "winners", "KernelPolicy", "RandomPolicy", "randbelow", "random_bits",
+    "BITS", "policy", "play_out", "play_game",
 ]
 
 # -- policies -------------------------------------------------------------------------------
 class KernelPolicy(Protocol):
     """Decides for the seat to move in a ``KState`` (``ks.current``), from what that seat may
-    know, returning one of ``options(ks)``. ``random_below`` is set only by uniform policies,
-    which the loop runs inline."""
+    know, returning one of ``options(ks)``. ``random_below`` and ``random_bits`` are set only
+    by uniform policies (``RandomPolicy``): the loop makes their decisions inline with
+    ``random_bits``, drawing exactly as their ``decide`` would."""
 
     random_below: Callable[[int], int] | None
     random_bits: Callable[[int], int] | None
@@ -111,9 +113,14 @@ def policy(kind: str, rng: random.Random) -> KernelPolicy:
 
 
 # -- the loop -----------------------------------------------------------------------------
-#: Distinct cards of a hand, by the hand: hands recur, and a dictionary look-up is cheaper
-#: than sorting a set.
-_DISTINCT: dict[tuple[int, ...], list[int]] = {}
+#: The draft's pairs of distinct held cards, by number of cards held: the i-th pair as
+#: positions ``(a, b)``, in the order of ``draft_options`` (sorted combinations).
+_PAIRS: dict[int, list[tuple[int, int]]] = {h: [(a, b) for a in range(h) for b in range(a + 1, h)]
+                                             for h in range(3, 13)}
+#: The Cleric's colours (never pink) by which of blue, green and yellow have capital cards,
+#: as the bit mask ``1 * blue + 2 * green + 4 * yellow``.
+_CLERIC_TAKES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(c for bit, c in ((1, B), (2, G), (4, Y)) if mask & bit) for mask in range(8))
 
 
 def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, until: str = "game",
@@ -124,6 +131,14 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
     current round (round 1 during setup): the next round has not been dealt yet. With
     ``stop_seat`` it also stops as soon as that seat has a decision to make; ``resume``
     makes the decision of ``stop_seat`` that ``ks`` stopped at instead of stopping again.
+
+    Uniform seats (``random_bits`` set) are decided inline: a number below ``m`` drawn
+    as ``random.Random`` draws it (``BITS[m]`` bits, again while ``m`` or more), so the
+    generator is consumed exactly as by ``RandomPolicy.decide``. The chance that follows
+    a play (the Scholar's card, the Agent's modifier) and an inline seat's Agent or Cleric
+    choice are resolved in the same step, without going round the loop; the phases
+    ``SCHOLAR``, ``AGENT_DRAW``, ``AGENT`` and ``CLERIC`` remain for positions that stop or
+    start there and for seats with a ``decide``.
     """
     if until == "game":
         last_round = ROUNDS
@@ -133,33 +148,47 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
         raise ValueError(f"until must be 'round' or 'game', not {until!r}")
     below, bits = randbelow(rng), random_bits(rng)
     n = ks.players
-    inline = [p.random_below for p in policies]
-    inline_bits = [p.random_bits for p in policies]
-    deck, hands, draft_hands, home, capital = ks.deck, ks.hands, ks.draft_hands, ks.home, ks.capital
-    colour_of, value_of = COLOUR_OF, VALUE_OF
+    # The stop seat is never inline: it goes through the branch that stops (and, resumed,
+    # asks its policy, whose ``decide`` draws as the inline path would).
+    inline = [None if seat == stop_seat else p.random_bits for seat, p in enumerate(policies)]
+    deck, hands, draft_hands, home, capital, gold = ks.deck, ks.hands, ks.draft_hands, ks.home, ks.capital, ks.gold
+    colour_of, value_of, width = COLOUR_OF, VALUE_OF, BITS
+    clockwise = _ORDERS[n][1]  # clockwise[seat]: the next seat
+    # Copies beyond the first in each hand (kept up to date as hands change): a hand
+    # without any, the usual case, lists its own distinct cards, so a uniform play needs
+    # no set. Recounted whenever hands are made (the draft's end).
+    extra = [len(h) - len(set(h)) for h in hands]
     phase, cur = ks.phase, ks.current
     while True:
         if phase == PLAY:
-            if cur == stop_seat:
-                if not resume:
-                    break
-                resume = False
             hand = hands[cur]
-            seat_bits = inline_bits[cur]
-            if seat_bits is not None:
-                key = tuple(hand)
-                distinct = _DISTINCT.get(key)
-                if distinct is None:
-                    distinct = _DISTINCT[key] = sorted(set(hand))
-                m = 2 * len(distinct)
-                i = seat_bits(BITS[m])
-                while i >= m:
-                    i = seat_bits(BITS[m])
-                kind, to_home = distinct[i >> 1], i & 1
-            else:
+            seat_bits = inline[cur]
+            if seat_bits is None:
+                if cur == stop_seat:
+                    if not resume:
+                        break
+                    resume = False
                 ks.phase, ks.current = phase, cur
                 kind, to_home = policies[cur].decide(ks)
-            hand.remove(kind)
+                hand.remove(kind)
+                if extra[cur] and kind in hand:
+                    extra[cur] -= 1
+            elif extra[cur]:  # a card held twice: the plays are those of the distinct cards
+                distinct = sorted(set(hand))
+                m = 2 * len(distinct)
+                i = seat_bits(width[m])
+                while i >= m:
+                    i = seat_bits(width[m])
+                kind, to_home = distinct[i >> 1], i & 1
+                hand.remove(kind)
+                if kind in hand:
+                    extra[cur] -= 1
+            else:  # distinct cards (the usual hand): each to the capital or home, in order
+                m = 2 * len(hand)
+                i = seat_bits(width[m])
+                while i >= m:
+                    i = seat_bits(width[m])
+                kind, to_home = hand.pop(i >> 1), i & 1
             c, v = colour_of[kind], value_of[kind]
             if to_home:
                 insort(home[cur][c], v)
@@ -167,128 +196,136 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 insort(capital[c], v)
                 if c == G:  # Scholar: draw if the deck has a card (ruling R10)
                     if deck:
-                        phase = SCHOLAR
-                        continue
+                        m = len(deck)
+                        i = bits(width[m])
+                        while i >= m:
+                            i = bits(width[m])
+                        kind = deck.pop(i)
+                        if kind in hand:
+                            extra[cur] += 1
+                        insort(hand, kind)
                 elif c == Y:  # Merchant: a gold disc if the pile has one
                     if ks.gold_pile:
                         ks.gold_pile -= 1
-                        ks.gold[cur] += 1
+                        gold[cur] += 1
                 elif c == B:  # Agent: a modifier if there is one (ruling R11)
-                    if ks.modifier_deck:
-                        phase = AGENT_DRAW
-                        continue
+                    mdeck = ks.modifier_deck
+                    if mdeck:
+                        m = len(mdeck)
+                        i = bits(width[m])
+                        while i >= m:
+                            i = bits(width[m])
+                        pending = mdeck.pop(i)
+                        seat_bits = inline[cur]
+                        if seat_bits is None:
+                            ks.pending = pending
+                            phase = AGENT
+                            continue
+                        i = seat_bits(3)  # a colour: a number below 4 takes 3 bits
+                        while i >= 4:
+                            i = seat_bits(3)
+                        ks.mods[i].append((cur, pending))
                 else:  # Cleric (ruling R1, R2, R21)
-                    takes = [k for k in CLERIC_COLOURS if capital[k]]
+                    takes = _CLERIC_TAKES[(1 if capital[B] else 0) | (2 if capital[G] else 0)
+                                          | (4 if capital[Y] else 0)]
                     if len(takes) > 1:
-                        phase = CLERIC
-                        continue
-                    if takes:
-                        insort(home[cur][takes[0]], capital[takes[0]].pop(0))
+                        seat_bits = inline[cur]
+                        if seat_bits is None:
+                            phase = CLERIC
+                            continue
+                        m = len(takes)
+                        i = seat_bits(width[m])
+                        while i >= m:
+                            i = seat_bits(width[m])
+                        c = takes[i]
+                        insort(home[cur][c], capital[c].pop(0))
+                    elif takes:
+                        c = takes[0]
+                        insort(home[cur][c], capital[c].pop(0))
+        elif phase == DRAFT:
+            held = draft_hands[cur]
+            seat_bits = inline[cur]
+            picks = ks.draft_picks[cur]
+            h = len(held)
+            if seat_bits is not None and h > 2 and h in _PAIRS and len(set(held)) == h:
+                pairs = _PAIRS[h]  # distinct cards: the i-th pair of positions
+                m = len(pairs)
+                i = seat_bits(width[m])
+                while i >= m:
+                    i = seat_bits(width[m])
+                a, b = pairs[i]
+                second = held.pop(b)
+                insort(picks, held.pop(a))
+                insort(picks, second)
+            else:
+                cards: tuple[int, ...]
+                if seat_bits is not None:
+                    choices = draft_options(held)
+                    m = len(choices)
+                    i = seat_bits(width[m])
+                    while i >= m:
+                        i = seat_bits(width[m])
+                    cards = choices[i]
+                else:
+                    if cur == stop_seat:
+                        if not resume:
+                            break
+                        resume = False
+                    ks.phase, ks.current = phase, cur
+                    cards = policies[cur].decide(ks)
+                for kind in cards:
+                    held.remove(kind)
+                    insort(picks, kind)
+            cur = clockwise[cur]
+            if cur == ks.starting:  # picks are made in turn order but hidden (ruling R16)
+                ks.phase = phase
+                _pass_draft_hands(ks)
+                phase, cur = ks.phase, ks.current
+                if phase == PLAY:
+                    extra = [len(h) - len(set(h)) for h in hands]
+            continue
         elif phase == DEAL:  # cards go round the table one at a time from the starting player
             size = ks.deal_size
-            while True:
-                m = len(deck)
-                i = bits(BITS[m])
-                while i >= m:
-                    i = bits(BITS[m])
-                insort(draft_hands[cur], deck.pop(i))
-                cur = cur + 1 if cur + 1 < n else 0
-                if len(draft_hands[cur]) >= size:
-                    break
+            if any(draft_hands):  # a position in mid-deal: to the next seat until its hand is full
+                while True:
+                    m = len(deck)
+                    i = bits(width[m])
+                    while i >= m:
+                        i = bits(width[m])
+                    insort(draft_hands[cur], deck.pop(i))
+                    cur = cur + 1 if cur + 1 < n else 0
+                    if len(draft_hands[cur]) >= size:
+                        break
+            else:  # the whole deal: the same draws, each hand sorted once at the end
+                order = [draft_hands[p] for p in _ORDERS[n][cur]]
+                for m, dealt in zip(range(len(deck), 0, -1), order * size):  # m: cards left in the deck
+                    i = bits(width[m])
+                    while i >= m:
+                        i = bits(width[m])
+                    dealt.append(deck.pop(i))
+                for dealt in order:
+                    dealt.sort()
             ks.phase = phase
             _start_draft_step(ks, 1)
             phase, cur = ks.phase, ks.current
+            if phase == PLAY:
+                extra = [len(h) - len(set(h)) for h in hands]
             continue
-        elif phase == DRAFT:
-            if cur == stop_seat:
-                if not resume:
-                    break
-                resume = False
-            held = draft_hands[cur]
-            seat_bits = inline_bits[cur]
-            cards: tuple[int, ...]
-            if seat_bits is not None:
-                h = len(held)
-                if h > 2 and len(set(held)) == h:  # distinct cards: the i-th pair, counted
-                    m = h * (h - 1) >> 1
-                    i = seat_bits(BITS[m])
-                    while i >= m:
-                        i = seat_bits(BITS[m])
-                    a = 0
-                    while i >= h - 1 - a:
-                        i -= h - 1 - a
-                        a += 1
-                    cards = held[a], held[a + 1 + i]
-                else:
-                    choices = draft_options(held)
-                    m = len(choices)
-                    i = seat_bits(BITS[m])
-                    while i >= m:
-                        i = seat_bits(BITS[m])
-                    cards = choices[i]
-            else:
-                ks.phase, ks.current = phase, cur
-                cards = policies[cur].decide(ks)
-            picks = ks.draft_picks[cur]
-            for kind in cards:
-                held.remove(kind)
-                insort(picks, kind)
-            nxt = cur + 1 if cur + 1 < n else 0
-            if nxt != ks.starting:  # picks are made in turn order but hidden (ruling R16)
-                cur = nxt
-            else:
-                ks.phase, ks.current = phase, cur
-                _pass_draft_hands(ks)
-                phase, cur = ks.phase, ks.current
-            continue
-        elif phase == SCHOLAR:
-            m = len(deck)
-            i = bits(BITS[m])
-            while i >= m:
-                i = bits(BITS[m])
-            insort(hands[cur], deck.pop(i))
-        elif phase == AGENT_DRAW:
-            mdeck = ks.modifier_deck
-            ks.pending = mdeck.pop(below(len(mdeck)))
-            phase = AGENT
-            continue
-        elif phase == AGENT:
-            if cur == stop_seat:
-                if not resume:
-                    break
-                resume = False
-            pick = inline[cur]
-            if pick is not None:
-                colour = pick(4)
-            else:
-                ks.phase, ks.current = phase, cur
-                colour = policies[cur].decide(ks)
-            ks.mods[colour].append((cur, ks.pending))  # type: ignore[arg-type]  # set by the draw
-            ks.pending = None
-        elif phase == CLERIC:
-            if cur == stop_seat:
-                if not resume:
-                    break
-                resume = False
-            pick = inline[cur]
-            if pick is not None:
-                takes = [k for k in CLERIC_COLOURS if capital[k]]
-                colour = takes[pick(len(takes))]
-            else:
-                ks.phase, ks.current = phase, cur
-                colour = policies[cur].decide(ks)
-            insort(home[cur][colour], capital[colour].pop(0))
         elif phase == GOLD:
-            if cur == stop_seat:
-                if not resume:
-                    break
-                resume = False
-            pick = inline[cur]
+            seat_bits = inline[cur]
             ks.phase, ks.current = phase, cur
-            if pick is not None:
+            if seat_bits is not None:
                 choices = gold_options(ks, cur)
-                saved = choices[pick(len(choices))]
+                m = len(choices)
+                i = seat_bits(width[m])
+                while i >= m:
+                    i = seat_bits(width[m])
+                saved = choices[i]
             else:
+                if cur == stop_seat:
+                    if not resume:
+                        break
+                    resume = False
                 saved = policies[cur].decide(ks)
             ks.gold_choices[cur] = saved
             ks.gold_queue.pop(0)
@@ -300,6 +337,55 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             if ks.round > last_round:
                 break
             continue
+        elif phase == SCHOLAR:  # a position that stopped or started before the draw
+            m = len(deck)
+            i = bits(width[m])
+            while i >= m:
+                i = bits(width[m])
+            kind = deck.pop(i)
+            if kind in hands[cur]:
+                extra[cur] += 1
+            insort(hands[cur], kind)
+            phase = PLAY
+        elif phase == AGENT_DRAW:
+            mdeck = ks.modifier_deck
+            ks.pending = mdeck.pop(below(len(mdeck)))
+            phase = AGENT
+            continue
+        elif phase == AGENT:
+            seat_bits = inline[cur]
+            if seat_bits is not None:
+                colour = seat_bits(3)
+                while colour >= 4:
+                    colour = seat_bits(3)
+            else:
+                if cur == stop_seat:
+                    if not resume:
+                        break
+                    resume = False
+                ks.phase, ks.current = phase, cur
+                colour = policies[cur].decide(ks)
+            ks.mods[colour].append((cur, ks.pending))  # type: ignore[arg-type]  # set by the draw
+            ks.pending = None
+            phase = PLAY
+        elif phase == CLERIC:
+            seat_bits = inline[cur]
+            if seat_bits is not None:
+                takes = _CLERIC_TAKES[(1 if capital[B] else 0) | (2 if capital[G] else 0) | (4 if capital[Y] else 0)]
+                m = len(takes)
+                i = seat_bits(width[m])
+                while i >= m:
+                    i = seat_bits(width[m])
+                colour = takes[i]
+            else:
+                if cur == stop_seat:
+                    if not resume:
+                        break
+                    resume = False
+                ks.phase, ks.current = phase, cur
+                colour = policies[cur].decide(ks)
+            insort(home[cur][colour], capital[colour].pop(0))
+            phase = PLAY
         elif phase == OVER:
             break
         else:  # setup
@@ -307,12 +393,12 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             _setup(ks, below)
             phase, cur = ks.phase, ks.current
             continue
-        # The end of a turn: next seat clockwise, or the last turns once a hand runs out (R9).
-        phase = PLAY
+        # The end of a turn (the branches above that get here leave ``phase`` at PLAY): the
+        # next seat clockwise, or the last turns once a hand runs out (R9).
         last = ks.last_turns
         if last is None:
             if hands[cur]:
-                cur = cur + 1 if cur + 1 < n else 0
+                cur = clockwise[cur]
                 continue
             last = ks.last_turns = [(cur + i) % n for i in range(1, n)]
         while last:
@@ -389,76 +475,95 @@ def _pass_draft_hands(ks: KState) -> None:
 
 #: Turn order by number of players and starting seat.
 _ORDERS = {n: [[(start + i) % n for i in range(n)] for start in range(n)] for n in (2, 3, 4)}
-
-
-def _limits(ks: KState) -> list[int]:
-    """Each colour's capital total, modifiers included."""
-    return [sum(cards) + sum(v for _, v in mods) if mods else sum(cards) for cards, mods in zip(ks.capital, ks.mods)]
+#: ``kind_of(colour, value)`` as a table: ``_KIND_OF[colour][value]``.
+_KIND_OF = [[kind_of(c, v) if v >= 2 else -1 for v in range(7)] for c in range(4)]
+_SORTED_MODIFIERS = sorted(MODIFIERS)
 
 
 def _round_end(ks: KState) -> None:
     """Hands into hometowns, reveal, then gold decisions (if any)."""
-    for p in range(ks.players):
-        town = ks.home[p]
-        for kind in ks.hands[p]:
-            insort(town[COLOUR_OF[kind]], VALUE_OF[kind])
-        ks.hands[p] = []
+    home, hands, n = ks.home, ks.hands, ks.players
+    for p in range(n):
+        if hands[p]:
+            town = home[p]
+            for kind in hands[p]:
+                insort(town[COLOUR_OF[kind]], VALUE_OF[kind])
+            hands[p] = []
     ks.phase = GOLD
-    ks.gold_choices = [None] * ks.players
-    limits = _limits(ks)
-    queue = ks.gold_queue = []
-    for p in _ORDERS[ks.players][max(ks.starting, 0)]:  # asked only if it can pay (R6, R21)
-        gold = ks.gold[p]
-        if gold and any(cards and 0 < sum(cards) - limit <= gold for cards, limit in zip(ks.home[p], limits)):
-            queue.append(p)
+    ks.gold_choices = [None] * n
+    tops = limits(ks)
+    sums = [list(map(sum, town)) for town in home]
+    queue: list[int] = []
+    gold = ks.gold
+    for p in _ORDERS[n][max(ks.starting, 0)]:  # asked only if it can pay (R6, R21)
+        if gold[p] and any(map(gt, sums[p], tops)):
+            for total, limit in zip(sums[p], tops):
+                if total and 0 < total - limit <= gold[p]:  # a colour with cards (values are 2 or more)
+                    queue.append(p)
+                    break
+    ks.gold_queue = queue
     if queue:
         ks.current = queue[0]
         return
-    _finish_round(ks)
+    _finish_round(ks, tops, sums)
 
 
-def _finish_round(ks: KState) -> None:
-    """Pay gold and discard (R6, R8), bonus cards (R4), then the next round (R12, R13)."""
-    order = _ORDERS[ks.players][max(ks.starting, 0)]
-    limits = _limits(ks)
-    home, capital = ks.home, ks.capital
-    sums = [[sum(cards) for cards in town] for town in home]
+def _finish_round(ks: KState, tops: list[int] | None = None, sums: list[list[int]] | None = None) -> None:
+    """Pay gold and discard (R6, R8), bonus cards (R4), then the next round (R12, R13).
+
+    ``tops`` are ``limits(ks)`` and ``sums`` the hometowns' colour totals if the caller
+    has them (the gold decisions change neither)."""
+    n = ks.players
+    order = _ORDERS[n][max(ks.starting, 0)]
+    if tops is None:
+        tops = limits(ks)
+    home, capital, choices = ks.home, ks.capital, ks.gold_choices
+    if sums is None:
+        sums = [list(map(sum, town)) for town in home]
     for p in order:
-        row, saved = sums[p], ks.gold_choices[p]
+        row = sums[p]
+        if not any(map(gt, row, tops)):  # most seats exceed nothing
+            continue
+        saved = choices[p]
         for c in range(4):
             total = row[c]
-            if not total or total <= limits[c]:
+            if total <= tops[c] or not total:
                 continue
             if saved and c in saved:
-                over = total - limits[c]
+                over = total - tops[c]
                 ks.gold[p] -= over
                 ks.gold_pile += over
                 ks.gold_spent[p][c] += over
             else:  # discarded cards leave the game (R8)
                 lost = home[p][c]
-                ks.discards += [kind_of(c, v) for v in lost]
+                kinds = _KIND_OF[c]
+                ks.discards += [kinds[v] for v in lost]
                 ks.discards.sort()
                 ks.cards_lost[p][c] += len(lost)
                 ks.points_lost[p][c] += total
                 home[p][c] = []
                 row[c] = 0
-    ks.gold_choices = [None] * ks.players
+    ks.gold_choices = [None] * n
     ks.gold_queue = []
-    for c in range(4):  # bonus cards: ties share out in turn order (R3, R5)
-        best = max(sums[p][c] for p in order)
-        if best <= 0:
+    for c, column in enumerate(zip(*sums)):  # bonus cards: ties share out in turn order (R3, R5)
+        best = max(column)
+        cards = capital[c]
+        if best <= 0 or not cards:
+            continue
+        if column.count(best) == 1:  # the usual case: one seat has the most
+            insort(ks.bonus[column.index(best)], _KIND_OF[c][cards.pop()])
             continue
         for p in order:
-            if sums[p][c] != best:
+            if column[p] != best:
                 continue
-            if not capital[c]:
+            if not cards:
                 break
-            insort(ks.bonus[p], kind_of(c, capital[c].pop()))
+            insort(ks.bonus[p], _KIND_OF[c][cards.pop()])
     if ks.round == ROUNDS:
         ks.phase, ks.current = OVER, -1
         return
-    ks.mods = [[] for _ in COLOURS]
-    ks.modifier_deck = sorted(MODIFIERS)
-    totals = [sum(sums[p]) for p in order]
+    ks.mods = [[], [], [], []]
+    ks.modifier_deck = _SORTED_MODIFIERS[:]
+    totals = [sum(sums[p]) for p in order]  # the first in turn order among the highest (R12)
     ks.starting = order[totals.index(max(totals))]
     _start_round(ks, ks.round + 1)

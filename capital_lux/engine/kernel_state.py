@@ -9,12 +9,16 @@ engine's ``legal_actions`` order) answer as the engine does. ``kernel`` plays it
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, full_deck_counts
 from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from .state import PHASES, GameState
+
+if TYPE_CHECKING:
+    from .views import PlayerView
 
 
 # Phases are their index in ``state.PHASES``.
@@ -28,6 +32,7 @@ VALUE_OF: tuple[int, ...] = tuple(card.value for card in ALL_CARDS)
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 
 
+_STANDARD_DRAW = getattr(random.Random, "_randbelow")
 _FULL_DECK = [kind for kind, count in enumerate(full_deck_counts()) for _ in range(count)]
 
 
@@ -159,10 +164,109 @@ def to_state(ks: KState) -> GameState:
     return s
 
 
+#: Bits a draw below ``m`` takes (``random.Random`` draws ``m.bit_length()`` bits).
+_WIDTH = tuple(m.bit_length() for m in range(128))
+
+
+def _shuffle(cards: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``, with its draws inline: the same swaps from the same bits
+    (``kernel.BITS`` explains the draw) when ``rng`` draws as ``random.Random`` does."""
+    if len(cards) >= len(_WIDTH) or getattr(type(rng), "_randbelow", None) is not _STANDARD_DRAW:
+        rng.shuffle(cards)
+        return
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        m = i + 1
+        j = bits(_WIDTH[m])
+        while j >= m:
+            j = bits(_WIDTH[m])
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def sampler(v: PlayerView) -> Callable[[random.Random], KState]:
+    """``rng -> from_state(views.determinize(v, rng))``, without the ``GameState``.
+
+    The search draws a world per iteration from one view: what the view shows is
+    converted once, and each sample only deals the unseen cards and modifiers. A sample
+    consumes ``rng`` exactly as ``determinize`` does (the same shuffles of the same
+    lengths, the same gold draws), so it is the same world: the bot still never sees
+    the real hidden cards (``tests/test_kernel.py`` compares the two)."""
+    me, n = v.viewer, v.players
+    base = KState(n)
+    base.round, base.phase, base.starting, base.current = v.round, PHASES.index(v.phase), v.starting_player, v.current
+    base.deal_size, base.draft_step = v.deal_size, v.draft_step
+    base.home = [[list(town[c]) for c in COLOURS] for town in v.hometowns]
+    base.capital = [list(v.capital[c]) for c in COLOURS]
+    base.setup_modifiers = list(v.setup_modifiers)
+    base.gold, base.gold_pile = list(v.gold), v.gold_pile
+    base.bonus = [[KIND[c] for c in b] for b in v.bonus]
+    base.discards = [KIND[c] for c in v.discards]
+    base.last_turns = None if v.last_turns is None else list(v.last_turns)
+    base.gold_queue = list(v.gold_waiting)
+    pool = [kind for kind, count in enumerate(v.unseen_cards()) for _ in range(count)]
+    own = ([KIND[c] for c in v.hand], sorted(KIND[c] for c in v.draft_hand), sorted(KIND[c] for c in v.draft_picks))
+    sizes = (v.hand_sizes, v.draft_hand_sizes, v.draft_pick_counts)
+    # The modifiers' places in determinize's order: face-down ones (None) take the unseen
+    # values popped from the end of a shuffled list, colour by colour, then a pending draw.
+    slots = [[(m.owner, m.value) for m in v.modifiers_above[c]] for c in COLOURS]
+    known = [value for places in slots for _, value in places if value is not None]
+    if v.pending_modifier is not None:
+        known.append(v.pending_modifier)
+    if base.phase == SETUP_MODIFIERS:
+        known += v.setup_modifiers
+    unknown = list(MODIFIERS)
+    for value in known:
+        unknown.remove(value)
+    agent, gold_phase = base.phase == AGENT, base.phase == GOLD
+    own_choice = None if v.own_gold_choice is None else tuple(_COLOUR_INDEX[c] for c in v.own_gold_choice)
+
+    def sample(rng: random.Random) -> KState:
+        ks = base.copy()
+        cards = pool[:]
+        _shuffle(cards, rng)
+        at = 0
+        for zone, mine, size in zip((ks.hands, ks.draft_hands, ks.draft_picks), own, sizes):
+            for q in range(n):
+                if q == me:
+                    zone[q] = mine[:]
+                else:
+                    zone[q] = sorted(cards[at:at + size[q]])
+                    at += size[q]
+        ks.deck = sorted(cards[at:])
+        hidden = unknown[:]
+        _shuffle(hidden, rng)
+        ks.mods = [[(owner, hidden.pop() if value is None else value) for owner, value in places] for places in slots]
+        if agent:
+            ks.pending = v.pending_modifier if v.current == me else hidden.pop()
+        ks.modifier_deck = sorted(hidden)
+        if gold_phase:
+            ks.gold_choices = [None] * n
+            ks.gold_choices[me] = own_choice
+            for q in range(n):  # the others' secret decisions, drawn among their options
+                if q != me and q not in ks.gold_queue:
+                    options = gold_options(ks, q)
+                    if len(options) > 1:
+                        ks.gold_choices[q] = rng.choice(options)
+        return ks
+
+    return sample
+
+
 # -- questions ---------------------------------------------------------------------------
 def capital_total(ks: KState, colour: int) -> int:
     """Cards plus every modifier above (what the engine's ``capital_total`` gives)."""
     return sum(ks.capital[colour]) + sum(v for _, v in ks.mods[colour])
+
+
+def limits(ks: KState) -> list[int]:
+    """Every colour's ``capital_total`` at once (the hometown limits, modifiers included)."""
+    capital, totals = ks.capital, []
+    for c, mods in enumerate(ks.mods):
+        total = sum(capital[c])
+        for _, value in mods:
+            total += value
+        totals.append(total)
+    return totals
 
 
 def excess(ks: KState, seat: int, colour: int) -> int:
@@ -205,15 +309,23 @@ def _tie_key(ks: KState, p: int, score: int) -> tuple[int, ...]:
 
 
 def standings(ks: KState) -> tuple[list[int], list[int], list[int]]:
-    """Scores, winners and ranks at once (``scores``, ``winners``, ``ranks``)."""
-    keys = []
-    for p in range(ks.players):
+    """Scores, winners and ranks at once (``scores``, ``winners``, ``ranks``).
+
+    The tie-break counts (ruling R17) matter only between equal scores, so only tied
+    seats' keys carry them: a key ``(score,)`` and a key ``(score, counts...)`` compare
+    by score alone when the scores differ."""
+    value_of = VALUE_OF.__getitem__
+    points = [sum(map(sum, town)) + sum(map(value_of, bonus)) + gold
+              for town, bonus, gold in zip(ks.home, ks.bonus, ks.gold)]
+    keys: list[tuple[int, ...]] = []
+    for p, score in enumerate(points):
+        if points.count(score) == 1:
+            keys.append((score,))
+            continue
         values = [v for cards in ks.home[p] for v in cards] + [VALUE_OF[k] for k in ks.bonus[p]]
-        keys.append((sum(values) + ks.gold[p], values.count(6), values.count(5), values.count(4),
-                     values.count(3), values.count(2)))
+        keys.append((score, values.count(6), values.count(5), values.count(4), values.count(3), values.count(2)))
     best = max(keys)
-    return ([key[0] for key in keys], [p for p, key in enumerate(keys) if key == best],
-            [1 + sum(other > mine for other in keys) for mine in keys])
+    return points, [p for p, key in enumerate(keys) if key == best], [1 + sum(map(mine.__lt__, keys)) for mine in keys]
 
 
 def winners(ks: KState) -> list[int]:

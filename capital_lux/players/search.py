@@ -1,7 +1,8 @@
 """Information-set Monte Carlo tree search (ISMCTS) for the search bot.
 
 Each iteration draws one full state consistent with the searcher's view
-(``views.determinize``: the bot never sees the real hidden cards), walks the
+(``views.determinize``, through ``kernel.sampler`` which deals it straight into a
+playout-kernel state: the bot never sees the real hidden cards), walks the
 tree of the searcher's own decisions, lets opponents and chance act in that
 sampled world, and plays the game out with a quick rule of thumb. Tree nodes
 are keyed by the searcher's own actions, so a node stands for every history
@@ -24,11 +25,13 @@ import random
 import time
 from typing import Callable
 
+from operator import sub
+
 from ..engine import kernel
 from ..engine.kernel import COLOUR_OF, VALUE_OF
 from ..engine.notation import Action
 from ..engine.state import GameState
-from ..engine.views import PlayerView, determinize
+from ..engine.views import PlayerView
 
 #: UCB exploration constant for rewards in [0, 1].
 EXPLORATION = 0.7
@@ -41,12 +44,14 @@ ROLLOUT_NOISE = 0.1
 
 
 class Node:
-    """Statistics of one of the searcher's information sets."""
+    """Statistics of one of the searcher's information sets. Children are keyed by the
+    kernel's decisions (``kernel.from_action`` of the actions), which need no conversion
+    in the sampled worlds."""
 
     __slots__ = ("children", "visits", "reward", "available")
 
     def __init__(self) -> None:
-        self.children: dict[Action, Node] = {}
+        self.children: dict[kernel.Decision, Node] = {}
         self.visits = 0
         self.reward = 0.0
         self.available = 0  # iterations in which this node's action was legal
@@ -71,24 +76,30 @@ def ismcts(
         raise ValueError("give a budget: iterations, seconds or both")
     root = Node()
     deadline = None if seconds is None else time.perf_counter() + seconds
+    sample = kernel.sampler(v)
     done = 0
     while iterations is None or done < iterations:
         if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline and done:
             break
-        iterate(root, determinize(v, rng), v.viewer, rng, exploration)
+        iterate(root, sample(rng), v.viewer, rng, exploration)
         done += 1
     if stats is not None:
         stats["iterations"] = done
-    return max(legal, key=lambda a: (root.children[a].visits, root.children[a].reward) if a in root.children
-               else (-1, 0.0))
+    children = root.children
+
+    def most_visited(action: Action) -> tuple[int, float]:
+        child = children.get(kernel.from_action(action))
+        return (-1, 0.0) if child is None else (child.visits, child.reward)
+
+    return max(legal, key=most_visited)
 
 
-def iterate(root: Node, state: GameState, me: int, rng: random.Random, exploration: float) -> None:
-    """One selection, expansion, play-out and back-propagation in one sampled world.
+def iterate(root: Node, ks: kernel.KState, me: int, rng: random.Random, exploration: float) -> None:
+    """One selection, expansion, play-out and back-propagation in one sampled world ``ks``
+    (played on in place).
 
     The sampled world is played in the playout kernel: chance and opponents by the quick
     rule between the searcher's decisions, everyone by it after the tree's last node."""
-    ks = kernel.from_state(state)
     quick = QuickRule(rng)
     mine = _Then(quick)
     policies: list[kernel.KernelPolicy] = [quick] * ks.players
@@ -97,25 +108,27 @@ def iterate(root: Node, state: GameState, me: int, rng: random.Random, explorati
     node = root
     kernel.play_out(ks, policies, rng, stop_seat=me)
     while ks.phase != kernel.OVER:
-        legal = kernel.legal_actions(ks)
-        for action in legal:
-            child = node.children.get(action)
-            if child is not None:
+        legal = kernel.options(ks)  # the engine's legal actions, in its order, as decisions
+        children = node.children
+        untried = []
+        for decision in legal:
+            child = children.get(decision)
+            if child is None:
+                untried.append(decision)
+            else:
                 child.available += 1
-        untried = [a for a in legal if a not in node.children]
         if untried:
-            action = rng.choice(untried)
-            child = node.children[action] = Node()
+            decision = rng.choice(untried)
+            child = children[decision] = Node()
             child.available = 1
             path.append(child)
-            mine.first = kernel.from_action(action)
+            mine.first = decision
             kernel.play_out(ks, policies, rng)  # the play-out, from this decision on
             break
-        children = node.children
-        action = max(legal, key=lambda a: ucb(children[a], exploration))
-        node = children[action]
+        decision = max(legal, key=lambda d: ucb(children[d], exploration))
+        node = children[decision]
         path.append(node)
-        mine.first = kernel.from_action(action)
+        mine.first = decision
         kernel.play_out(ks, policies, rng, stop_seat=me, resume=True)
     value = reward(ks, me)
     for n in path:
@@ -164,10 +177,11 @@ class QuickRule:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        self.random = rng.random
         self.below = kernel.randbelow(rng)
 
     def decide(self, ks: kernel.KState) -> kernel.Decision:
-        if self.rng.random() < ROLLOUT_NOISE:
+        if self.random() < ROLLOUT_NOISE:
             choices = kernel.options(ks)
             return choices[self.below(len(choices))]
         p, phase = ks.current, ks.phase
@@ -177,26 +191,39 @@ class QuickRule:
             for kind in hand:
                 value = VALUE_OF[kind]
                 if value > best_value:  # only a higher card can take the place of the best so far
-                    c = COLOUR_OF[kind]
-                    limit = sum(capital[c]) + sum(v for _, v in mods[c]) if mods[c] else sum(capital[c])
+                    c = COLOUR_OF[kind]  # its colour's limit, only now (measured: twice as fast as all four)
+                    limit = sum(capital[c])
+                    for _, modifier in mods[c]:
+                        limit += modifier
                     if sum(town[c]) + value <= limit:
                         best, best_value = kind, value
             if best >= 0:
                 return best, True
             return min(hand, key=VALUE_OF.__getitem__), False
-        limits = [sum(cards) + sum(v for _, v in mods) for cards, mods in zip(ks.capital, ks.mods)]
-        home = [sum(cards) for cards in ks.home[p]]
+        tops = kernel.limits(ks)
+        home = list(map(sum, ks.home[p]))
         if phase == kernel.DRAFT:
             held = ks.draft_hands[p]
-            room = [limits[c] - home[c] for c in range(4)]
-            ranked = sorted(held, key=lambda k: (VALUE_OF[k] <= room[COLOUR_OF[k]], VALUE_OF[k]), reverse=True)
-            return tuple(sorted(ranked[: min(2, len(held))]))
+            room = list(map(sub, tops, home))
+            if len(held) <= 2:
+                return tuple(held)
+            # The two best by (fits, value), the earlier held card first among equals (as a
+            # stable sort would rank them); ``fits * 8 + value`` orders as ``(fits, value)``.
+            keys = [(VALUE_OF[k] <= room[COLOUR_OF[k]]) * 8 + VALUE_OF[k] for k in held]
+            first = keys.index(max(keys))
+            keys[first] = -1
+            second = keys.index(max(keys))
+            a, b = held[first], held[second]
+            return (a, b) if a <= b else (b, a)
         if phase == kernel.AGENT:
             value = ks.pending or 0
-            stake = [home[c] - max(sum(ks.home[q][c]) for q in range(ks.players) if q != p) for c in range(4)]
-            return max(range(4), key=lambda c: stake[c] if value > 0 else -stake[c])
+            others = [list(map(sum, town)) for q, town in enumerate(ks.home) if q != p]
+            highest = others[0] if len(others) == 1 else list(map(max, *others))
+            stake = list(map(sub, home, highest))
+            # The first colour with the most at stake (a bonus) or the least (a malus).
+            return stake.index(max(stake) if value > 0 else min(stake))
         if phase == kernel.CLERIC:
-            return max(kernel.cleric_options(ks), key=lambda c: limits[c] - home[c] - 2 * ks.capital[c][0])
+            return max(kernel.cleric_options(ks), key=lambda c: tops[c] - home[c] - 2 * ks.capital[c][0])
         if phase == kernel.GOLD:
             return max(kernel.gold_options(ks, p),
                        key=lambda combo: sum(home[c] - 2 * kernel.excess(ks, p, c) for c in combo))
