@@ -94,16 +94,17 @@ class Recorder:
     """A kernel policy that notes where modifiers go (the kernel clears them after the reveal)
     and, when given, makes ``first`` the first decision of the rollout (the move compared).
 
-    Card plays by a uniform policy stay inline in the kernel's loop (``random_bits``): a play
-    places no modifier. Every other decision passes through ``decide``.
+    Every decision passes through ``decide``, never the kernel's inline path for uniform
+    seats: that path also places an Agent's modifier in the same step as the play, where
+    no one could note it.
     """
 
     random_below: Callable[[int], int] | None = None
+    random_bits: Callable[[int], int] | None = None
 
     def __init__(self, inner: kernel.KernelPolicy, placed: list[tuple[str, int]],
-                 first: kernel.Decision | None = None, inline_plays: bool = True) -> None:
+                 first: kernel.Decision | None = None) -> None:
         self.inner, self.placed, self.first = inner, placed, first
-        self.random_bits = inner.random_bits if inline_plays and first is None else None
 
     def decide(self, ks: kernel.KState) -> kernel.Decision:
         if self.first is not None:
