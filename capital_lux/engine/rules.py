@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import insort
 from fractions import Fraction
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, N_, VALUES, Card, Colour, format_cards
 from .notation import (
@@ -110,6 +110,27 @@ def over_limit(cards: int, total: int, limit: int) -> int:
     (2, 0, 0)
     """
     return max(0, total - limit) if cards else 0
+
+
+def gold_choice_worth(totals: Sequence[int], costs: Sequence[int], colours: Iterable[int]) -> tuple[int, int]:
+    """How good it is to pay gold to keep ``colours`` (indices into ``totals`` and ``costs``,
+    the hometown totals and the gold each colour costs): the points kept net of the gold
+    paid, a disc being a point at the game's end, then the fewer colours. A colour whose
+    cards are not worth more than its gold spoils the option (-1). The best gold choice is
+    the option worth most; the rule-of-thumb bot and the search's play-outs both choose
+    by it, and the exercises' "does gold pay?" is its one-colour case.
+
+    >>> gold_choice_worth([11, 4, 6], [2, 1, 0], [0, 1]), gold_choice_worth([11, 3], [2, 3], [0, 1])
+    ((12, -2), (-1, 0))
+    """
+    kept = 0
+    count = 0
+    for c in colours:
+        if totals[c] <= costs[c]:
+            return -1, 0
+        kept += totals[c] - costs[c]
+        count += 1
+    return kept, -count
 
 
 def excess(s: GameState, player: int, colour: str) -> int:

@@ -30,6 +30,7 @@ from typing import Sequence
 from ..engine.cards import COLOURS, KIND, MODIFIERS
 from ..engine.kernel_state import CLERIC_COLOURS, COLOUR_OF, VALUE_OF, Decision, from_action
 from ..engine.notation import Action
+from ..engine.rules import gold_choice_worth
 from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY
 from ..engine.views import PlayerView
 
@@ -487,7 +488,7 @@ def rule_decision(t: Table, phase: str, options: Sequence[Decision], pending: in
         return max(indices, key=judged.__getitem__)
     if phase == GOLD:
         totals, costs = _gold_costs(t)
-        gains = [_gold_worth(totals, costs, colours) for colours in options]
+        gains = [gold_choice_worth(totals, costs, colours) for colours in options]
         return max(indices, key=gains.__getitem__)
     return 0
 
@@ -544,11 +545,3 @@ def _gold_costs(t: Table) -> tuple[list[int], list[int]]:
     """Hometown totals and the gold each colour costs; at round end the limits are exact."""
     totals = t.home[t.me]
     return totals, [totals[c] - int(t.limit[c]) for c in range(4)]
-
-
-def _gold_worth(totals: list[int], costs: list[int], colours: Sequence[int]) -> tuple[int, int]:
-    """Points kept net of the gold paid; colours not worth their gold spoil the option."""
-    if any(totals[c] <= costs[c] for c in colours):
-        return -1, 0
-    return sum(totals[c] - costs[c] for c in colours), -len(colours)
-

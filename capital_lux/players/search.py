@@ -30,6 +30,7 @@ from operator import sub
 from ..engine import kernel
 from ..engine.kernel import COLOUR_OF, VALUE_OF
 from ..engine.notation import Action
+from ..engine.rules import gold_choice_worth
 from ..engine.state import GameState
 from ..engine.views import PlayerView
 
@@ -225,8 +226,8 @@ class QuickRule:
         if phase == kernel.CLERIC:
             return max(kernel.cleric_options(ks), key=lambda c: tops[c] - home[c] - 2 * ks.capital[c][0])
         if phase == kernel.GOLD:
-            return max(kernel.gold_options(ks, p),
-                       key=lambda combo: sum(home[c] - 2 * kernel.excess(ks, p, c) for c in combo))
+            costs = [kernel.excess(ks, p, c) for c in range(4)]
+            return max(kernel.gold_options(ks, p), key=lambda combo: gold_choice_worth(home, costs, combo))
         raise ValueError(f"no decision is pending in phase {ks.phase}")
 
 

@@ -16,7 +16,7 @@ from ...analysis.risk import unseen_modifiers
 from ...engine.cards import N_
 from ...engine.game import sample_chance
 from ...engine.notation import Action, Play, SaveWithGold
-from ...engine.rules import excess, gold_options, over_limit
+from ...engine.rules import excess, gold_choice_worth, gold_options, over_limit
 from ...engine.state import GOLD, GameState, hand_size
 from ...engine.views import PlayerView, view
 
@@ -109,7 +109,8 @@ def _after_round_end(total: int, limit: int, gold: int) -> int:
     over = over_limit(total, total, limit)  # a colour with no cards totals 0
     if not over:
         return total + gold
-    return total + gold - over if over <= gold and total - over > 0 else gold
+    worth, _ = gold_choice_worth([total], [over], [0])
+    return total + gold - over if over <= gold and worth > 0 else gold
 
 
 def _gold_values(v: PlayerView, disc: bool = True) -> tuple[list[int], Fraction, int]:
