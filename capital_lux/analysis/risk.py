@@ -376,10 +376,8 @@ def policy_for(bot: str | Policy) -> tuple[str, Policy, bool]:
         return getattr(bot, "__name__", "policy"), bot, False
     if bot in _TRUSTED:
         return bot, _TRUSTED[bot], True
-    try:
-        from ..players import bots  # issue 3; imported late so risk works without it
-    except ImportError as e:
-        raise ValueError(f"bot {bot!r} needs capital_lux.players.bots; available here: {', '.join(_TRUSTED)}") from e
+    from ..players import bots  # imported late: the players build on the analysis, not the reverse
+
     return bot, bots.as_policy(bots.make_bot(bot)), False
 
 
