@@ -35,7 +35,7 @@ from fractions import Fraction
 from typing import Callable, Iterator, Sequence, Union
 
 from ..engine import kernel, rules
-from ..engine.cards import ALL_CARDS, COLOURS, MODIFIERS
+from ..engine.cards import ALL_CARDS, COLOURS
 from ..engine.notation import Action, PlaceModifier
 from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, GameState
 from ..engine.views import PlayerView, determinize
@@ -263,11 +263,11 @@ def _exact_summary(results: list[tuple[Fraction, Outcome]], model: str, placemen
 class _Sampler:
     """Game ``i`` of a seeded run: the same hidden deal and dice whatever move is tried first.
 
-    The kernel plays the rollouts, so a sample's kernel state is built straight from the
-    view: the public part once (``template``), then per game only the hidden cards and
-    modifier values, drawn exactly as ``determinize`` (through ``_state``) draws them from
-    the same generator, so the seeded games are the same ones. The search model, played by
-    the engine, still goes through ``_state``.
+    The kernel plays the rollouts, so a sample's kernel state is dealt straight from the
+    view (``kernel.sampler``, the search's sampler too), with the face-down modifiers'
+    values drawn from the prior, exactly as ``determinize`` (through ``_state``) deals
+    them from the same generator: the seeded games are the same ones. The search model,
+    played by the engine, still goes through ``_state``.
     """
 
     def __init__(self, v: PlayerView, prior: ModifierPrior, model: str) -> None:
@@ -276,54 +276,16 @@ class _Sampler:
         self.decide = None if self.direct else decider(model)
         if not self.direct:
             return
-        p = v.viewer
-        base = _state(v, random.Random(0), None, prior.assignments[0][0])
-        self.template = kernel.from_state(base)
-        self.score = rules.scores(base)[p]
-        counts = v.unseen_cards()
-        self.pool = [kind for kind, k in enumerate(counts) for _ in range(k)]
-        # the others' hidden places, in determinize's dealing order: (zone, seat, size)
-        self.zones = [(z, q, sizes[q]) for z, sizes in enumerate((v.hand_sizes, v.draft_hand_sizes,
-                                                                   v.draft_pick_counts))
-                      for q in range(v.players) if q != p]
-        self.slots = [(i, j) for i, c in enumerate(COLOURS) for j, m in enumerate(v.modifiers_above[c])
-                      if m.value is None]
-        known = [m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None]
-        if v.pending_modifier is not None:
-            known.append(v.pending_modifier)
-        self.unknown = list(MODIFIERS)
-        for value in known:
-            self.unknown.remove(value)
-        self.others_draw = v.phase == AGENT and v.current != p
+        self.sample = kernel.sampler(v)
+        self.score = rules.scores(_state(v, random.Random(0), None, prior.assignments[0][0]))[v.viewer]
 
     def outcome(self, seed: int, i: int, first: Action | None) -> Outcome:
         rng = random.Random(seed * 1_000_003 + i)
         values = self.prior.draw(rng)
         if not self.direct:
             return self._through_engine(rng, values, first)
-        ks = self.template.copy()
-        pool = self.pool[:]
-        rng.shuffle(pool)
-        places = (ks.hands, ks.draft_hands, ks.draft_picks)
-        at = 0
-        for z, q, size in self.zones:
-            places[z][q] = sorted(pool[at:at + size])
-            at += size
-        ks.deck = sorted(pool[at:])
-        unknown = self.unknown[:]
-        rng.shuffle(unknown)
-        slots = len(self.slots)
-        for value in values[:slots]:
-            unknown.remove(value)
-        mods = ks.mods
-        for (c, j), value in zip(self.slots, values):  # values[k] goes to slot k, as determinize pops them
-            mods[c][j] = (mods[c][j][0], value)
-        if self.others_draw:
-            ks.pending = values[slots] if len(values) > slots else unknown.pop()
-            if len(values) > slots:
-                unknown.remove(values[slots])
-        ks.modifier_deck = sorted(unknown)
-        sums = {c: sum(value for _, value in mods[k]) for k, c in enumerate(COLOURS)}
+        ks = self.sample(rng, values)
+        sums = {c: sum(value for _, value in ks.mods[k]) for k, c in enumerate(COLOURS)}
         start = Start(self.v.viewer, self.v.round, 0, self.score, sums)
         return rollout_kernel(ks, self.model, rng, start, [], first)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from .cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, full_deck_counts
 from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
@@ -183,14 +183,23 @@ def _shuffle(cards: list[int], rng: random.Random) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-def sampler(v: PlayerView) -> Callable[[random.Random], KState]:
-    """``rng -> from_state(views.determinize(v, rng))``, without the ``GameState``.
+class Sampler(Protocol):
+    """Deals one world consistent with a view (``sampler``)."""
 
-    The search draws a world per iteration from one view: what the view shows is
-    converted once, and each sample only deals the unseen cards and modifiers. A sample
-    consumes ``rng`` exactly as ``determinize`` does (the same shuffles of the same
-    lengths, the same gold draws), so it is the same world: the bot still never sees
-    the real hidden cards (``tests/test_kernel.py`` compares the two)."""
+    def __call__(self, rng: random.Random, values: Sequence[int] = ()) -> KState: ...
+
+
+def sampler(v: PlayerView) -> Sampler:
+    """``(rng, values) -> from_state(views.determinize(v, rng, values))``, without the ``GameState``.
+
+    The search and the forward risk draw a world per sample from one view: what the view
+    shows is converted once, and each sample only deals the unseen cards and modifiers.
+    A sample consumes ``rng`` exactly as ``determinize`` does (the same shuffles of the
+    same lengths, the same gold draws), so it is the same world: a bot still never sees
+    the real hidden cards (``tests/test_kernel.py`` compares the two). ``values`` (may be
+    empty) are chosen values for the face-down modifiers, in the order of the view's
+    modifiers above each colour, then the others' pending draw: the forward risk's
+    Bayesian placement draws them."""
     me, n = v.viewer, v.players
     base = KState(n)
     base.round, base.phase, base.starting, base.current = v.round, PHASES.index(v.phase), v.starting_player, v.current
@@ -220,7 +229,7 @@ def sampler(v: PlayerView) -> Callable[[random.Random], KState]:
     agent, gold_phase = base.phase == AGENT, base.phase == GOLD
     own_choice = None if v.own_gold_choice is None else tuple(_COLOUR_INDEX[c] for c in v.own_gold_choice)
 
-    def sample(rng: random.Random) -> KState:
+    def sample(rng: random.Random, values: Sequence[int] = ()) -> KState:
         ks = base.copy()
         cards = pool[:]
         _shuffle(cards, rng)
@@ -235,6 +244,10 @@ def sampler(v: PlayerView) -> Callable[[random.Random], KState]:
         ks.deck = sorted(cards[at:])
         hidden = unknown[:]
         _shuffle(hidden, rng)
+        if values:  # as determinize: the chosen values are popped first, in slot order
+            for value in values:
+                hidden.remove(value)
+            hidden += reversed(values)
         ks.mods = [[(owner, hidden.pop() if value is None else value) for owner, value in places] for places in slots]
         if agent:
             ks.pending = v.pending_modifier if v.current == me else hidden.pop()
