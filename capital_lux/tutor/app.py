@@ -10,7 +10,7 @@ from urllib.parse import parse_qs
 import ipywidgets as W
 
 from ..i18n import Translator, normalize_language, translator
-from .base import embed, label_picker, language_picker, page_root
+from .base import embed, label_picker, language_picker, page_root, tagged
 from . import keep
 from .chapters import ChapterView, chapters
 from .panel import GamePanel
@@ -33,14 +33,11 @@ class FreePlay:
     def __init__(self, t: Translator, players: int, seed: int | None, bot_kind: str) -> None:
         self.t = t
         self.intro = W.HTML()
-        self.players = W.Dropdown(options=[2, 3, 4], value=players, layout=W.Layout(width="auto"))
-        self.players.add_class("cl-players")
+        self.players = tagged(W.Dropdown(options=[2, 3, 4], value=players, layout=W.Layout(width="auto")), "cl-players")
         self.kinds = available_bot_kinds()
-        self.strength = W.Dropdown(layout=W.Layout(width="auto"))
-        self.strength.add_class("cl-strength")
+        self.strength = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-strength")
         # Text, not a number field: a drawn seed has more digits than a browser's numbers keep.
-        self.seed = W.Text(value="", layout=W.Layout(width="22em"))
-        self.seed.add_class("cl-seed")
+        self.seed = tagged(W.Text(value="", layout=W.Layout(width="22em")), "cl-seed")
         self.seed_message = W.HTML()
         self._shown_seed = ""  # what the page put in the field: left as it is, it asks for a new seed
         self.new_game = W.Button(button_style="success", icon="play", layout=W.Layout(width="auto"))
@@ -53,8 +50,7 @@ class FreePlay:
         # Keeping the game across a reload (see ``keep``): the browser holds only the token.
         self.token = ""
         self.tag = W.HTML()
-        self.token_in = W.Text(layout=W.Layout(display="none"))
-        self.token_in.add_class("cl-resume-token")
+        self.token_in = tagged(W.Text(layout=W.Layout(display="none")), "cl-resume-token")
         self.token_in.observe(lambda change: self._offered(str(change["new"])), names="value")
         self.offer_text = W.HTML()
         self.resume_button = W.Button(button_style="info", icon="play", layout=W.Layout(width="auto"))
@@ -68,8 +64,7 @@ class FreePlay:
         self.panel.on_move.append(lambda panel, _action: self._show_seed())
         self.panel.on_undo.append(lambda panel: self.keep())
         self._show_seed()
-        self.box = W.VBox([self.intro, self.settings, self.panel.box, self.token_in, self.tag])
-        self.box.add_class("cl-freeplay")
+        self.box = tagged(W.VBox([self.intro, self.settings, self.panel.box, self.token_in, self.tag]), "cl-freeplay")
 
     def _relabel(self, kind: str) -> None:
         t = self.t
@@ -181,8 +176,7 @@ class TutorApp:
         self.tabs.add_class("cl-tabs")
         self.tabs.observe(lambda change: self.open_chapter(change["new"]), names="selected_index")
         # The page script's liveness check: it writes a number into ``ping``; the kernel echoes it.
-        self.ping = W.Text(layout=W.Layout(display="none"))
-        self.ping.add_class("cl-ping")
+        self.ping = tagged(W.Text(layout=W.Layout(display="none")), "cl-ping")
         self.pong = W.HTML()
         self.ping.observe(lambda change: self._pong(str(change["new"])), names="value")
         self.root = page_root("tutor-page", [self.title, self.language], self.free_play.offer, self.tabs,

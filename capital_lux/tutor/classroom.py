@@ -27,6 +27,7 @@ from ..lessons.classroom import (
 from ..lessons.exercises import Checked
 from ..lessons.progress import MAX_PROGRESS_BYTES, Progress, ProgressError
 from ..lessons.storage import Storage, StorageError, new_session
+from .base import tagged
 
 PROGRESS_DOWNLOAD = "capital_lux_progress.json"
 
@@ -44,16 +45,11 @@ class LearnerPanel:
         #: called after the learner gives (or changes) their name: their numbers follow it
         self.on_name: Callable[[], None] | None = None
         self._alone_seed = secrets.randbelow(MAX_SEED)  # no database: a class of one
-        self.name = W.Text(layout=W.Layout(width="18em"), continuous_update=False)
-        self.name.add_class("cl-learner-name")
-        self.name_button = W.Button(icon="user", layout=W.Layout(width="auto"))
-        self.name_button.add_class("cl-learner-join")
-        self.download = W.HTML()
-        self.download.add_class("cl-ex-download")
-        self.upload = W.FileUpload(accept=".json", multiple=False)
-        self.upload.add_class("cl-ex-upload")
-        self.note = W.HTML()
-        self.note.add_class("cl-learner-note")
+        self.name = tagged(W.Text(layout=W.Layout(width="18em"), continuous_update=False), "cl-learner-name")
+        self.name_button = tagged(W.Button(icon="user", layout=W.Layout(width="auto")), "cl-learner-join")
+        self.download = tagged(W.HTML(), "cl-ex-download")
+        self.upload = tagged(W.FileUpload(accept=".json", multiple=False), "cl-ex-upload")
+        self.note = tagged(W.HTML(), "cl-learner-note")
         self.name_button.on_click(lambda _: self.set_name())
         self.name.observe(lambda change: self.set_name() if change["new"].strip() else None, names="value")
         row = W.Layout(flex_flow="row wrap", align_items="center")

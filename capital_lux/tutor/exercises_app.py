@@ -41,7 +41,7 @@ from ..i18n import Translator, formatting, translator
 from ..engine.views import PlayerView
 from ..lessons.progress import Progress
 from ..lessons.storage import Storage, StorageError, open_storage
-from .base import label_picker, language_picker, page_root
+from .base import label_picker, language_picker, page_root, tagged
 from .classroom import LearnerPanel
 from .table import cards_html, table_html
 
@@ -89,34 +89,22 @@ class ExercisesApp:
         self.numbers: int | None = None if numbers == OWN else numbers
         self.title = W.HTML()
         self.language = language_picker(self.t, self.set_language)
-        self.picker = W.Dropdown(layout=W.Layout(width="34em"))
-        self.picker.add_class("cl-ex-picker")
-        self.position = W.HTML()
-        self.position.add_class("cl-ex-position")
-        self.question = W.HTML()
-        self.question.add_class("cl-ex-question")
-        self.answer = W.Text(layout=W.Layout(width="12em"))
-        self.answer.add_class("cl-ex-answer")
+        self.picker = tagged(W.Dropdown(layout=W.Layout(width="34em")), "cl-ex-picker")
+        self.position = tagged(W.HTML(), "cl-ex-position")
+        self.question = tagged(W.HTML(), "cl-ex-question")
+        self.answer = tagged(W.Text(layout=W.Layout(width="12em")), "cl-ex-answer")
         self.check_button = W.Button(button_style="primary", icon="check", layout=W.Layout(width="auto"))
         self.check_button.add_class("cl-ex-check")
-        self.feedback = W.HTML()
-        self.feedback.add_class("cl-ex-feedback")
-        self.solution_button = W.Button(icon="book", layout=W.Layout(width="auto"))
-        self.solution_button.add_class("cl-ex-show-solution")
-        self.solution = W.HTML()
-        self.solution.add_class("cl-ex-solution")
+        self.feedback = tagged(W.HTML(), "cl-ex-feedback")
+        self.solution_button = tagged(W.Button(icon="book", layout=W.Layout(width="auto")), "cl-ex-show-solution")
+        self.solution = tagged(W.HTML(), "cl-ex-solution")
         self.samples = W.Dropdown(options=list(SAMPLE_SIZES), value=1000, layout=W.Layout(width="auto"))
         self.samples.add_class("cl-ex-samples")
-        self.seed = W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em"))
-        self.seed.add_class("cl-ex-seed")
-        self.simulate_button = W.Button(icon="random", layout=W.Layout(width="auto"))
-        self.simulate_button.add_class("cl-ex-simulate")
-        self.simulation = W.HTML()
-        self.simulation.add_class("cl-ex-simulation")
-        self.chart = W.Image(format="png", layout=W.Layout(max_width="640px", display="none"))
-        self.chart.add_class("cl-ex-chart")
-        self.progress_note = W.HTML()
-        self.progress_note.add_class("cl-ex-progress")
+        self.seed = tagged(W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em")), "cl-ex-seed")
+        self.simulate_button = tagged(W.Button(icon="random", layout=W.Layout(width="auto")), "cl-ex-simulate")
+        self.simulation = tagged(W.HTML(), "cl-ex-simulation")
+        self.chart = tagged(W.Image(format="png", layout=W.Layout(max_width="640px", display="none")), "cl-ex-chart")
+        self.progress_note = tagged(W.HTML(), "cl-ex-progress")
 
         self._quiet = False
         self.picker.observe(lambda change: None if self._quiet else self.show_exercise(), names="value")

@@ -12,6 +12,7 @@ from ..i18n import Translator
 from ..engine.notation import Action
 from ..engine.views import PlayerView
 from .advice import Advice, advice_text, advise, move_text
+from .base import tagged
 from .riskpanel import RiskPanel  # the panel lives beside its forward figures
 
 LOG = logging.getLogger("capital_lux.tutor")
@@ -27,14 +28,11 @@ class HintPanel:
 
     def __init__(self, on_action: Callable[[Action], None]) -> None:
         self.on_action = on_action
-        self.button = W.Button(icon="lightbulb-o", layout=W.Layout(width="auto"))
-        self.button.add_class("cl-hint")
+        self.button = tagged(W.Button(icon="lightbulb-o", layout=W.Layout(width="auto")), "cl-hint")
         self.button.on_click(lambda _: self._guard(self._hint))
-        self.follow = W.Button(layout=W.Layout(width="auto", display="none"))
-        self.follow.add_class("cl-follow")
+        self.follow = tagged(W.Button(layout=W.Layout(width="auto", display="none")), "cl-follow")
         self.follow.on_click(lambda _: self._follow())
-        self.html = W.HTML()
-        self.html.add_class("cl-hint-text")
+        self.html = tagged(W.HTML(), "cl-hint-text")
         self.box = W.VBox([W.HBox([self.button, self.follow], layout=W.Layout(flex_flow="row wrap")), self.html])
         self._t: Translator | None = None
         self._view: PlayerView | None = None

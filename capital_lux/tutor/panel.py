@@ -18,6 +18,7 @@ from ..engine.cards import N_
 from ..i18n import Translator
 from ..engine.notation import Action
 from ..engine.state import GOLD
+from .base import tagged
 from .controls import Controls
 from .extras import HintPanel, RiskPanel
 from .roundend import gold_decision_html, report_html
@@ -40,23 +41,18 @@ class GamePanel:
         self.on_move: list[Callable[[GamePanel, Action], None]] = []
         self.on_undo: list[Callable[[GamePanel], None]] = []
         self.last_render_seconds = 0.0
-        self.table = W.HTML()
-        self.table.add_class("cl-table-html")
+        self.table = tagged(W.HTML(), "cl-table-html")
         self.controls = Controls(self._act)
         self.message = W.HTML()
         self._notice: tuple[str, str] | None = None  # (css class, English msgid): redrawn in each language
-        self.recent = W.HTML()  # what the others did after the learner's last move
-        self.recent.add_class("cl-recent")
+        self.recent = tagged(W.HTML(), "cl-recent")  # what the others did after the learner's last move
         self._recent_from: int | None = None
         self.reports_from = 0  # round-end reports before this one are not shown (a lesson's past)
-        self.undo_button = W.Button(icon="undo", layout=W.Layout(width="auto"))
-        self.undo_button.add_class("cl-undo")
+        self.undo_button = tagged(W.Button(icon="undo", layout=W.Layout(width="auto")), "cl-undo")
         self.undo_button.on_click(lambda _: self._guard(self._undo))
-        self.log = W.HTML()
-        self.log.add_class("cl-log-html")
+        self.log = tagged(W.HTML(), "cl-log-html")
         self.roundend = W.HTML()
-        self.scores = W.HTML()
-        self.scores.add_class("cl-scores-html")
+        self.scores = tagged(W.HTML(), "cl-scores-html")
         self.risk = RiskPanel() if extras else None
         self.hint = HintPanel(self._act) if extras else None
         side = [self.scores]
@@ -70,8 +66,7 @@ class GamePanel:
         right = W.VBox([*side, self.log_title, self.log], layout=W.Layout(flex="2 1 380px"))
         below = W.HBox([left, right], layout=W.Layout(flex_flow="row wrap", width="100%"))
         self.table.layout = W.Layout(width="100%", overflow="auto")
-        self.box = W.VBox([self.table, below], layout=W.Layout(width="100%"))
-        self.box.add_class("cl-game")
+        self.box = tagged(W.VBox([self.table, below], layout=W.Layout(width="100%")), "cl-game")
         self.render()
 
     # -- drawing ------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from ..engine.state import GOLD, OVER, PLAY
 from ..engine.views import PlayerView
 from ..i18n import Translator, format_number
 from ..i18n.sentences import action_label
+from .base import tagged
 from .work import Job, WorkRunner, WorkStopped
 
 LOG = logging.getLogger("capital_lux.tutor")
@@ -149,21 +150,17 @@ class RiskPanel:
 
         self.samples, self.target = samples, target
         self.exact_limit = EXACT_LIMIT if exact_limit is None else exact_limit
-        self.show = W.Checkbox(value=True, indent=False)
-        self.show.add_class("cl-risk-toggle")
+        self.show = tagged(W.Checkbox(value=True, indent=False), "cl-risk-toggle")
         self.model = W.Dropdown(layout=W.Layout(width="auto"))  # options are set in the reader's language
         self.model.add_class("cl-risk-model")
-        self.placement = W.Dropdown(layout=W.Layout(width="auto"))
-        self.placement.add_class("cl-risk-placement")
+        self.placement = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-risk-placement")
         self.chart_toggle = W.Checkbox(value=False, indent=False)
-        self.html = W.HTML()
-        self.html.add_class("cl-risk")
+        self.html = tagged(W.HTML(), "cl-risk")
         self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
         # "Compare my moves at the round end": the session's work runner, the dropdowns' model and placement
         self.comparison = MoveComparison(runner)
         self.compare_options: dict[str, Any] = {}  # passed on to ``compare_forward`` (tests settle for less)
-        self.compare_button = W.Button(icon="bar-chart", layout=W.Layout(width="auto"))
-        self.compare_button.add_class("cl-risk-compare")
+        self.compare_button = tagged(W.Button(icon="bar-chart", layout=W.Layout(width="auto")), "cl-risk-compare")
         self.compare_button.on_click(lambda _: self.compare())
         self.box = W.VBox([self.show, W.HBox([self.model, self.placement]), self.html, self.chart_toggle, self.image,
                            self.compare_button, self.comparison.box])
@@ -347,11 +344,9 @@ class MoveComparison:
         self.runner = runner if runner is not None else WorkRunner()
         self.progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none"))
         self.progress.add_class("cl-compare-progress")
-        self.stop = W.Button(icon="stop", layout=W.Layout(width="auto", display="none"))
-        self.stop.add_class("cl-compare-stop")
+        self.stop = tagged(W.Button(icon="stop", layout=W.Layout(width="auto", display="none")), "cl-compare-stop")
         self.stop.on_click(lambda _: self.cancel())
-        self.html = W.HTML()
-        self.html.add_class("cl-compare-result")
+        self.html = tagged(W.HTML(), "cl-compare-result")
         self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
         self.box = W.VBox([W.HBox([self.progress, self.stop]), self.html, self.image])
         self.job: Job[list[Any] | None] | None = None

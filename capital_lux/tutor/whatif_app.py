@@ -49,7 +49,7 @@ from ..lessons.whatif import (
     zone_text,
 )
 from .advice import move_text
-from .base import label_picker, language_picker, page_root
+from .base import label_picker, language_picker, page_root, tagged
 from ..analysis.charts import figure_png
 from .exercises_app import position_html
 from .table import card_html
@@ -156,34 +156,24 @@ class WhatIfApp:
         # loading
         self.gallery = W.Dropdown(options=list(gallery.NAMES), value=name, layout=W.Layout(width="32em"))
         self.gallery.add_class("cl-wi-gallery")
-        self.gallery_button = W.Button(icon="folder-open", layout=W.Layout(width="auto"))
-        self.gallery_button.add_class("cl-wi-load-gallery")
-        self.paste = W.Textarea(layout=W.Layout(width="40em", height="6em"))
-        self.paste.add_class("cl-wi-paste")
-        self.paste_button = W.Button(icon="paste", layout=W.Layout(width="auto"))
-        self.paste_button.add_class("cl-wi-load-paste")
-        self.upload = W.FileUpload(accept=".json", multiple=False)
-        self.upload.add_class("cl-wi-upload")
-        self.message = W.HTML()
-        self.message.add_class("cl-wi-message")
+        self.gallery_button = tagged(W.Button(icon="folder-open", layout=W.Layout(width="auto")), "cl-wi-load-gallery")
+        self.paste = tagged(W.Textarea(layout=W.Layout(width="40em", height="6em")), "cl-wi-paste")
+        self.paste_button = tagged(W.Button(icon="paste", layout=W.Layout(width="auto")), "cl-wi-load-paste")
+        self.upload = tagged(W.FileUpload(accept=".json", multiple=False), "cl-wi-upload")
+        self.message = tagged(W.HTML(), "cl-wi-message")
         # the table
-        self.seen_by = W.Dropdown(layout=W.Layout(width="18em"))
-        self.seen_by.add_class("cl-wi-seen-by")
-        self.table = W.HTML()
-        self.table.add_class("cl-wi-table")
+        self.seen_by = tagged(W.Dropdown(layout=W.Layout(width="18em")), "cl-wi-seen-by")
+        self.table = tagged(W.HTML(), "cl-wi-table")
         # editing
-        self.seat = W.Dropdown(layout=W.Layout(width="12em"))
-        self.seat.add_class("cl-wi-seat")
+        self.seat = tagged(W.Dropdown(layout=W.Layout(width="12em")), "cl-wi-seat")
         self.fields: dict[str, W.Text] = {}
         for key in ("hands", "hometowns", "bonus", "capital", "discards", "modifiers", "gold"):
             field = W.Text(layout=W.Layout(width="40em"))
             field.add_class(f"cl-wi-{key}")
             field.observe(self._guard_length, names="value")
             self.fields[key] = field
-        self.phase = W.Dropdown(options=list(PHASES), layout=W.Layout(width="30em"))
-        self.phase.add_class("cl-wi-phase")
-        self.last_turns = W.Text(layout=W.Layout(width="16em"))
-        self.last_turns.add_class("cl-wi-last-turns")
+        self.phase = tagged(W.Dropdown(options=list(PHASES), layout=W.Layout(width="30em")), "cl-wi-phase")
+        self.last_turns = tagged(W.Text(layout=W.Layout(width="16em")), "cl-wi-last-turns")
         self.last_turns.observe(self._guard_length, names="value")
         self.round = W.BoundedIntText(min=0, max=3, layout=W.Layout(width="12em"))
         self.current = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
@@ -193,34 +183,25 @@ class WhatIfApp:
         # analysis and play
         self.samples = W.Dropdown(options=list(SAMPLES), value=50, layout=W.Layout(width="auto"))
         self.samples.add_class("cl-wi-samples")
-        self.seed = W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em"))
-        self.seed.add_class("cl-wi-seed")
-        self.bot = W.Dropdown(layout=W.Layout(width="auto"))
-        self.bot.add_class("cl-wi-bot")
-        self.horizon = W.Dropdown(layout=W.Layout(width="auto"))
-        self.horizon.add_class("cl-wi-horizon")
+        self.seed = tagged(W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em")), "cl-wi-seed")
+        self.bot = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-wi-bot")
+        self.horizon = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-wi-horizon")
         self.analyse_button = W.Button(button_style="primary", icon="bar-chart", layout=W.Layout(width="auto"))
         self.analyse_button.add_class("cl-wi-analyse")
-        self.analysis = W.HTML()
-        self.analysis.add_class("cl-wi-analysis")
-        self.chart = W.Image(format="png", layout=W.Layout(max_width="760px", display="none"))
-        self.chart.add_class("cl-wi-chart")
+        self.analysis = tagged(W.HTML(), "cl-wi-analysis")
+        self.chart = tagged(W.Image(format="png", layout=W.Layout(max_width="760px", display="none")), "cl-wi-chart")
         # "Compare every move" runs as a job off the main thread: a progress bar, the controls stay live
         self.runner = WorkRunner()
         self.analysis_job: Job[list[MoveEstimate]] | None = None
         self._analysis_request: object = None
         self.analysis_progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none"))
         self.analysis_progress.add_class("cl-wi-progress")
-        self.move = W.Dropdown(layout=W.Layout(width="24em"))
-        self.move.add_class("cl-wi-move")
+        self.move = tagged(W.Dropdown(layout=W.Layout(width="24em")), "cl-wi-move")
         self.play_button = W.Button(button_style="success", icon="play", layout=W.Layout(width="auto"))
         self.play_button.add_class("cl-wi-play")
-        self.log = W.HTML()
-        self.log.add_class("cl-wi-log")
-        self.export = W.Textarea(layout=W.Layout(width="40em", height="8em"))
-        self.export.add_class("cl-wi-export")
-        self.export_button = W.Button(icon="download", layout=W.Layout(width="auto"))
-        self.export_button.add_class("cl-wi-export-button")
+        self.log = tagged(W.HTML(), "cl-wi-log")
+        self.export = tagged(W.Textarea(layout=W.Layout(width="40em", height="8em")), "cl-wi-export")
+        self.export_button = tagged(W.Button(icon="download", layout=W.Layout(width="auto")), "cl-wi-export-button")
         self.download = W.HTML()
 
         self.gallery_button.on_click(lambda _: self.load_gallery(str(self.gallery.value)))
