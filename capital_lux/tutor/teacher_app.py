@@ -25,7 +25,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ..analysis.charts import DARK, EXCEED_HATCH, GREY
 from ..engine.cards import N_
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, format_number, translator
+from ..i18n import Translator, format_number, translator
 from ..lessons.classroom import (
     DEFAULT_NUMBERS,
     DEFAULT_POLICY,
@@ -48,8 +48,7 @@ from ..lessons.exercises import EXERCISES, instance
 from ..lessons.problems.worksheet import answer_key_html, worksheet_html
 from ..lessons.storage import Attempt, Storage, StorageError, open_storage
 from ..analysis.charts import figure_png
-from .base import tagged
-from .table import CSS
+from .base import label_picker, language_picker, page_root, tagged
 
 #: Wrong keys allowed per page; then the page must be reloaded (a new kernel), which slows guessing.
 MAX_KEY_TRIES = 5
@@ -86,20 +85,15 @@ class TeacherApp:
         self._refreshing = threading.Lock()
         self._quiet = False
         self.title = W.HTML()
-        self.language = W.Dropdown(options=[(LANGUAGE_NAMES[c], c) for c in LANGUAGES], value=self.t.lang,
-                                   layout=W.Layout(width="auto"))
-        self.language.add_class("cl-language")
+        self.language = language_picker(self.t, self.set_language)
         self.key = tagged(W.Password(layout=W.Layout(width="24em")), "cl-teacher-key")
-        self.unlock_button = W.Button(icon="unlock", button_style="primary", layout=W.Layout(width="auto"))
-        self.unlock_button.add_class("cl-teacher-unlock")
+        self.unlock_button = tagged(W.Button(icon="unlock", button_style="primary", layout=W.Layout(width="auto")),
+                                    "cl-teacher-unlock")
         self.lock_note = tagged(W.HTML(), "cl-teacher-lock-note")
         self.unlock_button.on_click(lambda _: self.unlock())
-        self.language.observe(lambda change: self.set_language(change["new"]), names="value")
         row = W.Layout(flex_flow="row wrap", align_items="center")
         self.body = W.VBox([W.HBox([self.key, self.unlock_button], layout=row), self.lock_note])
-        self.root = W.VBox([W.HTML(CSS), W.HBox([self.title, self.language], layout=row), self.body])
-        self.root.add_class("cl-tutor")
-        self.root.add_class("cl-teacher-page")
+        self.root = page_root("teacher-page", [self.title, self.language], self.body)
         self._relabel()
         self.root.add_class("cl-ready")
 
@@ -166,7 +160,7 @@ class TeacherApp:
     def _relabel(self) -> None:
         t = self.t
         self.title.value = f"<h2>{escape(t.gettext('The teacher’s page'))}</h2>"
-        self.language.description = t.gettext("Language")
+        label_picker(self.language, t)
         if not self.unlocked:
             self.key.description = t.gettext("Teacher’s key")
             self.unlock_button.description = t.gettext("Open")
