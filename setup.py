@@ -55,7 +55,6 @@ class BuildKernel(build_ext):
 
     @staticmethod
     def _mypycify() -> list[Any]:
-        (ROOT / "capital_lux" / COMPILED.RECORD).unlink(missing_ok=True)
         if COMPILED.pure_requested():
             print(f"capital_lux: {COMPILED.ENV} is set, the kernel stays pure Python", file=sys.stderr)
             return []
@@ -69,6 +68,8 @@ class BuildKernel(build_ext):
             return []
 
     def run(self) -> None:
+        if self.inplace:  # an editable install: the record speaks for the extensions beside the sources
+            (ROOT / "capital_lux" / COMPILED.RECORD).unlink(missing_ok=True)
         if not self.extensions:
             return
         try:
