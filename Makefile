@@ -37,8 +37,12 @@ all: test
 
 venv: $(STAMP)
 
-# Reinstall only when pyproject.toml changes (or the venv is gone).
-$(STAMP): $(ROOT)/pyproject.toml
+# Reinstall only when the package's build changes (or the venv is gone): pyproject.toml,
+# setup.py, or a module compiled with mypyc (capital_lux/compiled.py lists them), whose
+# stale build would otherwise leave the package on its pure-Python fallback.
+COMPILED_SOURCES := $(addprefix $(ROOT)/capital_lux/,engine/kernel.py engine/kernel_state.py \
+                      players/rule_of_thumb.py players/policies.py)
+$(STAMP): $(ROOT)/pyproject.toml $(ROOT)/setup.py $(COMPILED_SOURCES)
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
 	cd $(ROOT) && $(PIP) install -e ".[$(EXTRAS)]"
@@ -73,3 +77,4 @@ clean:
 	rm -rf $(VENV) $(ROOT)/.pytest_cache $(ROOT)/.mypy_cache $(ROOT)/.hypothesis \
 	  $(ROOT)/build $(ROOT)/dist $(ROOT)/*.egg-info $(ROOT)/test-artifacts
 	find $(ROOT) -path $(VENV) -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
+	find $(ROOT)/capital_lux \( -name '*.so' -o -name '_compiled_sources.json' \) -delete

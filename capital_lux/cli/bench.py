@@ -84,7 +84,10 @@ def kernel_figures(repeats: int = 5) -> Figures:
     """The playout kernel against the engine, measured in the same run: random and
     rule-of-thumb full 4-player games a second, ``simulate`` with random bots in one
     process, search iterations a second, and play-outs to the round end with rule-of-thumb
-    opponents as a forward risk estimate does them (2,000 samples, in samples a second)."""
+    opponents as a forward risk estimate does them (2,000 samples, in samples a second).
+    ``kernel_compiled`` is 1 when the kernel runs compiled by mypyc, 0 in pure Python
+    (``capital_lux.compiled``)."""
+    from .. import compiled
     from ..analysis.simulate import simulate
     from ..players.bots import RuleOfThumbBot, as_policy
 
@@ -108,7 +111,7 @@ def kernel_figures(repeats: int = 5) -> Figures:
         "search_iterations_4p": _search_iterations,
         "risk_round_rule_samples_4p": _round_rollouts,
     }
-    return rates(works, repeats)
+    return {"kernel_compiled": float(compiled.IMPLEMENTATION == "compiled"), **rates(works, repeats)}
 
 
 def _search_iterations() -> float:

@@ -85,7 +85,7 @@ class KState:
         self.gold_spent = [[0] * 4 for _ in range(n)]
 
     def copy(self) -> KState:
-        new = KState.__new__(KState)
+        new = KState(0)  # every field is set below (a compiled class has no bare __new__)
         new.players, new.round, new.phase, new.starting = self.players, self.round, self.phase, self.starting
         new.current, new.deck, new.hands = self.current, self.deck[:], [h[:] for h in self.hands]
         new.deal_size, new.draft_step = self.deal_size, self.draft_step
@@ -104,8 +104,6 @@ class KState:
 
     def __repr__(self) -> str:
         return f"<KState {self.players} players, round {self.round}, {PHASES[self.phase]}>"
-
-
 
 
 def new_state(players: int) -> KState:
