@@ -236,7 +236,7 @@ def test_25_learners_in_5_processes_of_5_threads(url: str) -> None:
     _check_all_there(url)
 
 
-def test_kernels_starting_together_apply_the_migrations_once(url: str) -> None:
+def _open_together(url: str, kernels: int) -> list[BaseException]:
     errors: list[BaseException] = []
 
     def start() -> None:
@@ -245,14 +245,25 @@ def test_kernels_starting_together_apply_the_migrations_once(url: str) -> None:
         except BaseException as error:  # collected: a thread's exception would otherwise vanish
             errors.append(error)
 
-    threads = [threading.Thread(target=start) for _ in range(8)]
+    threads = [threading.Thread(target=start) for _ in range(kernels)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert errors == []
+    return errors
+
+
+def test_kernels_starting_together_apply_the_migrations_once(url: str) -> None:
+    assert _open_together(url, 8) == []
     with Storage(url) as storage:
         assert storage.schema_version() == SCHEMA_VERSION
+
+
+def test_a_new_sqlite_file_opened_by_many_kernels_at_once_is_never_locked(tmp_path: Path) -> None:
+    """Switching a new file to WAL answers "locked" at once while another opener holds the
+    write lock; before the switch was retried, about 1 round in 60 of 12 kernels failed."""
+    for round_ in range(40):
+        assert _open_together(str(tmp_path / f"class-{round_}.sqlite3"), 12) == [], round_
 
 
 # -- a writer killed in the middle -------------------------------------------------------------

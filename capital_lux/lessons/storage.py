@@ -33,6 +33,7 @@ import os
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -152,7 +153,22 @@ class Storage:
             self._connection.execute("PRAGMA foreign_keys = ON")
             # WAL: the teacher's dashboard reads while learners write, and a killed writer leaves
             # only an uncommitted tail of the log, which the next opener discards.
-            self._connection.execute("PRAGMA journal_mode = WAL")
+            self._set_wal(timeout)
+
+    def _set_wal(self, timeout: float) -> None:
+        """Switch a new database file to WAL. The switch needs the file to itself, and SQLite
+        answers "locked" at once, without waiting, while another kernel opening the same new
+        file holds its write lock (waiting could deadlock); so ask again until ``timeout``.
+        Once the file is in WAL mode, the switch is a no-op that needs no lock."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self._connection.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     # -- plumbing ---------------------------------------------------------------------------------
     def close(self) -> None:
