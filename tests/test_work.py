@@ -75,3 +75,25 @@ def test_the_server_sets_the_budget_and_a_bad_setting_keeps_the_default(monkeypa
     for bad in ("0", "-5", "inf", "nan", "1e9", "fifteen", ""):
         assert budget_from_env({BUDGET_VARIABLE: bad}) == DEFAULT_BUDGET_SECONDS, bad
     assert budget_from_env({}) == DEFAULT_BUDGET_SECONDS
+
+
+def test_a_page_runs_one_analysis_at_a_time_whichever_panel_asks() -> None:
+    """The tutor shows the risk panel and the what-if explorer on one page (one kernel):
+    both submit to the same runner, so a new request in one cancels the other's."""
+    from capital_lux.tutor.riskpanel import RiskPanel
+    from capital_lux.tutor.whatif_app import WhatIfApp
+    from capital_lux.tutor.work import page_runner
+
+    panel, explorer = RiskPanel(), WhatIfApp()
+    assert panel.comparison.runner is page_runner() is explorer.runner
+    started = threading.Event()
+
+    def slow(job: Job[None]) -> None:
+        started.set()
+        while True:
+            job.check(0.0)
+
+    first = page_runner().submit(slow)
+    assert started.wait(5)
+    page_runner().submit(lambda job: None).result(timeout=5)
+    assert first.cancelled

@@ -277,7 +277,7 @@ class _Sampler:
         if not self.direct:
             return
         self.sample = kernel.sampler(v)
-        self.score = rules.scores(_state(v, random.Random(0), None, prior.assignments[0][0]))[v.viewer]
+        self.score = kernel.scores(self.sample(random.Random(0)))[v.viewer]  # public: any sample's will do
 
     def outcome(self, seed: int, i: int, first: Action | None) -> Outcome:
         rng = random.Random(seed * 1_000_003 + i)

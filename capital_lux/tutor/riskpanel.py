@@ -26,7 +26,7 @@ from ..engine.views import PlayerView
 from ..i18n import Translator, format_number
 from ..i18n.sentences import action_label
 from .base import tagged
-from .work import Job, WorkRunner, WorkStopped
+from .work import Job, WorkRunner, WorkStopped, page_runner
 
 LOG = logging.getLogger("capital_lux.tutor")
 
@@ -341,7 +341,7 @@ class MoveComparison:
     """
 
     def __init__(self, runner: WorkRunner | None = None) -> None:
-        self.runner = runner if runner is not None else WorkRunner()
+        self.runner = runner if runner is not None else page_runner()
         self.progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none"))
         self.progress.add_class("cl-compare-progress")
         self.stop = tagged(W.Button(icon="stop", layout=W.Layout(width="auto", display="none")), "cl-compare-stop")

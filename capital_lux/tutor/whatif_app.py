@@ -53,7 +53,7 @@ from .base import label_picker, language_picker, page_root, tagged
 from ..analysis.charts import figure_png
 from .exercises_app import position_html
 from .table import card_html
-from .work import Job, WorkRunner, WorkStopped
+from .work import Job, WorkStopped, page_runner
 
 SAMPLES = (20, 50, 200, 1000)
 BOTS = ("quick", "random", "rule")
@@ -191,7 +191,7 @@ class WhatIfApp:
         self.analysis = tagged(W.HTML(), "cl-wi-analysis")
         self.chart = tagged(W.Image(format="png", layout=W.Layout(max_width="760px", display="none")), "cl-wi-chart")
         # "Compare every move" runs as a job off the main thread: a progress bar, the controls stay live
-        self.runner = WorkRunner()
+        self.runner = page_runner()  # shared with the tutor's risk panel: one analysis at a time a page
         self.analysis_job: Job[list[MoveEstimate]] | None = None
         self._analysis_request: object = None
         self.analysis_progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none"))

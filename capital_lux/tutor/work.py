@@ -134,3 +134,18 @@ class WorkRunner:
             for job in self._jobs:
                 job.cancel()
         self._pool.shutdown(wait=True)
+
+
+_PAGE_RUNNER: WorkRunner | None = None
+_PAGE_LOCK = threading.Lock()
+
+
+def page_runner() -> WorkRunner:
+    """The one runner of this kernel, which under Voila serves one page: the risk panel's
+    comparison and the what-if explorer's share it, so a page runs one analysis at a time
+    (the tutor shows both in its tabs)."""
+    global _PAGE_RUNNER
+    with _PAGE_LOCK:
+        if _PAGE_RUNNER is None:
+            _PAGE_RUNNER = WorkRunner()
+        return _PAGE_RUNNER
