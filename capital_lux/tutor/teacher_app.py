@@ -16,6 +16,7 @@ learner's count, and a CSV export that the browser downloads.
 from __future__ import annotations
 
 import base64
+import secrets
 import threading
 from html import escape
 
@@ -316,7 +317,7 @@ class TeacherApp:
         try:
             policy, seed = class_numbers(self.storage)
         except StorageError as error:
-            self.summary.value = self._error(error.translated(self.t.gettext))
+            self.summary.value = self._error(self.t.refusal(error))
             return
         self._quiet = True
         try:
@@ -343,15 +344,13 @@ class TeacherApp:
         try:
             set_class_numbers(self.storage, policy, int(self.class_seed.value))
         except StorageError as error:
-            self.summary.value = self._error(error.translated(self.t.gettext))
+            self.summary.value = self._error(self.t.refusal(error))
             return
         self.sheet_links.value = ""  # a sheet made before is on other cards
         self._numbers_note()
 
     def new_class_seed(self) -> None:
         """Draw a new class seed: new numbers for everyone (a new session, say)."""
-        import secrets
-
         self.class_seed.value = secrets.randbelow(MAX_SEED)
 
     def make_sheet(self, answers: bool) -> str:
