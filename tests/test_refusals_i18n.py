@@ -101,3 +101,17 @@ def test_a_refusal_writes_its_numbers_in_the_readers_locale(lang: str, written: 
     assert written.replace(",", "").replace(".", "").replace("\u202f", "") == str(MAX_INPUT_BYTES)
     assert written in said and str(MAX_INPUT_BYTES) not in said
     assert str(caught.value).count(str(MAX_INPUT_BYTES)) == 1  # the English message stays plain
+
+
+def test_every_page_shows_refusals_through_the_translator() -> None:
+    """``Translator.refusal`` writes a refusal's numbers in the reader's locale; a direct
+    ``error.translated(t.gettext)`` would leave them as Python prints them."""
+    from pathlib import Path
+
+    import capital_lux
+
+    package = Path(capital_lux.__file__).parent
+    direct = [str(path.relative_to(package)) for path in package.rglob("*.py")
+              if ".translated(" in path.read_text() and path.parts[-2:] not in (("engine", "cards.py"),
+                                                                                  ("i18n", "__init__.py"))]
+    assert direct == []
