@@ -23,9 +23,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Callable
-
 from operator import sub
+from typing import Callable
 
 from ..engine import kernel
 from ..engine.kernel import COLOUR_OF, VALUE_OF
