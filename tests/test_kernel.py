@@ -201,3 +201,30 @@ def test_sampler_draws_the_world_determinize_draws() -> None:
                 action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
                 state.apply_action(action)
     assert {"agent", "cleric", "gold", "scholar", "draft", "deal"} <= phases
+
+
+def test_phase_and_colour_constants_are_the_engines_indices() -> None:
+    """The kernel spells its constants out (``Final`` literals, for the compiled path); they
+    must stay the indices of the engine's phases and colours."""
+    from capital_lux.engine.cards import COLOURS
+    from capital_lux.engine.state import PHASES
+
+    for index, name in enumerate(PHASES):
+        assert getattr(kernel, name.upper()) == index, name
+    assert [kernel.B, kernel.G, kernel.P, kernel.Y] == [COLOURS.index(c) for c in "BGPY"]
+    assert kernel.CLERIC_COLOURS == (kernel.B, kernel.G, kernel.Y)
+
+
+def test_insort_keeps_a_list_sorted_as_bisect_does() -> None:
+    import bisect
+
+    from capital_lux.engine.kernel_state import insort
+
+    rng = random.Random(5)
+    for _ in range(300):
+        values = sorted(rng.choices(range(7), k=rng.randrange(8)))
+        value = rng.randrange(8)
+        expected = values[:]
+        bisect.insort(expected, value)
+        insort(values, value)
+        assert values == expected

@@ -31,16 +31,15 @@ depend on which path played them.
 from __future__ import annotations
 
 import random
-from bisect import insort
 from operator import gt
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Final, Protocol, Sequence
 
 from .cards import COLOURS, MODIFIERS
 from .kernel_state import (  # the kernel's public API: the state, its questions and decisions
     AGENT, AGENT_DRAW, B, CHANCE_PHASES, CLERIC, CLERIC_COLOURS, COLOUR_OF, DEAL, DRAFT, GOLD, OVER, PLAY,
     SCHOLAR, SETUP_CAPITAL, SETUP_MODIFIERS, VALUE_OF, Decision, G, KState, P, Y, capital_total, cleric_options,
-    draft_options, excess, from_action, from_state, gold_options, kind_of, legal_actions, limits, new_state, options,
-    ranks, sampler, scores, standings, to_action, to_state, turn_order, winners,
+    draft_options, excess, from_action, from_state, gold_options, insort, kind_of, legal_actions, limits, new_state,
+    options, ranks, sampler, scores, standings, to_action, to_state, turn_order, winners,
 )
 from .state import ROUNDS, hand_size
 
@@ -75,8 +74,8 @@ def randbelow(rng: random.Random) -> Callable[[int], int]:
 
 #: Bits drawn for a number below ``m``: ``random.Random`` draws ``m.bit_length()`` bits and
 #: draws again while the result is ``m`` or more; the loop does the same inline.
-BITS: tuple[int, ...] = tuple(m.bit_length() for m in range(128))
-_STANDARD_DRAW = getattr(random.Random, "_randbelow")
+BITS: Final[tuple[int, ...]] = tuple(m.bit_length() for m in range(128))
+_STANDARD_DRAW: Final = getattr(random.Random, "_randbelow")
 
 
 def random_bits(rng: random.Random) -> Callable[[int], int]:
@@ -115,11 +114,11 @@ def policy(kind: str, rng: random.Random) -> KernelPolicy:
 # -- the loop -----------------------------------------------------------------------------
 #: The draft's pairs of distinct held cards, by number of cards held: the i-th pair as
 #: positions ``(a, b)``, in the order of ``draft_options`` (sorted combinations).
-_PAIRS: dict[int, list[tuple[int, int]]] = {h: [(a, b) for a in range(h) for b in range(a + 1, h)]
+_PAIRS: Final[dict[int, list[tuple[int, int]]]] = {h: [(a, b) for a in range(h) for b in range(a + 1, h)]
                                              for h in range(3, 13)}
 #: The Cleric's colours (never pink) by which of blue, green and yellow have capital cards,
 #: as the bit mask ``1 * blue + 2 * green + 4 * yellow``.
-_CLERIC_TAKES: tuple[tuple[int, ...], ...] = tuple(
+_CLERIC_TAKES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(c for bit, c in ((1, B), (2, G), (4, Y)) if mask & bit) for mask in range(8))
 
 
@@ -474,10 +473,10 @@ def _pass_draft_hands(ks: KState) -> None:
 
 
 #: Turn order by number of players and starting seat.
-_ORDERS = {n: [[(start + i) % n for i in range(n)] for start in range(n)] for n in (2, 3, 4)}
+_ORDERS: Final = {n: [[(start + i) % n for i in range(n)] for start in range(n)] for n in (2, 3, 4)}
 #: ``kind_of(colour, value)`` as a table: ``_KIND_OF[colour][value]``.
-_KIND_OF = [[kind_of(c, v) if v >= 2 else -1 for v in range(7)] for c in range(4)]
-_SORTED_MODIFIERS = sorted(MODIFIERS)
+_KIND_OF: Final = [[kind_of(c, v) if v >= 2 else -1 for v in range(7)] for c in range(4)]
+_SORTED_MODIFIERS: Final = sorted(MODIFIERS)
 
 
 def _round_end(ks: KState) -> None:

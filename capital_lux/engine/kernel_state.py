@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Final, Protocol, Sequence
 
 from .cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, full_deck_counts
 from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
@@ -21,19 +21,44 @@ if TYPE_CHECKING:
     from .views import PlayerView
 
 
-# Phases are their index in ``state.PHASES``.
-SETUP_CAPITAL, SETUP_MODIFIERS, DEAL, DRAFT, PLAY, SCHOLAR, AGENT_DRAW, AGENT, CLERIC, GOLD, OVER = range(11)
-CHANCE_PHASES = frozenset({SETUP_CAPITAL, SETUP_MODIFIERS, DEAL, SCHOLAR, AGENT_DRAW})
-B, G, P, Y = range(4)  # colours are their index in ``cards.COLOURS``
-CLERIC_COLOURS = (B, G, Y)  # never pink (ruling R2)
+# The kernel's constants are ``Final``: compiled by mypyc, a final literal is a C constant and
+# any other final name a C static, where a plain module name is a dictionary lookup at each use.
+# Phases are their index in ``state.PHASES`` (tests/test_kernel.py checks it).
+SETUP_CAPITAL: Final = 0
+SETUP_MODIFIERS: Final = 1
+DEAL: Final = 2
+DRAFT: Final = 3
+PLAY: Final = 4
+SCHOLAR: Final = 5
+AGENT_DRAW: Final = 6
+AGENT: Final = 7
+CLERIC: Final = 8
+GOLD: Final = 9
+OVER: Final = 10
+CHANCE_PHASES: Final = frozenset({SETUP_CAPITAL, SETUP_MODIFIERS, DEAL, SCHOLAR, AGENT_DRAW})
+# Colours are their index in ``cards.COLOURS``.
+B: Final = 0
+G: Final = 1
+P: Final = 2
+Y: Final = 3
+CLERIC_COLOURS: Final = (B, G, Y)  # never pink (ruling R2)
 #: Colour and value of each card kind.
-COLOUR_OF: tuple[int, ...] = tuple(COLOURS.index(card.colour) for card in ALL_CARDS)
-VALUE_OF: tuple[int, ...] = tuple(card.value for card in ALL_CARDS)
+COLOUR_OF: Final[tuple[int, ...]] = tuple(COLOURS.index(card.colour) for card in ALL_CARDS)
+VALUE_OF: Final[tuple[int, ...]] = tuple(card.value for card in ALL_CARDS)
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 
 
 _STANDARD_DRAW = getattr(random.Random, "_randbelow")
 _FULL_DECK = [kind for kind, count in enumerate(full_deck_counts()) for _ in range(count)]
+
+
+def insort(values: list[int], value: int) -> None:
+    """``bisect.insort``, after any equal values, for the kernel's short sorted lists: compiled,
+    a native loop costs less than a call through the module's dictionary to ``bisect``."""
+    i = len(values)
+    while i and values[i - 1] > value:
+        i -= 1
+    values.insert(i, value)
 
 
 def kind_of(colour: int, value: int) -> int:
@@ -163,7 +188,7 @@ def to_state(ks: KState) -> GameState:
 
 
 #: Bits a draw below ``m`` takes (``random.Random`` draws ``m.bit_length()`` bits).
-_WIDTH = tuple(m.bit_length() for m in range(128))
+_WIDTH: Final = tuple(m.bit_length() for m in range(128))
 
 
 def _shuffle(cards: list[int], rng: random.Random) -> None:

@@ -32,14 +32,24 @@ def table_for(ks: KState, seat: int) -> Table:
     phase = ks.phase
     revealed = phase == GOLD or phase == OVER
     capital = [cards[:] for cards in ks.capital]
-    seen = [[v if revealed or o == seat else None for o, v in above] if above else () for above in ks.mods]
+    seen: list[list[int | None]] = []
+    for above in ks.mods:
+        seen.append([v if revealed or o == seat else None for o, v in above])
     pending = ks.pending if phase == AGENT and ks.current == seat else None
     held = ks.draft_picks[seat] if phase == DRAFT else ks.hands[seat]
+    home = [[_total(b), _total(g), _total(p), _total(y)] for b, g, p, y in ks.home]
     return Table(  # me, home, capital, limit, gold, gold_pile, hand, deck, modifier_deck
-        seat, [[sum(b), sum(g), sum(p), sum(y)] for b, g, p, y in ks.home], capital,
-        estimate_limits(capital, seen, pending), ks.gold[:], ks.gold_pile, held[:], len(ks.deck),
-        len(ks.modifier_deck),
+        seat, home, capital, estimate_limits(capital, seen, pending), ks.gold[:], ks.gold_pile, held[:],
+        len(ks.deck), len(ks.modifier_deck),
     )
+
+
+def _total(values: list[int]) -> int:
+    """``sum(values)``, compiled as a native loop."""
+    total = 0
+    for value in values:
+        total += value
+    return total
 
 
 class RulePolicy:

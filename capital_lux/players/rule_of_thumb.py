@@ -25,27 +25,28 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Final, Sequence
 
 from ..engine.cards import COLOURS, KIND, MODIFIERS
-from ..engine.kernel_state import CLERIC_COLOURS, COLOUR_OF, VALUE_OF, Decision, from_action
+from ..engine.kernel_state import CLERIC_COLOURS, COLOUR_OF, VALUE_OF, B, G, P, Y, Decision, from_action
 from ..engine.notation import Action
 from ..engine.rules import gold_choice_worth
 from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY
 from ..engine.views import PlayerView
 
 
+# The constants are ``Final`` so that, compiled (``capital_lux.compiled``), they are C constants
+# rather than a dictionary lookup at each use.
 #: What a card's special action is worth in points, roughly, when it can be performed.
-ACTION_WORTH: dict[str, float] = {"B": 1.5, "G": 2.0, "P": 0.0, "Y": 1.0}
+ACTION_WORTH: Final[dict[str, float]] = {"B": 1.5, "G": 2.0, "P": 0.0, "Y": 1.0}
 #: Points lost per face-down modifier the viewer cannot see: it might be the -3.
-CAUTION = 1.0
+CAUTION: Final = 1.0
 #: Cards still in hand count for less than cards already down: plans change.
-HAND_DISCOUNT = 0.85
+HAND_DISCOUNT: Final = 0.85
 #: How much the leading opponent's gains count against one's own.
-LEADER_WEIGHT = 0.5
+LEADER_WEIGHT: Final = 0.5
 
-_B, _G, _P, _Y = range(4)  # colour indices, as in COLOURS
-_WORTH = tuple(ACTION_WORTH[c] for c in COLOURS)
+_WORTH: Final = tuple(ACTION_WORTH[c] for c in COLOURS)
 
 
 @dataclass
@@ -68,8 +69,7 @@ class Table:
 
 
 def estimate_limits(
-    capital: Sequence[Sequence[int]], seen: Sequence[Sequence[int | None]], pending: int | None,
-    caution: float = CAUTION,
+    capital: list[list[int]], seen: list[list[int | None]], pending: int | None, caution: float = CAUTION,
 ) -> list[float]:
     """Each capital colour's total as far as a seat can tell, cautiously.
 
@@ -115,7 +115,7 @@ def table_of(v: PlayerView) -> Table:
     )
 
 
-def kept_totals(home: list[int], limit: Sequence[float], gold: int) -> tuple[list[int], int]:
+def kept_totals(home: list[int], limit: list[float], gold: int) -> tuple[list[int], int]:
     """A seat's hometown totals left after the limit check, paying gold where it saves points,
     and the gold left. With no colour over its limit that is ``home`` itself: do not change it."""
     h0, h1, h2, h3 = home
@@ -134,11 +134,15 @@ def kept_totals(home: list[int], limit: Sequence[float], gold: int) -> tuple[lis
     return kept, gold
 
 
-def _plan_colour(room: float, values: Sequence[int], worth: float) -> float:
-    """One colour's part of ``plan_hand``, its cards' ``values`` highest first. Colours share
-    nothing in the plan, so the hand's worth is the sum of the colours' parts (exactly: halves)."""
+def _plan_colour(room: float, values: list[int], worth: float, played: int = 0) -> float:
+    """One colour's part of ``plan_hand``, its cards' ``values`` highest first (less one card of
+    value ``played``, if given: the card being played). Colours share nothing in the plan, so
+    the hand's worth is the sum of the colours' parts (exactly: halves)."""
     total = 0.0
     for value in values:
+        if value == played:
+            played = 0
+            continue
         if value <= room:
             total += value
             room -= value
@@ -148,12 +152,16 @@ def _plan_colour(room: float, values: Sequence[int], worth: float) -> float:
     return total
 
 
-def _values_by_colour(hand: Sequence[int]) -> list[list[int]]:
+def _values_by_colour(hand: list[int]) -> list[list[int]]:
     """The values of the cards in hand by colour, highest first."""
     values: list[list[int]] = [[], [], [], []]
-    for kind in sorted(hand, reverse=True):
+    ordered = sorted(hand)
+    for i in range(len(ordered) - 1, -1, -1):
+        kind = ordered[i]
         values[COLOUR_OF[kind]].append(VALUE_OF[kind])
     return values
+
+
 
 
 def plan_hand(t: Table) -> float:
@@ -166,27 +174,26 @@ def plan_hand(t: Table) -> float:
 def leader(t: Table) -> int:
     """The opponent with the most points on the table (the first such seat on a tie)."""
     best, lead = -1, -1
-    for q, (town, gold) in enumerate(zip(t.home, t.gold)):
-        points = sum(town) + gold
+    home, gold = t.home, t.gold
+    for q in range(len(home)):
+        town = home[q]
+        points = town[0] + town[1] + town[2] + town[3] + gold[q]
         if points > best and q != t.me:
             best, lead = points, q
     return lead
 
 
-def _secured(kept: list[int], left: int, top: Sequence[int], rest_top: Sequence[int], lead_kept: list[int],
-             lead_left: int, best: Sequence[int]) -> tuple[int, int]:
+def _secured(kept: list[int], left: int, top: list[int], rest_top: list[int], lead_kept: list[int],
+             lead_left: int, best: list[int]) -> tuple[int, int]:
     """Points one's own seat and the leader keep at round end if nothing else were played: cards
     kept (``kept``, ``lead_kept``), gold left, and the bonus card (``best``, 0 for none) of each
     colour where the seat keeps more than every other seat; ``top`` is the most any opponent
     keeps of each colour, ``rest_top`` the most any opponent but the leader keeps (0 for none)."""
-    points = sum(kept) + left
-    for k, other, card in zip(kept, top, best):
-        if k > other:  # other >= 0, so k > 0
-            points += card
-    lead_points = sum(lead_kept) + lead_left
-    for k, mine, other, card in zip(lead_kept, kept, rest_top, best):
-        if k > mine and k > other:
-            lead_points += card
+    points, lead_points = left, lead_left
+    for c in range(4):
+        k, lk, card = kept[c], lead_kept[c], best[c]
+        points += k + (card if k > top[c] else 0)  # top >= 0, so k > 0
+        lead_points += lk + (card if lk > k and lk > rest_top[c] else 0)
     return points, lead_points
 
 
@@ -220,66 +227,87 @@ class _Judge:
         mine = home[me]
         self.plans = plans = [_plan_colour(limit[c] - mine[c], values[c], _WORTH[c]) for c in range(4)]
         self.plan = plans[0] + plans[1] + plans[2] + plans[3]
-        l0, l1, l2, l3 = limit
-        self.over = [[h0 > l0, h1 > l1, h2 > l2, h3 > l3] for h0, h1, h2, h3 in home]
-        self.over_count = [over.count(True) for over in self.over]
-        self.kept = kept = [kept_totals(town, limit, g) if n else (town, g)
-                            for town, g, n in zip(home, gold, self.over_count)]
+        l0, l1, l2, l3 = limit[0], limit[1], limit[2], limit[3]
+        over: list[list[bool]] = []
+        over_count: list[int] = []
+        kept: list[list[int]] = []  # each seat's hometown totals kept at round end
+        kept_gold: list[int] = []  # and its gold left
+        self.over, self.over_count, self.kept, self.kept_gold = over, over_count, kept, kept_gold
+        for q in range(len(home)):
+            town = home[q]
+            o0, o1, o2, o3 = town[0] > l0, town[1] > l1, town[2] > l2, town[3] > l3
+            over.append([o0, o1, o2, o3])
+            n = o0 + o1 + o2 + o3
+            over_count.append(n)
+            if n:
+                town, left_q = kept_totals(town, limit, gold[q])
+                kept.append(town)
+                kept_gold.append(left_q)
+            else:
+                kept.append(town)
+                kept_gold.append(gold[q])
         #: the opponents' highest hometown total by colour: none exceeds a limit at least this
         self.high = _most([home[q] for q in opponents])
-        self.top = top = _most([kept[q][0] for q in opponents])
-        self.rest_top = rest_top = _most([kept[q][0] for q in opponents if q != lead])
-        own, left = kept[me]
-        lead_kept, lead_left = kept[lead]
-        self.mine_parts = [k + (b if k > o else 0) for k, o, b in zip(own, top, best)]
-        self.lead_parts = [k + (b if k > m and k > o else 0) for k, m, o, b in zip(lead_kept, own, rest_top, best)]
-        self.points = sum(self.mine_parts) + left
-        self.lead_points = sum(self.lead_parts) + lead_left
+        self.top = top = _most([kept[q] for q in opponents])
+        self.rest_top = rest_top = _most([kept[q] for q in opponents if q != lead])
+        own, left = kept[me], kept_gold[me]
+        lead_kept, lead_left = kept[lead], kept_gold[lead]
+        mine_parts, lead_parts = [0, 0, 0, 0], [0, 0, 0, 0]
+        for c in range(4):
+            k, lk, b = own[c], lead_kept[c], best[c]
+            mine_parts[c] = k + (b if k > top[c] else 0)
+            lead_parts[c] = lk + (b if lk > k and lk > rest_top[c] else 0)
+        self.mine_parts, self.lead_parts = mine_parts, lead_parts
+        self.points = mine_parts[0] + mine_parts[1] + mine_parts[2] + mine_parts[3] + left
+        self.lead_points = lead_parts[0] + lead_parts[1] + lead_parts[2] + lead_parts[3] + lead_left
 
     def points_after_one(self, c: int, mine: int, limit: float, best: int, gold: int) -> tuple[int, int]:
         """``points_after`` for a move that changes one colour ``c`` (most moves): the same
         numbers, reckoned without building lists."""
         t = self.t
         me, lead = t.me, self.leader
-        kept = self.kept
+        kept, kept_gold = self.kept, self.kept_gold
         was_over = self.over[me][c]
         if not was_over and mine <= limit and gold == t.gold[me]:
-            k, left = mine, kept[me][1]
+            k, left = mine, kept_gold[me]
         elif gold == 0 or self.over_count[me] == was_over:
             k, left = _keep_one(mine, limit, gold)
         else:
             return self._points_anew(((c, mine, limit, best),), gold)
-        lead_left = kept[lead][1]
+        lead_left = kept_gold[lead]
         high = self.high[c]
         if limit != t.limit[c] and (high > limit or high > t.limit[c]):  # an opponent is over, before or after
-            home, golds, i = t.home, t.gold, self.lead_index
-            column = []
+            home, golds = t.home, t.gold
+            lk = top = rest_top = 0  # the leader's, every opponent's most, the others' most (kept >= 0)
             for q in self.opponents:
                 h, over = home[q][c], self.over[q][c]
                 if h <= limit and not over:
-                    column.append(kept[q][0][c])
-                    continue
-                if golds[q] and self.over_count[q] != over:
-                    return self._points_anew(((c, mine, limit, best),), gold)
-                kq, left_q = _keep_one(h, limit, golds[q])
-                column.append(kq)
+                    kq = kept[q][c]
+                else:
+                    if golds[q] and self.over_count[q] != over:
+                        return self._points_anew(((c, mine, limit, best),), gold)
+                    kq, left_q = _keep_one(h, limit, golds[q])
+                    if q == lead:
+                        lead_left = left_q
                 if q == lead:
-                    lead_left = left_q
-            rest = column[:i] + column[i + 1:]
-            lk, top, rest_top = column[i], max(column), max(rest) if rest else 0
+                    lk = kq
+                elif kq > rest_top:
+                    rest_top = kq
+                if kq > top:
+                    top = kq
         else:
-            lk, top, rest_top = kept[lead][0][c], self.top[c], self.rest_top[c]
-        points = self.points - kept[me][1] + left + k + (best if k > top else 0) - self.mine_parts[c]
-        lead_points = (self.lead_points - kept[lead][1] + lead_left
+            lk, top, rest_top = kept[lead][c], self.top[c], self.rest_top[c]
+        points = self.points - kept_gold[me] + left + k + (best if k > top else 0) - self.mine_parts[c]
+        lead_points = (self.lead_points - kept_gold[lead] + lead_left
                        + lk + (best if lk > k and lk > rest_top else 0) - self.lead_parts[c])
         return points, lead_points
 
-    def points_after(self, changes: Sequence[Change], gold: int) -> tuple[int, int]:
+    def points_after(self, changes: tuple[Change, ...], gold: int) -> tuple[int, int]:
         """``_secured`` after a move that makes the ``changes`` and leaves one's own gold at ``gold``
         (``points_after_one`` is the same for one change)."""
         t = self.t
         me, lead = t.me, self.leader
-        kept = self.kept
+        kept, kept_gold = self.kept, self.kept_gold
         over = self.over[me]
         before = after = 0
         for c, h, lim, _ in changes:
@@ -287,12 +315,12 @@ class _Judge:
             after += h > lim
         own: list[int]
         if not before and not after and gold == t.gold[me]:  # the changed colours fit before and after
-            own, left = [h for _, h, _, _ in changes], kept[me][1]
+            own, left = [h for _, h, _, _ in changes], kept_gold[me]
         elif gold == 0 or (self.over_count[me] == before and after <= 1):
             own, left = _keep_changed(changes, gold)
         else:
             return self._points_anew(changes, gold)
-        lead_left = kept[lead][1]
+        lead_left = kept_gold[lead]
         home, base, high = t.home, t.limit, self.high
         affected = False
         for c, _, lim, _ in changes:
@@ -301,7 +329,7 @@ class _Judge:
         if affected:  # an opponent is over in a changed colour, before or after
             columns: list[list[int]] = [[] for _ in changes]
             for q in self.opponents:
-                town, over, theirs, gold_q = home[q], self.over[q], kept[q][0], t.gold[q]
+                town, over, theirs, gold_q = home[q], self.over[q], kept[q], t.gold[q]
                 before = after = 0
                 for c, _, lim, _ in changes:
                     before += over[c]
@@ -317,8 +345,8 @@ class _Judge:
                     column.append(k)
                 if q == lead:
                     lead_left = gold_q
-        points = self.points - kept[me][1] + left
-        lead_points = self.lead_points - kept[lead][1] + lead_left
+        points = self.points - kept_gold[me] + left
+        lead_points = self.lead_points - kept_gold[lead] + lead_left
         i = self.lead_index
         for n, (c, _, _, b) in enumerate(changes):
             if affected:
@@ -326,13 +354,13 @@ class _Judge:
                 rest = column[:i] + column[i + 1:]
                 lk, top, rest_top = column[i], max(column), max(rest) if rest else 0
             else:
-                lk, top, rest_top = kept[lead][0][c], self.top[c], self.rest_top[c]
+                lk, top, rest_top = kept[lead][c], self.top[c], self.rest_top[c]
             k = own[n]
             points += k + (b if k > top else 0) - self.mine_parts[c]
             lead_points += lk + (b if lk > k and lk > rest_top else 0) - self.lead_parts[c]
         return points, lead_points
 
-    def _points_anew(self, changes: Sequence[Change], gold: int) -> tuple[int, int]:
+    def _points_anew(self, changes: tuple[Change, ...], gold: int) -> tuple[int, int]:
         """``points_after`` where gold is shared between colours: the changed seats' kept cards
         recomputed in every colour."""
         t = self.t
@@ -341,7 +369,8 @@ class _Judge:
             mine[c], limit[c], best[c] = h, lim, b
         own, left = kept_totals(mine, limit, gold)
         kept, home, base, high = self.kept, t.home, t.limit, self.high
-        others = []
+        others: list[list[int]] = []  # the opponents' kept totals
+        lead_left = self.kept_gold[self.leader]
         moved = False
         for c, _, lim, _ in changes:
             if lim != base[c] and (high[c] > lim or high[c] > base[c]):  # an opponent may be over
@@ -349,25 +378,27 @@ class _Judge:
                     town, over = home[q], self.over[q]
                     for d, _, lim_d, _ in changes:
                         if lim_d != base[d] and (town[d] > lim_d or over[d]):
-                            others.append(kept_totals(town, limit, t.gold[q]))
+                            kept_q, left_q = kept_totals(town, limit, t.gold[q])
+                            others.append(kept_q)
+                            if q == self.leader:
+                                lead_left = left_q
                             moved = True
                             break
                     else:
                         others.append(kept[q])
                 break
         if not moved:
-            lead_kept, lead_left = kept[self.leader]
-            return _secured(own, left, self.top, self.rest_top, lead_kept, lead_left, best)
+            return _secured(own, left, self.top, self.rest_top, kept[self.leader], lead_left, best)
         i = self.lead_index
-        lead_kept, lead_left = others[i]
-        top = _most([k for k, _ in others])
-        rest_top = _most([k for k, _ in others[:i] + others[i + 1:]])
-        return _secured(own, left, top, rest_top, lead_kept, lead_left, best)
+        top = _most(others)
+        rest_top = _most(others[:i] + others[i + 1:])
+        return _secured(own, left, top, rest_top, others[i], lead_left, best)
 
-    def judge(self, changes: Sequence[Change], gold: int, plan: float) -> float:
+    def judge(self, changes: tuple[Change, ...], gold: int, plan: float) -> float:
         """One number for a position: own points kept and in hand, less part of the leader's."""
         if len(changes) == 1:
-            points, lead_points = self.points_after_one(*changes[0], gold)
+            c, mine, limit, best = changes[0]
+            points, lead_points = self.points_after_one(c, mine, limit, best, gold)
         else:
             points, lead_points = self.points_after(changes, gold)
         return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
@@ -389,42 +420,51 @@ class _Judge:
         t = self.t
         colour, value = COLOUR_OF[kind], VALUE_OF[kind]
         mine, limit, gold = t.home[t.me][colour], t.limit[colour], t.gold[t.me]
-        values = self.values[colour][:]
-        values.remove(value)
+        values = self.values[colour]
         plan = self.plan - self.plans[colour]
         if to_home:
             mine += value
-            plan += _plan_colour(limit - mine, values, _WORTH[colour])
+            plan += _plan_colour(limit - mine, values, _WORTH[colour], value)
             points, lead_points = self.points_after_one(colour, mine, limit, self.best[colour], gold)
             return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points, None
         limit += value
-        plan += _plan_colour(limit - mine, values, _WORTH[colour])
+        plan += _plan_colour(limit - mine, values, _WORTH[colour], value)
         change = ((colour, mine, limit, max(self.best[colour], value)),)
-        if colour == _Y and t.gold_pile:
+        if colour == Y and t.gold_pile:
             gold += 1
-        elif colour == _P:
-            top, take = None, None
+        elif colour == P:
+            top, take = 0.0, -1
             for c in CLERIC_COLOURS:
                 if t.capital[c]:
                     worth = self.take(c, change, gold, plan)
-                    if top is None or worth > top:
+                    if take < 0 or worth > top:
                         top, take = worth, c
-            if top is not None:
+            if take >= 0:
                 return top, take
         points, lead_points = self.points_after_one(colour, mine, limit, change[0][3], gold)
         worth = points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
-        if colour == _G and t.deck:
-            worth += _WORTH[_G]
-        elif colour == _B and t.modifier_deck:
-            worth += _WORTH[_B]
+        if colour == G and t.deck:
+            worth += _WORTH[G]
+        elif colour == B and t.modifier_deck:
+            worth += _WORTH[B]
         return worth, None
 
 
 def _most(rows: list[list[int]]) -> list[int]:
-    """The highest number of each colour among some seats' rows (0 with no seats)."""
-    if len(rows) > 1:
-        return list(map(max, *rows))
-    return list(rows[0]) if rows else [0, 0, 0, 0]
+    """The highest number of each colour among some seats' rows of numbers, none negative
+    (0 with no seats)."""
+    t0 = t1 = t2 = t3 = 0
+    for row in rows:
+        r0, r1, r2, r3 = row[0], row[1], row[2], row[3]
+        if r0 > t0:
+            t0 = r0
+        if r1 > t1:
+            t1 = r1
+        if r2 > t2:
+            t2 = r2
+        if r3 > t3:
+            t3 = r3
+    return [t0, t1, t2, t3]
 
 
 def _keep_one(h: int, limit: float, gold: int) -> tuple[int, int]:
@@ -437,7 +477,7 @@ def _keep_one(h: int, limit: float, gold: int) -> tuple[int, int]:
     return 0, gold
 
 
-def _keep_changed(changes: Sequence[Change], gold: int) -> tuple[list[int], int]:
+def _keep_changed(changes: tuple[Change, ...], gold: int) -> tuple[list[int], int]:
     """``kept_totals`` in the changed colours of a seat whose colours' fates are their own
     (see ``_Judge``), and the gold left."""
     kept = []
@@ -471,10 +511,15 @@ def rule_decision(t: Table, phase: str, options: Sequence[Decision], pending: in
     colour indices, tuples of colour indices). The one decision code of the view-based bot
     (through ``rule_choice``) and of the kernel's rule policy (``policies.RulePolicy``)."""
     indices = range(len(options))
-    if phase == PLAY:
+    if phase == PLAY:  # the best (worth, to_home, kind): the worth, then home before the capital, the higher card
         j = _Judge(t)
-        keys = [(j.play(kind, to_home)[0], to_home, kind) for kind, to_home in options]
-        return max(indices, key=keys.__getitem__)
+        choice, most, most_home, most_kind = -1, 0.0, False, 0
+        for i in indices:
+            kind, to_home = options[i]
+            value = j.play(kind, to_home)[0]
+            if choice < 0 or value > most or (value == most and (to_home, kind) > (most_home, most_kind)):
+                choice, most, most_home, most_kind = i, value, to_home, kind
+        return choice
     if phase == DRAFT:
         worth = _draft_worth(t, options)
         return max(indices, key=worth.__getitem__)  # the first best
