@@ -409,11 +409,23 @@ def _save(combo: tuple[int, ...]) -> SaveWithGold:
 Decision = Any
 
 
+#: The plays of each card kind, to the capital and home, made once.
+_PLAYS: Final = [((kind, False), (kind, True)) for kind in range(len(ALL_CARDS))]
+
+
 def options(ks: KState) -> list[Decision]:
     """The decisions open to the seat to move, in the engine's ``legal_actions`` order."""
     phase, p = ks.phase, ks.current
     if phase == PLAY:
-        return [(k, home) for k in sorted(set(ks.hands[p])) for home in (False, True)]
+        plays: list[Decision] = []
+        last = -1
+        for k in ks.hands[p]:  # sorted: each kind once
+            if k != last:
+                capital, home = _PLAYS[k]
+                plays.append(capital)
+                plays.append(home)
+                last = k
+        return plays
     if phase == DRAFT:
         return list(draft_options(ks.draft_hands[p]))
     if phase == AGENT:

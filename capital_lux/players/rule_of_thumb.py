@@ -49,12 +49,13 @@ LEADER_WEIGHT: Final = 0.5
 _WORTH: Final = tuple(ACTION_WORTH[c] for c in COLOURS)
 
 
-@dataclass
+@dataclass(init=False)  # compiled, a written-out __init__ is a native call; the generated one is not
 class Table:
     """The numbers a rule of thumb reasons with, seen from one seat.
 
     Colours are indices into ``COLOURS``, cards kind indices into ``ALL_CARDS``:
-    the kernel's own terms, so that its seats' tables cost little to build.
+    the kernel's own terms, so that its seats' tables cost little to build. Every list of
+    values is sorted, as in the game's state.
     """
 
     me: int
@@ -67,6 +68,11 @@ class Table:
     deck: int
     modifier_deck: int
 
+    def __init__(self, me: int, home: list[list[int]], capital: list[list[int]], limit: list[float], gold: list[int],
+                 gold_pile: int, hand: list[int], deck: int, modifier_deck: int) -> None:
+        self.me, self.home, self.capital, self.limit, self.gold = me, home, capital, limit, gold
+        self.gold_pile, self.hand, self.deck, self.modifier_deck = gold_pile, hand, deck, modifier_deck
+
 
 def estimate_limits(
     capital: list[list[int]], seen: list[list[int | None]], pending: int | None, caution: float = CAUTION,
@@ -78,24 +84,38 @@ def estimate_limits(
     counts as the average of those the seat has not seen, less ``caution``.
     """
     limits: list[float] = []
-    unseen_mean = None
-    for cards, above in zip(capital, seen):
-        if None not in above:  # hidden * (mean - caution) would be 0 * (0.0 - caution), a zero
-            limits.append(float(sum(cards) + sum(above)))  # type: ignore[arg-type]  # no None
+    unseen_mean: float | None = None
+    for c in range(4):
+        total = hidden = 0  # the cards and the modifiers seen; the modifiers unseen
+        for value in capital[c]:
+            total += value
+        for modifier in seen[c]:
+            if modifier is None:
+                hidden += 1
+            else:
+                total += modifier
+        if not hidden:  # hidden * (mean - caution) would be 0 * (0.0 - caution), a zero
+            limits.append(float(total))
             continue
         if unseen_mean is None:
-            visible = [value for others in seen for value in others if value is not None]
-            if pending is not None:
-                visible.append(pending)
-            pool = list(MODIFIERS)
-            for value in visible:
-                if value in pool:
-                    pool.remove(value)
-            unseen_mean = sum(pool) / len(pool) if pool else 0.0
-        hidden = above.count(None)
-        known = sum(value for value in above if value is not None)
-        limits.append(sum(cards) + known + hidden * (unseen_mean - caution))
+            unseen_mean = _unseen_mean(seen, pending)
+        limits.append(total + hidden * (unseen_mean - caution))
     return limits
+
+
+def _unseen_mean(seen: list[list[int | None]], pending: int | None) -> float:
+    """The mean of the modifiers (each value once) neither in ``seen`` nor ``pending``; 0 if none."""
+    pool = list(MODIFIERS)
+    for above in seen:
+        for modifier in above:
+            if modifier is not None and modifier in pool:
+                pool.remove(modifier)
+    if pending is not None and pending in pool:
+        pool.remove(pending)
+    total = 0
+    for modifier in pool:
+        total += modifier
+    return total / len(pool) if pool else 0.0
 
 
 def table_of(v: PlayerView) -> Table:
@@ -122,9 +142,13 @@ def kept_totals(home: list[int], limit: list[float], gold: int) -> tuple[list[in
     if h0 <= limit[0] and h1 <= limit[1] and h2 <= limit[2] and h3 <= limit[3]:
         return home, gold
     kept = home[:]
-    over = [c for c in range(4) if home[c] > limit[c]]
-    if len(over) > 1:
-        over.sort(key=home.__getitem__, reverse=True)  # save the biggest colours first (a stable sort)
+    over: list[int] = []  # the colours over their limit, the biggest first (the first of equals first)
+    for c in range(4):
+        if home[c] > limit[c]:
+            i = len(over)
+            while i and home[over[i - 1]] < home[c]:
+                i -= 1
+            over.insert(i, c)
     for c in over:
         cost = math.ceil(home[c] - limit[c])
         if cost <= gold and cost < home[c]:
@@ -222,7 +246,7 @@ class _Judge:
         self.opponents = opponents = [q for q in range(len(home)) if q != me]
         self.leader = lead = leader(t)
         self.lead_index = opponents.index(lead)
-        self.best = best = [max(cards) if cards else 0 for cards in t.capital]  # bonus card; 0 for none
+        self.best = best = [cards[-1] if cards else 0 for cards in t.capital]  # bonus card; 0 for none
         self.values = values = _values_by_colour(t.hand)
         mine = home[me]
         self.plans = plans = [_plan_colour(limit[c] - mine[c], values[c], _WORTH[c]) for c in range(4)]
@@ -390,9 +414,7 @@ class _Judge:
         if not moved:
             return _secured(own, left, self.top, self.rest_top, kept[self.leader], lead_left, best)
         i = self.lead_index
-        top = _most(others)
-        rest_top = _most(others[:i] + others[i + 1:])
-        return _secured(own, left, top, rest_top, others[i], lead_left, best)
+        return _secured(own, left, _most(others), _most(others[:i] + others[i + 1:]), others[i], lead_left, best)
 
     def judge(self, changes: tuple[Change, ...], gold: int, plan: float) -> float:
         """One number for a position: own points kept and in hand, less part of the leader's."""
@@ -407,7 +429,7 @@ class _Judge:
         """``judge`` after a Cleric brings the lowest ``colour`` card home, after the ``changes``."""
         t = self.t
         cards = t.capital[colour]
-        value = min(cards)
+        value = cards[0]
         mine = t.home[t.me][colour] + value
         limit = t.limit[colour] - value
         plan += _plan_colour(limit - mine, self.values[colour], _WORTH[colour]) - self.plans[colour]
@@ -554,24 +576,31 @@ def _draft_worth(t: Table, picks: Sequence[tuple[int, ...]]) -> list[float]:
     plans = [_plan_colour(rooms[c], values[c], _WORTH[c]) for c in range(4)]
     plan = plans[0] + plans[1] + plans[2] + plans[3]
     alone: dict[int, float] = {}  # the plan's change with one card added
-
-    def added(c: int, *kinds: int) -> float:
-        cards = sorted(values[c] + [VALUE_OF[kind] for kind in kinds], reverse=True)
-        return _plan_colour(rooms[c], cards, _WORTH[c]) - plans[c]
-
     worth = []
     for pick in picks:
         total = plan
         if len(pick) == 2 and COLOUR_OF[pick[0]] == COLOUR_OF[pick[1]]:
-            total += added(COLOUR_OF[pick[0]], *pick)
+            c = COLOUR_OF[pick[0]]
+            cards = _with(_with(values[c], VALUE_OF[pick[0]]), VALUE_OF[pick[1]])
+            total += _plan_colour(rooms[c], cards, _WORTH[c]) - plans[c]
         else:
             for kind in pick:
                 change = alone.get(kind)
                 if change is None:
-                    change = alone[kind] = added(COLOUR_OF[kind], kind)
+                    c = COLOUR_OF[kind]
+                    change = _plan_colour(rooms[c], _with(values[c], VALUE_OF[kind]), _WORTH[c]) - plans[c]
+                    alone[kind] = change
                 total += change
         worth.append(total * HAND_DISCOUNT)
     return worth
+
+
+def _with(values: list[int], value: int) -> list[int]:
+    """A copy of ``values`` (highest first) with ``value`` in its place."""
+    i = 0
+    while i < len(values) and values[i] >= value:
+        i += 1
+    return values[:i] + [value] + values[i:]
 
 
 def _agent_worth(t: Table, modifier: int) -> list[float]:
