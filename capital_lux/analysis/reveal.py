@@ -140,9 +140,12 @@ def rollout_kernel(ks: kernel.KState, model: str, rng: random.Random, start: Sta
     kernel.play_out(ks, seats, rng, until="round")
     bonus: Counter[str] = Counter()
     for before, after in zip(bonus_before, ks.bonus):
-        if len(after) != len(before):
-            for kind, n in (Counter(after) - Counter(before)).items():
-                bonus[COLOURS[kernel.COLOUR_OF[kind]]] += kernel.VALUE_OF[kind] * n
+        if len(after) != len(before):  # the bonus cards taken at this round end
+            taken = after[:]
+            for kind in before:
+                taken.remove(kind)
+            for kind in taken:
+                bonus[COLOURS[kernel.COLOUR_OF[kind]]] += kernel.VALUE_OF[kind]
     p = start.viewer
     home, lost = ks.home[p], ks.points_lost[p]
     return outcome(

@@ -177,11 +177,10 @@ def _plan_colour(room: float, values: list[int], worth: float, played: int = 0) 
 
 
 def _values_by_colour(hand: list[int]) -> list[list[int]]:
-    """The values of the cards in hand by colour, highest first."""
+    """The values of the cards in ``hand`` (sorted) by colour, highest first."""
     values: list[list[int]] = [[], [], [], []]
-    ordered = sorted(hand)
-    for i in range(len(ordered) - 1, -1, -1):
-        kind = ordered[i]
+    for i in range(len(hand) - 1, -1, -1):
+        kind = hand[i]
         values[COLOUR_OF[kind]].append(VALUE_OF[kind])
     return values
 
@@ -350,35 +349,42 @@ class _Judge:
         for c, _, lim, _ in changes:
             if lim != base[c] and (high[c] > lim or high[c] > base[c]):
                 affected = True
+        count = len(changes)
+        # In each changed colour: the leader's kept cards, every opponent's most, the others' most.
+        leads, tops, rests = [0] * count, [0] * count, [0] * count
         if affected:  # an opponent is over in a changed colour, before or after
-            columns: list[list[int]] = [[] for _ in changes]
             for q in self.opponents:
                 town, over, theirs, gold_q = home[q], self.over[q], kept[q], t.gold[q]
                 before = after = 0
                 for c, _, lim, _ in changes:
                     before += over[c]
                     after += town[c] > lim
-                if not before and not after:
-                    for column, (c, _, _, _) in zip(columns, changes):
-                        column.append(theirs[c])
-                    continue
-                if gold_q and not (self.over_count[q] == before and after <= 1):
+                fits = not before and not after
+                if not fits and gold_q and not (self.over_count[q] == before and after <= 1):
                     return self._points_anew(changes, gold)
-                for column, (c, _, lim, _) in zip(columns, changes):
-                    k, gold_q = _keep_one(town[c], lim, gold_q)
-                    column.append(k)
-                if q == lead:
+                for n in range(count):
+                    c, _, lim, _ = changes[n]
+                    if fits:
+                        k = theirs[c]
+                    else:
+                        k, gold_q = _keep_one(town[c], lim, gold_q)
+                    if q == lead:
+                        leads[n] = k
+                    elif k > rests[n]:  # kept cards are never negative
+                        rests[n] = k
+                    if k > tops[n]:
+                        tops[n] = k
+                if q == lead and not fits:
                     lead_left = gold_q
+        else:
+            for n in range(count):
+                c = changes[n][0]
+                leads[n], tops[n], rests[n] = kept[lead][c], self.top[c], self.rest_top[c]
         points = self.points - kept_gold[me] + left
         lead_points = self.lead_points - kept_gold[lead] + lead_left
-        i = self.lead_index
-        for n, (c, _, _, b) in enumerate(changes):
-            if affected:
-                column = columns[n]
-                rest = column[:i] + column[i + 1:]
-                lk, top, rest_top = column[i], max(column), max(rest) if rest else 0
-            else:
-                lk, top, rest_top = kept[lead][c], self.top[c], self.rest_top[c]
+        for n in range(count):
+            c, _, _, b = changes[n]
+            lk, top, rest_top = leads[n], tops[n], rests[n]
             k = own[n]
             points += k + (b if k > top else 0) - self.mine_parts[c]
             lead_points += lk + (b if lk > k and lk > rest_top else 0) - self.lead_parts[c]
