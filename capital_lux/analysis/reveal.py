@@ -20,9 +20,10 @@ from ..engine.game import sample_chance
 from ..engine.notation import Action, PlaceModifier
 from ..engine.state import AGENT, CHANCE_PHASES, OVER, GameState
 from ..engine.views import view
+from ..players.policies import First
 
 __all__ = ["MODELS", "QUICK", "KERNEL_MODELS", "SEARCH_ITERATIONS", "Decider", "decider", "exact_choices", "play_round",
-           "Recorder", "rollout", "rollout_kernel", "kernel_policy", "Start", "Outcome", "outcome", "reckon"]
+           "rollout", "rollout_kernel", "kernel_policy", "Start", "Outcome", "outcome", "reckon"]
 
 MODELS = ("random", "rule", "search")
 #: A cheaper stand-in for the rule of thumb in rollouts (the search bot's play-out rule, one move
@@ -90,32 +91,6 @@ def play_round(s: GameState, decide: Decider, rng: random.Random) -> list[tuple[
     return placed
 
 
-class Recorder:
-    """A kernel policy that notes where modifiers go (the kernel clears them after the reveal)
-    and, when given, makes ``first`` the first decision of the rollout (the move compared).
-
-    Every decision passes through ``decide``, never the kernel's inline path for uniform
-    seats: that path also places an Agent's modifier in the same step as the play, where
-    no one could note it.
-    """
-
-    random_below: Callable[[int], int] | None = None
-    random_bits: Callable[[int], int] | None = None
-
-    def __init__(self, inner: kernel.KernelPolicy, placed: list[tuple[str, int]],
-                 first: kernel.Decision | None = None) -> None:
-        self.inner, self.placed, self.first = inner, placed, first
-
-    def decide(self, ks: kernel.KState) -> kernel.Decision:
-        if self.first is not None:
-            decision, self.first = self.first, None
-        else:
-            decision = self.inner.decide(ks)
-        if ks.phase == kernel.AGENT and ks.pending is not None:
-            self.placed.append((COLOURS[decision], ks.pending))
-        return decision
-
-
 #: Opponent models the playout kernel plays (the same decisions as the bots, faster).
 KERNEL_MODELS = ("random", "rule", QUICK)
 
@@ -129,31 +104,25 @@ def kernel_policy(model: str, rng: random.Random) -> kernel.KernelPolicy:
 
 
 def rollout_kernel(ks: kernel.KState, model: str, rng: random.Random, start: Start,
-                   placed: list[tuple[str, int]], first: Action | None = None) -> Outcome:
+                   first: Action | None = None) -> Outcome:
     """Play the kernel state ``ks`` (fresh: nothing lost yet) to its round's end, ``first``
-    being the decision of the seat to move, and reckon the reveal."""
-    bonus_before = [b[:] for b in ks.bonus]
+    being the decision of the seat to move, and reckon the reveal. The kernel keeps the
+    capital's totals at the reveal (``KState.reveal_limits``: every modifier placed meanwhile
+    counted, no bonus card gone yet); a uniform seat decides inline, drawing as it would
+    through its ``decide``."""
+    if ks.phase == kernel.GOLD:  # the reveal is under way: gold decisions change no limit
+        ks.reveal_limits = kernel.limits(ks)
     inner = kernel_policy(model, rng)
-    seats: list[kernel.KernelPolicy] = [Recorder(inner, placed)] * ks.players
+    seats = [inner] * ks.players
     if first is not None:
-        seats[ks.current] = Recorder(inner, placed, kernel.from_action(first))
+        seats[ks.current] = First(inner, kernel.from_action(first))
     kernel.play_out(ks, seats, rng, until="round")
-    bonus: Counter[str] = Counter()
-    for before, after in zip(bonus_before, ks.bonus):
-        if len(after) != len(before):  # the bonus cards taken at this round end
-            taken = after[:]
-            for kind in before:
-                taken.remove(kind)
-            for kind in taken:
-                bonus[COLOURS[kernel.COLOUR_OF[kind]]] += kernel.VALUE_OF[kind]
     p = start.viewer
     home, lost = ks.home[p], ks.points_lost[p]
     return outcome(
-        start, placed, bonus,
-        home=[sum(home[i]) + lost[i] for i in range(len(COLOURS))],
-        capital_cards=[sum(values) for values in ks.capital],
-        cards_lost=tuple(ks.cards_lost[p]), points_lost=tuple(lost),
-        gold=ks.gold[p] + sum(ks.gold_spent[p]), scores=kernel.scores(ks),
+        start, ks.reveal_limits, home=[sum(home[i]) + lost[i] for i in range(len(COLOURS))],
+        cards_lost=tuple(ks.cards_lost[p]), points_lost=tuple(lost), gold=ks.gold[p] + sum(ks.gold_spent[p]),
+        scores=kernel.scores(ks),
     )
 
 
@@ -169,7 +138,7 @@ def rollout(s: GameState, model: str, decide: Decider, rng: random.Random, start
     if model not in KERNEL_MODELS:
         placed += play_round(s, decide, rng)
         return reckon(start, s, placed)
-    return rollout_kernel(kernel.from_state(s), model, rng, start, placed)
+    return rollout_kernel(kernel.from_state(s), model, rng, start)
 
 
 @dataclass(frozen=True)
@@ -198,18 +167,13 @@ class Outcome:
     ahead: bool
 
 
-def outcome(start: Start, placed: Sequence[tuple[str, int]], bonus: Counter[str], home: list[int],
-             capital_cards: list[int], cards_lost: tuple[int, ...], points_lost: tuple[int, ...], gold: int,
-             scores: list[int]) -> Outcome:
-    """The reveal: hometown (with the hand, ruling R9) against capital cards, the bonus cards
-    taken after it and every modifier placed (ruling R12 clears them after the reveal)."""
-    modifiers = dict(start.modifiers)
-    for colour, value in placed:
-        modifiers[colour] += value
+def outcome(start: Start, limits: Sequence[int], home: list[int], cards_lost: tuple[int, ...],
+            points_lost: tuple[int, ...], gold: int, scores: list[int]) -> Outcome:
+    """The reveal: hometown (with the hand, ruling R9) against the capital's totals then
+    (``limits``, by colour: cards and modifiers, before bonus cards leave the capital)."""
     needed = []
-    for i, c in enumerate(COLOURS):
-        capital = capital_cards[i] + bonus[c] + modifiers[c]
-        needed.append(home[i] - capital if home[i] > 0 and home[i] > capital else 0)  # ruling R7
+    for i in range(len(COLOURS)):
+        needed.append(home[i] - limits[i] if home[i] > 0 and home[i] > limits[i] else 0)  # ruling R7
     p = start.viewer
     return Outcome(
         needed=tuple(needed), cards_lost=cards_lost, points_lost=points_lost, keeps_all=sum(needed) <= gold,
@@ -237,10 +201,12 @@ def reckon(start: Start, s: GameState, placed: Sequence[tuple[str, int]]) -> Out
             lost_points[event.colours[0]] += sum(card.value for card in event.cards)
         elif event.player == p and event.kind == "gold_spent":
             spent += event.amount
+    modifiers = dict(start.modifiers)  # every modifier placed stays until the reveal (ruling R12 clears them)
+    for colour, value in placed:
+        modifiers[colour] += value
     return outcome(
-        start, placed, bonus,
+        start, [sum(s.capital[c]) + bonus[c] + modifiers[c] for c in COLOURS],
         home=[sum(s.hometowns[p][c]) + lost_points[c] for c in COLOURS],
-        capital_cards=[sum(s.capital[c]) for c in COLOURS],
         cards_lost=tuple(lost_cards[c] for c in COLOURS), points_lost=tuple(lost_points[c] for c in COLOURS),
         gold=s.gold[p] + spent, scores=rules.scores(s),
     )

@@ -31,7 +31,6 @@ depend on which path played them.
 from __future__ import annotations
 
 import random
-from operator import gt
 from typing import Callable, Final, Protocol, Sequence
 
 from .cards import COLOURS, MODIFIERS
@@ -491,13 +490,17 @@ def _round_end(ks: KState) -> None:
     ks.phase = GOLD
     ks.gold_choices = [None] * n
     tops = limits(ks)
-    sums = [list(map(sum, town)) for town in home]
+    if not ks.reveal_limits:
+        ks.reveal_limits = tops
+    sums = _sums(home)
     queue: list[int] = []
     gold = ks.gold
     for p in _ORDERS[n][max(ks.starting, 0)]:  # asked only if it can pay (R6, R21)
-        if gold[p] and any(map(gt, sums[p], tops)):
-            for total, limit in zip(sums[p], tops):
-                if total and 0 < total - limit <= gold[p]:  # a colour with cards (values are 2 or more)
+        if gold[p]:
+            row = sums[p]
+            for c in range(4):
+                total = row[c]
+                if total and 0 < total - tops[c] <= gold[p]:  # a colour with cards (values are 2 or more)
                     queue.append(p)
                     break
     ks.gold_queue = queue
@@ -518,11 +521,9 @@ def _finish_round(ks: KState, tops: list[int] | None = None, sums: list[list[int
         tops = limits(ks)
     home, capital, choices = ks.home, ks.capital, ks.gold_choices
     if sums is None:
-        sums = [list(map(sum, town)) for town in home]
+        sums = _sums(home)
     for p in order:
         row = sums[p]
-        if not any(map(gt, row, tops)):  # most seats exceed nothing
-            continue
         saved = choices[p]
         for c in range(4):
             total = row[c]
@@ -544,16 +545,22 @@ def _finish_round(ks: KState, tops: list[int] | None = None, sums: list[list[int
                 row[c] = 0
     ks.gold_choices = [None] * n
     ks.gold_queue = []
-    for c, column in enumerate(zip(*sums)):  # bonus cards: ties share out in turn order (R3, R5)
-        best = max(column)
+    for c in range(4):  # bonus cards: ties share out in turn order (R3, R5)
         cards = capital[c]
+        best, first, ties = 0, -1, 0  # the most any seat has left, the first seat with it, how many
+        for p in range(n):
+            total = sums[p][c]
+            if total > best:
+                best, first, ties = total, p, 1
+            elif total == best:
+                ties += 1
         if best <= 0 or not cards:
             continue
-        if column.count(best) == 1:  # the usual case: one seat has the most
-            insort(ks.bonus[column.index(best)], _KIND_OF[c][cards.pop()])
+        if ties == 1:  # the usual case: one seat has the most
+            insort(ks.bonus[first], _KIND_OF[c][cards.pop()])
             continue
         for p in order:
-            if column[p] != best:
+            if sums[p][c] != best:
                 continue
             if not cards:
                 break
@@ -563,6 +570,25 @@ def _finish_round(ks: KState, tops: list[int] | None = None, sums: list[list[int
         return
     ks.mods = [[], [], [], []]
     ks.modifier_deck = _SORTED_MODIFIERS[:]
-    totals = [sum(sums[p]) for p in order]  # the first in turn order among the highest (R12)
-    ks.starting = order[totals.index(max(totals))]
+    starting, most = -1, -1  # the first in turn order among the highest (R12)
+    for p in order:
+        row = sums[p]
+        total = row[0] + row[1] + row[2] + row[3]
+        if total > most:
+            starting, most = p, total
+    ks.starting = starting
     _start_round(ks, ks.round + 1)
+
+
+def _sums(home: list[list[list[int]]]) -> list[list[int]]:
+    """Each seat's hometown totals by colour."""
+    sums = []
+    for town in home:
+        row = [0, 0, 0, 0]
+        for c in range(4):
+            total = 0
+            for value in town[c]:
+                total += value
+            row[c] = total
+        sums.append(row)
+    return sums

@@ -70,14 +70,17 @@ class KState:
 
     Cards are kind indices, colours 0-3 in ``COLOURS`` order, every list of cards or
     values sorted as in ``GameState``. ``cards_lost``, ``points_lost`` and ``gold_spent``
-    count per seat and colour what the round ends cost since this state was made.
+    count per seat and colour what the round ends cost since this state was made, and
+    ``reveal_limits`` are the capital's totals by colour (cards and modifiers, before the
+    bonus cards leave) at the first reveal since then (empty before one; a round with no
+    cards left to deal ends at once, in the same step as the round before it).
     """
 
     __slots__ = (
         "players", "round", "phase", "starting", "current", "deck", "hands", "deal_size", "draft_step",
         "draft_hands", "draft_picks", "home", "capital", "mods", "modifier_deck", "setup_modifiers",
         "pending", "gold", "gold_pile", "bonus", "discards", "last_turns", "gold_queue", "gold_choices",
-        "cards_lost", "points_lost", "gold_spent",
+        "cards_lost", "points_lost", "gold_spent", "reveal_limits",
     )
 
     def __init__(self, players: int) -> None:
@@ -108,6 +111,7 @@ class KState:
         self.cards_lost = [[0] * 4 for _ in range(n)]
         self.points_lost = [[0] * 4 for _ in range(n)]
         self.gold_spent = [[0] * 4 for _ in range(n)]
+        self.reveal_limits: list[int] = []
 
     def copy(self) -> KState:
         new = KState(0)  # every field is set below (a compiled class has no bare __new__)
@@ -125,6 +129,7 @@ class KState:
         new.cards_lost = [r[:] for r in self.cards_lost]
         new.points_lost = [r[:] for r in self.points_lost]
         new.gold_spent = [r[:] for r in self.gold_spent]
+        new.reveal_limits = self.reveal_limits[:]
         return new
 
     def __repr__(self) -> str:
@@ -296,12 +301,14 @@ def capital_total(ks: KState, colour: int) -> int:
 
 def limits(ks: KState) -> list[int]:
     """Every colour's ``capital_total`` at once (the hometown limits, modifiers included)."""
-    capital, totals = ks.capital, []
-    for c, mods in enumerate(ks.mods):
-        total = sum(capital[c])
-        for _, value in mods:
+    capital, mods, totals = ks.capital, ks.mods, [0, 0, 0, 0]
+    for c in range(4):
+        total = 0
+        for value in capital[c]:
             total += value
-        totals.append(total)
+        for _, value in mods[c]:
+            total += value
+        totals[c] = total
     return totals
 
 

@@ -28,10 +28,13 @@ from .rule_of_thumb import Table, estimate_limits, rule_decision
 
 
 def table_for(ks: KState, seat: int) -> Table:
-    """The ``Table`` seat ``seat`` reasons with, equal to ``table_of(view(state, seat))``."""
+    """The ``Table`` seat ``seat`` reasons with, equal to ``table_of(view(state, seat))``.
+
+    It shares the state's lists of capital cards, gold and the seat's own cards (the rule
+    of thumb only reads a table): use it before the state changes."""
     phase = ks.phase
     revealed = phase == GOLD or phase == OVER
-    capital = [cards[:] for cards in ks.capital]
+    capital = ks.capital
     seen: list[list[int | None]] = []
     for above in ks.mods:
         seen.append([v if revealed or o == seat else None for o, v in above])
@@ -39,8 +42,8 @@ def table_for(ks: KState, seat: int) -> Table:
     held = ks.draft_picks[seat] if phase == DRAFT else ks.hands[seat]
     home = [[_total(b), _total(g), _total(p), _total(y)] for b, g, p, y in ks.home]
     return Table(  # me, home, capital, limit, gold, gold_pile, hand, deck, modifier_deck
-        seat, home, capital, estimate_limits(capital, seen, pending), ks.gold[:], ks.gold_pile, held[:],
-        len(ks.deck), len(ks.modifier_deck),
+        seat, home, capital, estimate_limits(capital, seen, pending), ks.gold, ks.gold_pile, held, len(ks.deck),
+        len(ks.modifier_deck),
     )
 
 
@@ -68,6 +71,25 @@ class RulePolicy:
         choices = kernel.options(ks)
         pending = ks.pending if phase == AGENT else None
         return choices[rule_decision(table_for(ks, ks.current), PHASES[phase], choices, pending)]
+
+
+class First:
+    """A seat that makes ``first`` (when set) its next decision, then decides by ``then``: the
+    move a forward look compares, or the search tree's choice, before the play-out's policy."""
+
+    random_below: Callable[[int], int] | None = None
+    random_bits: Callable[[int], int] | None = None
+
+    def __init__(self, then: kernel.KernelPolicy, first: kernel.Decision | None = None) -> None:
+        self.then = then
+        self.first = first
+
+    def decide(self, ks: KState) -> kernel.Decision:
+        decision = self.first
+        if decision is None:
+            return self.then.decide(ks)
+        self.first = None
+        return decision
 
 
 def _quick(rng: random.Random) -> kernel.KernelPolicy:

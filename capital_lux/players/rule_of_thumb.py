@@ -242,7 +242,7 @@ class _Judge:
     def __init__(self, t: Table) -> None:
         self.t = t
         me, home, limit, gold = t.me, t.home, t.limit, t.gold
-        self.opponents = opponents = [q for q in range(len(home)) if q != me]
+        self.opponents = opponents = _OPPONENTS[len(home)][me]
         self.leader = lead = leader(t)
         self.lead_index = opponents.index(lead)
         self.best = best = [cards[-1] if cards else 0 for cards in t.capital]  # bonus card; 0 for none
@@ -251,15 +251,15 @@ class _Judge:
         self.plans = plans = [_plan_colour(limit[c] - mine[c], values[c], _WORTH[c]) for c in range(4)]
         self.plan = plans[0] + plans[1] + plans[2] + plans[3]
         l0, l1, l2, l3 = limit[0], limit[1], limit[2], limit[3]
-        over: list[list[bool]] = []
+        over: list[int] = []  # a bit per colour over its limit (1 << colour), by seat
         over_count: list[int] = []
         kept: list[list[int]] = []  # each seat's hometown totals kept at round end
         kept_gold: list[int] = []  # and its gold left
         self.over, self.over_count, self.kept, self.kept_gold = over, over_count, kept, kept_gold
         for q in range(len(home)):
             town = home[q]
-            o0, o1, o2, o3 = town[0] > l0, town[1] > l1, town[2] > l2, town[3] > l3
-            over.append([o0, o1, o2, o3])
+            o0, o1, o2, o3 = int(town[0] > l0), int(town[1] > l1), int(town[2] > l2), int(town[3] > l3)
+            over.append(o0 | o1 << 1 | o2 << 2 | o3 << 3)
             n = o0 + o1 + o2 + o3
             over_count.append(n)
             if n:
@@ -269,10 +269,19 @@ class _Judge:
             else:
                 kept.append(town)
                 kept_gold.append(gold[q])
-        #: the opponents' highest hometown total by colour: none exceeds a limit at least this
-        self.high = _most([home[q] for q in opponents])
-        self.top = top = _most([kept[q] for q in opponents])
-        self.rest_top = rest_top = _most([kept[q] for q in opponents if q != lead])
+        # By colour: the opponents' highest hometown total (none exceeds a limit at least this),
+        # the most any opponent keeps, the most any but the leader keeps (none below 0).
+        self.high, self.top, self.rest_top = high, top, rest_top = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
+        for q in opponents:
+            town, kept_q = home[q], kept[q]
+            for c in range(4):
+                if town[c] > high[c]:
+                    high[c] = town[c]
+                k = kept_q[c]
+                if k > top[c]:
+                    top[c] = k
+                if q != lead and k > rest_top[c]:
+                    rest_top[c] = k
         own, left = kept[me], kept_gold[me]
         lead_kept, lead_left = kept[lead], kept_gold[lead]
         mine_parts, lead_parts = [0, 0, 0, 0], [0, 0, 0, 0]
@@ -290,7 +299,7 @@ class _Judge:
         t = self.t
         me, lead = t.me, self.leader
         kept, kept_gold = self.kept, self.kept_gold
-        was_over = self.over[me][c]
+        was_over = self.over[me] >> c & 1
         if not was_over and mine <= limit and gold == t.gold[me]:
             k, left = mine, kept_gold[me]
         elif gold == 0 or self.over_count[me] == was_over:
@@ -303,7 +312,7 @@ class _Judge:
             home, golds = t.home, t.gold
             lk = top = rest_top = 0  # the leader's, every opponent's most, the others' most (kept >= 0)
             for q in self.opponents:
-                h, over = home[q][c], self.over[q][c]
+                h, over = home[q][c], self.over[q] >> c & 1
                 if h <= limit and not over:
                     kq = kept[q][c]
                 else:
@@ -334,7 +343,7 @@ class _Judge:
         over = self.over[me]
         before = after = 0
         for c, h, lim, _ in changes:
-            before += over[c]
+            before += over >> c & 1
             after += h > lim
         own: list[int]
         if not before and not after and gold == t.gold[me]:  # the changed colours fit before and after
@@ -357,7 +366,7 @@ class _Judge:
                 town, over, theirs, gold_q = home[q], self.over[q], kept[q], t.gold[q]
                 before = after = 0
                 for c, _, lim, _ in changes:
-                    before += over[c]
+                    before += over >> c & 1
                     after += town[c] > lim
                 fits = not before and not after
                 if not fits and gold_q and not (self.over_count[q] == before and after <= 1):
@@ -407,7 +416,7 @@ class _Judge:
                 for q in self.opponents:
                     town, over = home[q], self.over[q]
                     for d, _, lim_d, _ in changes:
-                        if lim_d != base[d] and (town[d] > lim_d or over[d]):
+                        if lim_d != base[d] and (town[d] > lim_d or over >> d & 1):
                             kept_q, left_q = kept_totals(town, limit, t.gold[q])
                             others.append(kept_q)
                             if q == self.leader:
@@ -476,6 +485,10 @@ class _Judge:
         elif colour == B and t.modifier_deck:
             worth += _WORTH[B]
         return worth, None
+
+
+#: Each seat's opponents, by number of players and seat.
+_OPPONENTS: Final = [[[q for q in range(n) if q != me] for me in range(n)] for n in range(5)]
 
 
 def _most(rows: list[list[int]]) -> list[int]:
