@@ -1,9 +1,16 @@
 """Many seeded games between bots, in parallel through any ``concurrent.futures.Executor``.
 
-Game ``i`` of a run with seed ``s`` draws its cards from its own generator
-(seeded with the text ``"capital-lux/s/i"``) and each seat decides with another
-one, so a game's result does not depend on which worker played it, nor on the
-games before it: the same seed gives the same table with 1, 2 or 200 workers.
+Game ``i`` of a run with seed ``s`` draws its cards from a generator of its own
+(seeded with the text ``"capital-lux/s/i/chance"``), so a game's result does not
+depend on which worker played it, nor on the games before it: the same seed gives
+the same table with 1, 2 or 200 workers. Random seats choose with draws from that
+same generator, as ``game.random_policy`` does (one generator a game, as in the
+playout kernel's benchmark); the rule of thumb draws nothing; a search seat thinks
+with a generator of its own (``".../seat{p}"``), so its thinking never moves the
+cards. The setup and the first deal come before any decision, so a seed and game
+number deal the same first hands whatever the line-up; after the first decision
+the cards depend on what was played, and a random seat's choices on what the
+other seats did.
 Without an executor the games run in a process pool (or in this process when
 ``workers=1``); a Dask cluster works through ``client.get_executor()``.
 
@@ -168,9 +175,23 @@ class Results:
 
 # -- playing ------------------------------------------------------------------------------
 def game_rng(seed: int, game: int, seat: int | None = None) -> random.Random:
-    """The generator of a game's chance events (``seat=None``) or of one seat's decisions."""
+    """The generator of a game's chance events (``seat=None``), which the seats that draw
+    nothing of their own also decide with, or of one searching seat's thinking."""
     who = "chance" if seat is None else f"seat{seat}"
     return random.Random(f"capital-lux/{seed}/{game}/{who}")
+
+
+#: Bots that draw for their own thinking (the search's sampled worlds and play-outs, as
+#: many as its budget allows): each such seat thinks with a generator of its own, so its
+#: thinking never moves the game's chance draws. Every other bot decides with the game's
+#: chance generator, as ``game.random_policy`` does: a random seat's choices are draws from
+#: it, and the rule of thumb draws nothing.
+OWN_GENERATOR = frozenset({"search"})
+
+
+def bot_kind(spec: str) -> str:
+    """The kind of bot a spec names (``"search:iterations=50"`` is a ``"search"``)."""
+    return spec.partition(":")[0].strip()
 
 
 def play_one(players: int, bots: Sequence[str], seed: int, game: int) -> GameState:
@@ -186,23 +207,28 @@ KERNEL_BOTS = frozenset({"random", "rule"})
 def play_in_kernel(players: int, bots: Sequence[str], seed: int, game: int) -> kernel.KState | None:
     """The game played by the playout kernel, or None if a bot has no kernel policy (search).
 
-    The kernel's policies draw from the same generators as the bots, so the game is the one
-    ``play_in_engine`` plays (``tests/test_simulate.py`` checks it)."""
+    Its policies decide with the chance generator, as the bots do in ``play_in_engine``, and
+    draw from it as they do, so the game is the one ``play_in_engine`` plays
+    (``tests/test_simulate.py`` checks it)."""
     if not KERNEL_BOTS.issuperset(bots):
         return None
-    policies = [kernel.policy(spec, game_rng(seed, game, seat)) for seat, spec in enumerate(bots)]
-    return kernel.play_game(players, policies, game_rng(seed, game))
+    chance = game_rng(seed, game)
+    return kernel.play_game(players, [kernel.policy(spec, chance) for spec in bots], chance)
 
 
 def play_in_engine(players: int, bots: Sequence[str], seed: int, game: int) -> GameState:
     """The game played by the engine, each bot deciding from its seat's view."""
-    policies = [seat_policy(spec, game_rng(seed, game, seat)) for seat, spec in enumerate(bots)]
+    policies = [seat_policy(spec, game_rng(seed, game, seat) if bot_kind(spec) in OWN_GENERATOR else None)
+                for seat, spec in enumerate(bots)]
     return play_game(players, policies, game_rng(seed, game))
 
 
-def seat_policy(spec: str, seat_rng: random.Random) -> Policy:
-    """The policy of a seat that decides with its own generator, not the chance one."""
+def seat_policy(spec: str, seat_rng: random.Random | None = None) -> Policy:
+    """The policy of a seat: with ``seat_rng`` it thinks with that generator, not the chance
+    one that ``play_game`` hands every policy."""
     policy = as_policy(parse_bot(spec))
+    if seat_rng is None:
+        return policy
     return lambda state, _chance: policy(state, seat_rng)
 
 
