@@ -29,9 +29,10 @@ import random
 import signal
 import tempfile
 import threading
-from dataclasses import astuple, dataclass, field, fields
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Callable, Iterator, Sequence
 
 from ..players.bots import as_policy, parse_bot
 from ..players.bots import line_up as bots_line_up
@@ -45,9 +46,13 @@ if TYPE_CHECKING:
     from ..i18n import Translator
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerResult:
-    """One seat of one game (slotted: a million-game table holds millions of these)."""
+    """One seat of one game (slotted: a million-game table holds millions of these).
+
+    Not frozen: a frozen slotted dataclass sets each field through ``object.__setattr__``,
+    1.6 µs a row against 0.2 µs, and the rows of a random 4-player game were a fifth of what
+    ``simulate`` spent on it beyond playing it. Treat the rows as read-only all the same."""
 
     game: int
     seat: int
@@ -64,6 +69,9 @@ class PlayerResult:
 
 
 COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(PlayerResult))
+#: A row's values in ``COLUMNS`` order, as ``dataclasses.astuple`` gives them but without its
+#: deep copy (0.2 µs a row against 11 µs).
+row_values: Callable[[PlayerResult], tuple[object, ...]] = attrgetter(*COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -81,7 +89,7 @@ class BotSummary:
     mean_bonus_points: float
 
 
-@dataclass
+@dataclass(slots=True)
 class Tally:
     """Running sums for one bot, so a summary needs no table (a long run keeps only these)."""
 
@@ -139,7 +147,7 @@ class Results:
             return
         writer = csv.writer(out)
         writer.writerow(COLUMNS)
-        writer.writerows(astuple(r) for r in self.rows)
+        writer.writerows(map(row_values, self.rows))
 
     def summary_table(self, t: Translator | None = None) -> str:
         """The summary as aligned text, for the terminal, in ``t``'s language (English by default)."""
@@ -426,7 +434,7 @@ def simulate(
             if keep_rows:
                 results.rows.extend(rows)
             if writer:
-                writer.writerows(astuple(r) for r in rows)
+                writer.writerows(map(row_values, rows))
             for row in rows:
                 results.tallies[row.bot].add(row)
             results.completed += len(rows) // players
