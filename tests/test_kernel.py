@@ -51,7 +51,7 @@ def test_random_games_end_in_the_engines_position(players: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seats_with_their_own_generators_choose_as_random_bots(players: int) -> None:
-    """The simulate layout: chance from one generator, each seat's decisions from its own."""
+    """Chance from one generator, each seat's decisions from its own: the kernel draws as the bots do."""
     for seed in range(40):
         seat_rngs = [random.Random(f"{seed}/{p}") for p in range(players)]
         bots = [as_policy(RandomBot()) for _ in range(players)]

@@ -110,3 +110,71 @@ def test_the_kernel_plays_the_games_the_engine_plays(players: int, line_up: list
     expected = [row for g in range(games) for row in result_rows(play_in_engine(players, specs, 7, g), specs, g)]
     assert results.rows == expected
     assert play_in_kernel(players, specs + ["search"], 7, 0) is None  # search plays in the engine
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_seats_choose_with_the_games_chance_generator(players: int) -> None:
+    """One generator a game, as ``game.random_policy`` uses it: no generator of a seat's own."""
+    from capital_lux.analysis.simulate import game_rng, play_in_engine, play_in_kernel
+    from capital_lux.engine import kernel
+    from capital_lux.engine.game import play_game, random_policy
+
+    for g in range(10):
+        expected = play_game(players, [random_policy] * players, game_rng(5, g))
+        assert play_in_engine(players, ["random"] * players, 5, g) == expected
+        ks = play_in_kernel(players, ["random"] * players, 5, g)
+        assert ks is not None and kernel.to_state(ks) == expected
+
+
+@pytest.mark.parametrize("line_up", [["rule", "random"] * 2, ["random", "rule", "rule", "random"]])
+def test_mixed_line_ups_play_the_same_game_in_the_kernel_and_the_engine(line_up: list[str]) -> None:
+    from capital_lux.analysis.simulate import play_in_engine, play_in_kernel
+    from capital_lux.engine import kernel
+
+    for g in range(6):
+        ks = play_in_kernel(4, line_up, 11, g)
+        assert ks is not None and kernel.to_state(ks) == play_in_engine(4, line_up, 11, g)
+
+
+def test_a_search_seat_thinks_with_its_own_generator_and_moves_no_card() -> None:
+    """Replaying the search seat's moves (drawing nothing) with the chance generator for the
+    cards and the random seats gives the same game: the search drew none of its numbers from it."""
+    from capital_lux.analysis.simulate import game_rng, play_in_engine
+    from capital_lux.engine.game import play_game, random_policy
+    from capital_lux.engine.notation import Action
+    from capital_lux.engine.state import GameState
+
+    for g in range(2):
+        played = play_in_engine(2, ["search:iterations=8", "random"], 3, g)
+
+        def replay(state: GameState, _rng: object, moves: list[Action] = played.history) -> Action:
+            return moves[len(state.history)]
+
+        assert play_game(2, [replay, random_policy], game_rng(3, g)) == played
+        # the search did think: with the chance generator's draws it would play another game
+        assert play_game(2, [random_policy, random_policy], game_rng(3, g)) != played
+
+
+def test_the_first_deal_is_the_same_whatever_the_line_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Setup and deal come before any decision, so they depend on the seed and game only."""
+    import random
+
+    from capital_lux.analysis import simulate as module
+    from capital_lux.engine.game import Policy, new_game, sample_chance
+    from capital_lux.engine.state import GameState
+
+    def until_first_decision(players: int, _policies: list[Policy], rng: random.Random) -> GameState:
+        state = new_game(players)
+        while state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        return state
+
+    monkeypatch.setattr(module, "play_game", until_first_decision)
+    firsts = []
+    for g in range(5):
+        deals = [module.play_in_engine(3, line_up, 8, g)
+                 for line_up in (["random"] * 3, ["rule"] * 3, ["search:iterations=5", "rule", "random"])]
+        assert all(len(hand) == 6 for hand in deals[0].draft_hands)
+        assert deals[1] == deals[0] and deals[2] == deals[0]
+        firsts.append(deals[0])
+    assert firsts[0] != firsts[1]

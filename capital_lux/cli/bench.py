@@ -142,8 +142,8 @@ def _round_rollouts(samples: int = 400) -> float:
 
 def differential(random_games: int = 3000, rule_games: int = 150) -> Figures:
     """The kernel against the engine over many more games than the test suite plays: for
-    2, 3 and 4 players, random bots and rule-of-thumb bots (each seat with its own
-    generator, as in ``simulate``), the games compared and how many ended differently
+    2, 3 and 4 players, random bots and rule-of-thumb bots (seeded as ``simulate`` seeds
+    them: one generator a game), the games compared and how many ended differently
     (final position, scores or winners; it must be 0)."""
     from ..analysis.simulate import play_in_engine, play_in_kernel
 
