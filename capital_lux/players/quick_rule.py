@@ -21,7 +21,7 @@ import random
 from typing import Callable, Final
 
 from ..engine import kernel_state
-from ..engine.kernel_state import Decision, KState, cleric_options, excess, gold_options, limits, options
+from ..engine.kernel_state import Decision, KState, cleric_options, excess, gold_options, options
 from ..engine.rules import gold_choice_worth
 
 #: In play-outs, how often a player moves at random instead of by the quick rule.
@@ -56,18 +56,14 @@ class QuickRule:
         self.bits: Callable[[int], int] | None = rng.getrandbits if standard else None
 
     def decide(self, ks: KState) -> Decision:
-        if self.random() < ROLLOUT_NOISE:
-            choices = options(ks)
-            m = len(choices)
-            bits = self.bits
-            if bits is None:
-                return choices[self.below(m)]
-            width = m.bit_length()
-            i = bits(width)
-            while i >= m:
-                i = bits(width)
-            return choices[i]
         phase = ks.phase
+        if self.random() < ROLLOUT_NOISE:
+            if phase == _PLAY:  # options(ks) without building them: each distinct card, to the capital or home
+                distinct = _distinct(ks.hands[ks.current])
+                i = self._below(2 * len(distinct))
+                return distinct[i >> 1], (i & 1) == 1
+            choices = options(ks)
+            return choices[self._below(len(choices))]
         if phase == _PLAY:
             return _play(ks)
         if phase == _DRAFT:
@@ -79,6 +75,17 @@ class QuickRule:
         if phase == _GOLD:
             return _gold(ks)
         raise ValueError(f"no decision is pending in phase {ks.phase}")
+
+    def _below(self, m: int) -> int:
+        """A number below ``m``, drawn as ``rng.randrange(m)`` draws it."""
+        bits = self.bits
+        if bits is None:
+            return self.below(m)
+        width = m.bit_length()
+        i = bits(width)
+        while i >= m:
+            i = bits(width)
+        return i
 
 
 class FirstThen:
@@ -107,20 +114,38 @@ def _total(values: list[int]) -> int:
     return total
 
 
+def _limit(ks: KState, colour: int) -> int:
+    """The colour's hometown limit: its capital cards and the modifiers above it."""
+    limit = _total(ks.capital[colour])
+    for above in ks.mods[colour]:
+        limit += above[1]
+    return limit
+
+
+def _distinct(hand: list[int]) -> list[int]:
+    """``sorted(set(hand))``, in one pass when the hand is sorted (as the kernel keeps hands)."""
+    distinct: list[int] = []
+    last = -1
+    for kind in hand:
+        if kind > last:
+            distinct.append(kind)
+            last = kind
+        elif kind < last:  # not sorted after all
+            return sorted(set(hand))
+    return distinct
+
+
 def _play(ks: KState) -> tuple[int, bool]:
     """The highest card that fits at home; else the lowest (the first of them) into the capital."""
     p = ks.current
-    hand, town, capital, mods = ks.hands[p], ks.home[p], ks.capital, ks.mods
+    hand, town = ks.hands[p], ks.home[p]
     colour_of, value_of = _COLOUR_OF, _VALUE_OF
     best, best_value = -1, 0
     for kind in hand:
         value = value_of[kind]
         if value > best_value:  # only a higher card can take the place of the best so far
             c = colour_of[kind]  # its colour's limit, only now (measured: twice as fast as all four)
-            limit = _total(capital[c])
-            for above in mods[c]:
-                limit += above[1]
-            if _total(town[c]) + value <= limit:
+            if _total(town[c]) + value <= _limit(ks, c):
                 best, best_value = kind, value
     if best >= 0:
         return best, True
@@ -140,15 +165,14 @@ def _draft(ks: KState) -> tuple[int, ...]:
     held = ks.draft_hands[p]
     if len(held) <= 2:
         return tuple(held)
-    tops = limits(ks)
     town = ks.home[p]
+    room = [_limit(ks, c) - _total(town[c]) for c in range(4)]
     colour_of, value_of = _COLOUR_OF, _VALUE_OF
     first, first_key, second, second_key = -1, -1, -1, -1
     for i in range(len(held)):
         kind = held[i]
         value = value_of[kind]
-        c = colour_of[kind]
-        key = value + 8 if value <= tops[c] - _total(town[c]) else value  # orders as (fits, value)
+        key = value + 8 if value <= room[colour_of[kind]] else value  # orders as (fits, value)
         if key > first_key:
             second, second_key = first, first_key
             first, first_key = i, key
@@ -183,12 +207,11 @@ def _agent(ks: KState) -> int:
 def _cleric(ks: KState) -> int:
     """The colour whose lowest capital card is worth taking most: room left at home, less
     twice the card (the first such colour)."""
-    tops = limits(ks)
     town = ks.home[ks.current]
     capital = ks.capital
     chosen, chosen_worth = -1, 0
     for c in cleric_options(ks):
-        worth = tops[c] - _total(town[c]) - 2 * capital[c][0]
+        worth = _limit(ks, c) - _total(town[c]) - 2 * capital[c][0]
         if chosen < 0 or worth > chosen_worth:
             chosen, chosen_worth = c, worth
     if chosen < 0:

@@ -41,6 +41,10 @@ WIN_WEIGHT = 0.8
 MARGIN_SCALE = 30.0
 
 
+#: The phases in which a seat decides.
+_DECISIONS = frozenset({kernel.DRAFT, kernel.PLAY, kernel.AGENT, kernel.CLERIC, kernel.GOLD})
+
+
 class Node:
     """Statistics of one of the searcher's information sets. Children are keyed by the
     kernel's decisions (``kernel.from_action`` of the actions), which need no conversion
@@ -104,9 +108,12 @@ def iterate(root: Node, ks: kernel.KState, me: int, rng: random.Random, explorat
     policies[me] = mine
     path = [root]
     node = root
-    kernel.play_out(ks, policies, rng, stop_seat=me)
+    below = kernel.randbelow(rng)
+    play_out, options, sqrt, log = kernel.play_out, kernel.options, math.sqrt, math.log
+    if ks.current != me or ks.phase not in _DECISIONS:  # else it would stop at once (a sample of the view)
+        play_out(ks, policies, rng, stop_seat=me)
     while ks.phase != kernel.OVER:
-        legal = kernel.options(ks)  # the engine's legal actions, in its order, as decisions
+        legal = options(ks)  # the engine's legal actions, in its order, as decisions
         children = node.children
         untried = []
         for decision in legal:
@@ -116,18 +123,22 @@ def iterate(root: Node, ks: kernel.KState, me: int, rng: random.Random, explorat
             else:
                 child.available += 1
         if untried:
-            decision = rng.choice(untried)
+            decision = untried[below(len(untried))]  # rng.choice(untried)
             child = children[decision] = Node()
             child.available = 1
             path.append(child)
             mine.first = decision
-            kernel.play_out(ks, policies, rng)  # the play-out, from this decision on
+            play_out(ks, policies, rng)  # the play-out, from this decision on
             break
-        decision = max(legal, key=lambda d: ucb(children[d], exploration))
-        node = children[decision]
+        best = -math.inf
+        for d in legal:  # the first of the highest ``ucb`` (the same sums, inline)
+            child = children[d]
+            score = child.reward / child.visits + exploration * sqrt(log(child.available) / child.visits)
+            if score > best:
+                best, decision, node = score, d, child
         path.append(node)
         mine.first = decision
-        kernel.play_out(ks, policies, rng, stop_seat=me, resume=True)
+        play_out(ks, policies, rng, stop_seat=me, resume=True)
     value = reward(ks, me)
     for n in path:
         n.visits += 1
