@@ -89,6 +89,7 @@ def test_the_compiled_modules_docstring_examples_run_in_python() -> None:
     assert results["capital_lux.engine.kernel"]["attempted"] > 0
     assert results["capital_lux.players.policies"]["attempted"] > 0
     assert results["capital_lux.players.quick_rule"]["attempted"] > 0
+    assert results["capital_lux.players.search_tree"]["attempted"] > 0
 
 
 def test_an_edited_source_is_never_hidden_by_a_stale_build(tmp_path: Path, monkeypatch: Any) -> None:
