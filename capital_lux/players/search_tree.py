@@ -27,7 +27,7 @@ from typing import Final
 
 from ..engine import kernel_state
 from ..engine.kernel import KernelPolicy, play_out, randbelow
-from ..engine.kernel_state import Decision, KState, options, standings
+from ..engine.kernel_state import Decision, KState, options, scores, standings
 from .quick_rule import FirstThen, QuickRule
 
 #: UCB exploration constant for rewards in [0, 1].
@@ -114,8 +114,13 @@ def ucb(child: Node, exploration: float) -> float:
 
 def reward(ks: KState, me: int) -> float:
     """Mostly the share of the win, partly the margin over the best opponent, in [0, 1]."""
-    scores, winners, _ = standings(ks)
+    points = scores(ks)
+    top = max(points)
+    if points.count(top) == 1:  # one seat has the most: it wins (no tie-break to count, ruling R17)
+        winners = [points.index(top)]
+    else:
+        points, winners, _ = standings(ks)
     win = 1 / len(winners) if me in winners else 0.0
-    best_other = max([s for p, s in enumerate(scores) if p != me])
-    margin = max(-1.0, min(1.0, (scores[me] - best_other) / MARGIN_SCALE))
+    best_other = max([s for p, s in enumerate(points) if p != me])
+    margin = max(-1.0, min(1.0, (points[me] - best_other) / MARGIN_SCALE))
     return WIN_WEIGHT * win + (1 - WIN_WEIGHT) * (1 + margin) / 2
