@@ -35,6 +35,9 @@ _GOLD: Final = kernel_state.GOLD
 _COLOUR_OF: Final[list[int]] = list(kernel_state.COLOUR_OF)
 _VALUE_OF: Final[list[int]] = list(kernel_state.VALUE_OF)
 _STANDARD_DRAW: Final[object] = getattr(random.Random, "_randbelow")
+#: The pairs of positions in a draft hand of distinct sorted cards, by its size: its
+#: ``draft_options`` (sorted combinations), as positions.
+_PAIRS: Final[list[list[tuple[int, int]]]] = [[(a, b) for a in range(h) for b in range(a + 1, h)] for h in range(13)]
 
 
 class QuickRule:
@@ -58,10 +61,19 @@ class QuickRule:
     def decide(self, ks: KState) -> Decision:
         phase = ks.phase
         if self.random() < ROLLOUT_NOISE:
-            if phase == _PLAY:  # options(ks) without building them: each distinct card, to the capital or home
+            # As ``options(ks)[randrange(len)]``, without building the options where it can.
+            if phase == _PLAY:  # each distinct card, to the capital or home
                 distinct = _distinct(ks.hands[ks.current])
                 i = self._below(2 * len(distinct))
                 return distinct[i >> 1], (i & 1) == 1
+            if phase == _DRAFT:
+                held = ks.draft_hands[ks.current]
+                if 2 < len(held) < len(_PAIRS) and _distinct(held) == held:  # the pairs of positions, in order
+                    pairs = _PAIRS[len(held)]
+                    a, b = pairs[self._below(len(pairs))]
+                    return held[a], held[b]
+            elif phase == _AGENT:
+                return self._below(4)  # a colour
             choices = options(ks)
             return choices[self._below(len(choices))]
         if phase == _PLAY:
