@@ -153,11 +153,14 @@ def _play(ks: KState) -> tuple[int, bool]:
     hand, town = ks.hands[p], ks.home[p]
     colour_of, value_of = _COLOUR_OF, _VALUE_OF
     best, best_value = -1, 0
+    room_colour, room = -1, 0
     for kind in hand:
         value = value_of[kind]
         if value > best_value:  # only a higher card can take the place of the best so far
-            c = colour_of[kind]  # its colour's limit, only now (measured: twice as fast as all four)
-            if _total(town[c]) + value <= _limit(ks, c):
+            c = colour_of[kind]  # its colour's room, only now, once for the cards of a colour (held together)
+            if c != room_colour:
+                room_colour, room = c, _limit(ks, c) - _total(town[c])
+            if value <= room:
                 best, best_value = kind, value
     if best >= 0:
         return best, True
