@@ -41,7 +41,8 @@ venv: $(STAMP)
 # setup.py, or a module compiled with mypyc (capital_lux/compiled.py lists them), whose
 # stale build would otherwise leave the package on its pure-Python fallback.
 COMPILED_SOURCES := $(addprefix $(ROOT)/capital_lux/,engine/kernel.py engine/kernel_state.py \
-                      players/rule_of_thumb.py players/policies.py)
+                      players/rule_of_thumb.py players/policies.py players/quick_rule.py \
+                      players/search_tree.py)
 $(STAMP): $(ROOT)/pyproject.toml $(ROOT)/setup.py $(COMPILED_SOURCES)
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip

@@ -39,6 +39,8 @@ MODULES = (
     "capital_lux.engine.kernel",
     "capital_lux.players.rule_of_thumb",
     "capital_lux.players.policies",
+    "capital_lux.players.quick_rule",
+    "capital_lux.players.search_tree",
 )
 #: Set to 1 to import the pure-Python modules (and, at install, to compile nothing).
 ENV = "CAPITAL_LUX_PURE"

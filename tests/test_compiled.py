@@ -19,8 +19,9 @@ from capital_lux import compiled
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: Seeded games and samples through every compiled module: random and rule-of-thumb games in
-#: the kernel for 2-4 players, ``simulate``'s games, and a simulated forward risk.
+#: Seeded games and samples through every compiled module: random, rule-of-thumb and quick-rule
+#: games in the kernel for 2-4 players, ``simulate``'s games, a simulated forward risk, and
+#: the search's choices (its play-outs are quick-rule games).
 WORKLOAD = r"""
 import hashlib, json, random, sys
 from capital_lux import compiled
@@ -28,6 +29,9 @@ from capital_lux.analysis.forward import forward_risk
 from capital_lux.analysis.risk import example_view
 from capital_lux.analysis.simulate import play_in_kernel
 from capital_lux.engine import kernel
+from capital_lux.engine.game import Game
+from capital_lux.engine.views import view
+from capital_lux.players.search import ismcts
 
 def digest(ks):
     state = kernel.to_state(ks)
@@ -41,6 +45,12 @@ for players in (2, 3, 4):
     for g in range(4):
         games[f"rule {players}p {g}"] = digest(play_in_kernel(players, ["rule"] * players, 2026, g))
     games[f"mixed {players}p"] = digest(play_in_kernel(players, ["rule", "random"] * 2, 7, players))
+    for g in range(6):
+        rng = random.Random(g)
+        games[f"quick {players}p {g}"] = digest(kernel.play_game(players, [kernel.policy("quick", rng)] * players, rng))
+    state = Game(players, players).state
+    rng = random.Random(players)
+    games[f"search {players}p"] = [str(ismcts(view(state, state.current), rng, iterations=50)), rng.random()]
 risk = forward_risk(example_view(), model="rule", samples=60, seed=3, exact_limit=0)
 modules = {name: sys.modules[name].__file__ for name in compiled.MODULES}
 print(json.dumps({"implementation": compiled.IMPLEMENTATION, "reason": compiled.REASON, "modules": modules,
@@ -65,7 +75,7 @@ def test_compiled_and_pure_play_the_same_games() -> None:
     assert installed["implementation"] == compiled.IMPLEMENTATION, installed["reason"]
     kind = {path.endswith(".py") for path in installed["modules"].values()}
     assert kind == {installed["implementation"] == "pure"}, installed["modules"]
-    assert len(pure["games"]) == 3 * 35
+    assert len(pure["games"]) == 3 * 42
     assert installed["games"] == pure["games"]
     assert installed["risk"] == pure["risk"] and "samples=60" in pure["risk"]
 
@@ -78,6 +88,8 @@ def test_the_compiled_modules_docstring_examples_run_in_python() -> None:
     assert all(r["failed"] == 0 for r in results.values()), results
     assert results["capital_lux.engine.kernel"]["attempted"] > 0
     assert results["capital_lux.players.policies"]["attempted"] > 0
+    assert results["capital_lux.players.quick_rule"]["attempted"] > 0
+    assert results["capital_lux.players.search_tree"]["attempted"] > 0
 
 
 def test_an_edited_source_is_never_hidden_by_a_stale_build(tmp_path: Path, monkeypatch: Any) -> None:
