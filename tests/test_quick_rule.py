@@ -16,7 +16,8 @@ from capital_lux.engine.kernel import COLOUR_OF, VALUE_OF
 from capital_lux.engine.rules import gold_choice_worth
 from capital_lux.engine.views import view
 from capital_lux.players import search
-from capital_lux.players.quick_rule import ROLLOUT_NOISE, FirstThen, QuickRule
+from capital_lux.engine.kernel import First
+from capital_lux.players.quick_rule import ROLLOUT_NOISE, QuickRule
 
 
 class OldQuickRule:
@@ -133,7 +134,7 @@ def test_the_searchers_seat_plays_the_trees_decision_first() -> None:
     rng = random.Random(5)
     ks = kernel.new_state(3)
     kernel.play_out(ks, [kernel.RandomPolicy(rng)] * 3, rng, stop_seat=1)
-    seat = FirstThen(QuickRule(random.Random(1)))
+    seat = First(QuickRule(random.Random(1)))
     last = kernel.options(ks)[-1]
     seat.first = last
     assert seat.decide(ks) == last and seat.first is None

@@ -20,10 +20,9 @@ from ..engine.game import sample_chance
 from ..engine.notation import Action, PlaceModifier
 from ..engine.state import AGENT, CHANCE_PHASES, OVER, GameState
 from ..engine.views import view
-from ..players.policies import First
 
 __all__ = ["MODELS", "QUICK", "KERNEL_MODELS", "SEARCH_ITERATIONS", "Decider", "decider", "exact_choices", "play_round",
-           "rollout", "rollout_kernel", "kernel_policy", "Start", "Outcome", "outcome", "reckon"]
+           "rollout", "rollout_kernel", "Start", "Outcome", "outcome", "reckon"]
 
 MODELS = ("random", "rule", "search")
 #: A cheaper stand-in for the rule of thumb in rollouts (the search bot's play-out rule, one move
@@ -95,14 +94,6 @@ def play_round(s: GameState, decide: Decider, rng: random.Random) -> list[tuple[
 KERNEL_MODELS = ("random", "rule", QUICK)
 
 
-def kernel_policy(model: str, rng: random.Random) -> kernel.KernelPolicy:
-    if model == QUICK:
-        from ..players.search import QuickRule
-
-        return QuickRule(rng)
-    return kernel.policy(model, rng)
-
-
 def rollout_kernel(ks: kernel.KState, model: str, rng: random.Random, start: Start,
                    first: Action | None = None) -> Outcome:
     """Play the kernel state ``ks`` (fresh: nothing lost yet) to its round's end, ``first``
@@ -112,10 +103,10 @@ def rollout_kernel(ks: kernel.KState, model: str, rng: random.Random, start: Sta
     through its ``decide``."""
     if ks.phase == kernel.GOLD:  # the reveal is under way: gold decisions change no limit
         ks.reveal_limits = kernel.limits(ks)
-    inner = kernel_policy(model, rng)
+    inner = kernel.policy(model, rng)
     seats = [inner] * ks.players
     if first is not None:
-        seats[ks.current] = First(inner, kernel.from_action(first))
+        seats[ks.current] = kernel.First(inner, kernel.from_action(first))
     kernel.play_out(ks, seats, rng, until="round")
     p = start.viewer
     home, lost = ks.home[p], ks.points_lost[p]

@@ -38,7 +38,7 @@ from .kernel_state import (  # the kernel's public API: the state, its questions
     AGENT, AGENT_DRAW, B, CHANCE_PHASES, CLERIC, CLERIC_COLOURS, COLOUR_OF, DEAL, DRAFT, GOLD, OVER, PLAY,
     SCHOLAR, SETUP_CAPITAL, SETUP_MODIFIERS, VALUE_OF, Decision, G, KState, P, Y, capital_total, cleric_options,
     draft_options, excess, from_action, from_state, gold_options, insort, kind_of, legal_actions, limits, new_state,
-    options, ranks, sampler, scores, standings, to_action, to_state, turn_order, winners,
+    options, ranks, sampler, scores, standings, to_action, to_state, total, turn_order, winners,
 )
 from .state import ROUNDS, hand_size
 
@@ -47,8 +47,8 @@ __all__ = [
     "OVER", "PLAY", "SCHOLAR", "SETUP_CAPITAL", "SETUP_MODIFIERS", "VALUE_OF", "Decision", "G", "KState", "P", "Y",
     "capital_total", "cleric_options", "draft_options", "excess", "from_action", "from_state", "gold_options",
     "kind_of", "legal_actions", "limits", "new_state", "options", "ranks", "sampler", "scores", "standings",
-    "to_action", "to_state", "turn_order", "winners", "KernelPolicy", "RandomPolicy", "randbelow", "random_bits",
-    "BITS", "policy", "play_out", "play_game",
+    "to_action", "to_state", "total", "turn_order", "winners", "KernelPolicy", "First", "RandomPolicy", "randbelow",
+    "random_bits", "BITS", "policy", "play_out", "play_game",
 ]
 
 # -- policies -------------------------------------------------------------------------------
@@ -82,6 +82,25 @@ def random_bits(rng: random.Random) -> Callable[[int], int]:
     if getattr(type(rng), "_randbelow", None) is not _STANDARD_DRAW:
         raise ValueError("the kernel draws numbers as random.Random does: give it a random.Random")
     return rng.getrandbits
+
+
+class First:
+    """A seat that makes ``first`` (when set) its next decision, then decides by ``then``: the
+    move a forward look compares, or the search tree's choice, before the play-out's policy."""
+
+    random_below: Callable[[int], int] | None = None
+    random_bits: Callable[[int], int] | None = None
+
+    def __init__(self, then: KernelPolicy, first: Decision | None = None) -> None:
+        self.then = then
+        self.first = first
+
+    def decide(self, ks: KState) -> Decision:
+        decision = self.first
+        if decision is None:
+            return self.then.decide(ks)
+        self.first = None
+        return decision
 
 
 class RandomPolicy:
@@ -584,11 +603,5 @@ def _sums(home: list[list[list[int]]]) -> list[list[int]]:
     """Each seat's hometown totals by colour."""
     sums = []
     for town in home:
-        row = [0, 0, 0, 0]
-        for c in range(4):
-            total = 0
-            for value in town[c]:
-                total += value
-            row[c] = total
-        sums.append(row)
+        sums.append([total(town[0]), total(town[1]), total(town[2]), total(town[3])])
     return sums

@@ -61,6 +61,14 @@ def insort(values: list[int], value: int) -> None:
     values.insert(i, value)
 
 
+def total(values: list[int]) -> int:
+    """``sum(values)``: compiled, a native loop where ``sum`` is a generic call."""
+    result = 0
+    for value in values:
+        result += value
+    return result
+
+
 def kind_of(colour: int, value: int) -> int:
     return colour * 5 + value - 2
 

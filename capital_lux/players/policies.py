@@ -22,8 +22,9 @@ import random
 from typing import Callable
 
 from ..engine import kernel
-from ..engine.kernel import AGENT, DRAFT, GOLD, OVER, KState
+from ..engine.kernel import AGENT, DRAFT, GOLD, OVER, KState, total
 from ..engine.state import PHASES
+from .quick_rule import QuickRule
 from .rule_of_thumb import Table, estimate_limits, rule_decision
 
 
@@ -40,19 +41,12 @@ def table_for(ks: KState, seat: int) -> Table:
         seen.append([v if revealed or o == seat else None for o, v in above])
     pending = ks.pending if phase == AGENT and ks.current == seat else None
     held = ks.draft_picks[seat] if phase == DRAFT else ks.hands[seat]
-    home = [[_total(b), _total(g), _total(p), _total(y)] for b, g, p, y in ks.home]
+    home = [[total(b), total(g), total(p), total(y)] for b, g, p, y in ks.home]
     return Table(  # me, home, capital, limit, gold, gold_pile, hand, deck, modifier_deck
         seat, home, capital, estimate_limits(capital, seen, pending), ks.gold, ks.gold_pile, held, len(ks.deck),
         len(ks.modifier_deck),
     )
 
-
-def _total(values: list[int]) -> int:
-    """``sum(values)``, compiled as a native loop."""
-    total = 0
-    for value in values:
-        total += value
-    return total
 
 
 class RulePolicy:
@@ -73,37 +67,12 @@ class RulePolicy:
         return choices[rule_decision(table_for(ks, ks.current), PHASES[phase], choices, pending)]
 
 
-class First:
-    """A seat that makes ``first`` (when set) its next decision, then decides by ``then``: the
-    move a forward look compares, or the search tree's choice, before the play-out's policy."""
-
-    random_below: Callable[[int], int] | None = None
-    random_bits: Callable[[int], int] | None = None
-
-    def __init__(self, then: kernel.KernelPolicy, first: kernel.Decision | None = None) -> None:
-        self.then = then
-        self.first = first
-
-    def decide(self, ks: KState) -> kernel.Decision:
-        decision = self.first
-        if decision is None:
-            return self.then.decide(ks)
-        self.first = None
-        return decision
-
-
-def _quick(rng: random.Random) -> kernel.KernelPolicy:
-    from .search import QuickRule
-
-    return QuickRule(rng)
-
-
 #: Kernel policies by name: the bots "random" and "rule", and the search's play-out rule
 #: "quick" (it reads the whole state: for sampled worlds only, as in search and risk).
 POLICIES: dict[str, Callable[[random.Random], kernel.KernelPolicy]] = {
     "random": kernel.RandomPolicy,
     "rule": RulePolicy,
-    "quick": _quick,
+    "quick": QuickRule,
 }
 
 

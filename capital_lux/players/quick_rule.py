@@ -21,7 +21,7 @@ import random
 from typing import Callable, Final
 
 from ..engine import kernel_state
-from ..engine.kernel_state import Decision, KState, cleric_options, excess, gold_options, options
+from ..engine.kernel_state import Decision, KState, cleric_options, excess, gold_options, options, total
 from ..engine.rules import gold_choice_worth
 
 #: In play-outs, how often a player moves at random instead of by the quick rule.
@@ -100,35 +100,9 @@ class QuickRule:
         return i
 
 
-class FirstThen:
-    """The searcher's seat in a search iteration: the tree's decision ``first`` (set before
-    each play-out), then the quick rule ``then``."""
-
-    random_below: Callable[[int], int] | None = None
-    random_bits: Callable[[int], int] | None = None
-
-    def __init__(self, then: QuickRule) -> None:
-        self.then = then
-        self.first: Decision | None = None
-
-    def decide(self, ks: KState) -> Decision:
-        decision = self.first
-        if decision is None:
-            return self.then.decide(ks)
-        self.first = None
-        return decision
-
-
-def _total(values: list[int]) -> int:
-    total = 0
-    for v in values:
-        total += v
-    return total
-
-
 def _limit(ks: KState, colour: int) -> int:
     """The colour's hometown limit: its capital cards and the modifiers above it."""
-    limit = _total(ks.capital[colour])
+    limit = total(ks.capital[colour])
     for above in ks.mods[colour]:
         limit += above[1]
     return limit
@@ -159,7 +133,7 @@ def _play(ks: KState) -> tuple[int, bool]:
         if value > best_value:  # only a higher card can take the place of the best so far
             c = colour_of[kind]  # its colour's room, only now, once for the cards of a colour (held together)
             if c != room_colour:
-                room_colour, room = c, _limit(ks, c) - _total(town[c])
+                room_colour, room = c, _limit(ks, c) - total(town[c])
             if value <= room:
                 best, best_value = kind, value
     if best >= 0:
@@ -181,7 +155,7 @@ def _draft(ks: KState) -> tuple[int, ...]:
     if len(held) <= 2:
         return tuple(held)
     town = ks.home[p]
-    room = [_limit(ks, c) - _total(town[c]) for c in range(4)]
+    room = [_limit(ks, c) - total(town[c]) for c in range(4)]
     colour_of, value_of = _COLOUR_OF, _VALUE_OF
     first, first_key, second, second_key = -1, -1, -1, -1
     for i in range(len(held)):
@@ -208,10 +182,10 @@ def _agent(ks: KState) -> int:
         highest = -1
         for q in range(ks.players):
             if q != p:
-                total = _total(ks.home[q][c])
-                if total > highest:
-                    highest = total
-        stake[c] = _total(ks.home[p][c]) - highest
+                theirs = total(ks.home[q][c])
+                if theirs > highest:
+                    highest = theirs
+        stake[c] = total(ks.home[p][c]) - highest
     chosen = 0
     for c in range(1, 4):
         if (stake[c] > stake[chosen]) if value > 0 else (stake[c] < stake[chosen]):
@@ -226,7 +200,7 @@ def _cleric(ks: KState) -> int:
     capital = ks.capital
     chosen, chosen_worth = -1, 0
     for c in cleric_options(ks):
-        worth = _limit(ks, c) - _total(town[c]) - 2 * capital[c][0]
+        worth = _limit(ks, c) - total(town[c]) - 2 * capital[c][0]
         if chosen < 0 or worth > chosen_worth:
             chosen, chosen_worth = c, worth
     if chosen < 0:
@@ -237,7 +211,7 @@ def _cleric(ks: KState) -> int:
 def _gold(ks: KState) -> tuple[int, ...]:
     """The gold choice worth most (``rules.gold_choice_worth``; the first of equals)."""
     p = ks.current
-    home = [_total(cards) for cards in ks.home[p]]
+    home = [total(cards) for cards in ks.home[p]]
     costs = [excess(ks, p, c) for c in range(4)]
     choices = gold_options(ks, p)
     chosen = choices[0]

@@ -26,9 +26,9 @@ import random
 from typing import Final
 
 from ..engine import kernel_state
-from ..engine.kernel import KernelPolicy, play_out, randbelow
+from ..engine.kernel import First, KernelPolicy, play_out, randbelow
 from ..engine.kernel_state import Decision, KState, options, scores, standings
-from .quick_rule import FirstThen, QuickRule
+from .quick_rule import QuickRule
 
 #: UCB exploration constant for rewards in [0, 1].
 EXPLORATION: Final = 0.7
@@ -64,7 +64,7 @@ def iterate(root: Node, ks: KState, me: int, rng: random.Random, exploration: fl
     The sampled world is played in the playout kernel: chance and opponents by the quick
     rule between the searcher's decisions, everyone by it after the tree's last node."""
     quick = QuickRule(rng)
-    mine = FirstThen(quick)
+    mine = First(quick)
     policies: list[KernelPolicy] = [quick] * ks.players
     policies[me] = mine
     path = [root]
