@@ -157,7 +157,7 @@ def test_the_random_tables_judge_by_every_path(monkeypatch: pytest.MonkeyPatch) 
     recount where gold is shared all run on the tables compared above."""
     calls = {"one": 0, "two": 0, "anew": 0}
     judge = python_module(fast)._Judge  # compiled by mypyc, its methods call each other directly
-    for name, method in (("one", "points_after_one"), ("two", "points_after"), ("anew", "_points_anew")):
+    for name, method in (("one", "points_after_one"), ("two", "points_after_two"), ("anew", "_points_anew")):
         def counted(self: fast._Judge, *args: object, _name: str = name, _f: object = getattr(judge, method)) -> object:
             calls[_name] += 1
             return _f(self, *args)  # type: ignore[operator]

@@ -232,7 +232,7 @@ class _Judge:
     capital and the limit: the leader stays the same, and the opponents' kept cards
     change only where they exceed a changed limit, before or after. So the decision
     keeps, per colour, the points each side had and recomputes only the changed colours
-    (``points_after``). That is exact while each colour's fate is its own: a seat with
+    (``points_after_one``, ``points_after_two``). That is exact while each colour's fate is its own: a seat with
     no gold, or whose only colours over their limit are among the changed ones and are at
     most one after the move, or none of whose changed colours is over before or after with
     its gold unchanged. Otherwise gold is shared between colours in order, and
@@ -294,8 +294,9 @@ class _Judge:
         self.lead_points = lead_parts[0] + lead_parts[1] + lead_parts[2] + lead_parts[3] + lead_left
 
     def points_after_one(self, c: int, mine: int, limit: float, best: int, gold: int) -> tuple[int, int]:
-        """``points_after`` for a move that changes one colour ``c`` (most moves): the same
-        numbers, reckoned without building lists."""
+        """``_secured`` after a move that changes one colour ``c`` (most moves) to one's own
+        hometown total ``mine``, the limit ``limit`` and the bonus card ``best`` (0 for none), and
+        leaves one's own gold at ``gold``: the numbers kept per colour, only ``c`` recomputed."""
         t = self.t
         me, lead = t.me, self.leader
         kept, kept_gold = self.kept, self.kept_gold
@@ -334,74 +335,64 @@ class _Judge:
                        + lk + (best if lk > k and lk > rest_top else 0) - self.lead_parts[c])
         return points, lead_points
 
-    def points_after(self, changes: tuple[Change, ...], gold: int) -> tuple[int, int]:
-        """``_secured`` after a move that makes the ``changes`` and leaves one's own gold at ``gold``
-        (``points_after_one`` is the same for one change)."""
+    def points_after_two(self, c1: int, h1: int, lim1: float, b1: int, c2: int, h2: int, lim2: float, b2: int,
+                         gold: int) -> tuple[int, int]:
+        """``_secured`` after a move that changes two colours (a Cleric's play into the capital,
+        then its take: ``c1`` and ``c2`` differ), each change as in ``points_after_one``, and
+        leaves one's own gold at ``gold``: the same numbers, reckoned in scalars."""
         t = self.t
         me, lead = t.me, self.leader
         kept, kept_gold = self.kept, self.kept_gold
         over = self.over[me]
-        before = after = 0
-        for c, h, lim, _ in changes:
-            before += over >> c & 1
-            after += h > lim
-        own: list[int]
+        before = (over >> c1 & 1) + (over >> c2 & 1)
+        after = int(h1 > lim1) + int(h2 > lim2)
         if not before and not after and gold == t.gold[me]:  # the changed colours fit before and after
-            own, left = [h for _, h, _, _ in changes], kept_gold[me]
+            k1, k2, left = h1, h2, kept_gold[me]
         elif gold == 0 or (self.over_count[me] == before and after <= 1):
-            own, left = _keep_changed(changes, gold)
+            k1, left = _keep_one(h1, lim1, gold)
+            k2, left = _keep_one(h2, lim2, left)
         else:
-            return self._points_anew(changes, gold)
+            return self._points_anew(((c1, h1, lim1, b1), (c2, h2, lim2, b2)), gold)
         lead_left = kept_gold[lead]
         home, base, high = t.home, t.limit, self.high
-        affected = False
-        for c, _, lim, _ in changes:
-            if lim != base[c] and (high[c] > lim or high[c] > base[c]):
-                affected = True
-        count = len(changes)
-        # In each changed colour: the leader's kept cards, every opponent's most, the others' most.
-        leads, tops, rests = [0] * count, [0] * count, [0] * count
-        if affected:  # an opponent is over in a changed colour, before or after
+        if ((lim1 != base[c1] and (high[c1] > lim1 or high[c1] > base[c1]))
+                or (lim2 != base[c2] and (high[c2] > lim2 or high[c2] > base[c2]))):
+            # An opponent is over in a changed colour, before or after: by colour, the leader's
+            # kept cards, every opponent's most, the others' most (kept cards are never negative).
+            lead1 = top1 = rest1 = lead2 = top2 = rest2 = 0
             for q in self.opponents:
-                town, over, theirs, gold_q = home[q], self.over[q], kept[q], t.gold[q]
-                before = after = 0
-                for c, _, lim, _ in changes:
-                    before += over >> c & 1
-                    after += town[c] > lim
-                fits = not before and not after
-                if not fits and gold_q and not (self.over_count[q] == before and after <= 1):
-                    return self._points_anew(changes, gold)
-                for n in range(count):
-                    c, _, lim, _ = changes[n]
-                    if fits:
-                        k = theirs[c]
-                    else:
-                        k, gold_q = _keep_one(town[c], lim, gold_q)
+                town, over_q, gold_q = home[q], self.over[q], t.gold[q]
+                before = (over_q >> c1 & 1) + (over_q >> c2 & 1)
+                after = int(town[c1] > lim1) + int(town[c2] > lim2)
+                if not before and not after:
+                    q1, q2 = kept[q][c1], kept[q][c2]
+                else:
+                    if gold_q and not (self.over_count[q] == before and after <= 1):
+                        return self._points_anew(((c1, h1, lim1, b1), (c2, h2, lim2, b2)), gold)
+                    q1, gold_q = _keep_one(town[c1], lim1, gold_q)
+                    q2, gold_q = _keep_one(town[c2], lim2, gold_q)
                     if q == lead:
-                        leads[n] = k
-                    elif k > rests[n]:  # kept cards are never negative
-                        rests[n] = k
-                    if k > tops[n]:
-                        tops[n] = k
-                if q == lead and not fits:
-                    lead_left = gold_q
+                        lead_left = gold_q
+                if q == lead:
+                    lead1, lead2 = q1, q2
+                else:
+                    rest1, rest2 = q1 if q1 > rest1 else rest1, q2 if q2 > rest2 else rest2
+                top1, top2 = q1 if q1 > top1 else top1, q2 if q2 > top2 else top2
         else:
-            for n in range(count):
-                c = changes[n][0]
-                leads[n], tops[n], rests[n] = kept[lead][c], self.top[c], self.rest_top[c]
-        points = self.points - kept_gold[me] + left
-        lead_points = self.lead_points - kept_gold[lead] + lead_left
-        for n in range(count):
-            c, _, _, b = changes[n]
-            lk, top, rest_top = leads[n], tops[n], rests[n]
-            k = own[n]
-            points += k + (b if k > top else 0) - self.mine_parts[c]
-            lead_points += lk + (b if lk > k and lk > rest_top else 0) - self.lead_parts[c]
+            lead_kept, top, rest_top = kept[lead], self.top, self.rest_top
+            lead1, top1, rest1 = lead_kept[c1], top[c1], rest_top[c1]
+            lead2, top2, rest2 = lead_kept[c2], top[c2], rest_top[c2]
+        mine_parts, lead_parts = self.mine_parts, self.lead_parts
+        points = (self.points - kept_gold[me] + left + k1 + (b1 if k1 > top1 else 0) - mine_parts[c1]
+                  + k2 + (b2 if k2 > top2 else 0) - mine_parts[c2])
+        lead_points = (self.lead_points - kept_gold[lead] + lead_left
+                       + lead1 + (b1 if lead1 > k1 and lead1 > rest1 else 0) - lead_parts[c1]
+                       + lead2 + (b2 if lead2 > k2 and lead2 > rest2 else 0) - lead_parts[c2])
         return points, lead_points
 
     def _points_anew(self, changes: tuple[Change, ...], gold: int) -> tuple[int, int]:
-        """``points_after`` where gold is shared between colours: the changed seats' kept cards
-        recomputed in every colour."""
+        """``_secured`` after the ``changes`` where gold is shared between colours: the changed
+        seats' kept cards recomputed in every colour."""
         t = self.t
         mine, limit, best = t.home[t.me][:], t.limit[:], self.best[:]
         for c, h, lim, b in changes:
@@ -431,17 +422,9 @@ class _Judge:
         i = self.lead_index
         return _secured(own, left, _most(others), _most(others[:i] + others[i + 1:]), others[i], lead_left, best)
 
-    def judge(self, changes: tuple[Change, ...], gold: int, plan: float) -> float:
-        """One number for a position: own points kept and in hand, less part of the leader's."""
-        if len(changes) == 1:
-            c, mine, limit, best = changes[0]
-            points, lead_points = self.points_after_one(c, mine, limit, best, gold)
-        else:
-            points, lead_points = self.points_after(changes, gold)
-        return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
-
-    def take(self, colour: int, changes: tuple[Change, ...], gold: int, plan: float) -> float:
-        """``judge`` after a Cleric brings the lowest ``colour`` card home, after the ``changes``."""
+    def take(self, colour: int, change: Change | None, gold: int, plan: float) -> float:
+        """The worth of the table after a Cleric brings the lowest ``colour`` card home (after
+        ``change``, its play into the capital, if given) with one's own gold at ``gold``."""
         t = self.t
         cards = t.capital[colour]
         value = cards[0]
@@ -449,7 +432,12 @@ class _Judge:
         limit = t.limit[colour] - value
         plan += _plan_colour(limit - mine, self.values[colour], _WORTH[colour]) - self.plans[colour]
         best = self.best[colour] if len(cards) > 1 else 0
-        return self.judge(changes + ((colour, mine, limit, best),), gold, plan)
+        if change is None:
+            points, lead_points = self.points_after_one(colour, mine, limit, best, gold)
+        else:
+            c, h, lim, b = change
+            points, lead_points = self.points_after_two(c, h, lim, b, colour, mine, limit, best, gold)
+        return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
 
     def play(self, kind: int, to_home: bool) -> tuple[float, int | None]:
         """The move's worth: ``judge`` after it, a Scholar's draw and an Agent's modifier at
@@ -466,7 +454,7 @@ class _Judge:
             return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points, None
         limit += value
         plan += _plan_colour(limit - mine, values, _WORTH[colour], value)
-        change = ((colour, mine, limit, max(self.best[colour], value)),)
+        change = (colour, mine, limit, max(self.best[colour], value))
         if colour == Y and t.gold_pile:
             gold += 1
         elif colour == P:
@@ -478,7 +466,7 @@ class _Judge:
                         top, take = worth, c
             if take >= 0:
                 return top, take
-        points, lead_points = self.points_after_one(colour, mine, limit, change[0][3], gold)
+        points, lead_points = self.points_after_one(colour, mine, limit, change[3], gold)
         worth = points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
         if colour == G and t.deck:
             worth += _WORTH[G]
@@ -518,27 +506,10 @@ def _keep_one(h: int, limit: float, gold: int) -> tuple[int, int]:
     return 0, gold
 
 
-def _keep_changed(changes: tuple[Change, ...], gold: int) -> tuple[list[int], int]:
-    """``kept_totals`` in the changed colours of a seat whose colours' fates are their own
-    (see ``_Judge``), and the gold left."""
-    kept = []
-    for _, h, lim, _ in changes:
-        if h <= lim:
-            kept.append(h)
-            continue
-        cost = math.ceil(h - lim)
-        if cost <= gold and cost < h:
-            kept.append(h - cost)
-            gold -= cost
-        else:
-            kept.append(0)
-    return kept, gold
-
-
 def judge(t: Table) -> float:
     """One number for a position: own points kept and in hand, less part of the leader's."""
     j = _Judge(t)
-    return j.judge((), t.gold[t.me], j.plan)
+    return j.points + j.plan * HAND_DISCOUNT - LEADER_WEIGHT * j.lead_points
 
 
 def cleric_take(t: Table, kind: int) -> int | None:
@@ -570,7 +541,7 @@ def rule_decision(t: Table, phase: str, options: Sequence[Decision], pending: in
         return max(indices, key=lambda i: worth[options[i]])
     if phase == CLERIC:
         j = _Judge(t)
-        judged = [j.take(c, (), t.gold[t.me], j.plan) for c in options]
+        judged = [j.take(c, None, t.gold[t.me], j.plan) for c in options]
         return max(indices, key=judged.__getitem__)
     if phase == GOLD:
         totals, costs = _gold_costs(t)
