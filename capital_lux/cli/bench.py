@@ -83,8 +83,8 @@ def engine(repeats: int = 5) -> Figures:
 def kernel_figures(repeats: int = 5) -> Figures:
     """The playout kernel against the engine, measured in the same run: random and
     rule-of-thumb full 4-player games a second, ``simulate`` with random bots in one
-    process, search iterations a second, and play-outs to the round end with rule-of-thumb
-    opponents as a forward risk estimate does them (2,000 samples, in samples a second).
+    process, search iterations a second, and samples of a simulated forward risk with
+    rule-of-thumb opponents (``_forward_samples``, in samples a second).
     ``kernel_compiled`` is 1 when the kernel runs compiled by mypyc, 0 in pure Python
     (``capital_lux.compiled``)."""
     from .. import compiled
@@ -109,7 +109,7 @@ def kernel_figures(repeats: int = 5) -> Figures:
         "engine_rule_games_4p": engine_rule,
         "kernel_rule_games_4p": _kernel_games(4, "rule", 12),
         "search_iterations_4p": _search_iterations,
-        "risk_round_rule_samples_4p": _round_rollouts,
+        "forward_risk_rule_samples_4p": _forward_samples,
     }
     return {"kernel_compiled": float(compiled.IMPLEMENTATION == "compiled"), **rates(works, repeats)}
 
@@ -126,17 +126,14 @@ def _search_iterations() -> float:
     return 400
 
 
-def _round_rollouts(samples: int = 400) -> float:
-    """Samples of a forward risk to the round end: the risk module's example table (4 players,
-    mid-round), hidden cards redrawn per sample, everyone by the rule of thumb in the kernel."""
+def _forward_samples(samples: int = 500) -> float:
+    """Samples of the forward risk to the round end (``forward.forward_risk``, simulated) with
+    rule-of-thumb opponents, from the 4-player mid-round table of ``bench risk``: each sample a
+    world dealt from the learner's view, played out in the kernel."""
+    from ..analysis.forward import forward_risk
     from ..analysis.risk import example_view
-    from ..engine.views import determinize
 
-    v = example_view()
-    for i in range(samples):
-        rng = random.Random(i)
-        ks = kernel.from_state(determinize(v, rng))
-        kernel.play_out(ks, [kernel.policy("rule", rng)] * ks.players, rng, until="round")
+    forward_risk(example_view(players=4, seed=34, cards_left=4), "rule", samples=samples, seed=1, exact_limit=0)
     return samples
 
 
