@@ -126,7 +126,7 @@ def _search_iterations() -> float:
     return 400
 
 
-def _forward_samples(samples: int = 500) -> float:
+def _forward_samples(samples: int = 2000) -> float:
     """Samples of the forward risk to the round end (``forward.forward_risk``, simulated) with
     rule-of-thumb opponents, from the 4-player mid-round table of ``bench risk``: each sample a
     world dealt from the learner's view, played out in the kernel."""
