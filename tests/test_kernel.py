@@ -228,3 +228,15 @@ def test_insort_keeps_a_list_sorted_as_bisect_does() -> None:
         bisect.insort(expected, value)
         insort(values, value)
         assert values == expected
+
+
+def test_draft_options_and_copies_are_the_set_based_definitions() -> None:
+    from itertools import combinations
+
+    from capital_lux.engine.kernel_state import copies, draft_options
+
+    rng = random.Random(8)
+    for _ in range(500):
+        held = sorted(rng.choices(range(20), k=rng.randrange(0, 9)))
+        assert draft_options(held) == sorted(set(combinations(held, min(2, len(held)))))
+        assert copies(held) == len(held) - len(set(held))

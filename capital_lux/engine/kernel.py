@@ -37,8 +37,8 @@ from .cards import COLOURS, MODIFIERS
 from .kernel_state import (  # the kernel's public API: the state, its questions and decisions
     AGENT, AGENT_DRAW, B, CHANCE_PHASES, CLERIC, CLERIC_COLOURS, COLOUR_OF, DEAL, DRAFT, GOLD, OVER, PLAY,
     SCHOLAR, SETUP_CAPITAL, SETUP_MODIFIERS, VALUE_OF, Decision, G, KState, P, Y, capital_total, cleric_options,
-    draft_options, excess, from_action, from_state, gold_options, insort, kind_of, legal_actions, limits, new_state,
-    options, ranks, sampler, scores, standings, to_action, to_state, total, turn_order, winners,
+    copies, draft_options, excess, from_action, from_state, gold_options, insort, kind_of, legal_actions, limits,
+    new_state, options, ranks, sampler, scores, standings, to_action, to_state, total, turn_order, winners,
 )
 from .state import ROUNDS, hand_size
 
@@ -174,7 +174,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
     # Copies beyond the first in each hand (kept up to date as hands change): a hand
     # without any, the usual case, lists its own distinct cards, so a uniform play needs
     # no set. Recounted whenever hands are made (the draft's end).
-    extra = [len(h) - len(set(h)) for h in hands]
+    extra = [copies(h) for h in hands]
     phase, cur = ks.phase, ks.current
     while True:
         if phase == PLAY:
@@ -264,7 +264,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             seat_bits = inline[cur]
             picks = ks.draft_picks[cur]
             h = len(held)
-            if seat_bits is not None and h > 2 and h in _PAIRS and len(set(held)) == h:
+            if seat_bits is not None and h > 2 and h in _PAIRS and not copies(held):
                 pairs = _PAIRS[h]  # distinct cards: the i-th pair of positions
                 m = len(pairs)
                 i = seat_bits(width[m])
@@ -299,7 +299,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 _pass_draft_hands(ks)
                 phase, cur = ks.phase, ks.current
                 if phase == PLAY:
-                    extra = [len(h) - len(set(h)) for h in hands]
+                    extra = [copies(h) for h in hands]
             continue
         elif phase == DEAL:  # cards go round the table one at a time from the starting player
             size = ks.deal_size
@@ -326,7 +326,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             _start_draft_step(ks, 1)
             phase, cur = ks.phase, ks.current
             if phase == PLAY:
-                extra = [len(h) - len(set(h)) for h in hands]
+                extra = [copies(h) for h in hands]
             continue
         elif phase == GOLD:
             seat_bits = inline[cur]

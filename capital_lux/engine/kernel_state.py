@@ -341,8 +341,29 @@ def gold_options(ks: KState, seat: int) -> list[tuple[int, ...]]:
 
 
 def draft_options(held: list[int]) -> list[tuple[int, ...]]:
-    """Every distinct choice of min(2, held) cards, sorted (the engine's ``draft_picks``)."""
-    return sorted(set(combinations(held, min(2, len(held)))))
+    """Every distinct choice of min(2, held) cards from ``held`` (sorted), in order: the
+    engine's ``draft_picks``, ``sorted(set(combinations(held, 2)))`` without the set."""
+    n = len(held)
+    if n < 2:
+        return [tuple(held)]
+    found: list[tuple[int, ...]] = []
+    for a in range(n - 1):
+        if a and held[a] == held[a - 1]:
+            continue
+        for b in range(a + 1, n):
+            if b > a + 1 and held[b] == held[b - 1]:
+                continue
+            found.append((held[a], held[b]))
+    return found
+
+
+def copies(cards: list[int]) -> int:
+    """How many of the (sorted) ``cards`` repeat an earlier one: ``len(cards) - len(set(cards))``."""
+    repeats = 0
+    for i in range(1, len(cards)):
+        if cards[i] == cards[i - 1]:
+            repeats += 1
+    return repeats
 
 
 def cleric_options(ks: KState) -> list[int]:
@@ -351,7 +372,15 @@ def cleric_options(ks: KState) -> list[int]:
 
 
 def scores(ks: KState) -> list[int]:
-    return [sum(map(sum, ks.home[p])) + sum(VALUE_OF[k] for k in ks.bonus[p]) + ks.gold[p] for p in range(ks.players)]
+    found = []
+    for p in range(ks.players):
+        town, score = ks.home[p], ks.gold[p]
+        for c in range(4):
+            score += total(town[c])
+        for kind in ks.bonus[p]:
+            score += VALUE_OF[kind]
+        found.append(score)
+    return found
 
 
 def _tie_key(ks: KState, p: int, score: int) -> tuple[int, ...]:
