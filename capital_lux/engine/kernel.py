@@ -541,6 +541,7 @@ def _finish_round(ks: KState, tops: list[int] | None = None, sums: list[list[int
     home, capital, choices = ks.home, ks.capital, ks.gold_choices
     if sums is None:
         sums = _sums(home)
+    discarded = False
     for p in order:
         row = sums[p]
         saved = choices[p]
@@ -556,12 +557,15 @@ def _finish_round(ks: KState, tops: list[int] | None = None, sums: list[list[int
             else:  # discarded cards leave the game (R8)
                 lost = home[p][c]
                 kinds = _KIND_OF[c]
-                ks.discards += [kinds[v] for v in lost]
-                ks.discards.sort()
+                for v in lost:
+                    ks.discards.append(kinds[v])
+                discarded = True
                 ks.cards_lost[p][c] += len(lost)
                 ks.points_lost[p][c] += total
                 home[p][c] = []
                 row[c] = 0
+    if discarded:
+        ks.discards.sort()
     ks.gold_choices = [None] * n
     ks.gold_queue = []
     for c in range(4):  # bonus cards: ties share out in turn order (R3, R5)
