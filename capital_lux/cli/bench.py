@@ -182,9 +182,10 @@ def bots(repeats: int = 5) -> Figures:
                   "search_iterations_per_second_4p": _search_iterations}, repeats)
 
 
-def simulation(games: int = 40, repeats: int = 5) -> Figures:
+def simulation(games: int = 400, repeats: int = 5) -> Figures:
     """Throughput of ``simulate`` (4 rule-of-thumb bots) with 1 and 2 worker processes (CPU
-    time includes the workers')."""
+    time includes the workers'). The run is long enough (400 games, about half a second on
+    one core) that starting the workers does not decide the figure."""
     from ..analysis.simulate import simulate
 
     def run(workers: int) -> Callable[[], float]:
