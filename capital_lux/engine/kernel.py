@@ -35,10 +35,11 @@ from typing import Callable, Final, Protocol, Sequence
 
 from .cards import COLOURS, MODIFIERS
 from .kernel_state import (  # the kernel's public API: the state, its questions and decisions
-    AGENT, AGENT_DRAW, B, CHANCE_PHASES, CLERIC, CLERIC_COLOURS, COLOUR_OF, DEAL, DRAFT, GOLD, OVER, PLAY,
+    AGENT, AGENT_DRAW, B, BITS, CHANCE_PHASES, CLERIC, CLERIC_COLOURS, COLOUR_OF, DEAL, DRAFT, GOLD, OVER, PLAY,
     SCHOLAR, SETUP_CAPITAL, SETUP_MODIFIERS, VALUE_OF, Decision, G, KState, P, Y, capital_total, cleric_options,
-    copies, draft_options, excess, from_action, from_state, gold_options, insort, kind_of, legal_actions, limits,
-    new_state, options, ranks, sampler, scores, standings, to_action, to_state, total, turn_order, winners,
+    copies, draft_options, draw_below, draws_as_random, excess, from_action, from_state, gold_options, insort,
+    kind_of, legal_actions, limits, new_state, options, ranks, sampler, scores, standings, to_action, to_state, total,
+    turn_order, winners,
 )
 from .state import ROUNDS, hand_size
 
@@ -48,7 +49,7 @@ __all__ = [
     "capital_total", "cleric_options", "draft_options", "excess", "from_action", "from_state", "gold_options",
     "kind_of", "legal_actions", "limits", "new_state", "options", "ranks", "sampler", "scores", "standings",
     "to_action", "to_state", "total", "turn_order", "winners", "KernelPolicy", "First", "RandomPolicy", "randbelow",
-    "random_bits", "BITS", "policy", "play_out", "play_game",
+    "random_bits", "BITS", "draw_below", "draws_as_random", "policy", "play_out", "play_game",
 ]
 
 # -- policies -------------------------------------------------------------------------------
@@ -71,15 +72,9 @@ def randbelow(rng: random.Random) -> Callable[[int], int]:
     return below
 
 
-#: Bits drawn for a number below ``m``: ``random.Random`` draws ``m.bit_length()`` bits and
-#: draws again while the result is ``m`` or more; the loop does the same inline.
-BITS: Final[tuple[int, ...]] = tuple(m.bit_length() for m in range(128))
-_STANDARD_DRAW: Final = getattr(random.Random, "_randbelow")
-
-
 def random_bits(rng: random.Random) -> Callable[[int], int]:
-    """``rng.getrandbits``, for the loop's inline draws (the same as ``randbelow``'s)."""
-    if getattr(type(rng), "_randbelow", None) is not _STANDARD_DRAW:
+    """``rng.getrandbits``, for the loop's inline draws (``draw_below``: the same as ``randbelow``'s)."""
+    if not draws_as_random(rng):
         raise ValueError("the kernel draws numbers as random.Random does: give it a random.Random")
     return rng.getrandbits
 
@@ -150,8 +145,8 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
     makes the decision of ``stop_seat`` that ``ks`` stopped at instead of stopping again.
 
     Uniform seats (``random_bits`` set) are decided inline: a number below ``m`` drawn
-    as ``random.Random`` draws it (``BITS[m]`` bits, again while ``m`` or more), so the
-    generator is consumed exactly as by ``RandomPolicy.decide``. The chance that follows
+    as ``random.Random`` draws it (``draw_below``), so the generator is consumed exactly
+    as by ``RandomPolicy.decide``. The chance that follows
     a play (the Scholar's card, the Agent's modifier) and an inline seat's Agent or Cleric
     choice are resolved in the same step, without going round the loop; the phases
     ``SCHOLAR``, ``AGENT_DRAW``, ``AGENT`` and ``CLERIC`` remain for positions that stop or
@@ -169,7 +164,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
     # asks its policy, whose ``decide`` draws as the inline path would).
     inline = [None if seat == stop_seat else p.random_bits for seat, p in enumerate(policies)]
     deck, hands, draft_hands, home, capital, gold = ks.deck, ks.hands, ks.draft_hands, ks.home, ks.capital, ks.gold
-    colour_of, value_of, width = COLOUR_OF, VALUE_OF, BITS
+    colour_of, value_of = COLOUR_OF, VALUE_OF
     clockwise = _ORDERS[n][1]  # clockwise[seat]: the next seat
     # Copies beyond the first in each hand (kept up to date as hands change): a hand
     # without any, the usual case, lists its own distinct cards, so a uniform play needs
@@ -193,18 +188,14 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             elif extra[cur]:  # a card held twice: the plays are those of the distinct cards
                 distinct = sorted(set(hand))
                 m = 2 * len(distinct)
-                i = seat_bits(width[m])
-                while i >= m:
-                    i = seat_bits(width[m])
+                i = draw_below(seat_bits, m)
                 kind, to_home = distinct[i >> 1], i & 1
                 hand.remove(kind)
                 if kind in hand:
                     extra[cur] -= 1
             else:  # distinct cards (the usual hand): each to the capital or home, in order
                 m = 2 * len(hand)
-                i = seat_bits(width[m])
-                while i >= m:
-                    i = seat_bits(width[m])
+                i = draw_below(seat_bits, m)
                 kind, to_home = hand.pop(i >> 1), i & 1
             c, v = colour_of[kind], value_of[kind]
             if to_home:
@@ -214,9 +205,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 if c == G:  # Scholar: draw if the deck has a card (ruling R10)
                     if deck:
                         m = len(deck)
-                        i = bits(width[m])
-                        while i >= m:
-                            i = bits(width[m])
+                        i = draw_below(bits, m)
                         kind = deck.pop(i)
                         if kind in hand:
                             extra[cur] += 1
@@ -229,18 +218,14 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                     mdeck = ks.modifier_deck
                     if mdeck:
                         m = len(mdeck)
-                        i = bits(width[m])
-                        while i >= m:
-                            i = bits(width[m])
+                        i = draw_below(bits, m)
                         pending = mdeck.pop(i)
                         seat_bits = inline[cur]
                         if seat_bits is None:
                             ks.pending = pending
                             phase = AGENT
                             continue
-                        i = seat_bits(3)  # a colour: a number below 4 takes 3 bits
-                        while i >= 4:
-                            i = seat_bits(3)
+                        i = draw_below(seat_bits, 4)  # a colour: a number below 4 takes 3 bits
                         ks.mods[i].append((cur, pending))
                 else:  # Cleric (ruling R1, R2, R21)
                     takes = _CLERIC_TAKES[(1 if capital[B] else 0) | (2 if capital[G] else 0)
@@ -251,9 +236,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                             phase = CLERIC
                             continue
                         m = len(takes)
-                        i = seat_bits(width[m])
-                        while i >= m:
-                            i = seat_bits(width[m])
+                        i = draw_below(seat_bits, m)
                         c = takes[i]
                         insort(home[cur][c], capital[c].pop(0))
                     elif takes:
@@ -267,9 +250,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             if seat_bits is not None and h > 2 and h in _PAIRS and not copies(held):
                 pairs = _PAIRS[h]  # distinct cards: the i-th pair of positions
                 m = len(pairs)
-                i = seat_bits(width[m])
-                while i >= m:
-                    i = seat_bits(width[m])
+                i = draw_below(seat_bits, m)
                 a, b = pairs[i]
                 second = held.pop(b)
                 insort(picks, held.pop(a))
@@ -279,9 +260,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 if seat_bits is not None:
                     choices = draft_options(held)
                     m = len(choices)
-                    i = seat_bits(width[m])
-                    while i >= m:
-                        i = seat_bits(width[m])
+                    i = draw_below(seat_bits, m)
                     cards = choices[i]
                 else:
                     if cur == stop_seat:
@@ -306,9 +285,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             if any(draft_hands):  # a position in mid-deal: to the next seat until its hand is full
                 while True:
                     m = len(deck)
-                    i = bits(width[m])
-                    while i >= m:
-                        i = bits(width[m])
+                    i = draw_below(bits, m)
                     insort(draft_hands[cur], deck.pop(i))
                     cur = cur + 1 if cur + 1 < n else 0
                     if len(draft_hands[cur]) >= size:
@@ -316,9 +293,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             else:  # the whole deal: the same draws, each hand sorted once at the end
                 order = [draft_hands[p] for p in _ORDERS[n][cur]]
                 for m, dealt in zip(range(len(deck), 0, -1), order * size):  # m: cards left in the deck
-                    i = bits(width[m])
-                    while i >= m:
-                        i = bits(width[m])
+                    i = draw_below(bits, m)
                     dealt.append(deck.pop(i))
                 for dealt in order:
                     dealt.sort()
@@ -334,9 +309,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             if seat_bits is not None:
                 choices = gold_options(ks, cur)
                 m = len(choices)
-                i = seat_bits(width[m])
-                while i >= m:
-                    i = seat_bits(width[m])
+                i = draw_below(seat_bits, m)
                 saved = choices[i]
             else:
                 if cur == stop_seat:
@@ -356,9 +329,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             continue
         elif phase == SCHOLAR:  # a position that stopped or started before the draw
             m = len(deck)
-            i = bits(width[m])
-            while i >= m:
-                i = bits(width[m])
+            i = draw_below(bits, m)
             kind = deck.pop(i)
             if kind in hands[cur]:
                 extra[cur] += 1
@@ -372,9 +343,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
         elif phase == AGENT:
             seat_bits = inline[cur]
             if seat_bits is not None:
-                colour = seat_bits(3)
-                while colour >= 4:
-                    colour = seat_bits(3)
+                colour = draw_below(seat_bits, 4)
             else:
                 if cur == stop_seat:
                     if not resume:
@@ -390,9 +359,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             if seat_bits is not None:
                 takes = _CLERIC_TAKES[(1 if capital[B] else 0) | (2 if capital[G] else 0) | (4 if capital[Y] else 0)]
                 m = len(takes)
-                i = seat_bits(width[m])
-                while i >= m:
-                    i = seat_bits(width[m])
+                i = draw_below(seat_bits, m)
                 colour = takes[i]
             else:
                 if cur == stop_seat:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Final, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Protocol, Sequence
 
 from .cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, full_deck_counts
 from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
@@ -48,7 +48,6 @@ VALUE_OF: Final[tuple[int, ...]] = tuple(card.value for card in ALL_CARDS)
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 
 
-_STANDARD_DRAW = getattr(random.Random, "_randbelow")
 _FULL_DECK = [kind for kind, count in enumerate(full_deck_counts()) for _ in range(count)]
 
 
@@ -200,22 +199,36 @@ def to_state(ks: KState) -> GameState:
     return s
 
 
-#: Bits a draw below ``m`` takes (``random.Random`` draws ``m.bit_length()`` bits).
-_WIDTH: Final = tuple(m.bit_length() for m in range(128))
+#: Bits drawn for a number below ``m``: ``random.Random`` draws ``m.bit_length()`` bits and
+#: draws again while the result is ``m`` or more (``draw_below``).
+BITS: Final[tuple[int, ...]] = tuple(m.bit_length() for m in range(128))
+_STANDARD_DRAW: Final = getattr(random.Random, "_randbelow")
+
+
+def draws_as_random(rng: random.Random) -> bool:
+    """Whether ``rng`` draws numbers below ``m`` as ``random.Random`` does (``draw_below``)."""
+    return getattr(type(rng), "_randbelow", None) is _STANDARD_DRAW
+
+
+def draw_below(bits: Callable[[int], int], m: int) -> int:
+    """A number below ``m`` (under ``len(BITS)``) from ``bits``, a generator's ``getrandbits``,
+    consuming it exactly as ``randrange(m)`` does: the kernel's inline draws, made natively."""
+    width = BITS[m]
+    i = bits(width)
+    while i >= m:
+        i = bits(width)
+    return i
 
 
 def _shuffle(cards: list[int], rng: random.Random) -> None:
     """``rng.shuffle(cards)``, with its draws inline: the same swaps from the same bits
-    (``kernel.BITS`` explains the draw) when ``rng`` draws as ``random.Random`` does."""
-    if len(cards) >= len(_WIDTH) or getattr(type(rng), "_randbelow", None) is not _STANDARD_DRAW:
+    (``draw_below``) when ``rng`` draws as ``random.Random`` does."""
+    if len(cards) >= len(BITS) or not draws_as_random(rng):
         rng.shuffle(cards)
         return
     bits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
-        m = i + 1
-        j = bits(_WIDTH[m])
-        while j >= m:
-            j = bits(_WIDTH[m])
+        j = draw_below(bits, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
 
 

@@ -21,7 +21,9 @@ import random
 from typing import Callable, Final
 
 from ..engine import kernel_state
-from ..engine.kernel_state import Decision, KState, cleric_options, excess, gold_options, options, total
+from ..engine.kernel_state import (
+    BITS, Decision, KState, cleric_options, draw_below, draws_as_random, excess, gold_options, options, total,
+)
 from ..engine.rules import gold_choice_worth
 
 #: In play-outs, how often a player moves at random instead of by the quick rule.
@@ -34,7 +36,6 @@ _CLERIC: Final = kernel_state.CLERIC
 _GOLD: Final = kernel_state.GOLD
 _COLOUR_OF: Final[list[int]] = list(kernel_state.COLOUR_OF)
 _VALUE_OF: Final[list[int]] = list(kernel_state.VALUE_OF)
-_STANDARD_DRAW: Final[object] = getattr(random.Random, "_randbelow")
 #: The pairs of positions in a draft hand of distinct sorted cards, by its size: its
 #: ``draft_options`` (sorted combinations), as positions.
 _PAIRS: Final[list[list[tuple[int, int]]]] = [[(a, b) for a in range(h) for b in range(a + 1, h)] for h in range(13)]
@@ -53,10 +54,9 @@ class QuickRule:
         self.rng = rng
         self.random: Callable[[], float] = rng.random
         self.below: Callable[[int], int] = getattr(rng, "_randbelow")
-        # ``rng.getrandbits`` when ``rng`` draws below ``m`` as ``random.Random`` does (its
-        # ``BITS`` loop, done inline: kernel.BITS explains it); else ``below`` draws.
-        standard = getattr(type(rng), "_randbelow", None) is _STANDARD_DRAW
-        self.bits: Callable[[int], int] | None = rng.getrandbits if standard else None
+        # ``rng.getrandbits`` when ``rng`` draws below ``m`` as ``random.Random`` does (then
+        # ``draw_below`` draws natively); else ``below`` draws.
+        self.bits: Callable[[int], int] | None = rng.getrandbits if draws_as_random(rng) else None
 
     def decide(self, ks: KState) -> Decision:
         phase = ks.phase
@@ -91,13 +91,9 @@ class QuickRule:
     def _below(self, m: int) -> int:
         """A number below ``m``, drawn as ``rng.randrange(m)`` draws it."""
         bits = self.bits
-        if bits is None:
+        if bits is None or m >= len(BITS):
             return self.below(m)
-        width = m.bit_length()
-        i = bits(width)
-        while i >= m:
-            i = bits(width)
-        return i
+        return draw_below(bits, m)
 
 
 def _limit(ks: KState, colour: int) -> int:
