@@ -267,14 +267,10 @@ def sampler(v: PlayerView) -> Sampler:
     # The modifiers' places in determinize's order: face-down ones (None) take the unseen
     # values popped from the end of a shuffled list, colour by colour, then a pending draw.
     slots = [[(m.owner, m.value) for m in v.modifiers_above[c]] for c in COLOURS]
-    known = [value for places in slots for _, value in places if value is not None]
-    if v.pending_modifier is not None:
-        known.append(v.pending_modifier)
+    unknown = list(v.unseen_modifiers())
     if base.phase == SETUP_MODIFIERS:
-        known += v.setup_modifiers
-    unknown = list(MODIFIERS)
-    for value in known:
-        unknown.remove(value)
+        for value in v.setup_modifiers:
+            unknown.remove(value)
     agent, gold_phase = base.phase == AGENT, base.phase == GOLD
     own_choice = None if v.own_gold_choice is None else tuple(_COLOUR_INDEX[c] for c in v.own_gold_choice)
 

@@ -274,14 +274,10 @@ def determinize(
     for card in pool:
         s.deck[KIND[card]] += 1
 
-    known = [m.value for c in COLOURS for m in v.modifiers_above[c] if m.value is not None]
-    if v.pending_modifier is not None:
-        known.append(v.pending_modifier)
+    unknown = list(v.unseen_modifiers())
     if v.phase == SETUP_MODIFIERS:
-        known += v.setup_modifiers
-    unknown = list(MODIFIERS)
-    for value in known:
-        unknown.remove(value)
+        for value in v.setup_modifiers:
+            unknown.remove(value)
     rng.shuffle(unknown)
     if modifiers is not None:
         for value in modifiers:
