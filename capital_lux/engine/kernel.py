@@ -33,9 +33,9 @@ from __future__ import annotations
 import random
 from typing import Callable, Final, Protocol, Sequence
 
-from .cards import COLOURS, MODIFIERS
+from .cards import MODIFIERS
 from .kernel_state import (  # the kernel's public API: the state, its questions and decisions
-    AGENT, AGENT_DRAW, B, BITS, CHANCE_PHASES, CLERIC, CLERIC_COLOURS, COLOUR_OF, DEAL, DRAFT, GOLD, OVER, PLAY,
+    AGENT, AGENT_DRAW, B, CHANCE_PHASES, CLERIC, CLERIC_COLOURS, COLOUR_OF, DEAL, DRAFT, GOLD, OVER, PLAY,
     SCHOLAR, SETUP_CAPITAL, SETUP_MODIFIERS, VALUE_OF, Decision, G, KState, P, Y, capital_total, cleric_options,
     copies, draft_options, draw_below, draws_as_random, excess, from_action, from_state, gold_options, insort,
     kind_of, legal_actions, limits, new_state, options, ranks, sampler, scores, standings, to_action, to_state, total,
@@ -49,7 +49,7 @@ __all__ = [
     "capital_total", "cleric_options", "draft_options", "excess", "from_action", "from_state", "gold_options",
     "kind_of", "legal_actions", "limits", "new_state", "options", "ranks", "sampler", "scores", "standings",
     "to_action", "to_state", "total", "turn_order", "winners", "KernelPolicy", "First", "RandomPolicy", "randbelow",
-    "random_bits", "BITS", "draw_below", "draws_as_random", "policy", "play_out", "play_game",
+    "random_bits", "policy", "play_out", "play_game",
 ]
 
 # -- policies -------------------------------------------------------------------------------
