@@ -35,7 +35,7 @@ from typing import Callable, Final, Protocol, Sequence
 
 from .cards import MODIFIERS
 from .kernel_state import (  # the kernel's public API: the state, its questions and decisions
-    AGENT, AGENT_DRAW, B, CHANCE_PHASES, CLERIC, CLERIC_COLOURS, COLOUR_OF, DEAL, DRAFT, GOLD, OVER, PLAY,
+    AGENT, AGENT_DRAW, B, CHANCE_PHASES, CLERIC, CLERIC_COLOURS, COLOUR_OF, DEAL, DRAFT, GOLD, OVER, PAIRS, PLAY,
     SCHOLAR, SETUP_CAPITAL, SETUP_MODIFIERS, VALUE_OF, Decision, G, KState, P, Y, capital_total, cleric_options,
     copies, draft_options, draw_below, draws_as_random, excess, from_action, from_state, gold_options, insort,
     kind_of, legal_actions, limits, new_state, options, ranks, sampler, scores, standings, to_action, to_state, total,
@@ -125,10 +125,6 @@ def policy(kind: str, rng: random.Random) -> KernelPolicy:
 
 
 # -- the loop -----------------------------------------------------------------------------
-#: The draft's pairs of distinct held cards, by number of cards held: the i-th pair as
-#: positions ``(a, b)``, in the order of ``draft_options`` (sorted combinations).
-_PAIRS: Final[dict[int, list[tuple[int, int]]]] = {h: [(a, b) for a in range(h) for b in range(a + 1, h)]
-                                             for h in range(3, 13)}
 #: The Cleric's colours (never pink) by which of blue, green and yellow have capital cards,
 #: as the bit mask ``1 * blue + 2 * green + 4 * yellow``.
 _CLERIC_TAKES: Final[tuple[tuple[int, ...], ...]] = tuple(
@@ -247,8 +243,8 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             seat_bits = inline[cur]
             picks = ks.draft_picks[cur]
             h = len(held)
-            if seat_bits is not None and h > 2 and h in _PAIRS and not copies(held):
-                pairs = _PAIRS[h]  # distinct cards: the i-th pair of positions
+            if seat_bits is not None and 2 < h < len(PAIRS) and not copies(held):
+                pairs = PAIRS[h]  # distinct cards: the i-th pair of positions
                 m = len(pairs)
                 i = draw_below(seat_bits, m)
                 a, b = pairs[i]

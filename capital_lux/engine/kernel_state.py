@@ -349,6 +349,11 @@ def gold_options(ks: KState, seat: int) -> list[tuple[int, ...]]:
     )
 
 
+#: The pairs of positions in a draft hand of distinct sorted cards, by its size: its
+#: ``draft_options`` (sorted combinations) as positions, so that a uniform pick is one draw.
+PAIRS: Final[list[list[tuple[int, int]]]] = [[(a, b) for a in range(h) for b in range(a + 1, h)] for h in range(13)]
+
+
 def draft_options(held: list[int]) -> list[tuple[int, ...]]:
     """Every distinct choice of min(2, held) cards from ``held`` (sorted), in order: the
     engine's ``draft_picks``, ``sorted(set(combinations(held, 2)))`` without the set."""

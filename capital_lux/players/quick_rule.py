@@ -22,7 +22,8 @@ from typing import Callable, Final
 
 from ..engine import kernel_state
 from ..engine.kernel_state import (
-    BITS, Decision, KState, cleric_options, draw_below, draws_as_random, excess, gold_options, options, total,
+    BITS, PAIRS, Decision, KState, cleric_options, copies, draw_below, draws_as_random, excess, gold_options, options,
+    total,
 )
 from ..engine.rules import gold_choice_worth
 
@@ -36,9 +37,6 @@ _CLERIC: Final = kernel_state.CLERIC
 _GOLD: Final = kernel_state.GOLD
 _COLOUR_OF: Final[list[int]] = list(kernel_state.COLOUR_OF)
 _VALUE_OF: Final[list[int]] = list(kernel_state.VALUE_OF)
-#: The pairs of positions in a draft hand of distinct sorted cards, by its size: its
-#: ``draft_options`` (sorted combinations), as positions.
-_PAIRS: Final[list[list[tuple[int, int]]]] = [[(a, b) for a in range(h) for b in range(a + 1, h)] for h in range(13)]
 
 
 class QuickRule:
@@ -68,8 +66,8 @@ class QuickRule:
                 return distinct[i >> 1], (i & 1) == 1
             if phase == _DRAFT:
                 held = ks.draft_hands[ks.current]
-                if 2 < len(held) < len(_PAIRS) and _distinct(held) == held:  # the pairs of positions, in order
-                    pairs = _PAIRS[len(held)]
+                if 2 < len(held) < len(PAIRS) and not copies(held):  # the pairs of positions, in order
+                    pairs = PAIRS[len(held)]
                     a, b = pairs[self._below(len(pairs))]
                     return held[a], held[b]
             elif phase == _AGENT:
