@@ -22,19 +22,14 @@ from typing import Callable, Final
 
 from ..engine import kernel_state
 from ..engine.kernel_state import (
-    BITS, PAIRS, Decision, KState, cleric_options, copies, draw_below, draws_as_random, excess, gold_options, options,
-    total,
+    AGENT, BITS, CLERIC, DRAFT, GOLD, PAIRS, PLAY, Decision, KState, cleric_options, copies, draw_below,
+    draws_as_random, excess, gold_options, options, total,
 )
 from ..engine.rules import gold_choice_worth
 
 #: In play-outs, how often a player moves at random instead of by the quick rule.
 ROLLOUT_NOISE: Final = 0.1
 
-_PLAY: Final = kernel_state.PLAY
-_DRAFT: Final = kernel_state.DRAFT
-_AGENT: Final = kernel_state.AGENT
-_CLERIC: Final = kernel_state.CLERIC
-_GOLD: Final = kernel_state.GOLD
 _COLOUR_OF: Final[list[int]] = list(kernel_state.COLOUR_OF)
 _VALUE_OF: Final[list[int]] = list(kernel_state.VALUE_OF)
 
@@ -60,29 +55,29 @@ class QuickRule:
         phase = ks.phase
         if self.random() < ROLLOUT_NOISE:
             # As ``options(ks)[randrange(len)]``, without building the options where it can.
-            if phase == _PLAY:  # each distinct card, to the capital or home
+            if phase == PLAY:  # each distinct card, to the capital or home
                 distinct = _distinct(ks.hands[ks.current])
                 i = self._below(2 * len(distinct))
                 return distinct[i >> 1], (i & 1) == 1
-            if phase == _DRAFT:
+            if phase == DRAFT:
                 held = ks.draft_hands[ks.current]
                 if 2 < len(held) < len(PAIRS) and not copies(held):  # the pairs of positions, in order
                     pairs = PAIRS[len(held)]
                     a, b = pairs[self._below(len(pairs))]
                     return held[a], held[b]
-            elif phase == _AGENT:
+            elif phase == AGENT:
                 return self._below(4)  # a colour
             choices = options(ks)
             return choices[self._below(len(choices))]
-        if phase == _PLAY:
+        if phase == PLAY:
             return _play(ks)
-        if phase == _DRAFT:
+        if phase == DRAFT:
             return _draft(ks)
-        if phase == _AGENT:
+        if phase == AGENT:
             return _agent(ks)
-        if phase == _CLERIC:
+        if phase == CLERIC:
             return _cleric(ks)
-        if phase == _GOLD:
+        if phase == GOLD:
             return _gold(ks)
         raise ValueError(f"no decision is pending in phase {ks.phase}")
 

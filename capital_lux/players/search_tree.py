@@ -25,9 +25,8 @@ import math
 import random
 from typing import Final
 
-from ..engine import kernel_state
 from ..engine.kernel import First, KernelPolicy, play_out, randbelow
-from ..engine.kernel_state import Decision, KState, options, scores, standings
+from ..engine.kernel_state import AGENT, CLERIC, DRAFT, GOLD, OVER, PLAY, Decision, KState, options, scores, standings
 from .quick_rule import QuickRule
 
 #: UCB exploration constant for rewards in [0, 1].
@@ -37,10 +36,8 @@ WIN_WEIGHT: Final = 0.8
 #: A score margin this large counts fully in the reward.
 MARGIN_SCALE: Final = 30.0
 
-_OVER: Final = kernel_state.OVER
 #: The phases in which a seat decides.
-_DECISIONS: Final = frozenset({kernel_state.DRAFT, kernel_state.PLAY, kernel_state.AGENT, kernel_state.CLERIC,
-                               kernel_state.GOLD})
+_DECISIONS: Final = frozenset({DRAFT, PLAY, AGENT, CLERIC, GOLD})
 
 
 class Node:
@@ -72,7 +69,7 @@ def iterate(root: Node, ks: KState, me: int, rng: random.Random, exploration: fl
     below = randbelow(rng)
     if ks.current != me or ks.phase not in _DECISIONS:  # else it would stop at once (a sample of the view)
         play_out(ks, policies, rng, stop_seat=me)
-    while ks.phase != _OVER:
+    while ks.phase != OVER:
         legal = options(ks)  # the engine's legal actions, in its order, as decisions
         children = node.children
         untried = []
