@@ -284,10 +284,7 @@ class _Sampler:
         values = self.prior.draw(rng)
         if not self.direct:
             return self._through_engine(rng, values, first)
-        ks = self.sample(rng, values)
-        sums = {c: sum(value for _, value in ks.mods[k]) for k, c in enumerate(COLOURS)}
-        start = Start(self.v.viewer, self.v.round, 0, self.score, sums)
-        return rollout_kernel(ks, self.model, rng, start, first)
+        return rollout_kernel(self.sample(rng, values), self.model, rng, self.v.viewer, self.score, first)
 
     def _through_engine(self, rng: random.Random, values: tuple[int, ...], first: Action | None) -> Outcome:
         assert self.decide is not None

@@ -94,12 +94,13 @@ def play_round(s: GameState, decide: Decider, rng: random.Random) -> list[tuple[
 KERNEL_MODELS = ("random", "rule", QUICK)
 
 
-def rollout_kernel(ks: kernel.KState, model: str, rng: random.Random, start: Start,
+def rollout_kernel(ks: kernel.KState, model: str, rng: random.Random, viewer: int, score: int,
                    first: Action | None = None) -> Outcome:
     """Play the kernel state ``ks`` (fresh: nothing lost yet) to its round's end, ``first``
-    being the decision of the seat to move, and reckon the reveal. The kernel keeps the
+    being the decision of the seat to move, and reckon the reveal for ``viewer``, whose score
+    was ``score`` at the start (so no ``Start`` is needed: the kernel keeps the
     capital's totals at the reveal (``KState.reveal_limits``: every modifier placed meanwhile
-    counted, no bonus card gone yet); a uniform seat decides inline, drawing as it would
+    counted, no bonus card gone yet). A uniform seat decides inline, drawing as it would
     through its ``decide``."""
     if ks.phase == kernel.GOLD:  # the reveal is under way: gold decisions change no limit
         ks.reveal_limits = kernel.limits(ks)
@@ -108,11 +109,11 @@ def rollout_kernel(ks: kernel.KState, model: str, rng: random.Random, start: Sta
     if first is not None:
         seats[ks.current] = kernel.First(inner, kernel.from_action(first))
     kernel.play_out(ks, seats, rng, until="round")
-    p = start.viewer
-    home, lost = ks.home[p], ks.points_lost[p]
+    home, lost = ks.home[viewer], ks.points_lost[viewer]
     return outcome(
-        start, ks.reveal_limits, home=[sum(home[i]) + lost[i] for i in range(len(COLOURS))],
-        cards_lost=tuple(ks.cards_lost[p]), points_lost=tuple(lost), gold=ks.gold[p] + sum(ks.gold_spent[p]),
+        viewer, score, ks.reveal_limits, home=[sum(home[i]) + lost[i] for i in range(len(COLOURS))],
+        cards_lost=tuple(ks.cards_lost[viewer]), points_lost=tuple(lost),
+        gold=ks.gold[viewer] + sum(ks.gold_spent[viewer]),
         scores=kernel.scores(ks),
     )
 
@@ -129,7 +130,7 @@ def rollout(s: GameState, model: str, decide: Decider, rng: random.Random, start
     if model not in KERNEL_MODELS:
         placed += play_round(s, decide, rng)
         return reckon(start, s, placed)
-    return rollout_kernel(kernel.from_state(s), model, rng, start)
+    return rollout_kernel(kernel.from_state(s), model, rng, start.viewer, start.score)
 
 
 @dataclass(frozen=True)
@@ -158,17 +159,17 @@ class Outcome:
     ahead: bool
 
 
-def outcome(start: Start, limits: Sequence[int], home: list[int], cards_lost: tuple[int, ...],
+def outcome(viewer: int, score: int, limits: Sequence[int], home: list[int], cards_lost: tuple[int, ...],
             points_lost: tuple[int, ...], gold: int, scores: list[int]) -> Outcome:
-    """The reveal: hometown (with the hand, ruling R9) against the capital's totals then
-    (``limits``, by colour: cards and modifiers, before bonus cards leave the capital)."""
+    """The reveal for ``viewer`` (whose score was ``score`` at the start): hometown (with the
+    hand, ruling R9) against the capital's totals then (``limits``, by colour: cards and
+    modifiers, before bonus cards leave the capital)."""
     needed = []
     for i in range(len(COLOURS)):
         needed.append(home[i] - limits[i] if home[i] > 0 and home[i] > limits[i] else 0)  # ruling R7
-    p = start.viewer
     return Outcome(
         needed=tuple(needed), cards_lost=cards_lost, points_lost=points_lost, keeps_all=sum(needed) <= gold,
-        score_change=scores[p] - start.score, ahead=scores[p] >= max(scores),
+        score_change=scores[viewer] - score, ahead=scores[viewer] >= max(scores),
     )
 
 
@@ -196,7 +197,7 @@ def reckon(start: Start, s: GameState, placed: Sequence[tuple[str, int]]) -> Out
     for colour, value in placed:
         modifiers[colour] += value
     return outcome(
-        start, [sum(s.capital[c]) + bonus[c] + modifiers[c] for c in COLOURS],
+        start.viewer, start.score, [sum(s.capital[c]) + bonus[c] + modifiers[c] for c in COLOURS],
         home=[sum(s.hometowns[p][c]) + lost_points[c] for c in COLOURS],
         cards_lost=tuple(lost_cards[c] for c in COLOURS), points_lost=tuple(lost_points[c] for c in COLOURS),
         gold=s.gold[p] + spent, scores=rules.scores(s),
