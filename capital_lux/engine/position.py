@@ -14,9 +14,7 @@ from bisect import insort
 from collections import Counter
 from functools import cache
 from importlib import resources
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from .cards import ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, KIND, MODIFIERS, N_, Card, CapitalLuxError
 from .game import GameRecord, sample_chance
@@ -24,6 +22,9 @@ from .notation import parse_action
 from .phases import PLAY
 from .reachable import PositionError, validate
 from .state import GameState, new_game
+
+if TYPE_CHECKING:
+    import jsonschema
 
 __all__ = [
     "MAX_DEPTH", "MAX_INPUT_BYTES", "POSITION_FORMAT", "RECORD_FORMAT", "VERSION", "PositionError", "arrange",
@@ -137,6 +138,10 @@ def _depth(data: bytes) -> int:
 
 @cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
+    # Imported on first use: importing jsonschema compiles grammars for format checks we do
+    # not use, about a second of CPU in every tutor kernel otherwise.
+    import jsonschema
+
     return jsonschema.Draft202012Validator(schema(name))
 
 
@@ -154,7 +159,9 @@ def _refuse_floats(data: Any) -> None:
 
 
 def _check_schema(data: Any, name: str) -> None:
-    error = jsonschema.exceptions.best_match(_validator(name).iter_errors(data))
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator(name).iter_errors(data))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "the top level"
         raise PositionError(N_("{name} does not match its schema at {where}: {problem}"), name=name, where=where,

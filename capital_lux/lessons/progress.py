@@ -18,12 +18,13 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from ..engine.cards import N_, CapitalLuxError
 from .exercises import EXERCISES, EXERCISES_BY_ID, Checked, check_answer
+
+if TYPE_CHECKING:
+    import jsonschema
 
 PROGRESS_FORMAT = "capital-lux-exercise-progress"
 #: Uploads larger than this are refused unread (a file with every exercise is about 2 KB).
@@ -100,7 +101,10 @@ class Progress:
         if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT or data.get("version") != 1:
             raise ProgressError(N_("not a progress file: expected format {format}, version 1"),
                                 format=repr(PROGRESS_FORMAT))
-        mismatch = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(progress_schema()).iter_errors(data))
+        from jsonschema import Draft202012Validator  # on first use: see engine.position._validator
+        from jsonschema.exceptions import best_match
+
+        mismatch = best_match(Draft202012Validator(progress_schema()).iter_errors(data))
         if mismatch is not None:
             _refuse(mismatch)
         progress = cls.empty()
