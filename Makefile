@@ -43,10 +43,15 @@ venv: $(STAMP)
 COMPILED_SOURCES := $(addprefix $(ROOT)/capital_lux/,engine/kernel.py engine/kernel_state.py \
                       players/rule_of_thumb.py players/policies.py players/quick_rule.py \
                       players/search_tree.py)
+TEMPLATE := share/jupyter/voila/templates/capital-lux
 $(STAMP): $(ROOT)/pyproject.toml $(ROOT)/setup.py $(COMPILED_SOURCES)
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
 	cd $(ROOT) && $(PIP) install -e ".[$(EXTRAS)]"
+	@# An editable install leaves out pyproject's data-files: link the tutor's Voila template
+	@# where a plain install puts it, so edits to it apply at once.
+	mkdir -p $(VENV)/share/jupyter/voila/templates
+	ln -sfn $(ROOT)/$(TEMPLATE) $(VENV)/$(TEMPLATE)
 	@touch $@
 
 chromium:

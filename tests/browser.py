@@ -74,6 +74,18 @@ def voila_server(log_path: Path | None = None, timeout: float = 60.0) -> Iterato
             log.close()  # type: ignore[union-attr]
 
 
+def outside_requests(page: Any) -> list[str]:
+    """Filled, as the page loads, with every URL it asks of a host other than the server's.
+
+    A classroom server often has no way out, and a stylesheet the page waits for from
+    outside holds it blank until the request fails (see the capital-lux Voila template).
+    """
+    asked: list[str] = []
+    page.on("request", lambda request: None if request.url.startswith(("http://127.0.0.1:", "blob:", "data:"))
+            else asked.append(request.url))
+    return asked
+
+
 def launch(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 import psutil
 
-from browser import CHROMIUM, CHROMIUM_ARGS, READY, TABLE, voila_server
+from browser import CHROMIUM, CHROMIUM_ARGS, READY, TABLE, outside_requests, voila_server
 
 SCOPE = ".cl-freeplay "
 DECISION = ", ".join(
@@ -32,13 +33,15 @@ async def _visible(page: Any, selector: str, enabled: bool = False) -> list[Any]
 
 async def play_session(
     browser: Any, url: str, players: int, seed: int, timeout_ms: float, loading: asyncio.Semaphore
-) -> dict[str, float]:
-    """One learner's whole game; the seconds it took and the decisions made."""
+) -> dict[str, Any]:
+    """One learner's whole game: the seconds it took, the decisions made, and the URLs the
+    page asked of any host but the server (there should be none)."""
     # Each learner has a browser of their own: one Chromium profile opens at most 6
     # connections to a host, and every tutor page keeps its kernel's websocket open.
     context = await browser.new_context(viewport={"width": 1400, "height": 1000})
     async with loading:  # everyone opens the link at once (a smaller semaphore would stagger them)
         page = await context.new_page()
+        outside = outside_requests(page)
         start = time.perf_counter()
         await page.goto(f"{url}?players={players}&seed={seed}&bots=random", timeout=timeout_ms)
         await page.wait_for_selector(READY, timeout=timeout_ms)
@@ -78,7 +81,7 @@ async def play_session(
     await context.close()
     return {"seconds": seconds, "load_seconds": loaded, "decisions": decisions,
             "click_seconds_median": statistics.median(latencies) if latencies else 0.0,
-            "click_seconds_max": max(latencies, default=0.0)}
+            "click_seconds_max": max(latencies, default=0.0), "outside_requests": outside}
 
 
 def kernel_memory_mib() -> list[float]:
@@ -93,7 +96,7 @@ def kernel_memory_mib() -> list[float]:
     return kernels
 
 
-async def _classroom(url: str, sessions: int, players: int, timeout_ms: float) -> tuple[list[dict[str, float]], list[float]]:
+async def _classroom(url: str, sessions: int, players: int, timeout_ms: float) -> tuple[list[dict[str, Any]], list[float]]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
@@ -109,9 +112,11 @@ async def _classroom(url: str, sessions: int, players: int, timeout_ms: float) -
     return list(results), memory
 
 
-def classroom(sessions: int = 20, players: int = 2, timeout_ms: float = 300_000) -> dict[str, Any]:
-    """Run ``sessions`` concurrent whole games against one Voila and summarise them."""
-    with voila_server(timeout=120) as url:
+def classroom(sessions: int = 20, players: int = 2, timeout_ms: float = 300_000,
+              log_path: Path | None = None) -> dict[str, Any]:
+    """Run ``sessions`` concurrent whole games against one Voila and summarise them
+    (Voila's log in ``log_path``, if given)."""
+    with voila_server(log_path, timeout=120) as url:
         start = time.perf_counter()
         results, memory = asyncio.run(_classroom(url, sessions, players, timeout_ms))
         wall = time.perf_counter() - start

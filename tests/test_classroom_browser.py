@@ -60,8 +60,10 @@ def _open(browser: Any, url: str, notebook: str, ready: str) -> Any:
     """A page in a browser context of its own (its own cookies and storage: another person)."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     page = context.new_page()
+    outside = B.outside_requests(page)
     page.goto(f"{url}voila/render/{notebook}", timeout=120_000)  # Voila runs the notebook first
     page.wait_for_selector(ready, timeout=90_000)
+    assert outside == [], f"{notebook} asked hosts other than the server: {outside}"
     return page
 
 

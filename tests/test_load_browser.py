@@ -15,15 +15,16 @@ SESSIONS = 20
 
 
 def test_twenty_concurrent_sessions_each_finish_a_game() -> None:
-    run = classroom(SESSIONS, players=2)
+    (B.ROOT / "test-artifacts").mkdir(exist_ok=True)
+    run = classroom(SESSIONS, players=2, log_path=B.ROOT / "test-artifacts" / "voila-load.log")
     sessions = run["sessions"]
     assert len(sessions) == SESSIONS and all(s["decisions"] >= 15 for s in sessions)  # whole games
+    assert [s["outside_requests"] for s in sessions] == [[]] * SESSIONS  # nothing asked of the Internet
     # Fair shares: no learner waits much longer per decision than the others.
     per_decision = run["seconds_per_decision"]
     assert max(per_decision) <= 3 * statistics.median(per_decision), per_decision
     memory = run["kernel_memory_mib"]
     assert len(memory) >= SESSIONS, "every session had a kernel of its own"
     report = {"wall_seconds": run["wall_seconds"], "seconds_per_decision": per_decision, "kernel_memory_mib": memory}
-    (B.ROOT / "test-artifacts").mkdir(exist_ok=True)
     (B.ROOT / "test-artifacts" / "load.json").write_text(json.dumps(report, indent=1))
     print(f"\n{SESSIONS} sessions in {run['wall_seconds']:.0f} s; kernels {statistics.median(memory):.0f} MiB each")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -22,9 +23,18 @@ def test_environment_yml_and_pyproject_name_the_same_dependencies() -> None:
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     conda = {_name(d) for d in env["dependencies"] if isinstance(d, str)} - {"python", "pip"}
     pip_section = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
-    assert "-e ." in pip_section, "Binder must install the package itself"
+    # Installed, not editable: an editable install leaves out the Voila template (data-files).
+    assert "." in pip_section and "-e ." not in pip_section, "Binder must install the package itself"
     assert conda == {_name(d) for d in project["dependencies"]}
     assert env["channels"] == ["conda-forge"]
+
+
+def test_the_voila_template_voila_json_names_is_installed_where_voila_looks() -> None:
+    template = json.loads((ROOT / "voila.json").read_text())["VoilaConfiguration"]["template"]
+    folder = f"share/jupyter/voila/templates/{template}"
+    files = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"][folder]
+    installed = {p.name for pattern in files for p in ROOT.glob(pattern)}
+    assert {"conf.json", "index.html.j2"} <= installed
 
 
 def test_schemas_and_catalogues_are_package_data() -> None:

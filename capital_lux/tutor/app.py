@@ -40,7 +40,7 @@ class FreePlay:
         self.seed = tagged(W.Text(value="", layout=W.Layout(width="22em")), "cl-seed")
         self.seed_message = W.HTML()
         self._shown_seed = ""  # what the page put in the field: left as it is, it asks for a new seed
-        self.new_game = W.Button(button_style="success", icon="play", layout=W.Layout(width="auto"))
+        self.new_game = W.Button(button_style="success", layout=W.Layout(width="auto"))
         self.new_game.add_class("cl-new-game")
         self.new_game.on_click(lambda _: self.start())
         self.settings = W.HBox([self.players, self.strength, self.seed, self.new_game, self.seed_message],
@@ -53,7 +53,7 @@ class FreePlay:
         self.token_in = tagged(W.Text(layout=W.Layout(display="none")), "cl-resume-token")
         self.token_in.observe(lambda change: self._offered(str(change["new"])), names="value")
         self.offer_text = W.HTML()
-        self.resume_button = W.Button(button_style="info", icon="play", layout=W.Layout(width="auto"))
+        self.resume_button = W.Button(button_style="info", layout=W.Layout(width="auto"))
         self.resume_button.add_class("cl-resume")
         self.resume_button.on_click(lambda _: self.resume())
         self.offer = W.VBox([self.offer_text, self.resume_button], layout=W.Layout(display="none"))

@@ -76,7 +76,7 @@ class ChapterView:
         self.task = W.HTML()
         self.status = W.HTML()
         self.status.add_class("cl-lesson-status")
-        self.restart = W.Button(icon="refresh", layout=W.Layout(width="auto"))
+        self.restart = W.Button(layout=W.Layout(width="auto"))
         self.restart.add_class("cl-restart")
         self.restart.on_click(lambda _: self.open(self.index))
         self.quiz_text = W.HTML()

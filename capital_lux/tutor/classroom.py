@@ -46,7 +46,7 @@ class LearnerPanel:
         self.on_name: Callable[[], None] | None = None
         self._alone_seed = secrets.randbelow(MAX_SEED)  # no database: a class of one
         self.name = tagged(W.Text(layout=W.Layout(width="18em"), continuous_update=False), "cl-learner-name")
-        self.name_button = tagged(W.Button(icon="user", layout=W.Layout(width="auto")), "cl-learner-join")
+        self.name_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-learner-join")
         self.download = tagged(W.HTML(), "cl-ex-download")
         self.upload = tagged(W.FileUpload(accept=".json", multiple=False), "cl-ex-upload")
         self.note = tagged(W.HTML(), "cl-learner-note")

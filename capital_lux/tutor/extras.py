@@ -28,7 +28,7 @@ class HintPanel:
 
     def __init__(self, on_action: Callable[[Action], None]) -> None:
         self.on_action = on_action
-        self.button = tagged(W.Button(icon="lightbulb-o", layout=W.Layout(width="auto")), "cl-hint")
+        self.button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-hint")
         self.button.on_click(lambda _: self._guard(self._hint))
         self.follow = tagged(W.Button(layout=W.Layout(width="auto", display="none")), "cl-follow")
         self.follow.on_click(lambda _: self._follow())

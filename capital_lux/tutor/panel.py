@@ -48,7 +48,7 @@ class GamePanel:
         self.recent = tagged(W.HTML(), "cl-recent")  # what the others did after the learner's last move
         self._recent_from: int | None = None
         self.reports_from = 0  # round-end reports before this one are not shown (a lesson's past)
-        self.undo_button = tagged(W.Button(icon="undo", layout=W.Layout(width="auto")), "cl-undo")
+        self.undo_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-undo")
         self.undo_button.on_click(lambda _: self._guard(self._undo))
         self.log = tagged(W.HTML(), "cl-log-html")
         self.roundend = W.HTML()

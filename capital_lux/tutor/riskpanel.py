@@ -160,7 +160,7 @@ class RiskPanel:
         # "Compare my moves at the round end": the session's work runner, the dropdowns' model and placement
         self.comparison = MoveComparison(runner)
         self.compare_options: dict[str, Any] = {}  # passed on to ``compare_forward`` (tests settle for less)
-        self.compare_button = tagged(W.Button(icon="bar-chart", layout=W.Layout(width="auto")), "cl-risk-compare")
+        self.compare_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-risk-compare")
         self.compare_button.on_click(lambda _: self.compare())
         self.box = W.VBox([self.show, W.HBox([self.model, self.placement]), self.html, self.chart_toggle, self.image,
                            self.compare_button, self.comparison.box])
@@ -344,7 +344,7 @@ class MoveComparison:
         self.runner = runner if runner is not None else page_runner()
         self.progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none"))
         self.progress.add_class("cl-compare-progress")
-        self.stop = tagged(W.Button(icon="stop", layout=W.Layout(width="auto", display="none")), "cl-compare-stop")
+        self.stop = tagged(W.Button(layout=W.Layout(width="auto", display="none")), "cl-compare-stop")
         self.stop.on_click(lambda _: self.cancel())
         self.html = tagged(W.HTML(), "cl-compare-result")
         self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))

@@ -88,7 +88,7 @@ class TeacherApp:
         self.title = W.HTML()
         self.language = language_picker(self.t, self.set_language)
         self.key = tagged(W.Password(layout=W.Layout(width="24em")), "cl-teacher-key")
-        self.unlock_button = tagged(W.Button(icon="unlock", button_style="primary", layout=W.Layout(width="auto")),
+        self.unlock_button = tagged(W.Button(button_style="primary", layout=W.Layout(width="auto")),
                                     "cl-teacher-unlock")
         self.lock_note = tagged(W.HTML(), "cl-teacher-lock-note")
         self.unlock_button.on_click(lambda _: self.unlock())
@@ -119,8 +119,8 @@ class TeacherApp:
 
     def _build_dashboard(self) -> None:
         self.solutions = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-solutions")
-        self.refresh_button = tagged(W.Button(icon="refresh", layout=W.Layout(width="auto")), "cl-teacher-refresh")
-        self.export_button = tagged(W.Button(icon="download", layout=W.Layout(width="auto")), "cl-teacher-export")
+        self.refresh_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-refresh")
+        self.export_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-export")
         self.csv_link = tagged(W.HTML(), "cl-teacher-csv")
         self.summary = tagged(W.HTML(), "cl-teacher-summary")
         self.table = tagged(W.HTML(), "cl-teacher-table")
@@ -129,10 +129,10 @@ class TeacherApp:
         self.numbers = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-numbers")
         self.class_seed = tagged(W.BoundedIntText(min=0, max=MAX_SEED - 1, layout=W.Layout(width="16em")),
                                  "cl-teacher-class-seed")
-        self.new_seed_button = tagged(W.Button(icon="random", layout=W.Layout(width="auto")), "cl-teacher-new-seed")
+        self.new_seed_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-new-seed")
         self.numbers_note = tagged(W.HTML(), "cl-teacher-numbers-note")
-        self.worksheet_button = tagged(W.Button(icon="print", layout=W.Layout(width="auto")), "cl-teacher-worksheet")
-        self.key_button = tagged(W.Button(icon="key", layout=W.Layout(width="auto")), "cl-teacher-answer-key")
+        self.worksheet_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-worksheet")
+        self.key_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-answer-key")
         self.sheet_links = tagged(W.HTML(), "cl-teacher-sheets")
         self.refresh_button.on_click(lambda _: self.refresh())
         self.export_button.on_click(lambda _: self.export_csv())

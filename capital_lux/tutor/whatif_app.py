@@ -156,9 +156,9 @@ class WhatIfApp:
         # loading
         self.gallery = W.Dropdown(options=list(gallery.NAMES), value=name, layout=W.Layout(width="32em"))
         self.gallery.add_class("cl-wi-gallery")
-        self.gallery_button = tagged(W.Button(icon="folder-open", layout=W.Layout(width="auto")), "cl-wi-load-gallery")
+        self.gallery_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-wi-load-gallery")
         self.paste = tagged(W.Textarea(layout=W.Layout(width="40em", height="6em")), "cl-wi-paste")
-        self.paste_button = tagged(W.Button(icon="paste", layout=W.Layout(width="auto")), "cl-wi-load-paste")
+        self.paste_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-wi-load-paste")
         self.upload = tagged(W.FileUpload(accept=".json", multiple=False), "cl-wi-upload")
         self.message = tagged(W.HTML(), "cl-wi-message")
         # the table
@@ -178,7 +178,7 @@ class WhatIfApp:
         self.round = W.BoundedIntText(min=0, max=3, layout=W.Layout(width="12em"))
         self.current = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
         self.starting = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
-        self.apply_button = W.Button(button_style="warning", icon="pencil", layout=W.Layout(width="auto"))
+        self.apply_button = W.Button(button_style="warning", layout=W.Layout(width="auto"))
         self.apply_button.add_class("cl-wi-apply")
         # analysis and play
         self.samples = W.Dropdown(options=list(SAMPLES), value=50, layout=W.Layout(width="auto"))
@@ -186,7 +186,7 @@ class WhatIfApp:
         self.seed = tagged(W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em")), "cl-wi-seed")
         self.bot = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-wi-bot")
         self.horizon = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-wi-horizon")
-        self.analyse_button = W.Button(button_style="primary", icon="bar-chart", layout=W.Layout(width="auto"))
+        self.analyse_button = W.Button(button_style="primary", layout=W.Layout(width="auto"))
         self.analyse_button.add_class("cl-wi-analyse")
         self.analysis = tagged(W.HTML(), "cl-wi-analysis")
         self.chart = tagged(W.Image(format="png", layout=W.Layout(max_width="760px", display="none")), "cl-wi-chart")
@@ -197,11 +197,11 @@ class WhatIfApp:
         self.analysis_progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none"))
         self.analysis_progress.add_class("cl-wi-progress")
         self.move = tagged(W.Dropdown(layout=W.Layout(width="24em")), "cl-wi-move")
-        self.play_button = W.Button(button_style="success", icon="play", layout=W.Layout(width="auto"))
+        self.play_button = W.Button(button_style="success", layout=W.Layout(width="auto"))
         self.play_button.add_class("cl-wi-play")
         self.log = tagged(W.HTML(), "cl-wi-log")
         self.export = tagged(W.Textarea(layout=W.Layout(width="40em", height="8em")), "cl-wi-export")
-        self.export_button = tagged(W.Button(icon="download", layout=W.Layout(width="auto")), "cl-wi-export-button")
+        self.export_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-wi-export-button")
         self.download = W.HTML()
 
         self.gallery_button.on_click(lambda _: self.load_gallery(str(self.gallery.value)))
