@@ -33,8 +33,20 @@ OVERFLOWS = """() => {
     if (!el.offsetParent || el.clientWidth === 0) continue;          // hidden
     const style = getComputedStyle(el);
     const scrolls = scroller(el) || inScroller(el);  // wide content that scrolls is readable
-    if (!scrolls && el.scrollWidth > el.clientWidth + 1 && style.overflowX !== 'visible') {
+    // An element that hides its own overflow (a label ending in "…") cuts its text, whatever
+    // scrolls around it.
+    if (!scroller(el) && el.scrollWidth > el.clientWidth + 1 && style.overflowX !== 'visible') {
       found.push(`${el.tagName}.${el.className} clips ${el.scrollWidth}>${el.clientWidth}: ${el.innerText.slice(0, 40)}`);
+    }
+    if (el.tagName === 'SELECT' && el.selectedIndex >= 0) {  // a drop-down's chosen text, against its box
+      const probe = document.createElement('span');
+      probe.style.font = style.font;
+      probe.style.whiteSpace = 'pre';
+      probe.textContent = el.options[el.selectedIndex].text;
+      document.body.appendChild(probe);
+      const needed = probe.getBoundingClientRect().width + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+      probe.remove();
+      if (needed > el.clientWidth + 1) found.push(`SELECT cuts its choice (${Math.round(needed)}>${el.clientWidth}): ${probe.textContent}`);
     }
     const box = el.getBoundingClientRect();
     if (!scrolls && box.width > 0 && box.right > document.documentElement.clientWidth + 1) {

@@ -151,9 +151,10 @@ class RiskPanel:
         self.samples, self.target = samples, target
         self.exact_limit = EXACT_LIMIT if exact_limit is None else exact_limit
         self.show = tagged(W.Checkbox(value=True, indent=False), "cl-risk-toggle")
-        self.model = W.Dropdown(layout=W.Layout(width="auto"))  # options are set in the reader's language
+        self.model = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-wrap")  # options: in the reader's language
         self.model.add_class("cl-risk-model")
-        self.placement = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-risk-placement")
+        self.placement = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-wrap")
+        self.placement.add_class("cl-risk-placement")
         self.chart_toggle = W.Checkbox(value=False, indent=False)
         self.html = tagged(W.HTML(), "cl-risk")
         self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
@@ -162,7 +163,7 @@ class RiskPanel:
         self.compare_options: dict[str, Any] = {}  # passed on to ``compare_forward`` (tests settle for less)
         self.compare_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-risk-compare")
         self.compare_button.on_click(lambda _: self.compare())
-        self.box = W.VBox([self.show, W.HBox([self.model, self.placement]), self.html, self.chart_toggle, self.image,
+        self.box = W.VBox([self.show, W.HBox([self.model, self.placement], layout=W.Layout(flex_flow="row wrap")), self.html, self.chart_toggle, self.image,
                            self.compare_button, self.comparison.box])
         self._last: tuple[Translator, PlayerView] | None = None
         self._placement_views: dict[tuple[str, int], PlayerView] | None = None

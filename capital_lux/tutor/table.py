@@ -33,6 +33,11 @@ CSS = """<style>
 .cl-tutor .lm-TabBar-content{flex-wrap:wrap}
 .cl-tutor .lm-TabBar-tab{flex:0 0 auto !important;max-width:none !important}
 .cl-tutor .widget-tab>.lm-TabBar{height:auto;overflow:visible}
+/* A control's label is as wide as its words (ipywidgets cuts it at 80 px with "…"). */
+.cl-tutor .widget-inline-hbox>.widget-label{width:auto;max-width:none;flex:0 0 auto}
+/* A choice whose label and list do not fit on one line puts the list under its label. */
+.cl-tutor .cl-wrap.widget-inline-hbox{flex-wrap:wrap;height:auto}
+.cl-tutor .cl-wrap>select{flex:1 0 auto}
 .cl-tutor .cl-ref{color:#555}
 .cl-tutor .cl-table tr.cl-you{background:#fffbe6}
 .cl-tutor .cl-total{color:#444;font-size:12px}
