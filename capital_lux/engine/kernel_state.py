@@ -320,12 +320,10 @@ def limits(ks: KState) -> list[int]:
     """Every colour's ``capital_total`` at once (the hometown limits, modifiers included)."""
     capital, mods, totals = ks.capital, ks.mods, [0, 0, 0, 0]
     for c in range(4):
-        total = 0
-        for value in capital[c]:
-            total += value
+        limit = total(capital[c])
         for _, value in mods[c]:
-            total += value
-        totals[c] = total
+            limit += value
+        totals[c] = limit
     return totals
 
 

@@ -48,7 +48,6 @@ def table_for(ks: KState, seat: int) -> Table:
     )
 
 
-
 class RulePolicy:
     """The rule-of-thumb bot (``bots.RuleOfThumbBot``) for the kernel: the same decisions,
     chosen among the kernel's own options (no engine actions are built)."""
