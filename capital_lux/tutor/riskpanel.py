@@ -352,18 +352,22 @@ class MoveComparison:
         self.box = W.VBox([W.HBox([self.progress, self.stop]), self.html, self.image])
         self.job: Job[list[Any] | None] | None = None
         self._request: object = None
+        # Held from the check that a job's request is still the one on show to the end of its
+        # writes, and by ``clear``: a stopped comparison never gets a late table.
+        self._lock = threading.RLock()
 
     def _busy(self, busy: bool) -> None:
         self.progress.layout.display = None if busy else "none"
         self.stop.layout.display = None if busy else "none"
 
     def clear(self) -> None:
-        self._request = None
-        if self.job is not None:
-            self.job.cancel()
-        self._busy(False)
-        self.html.value = ""
-        self.image.layout.display = "none"
+        with self._lock:
+            self._request = None
+            if self.job is not None:
+                self.job.cancel()
+            self._busy(False)
+            self.html.value = ""
+            self.image.layout.display = "none"
 
     def cancel(self) -> None:
         self.clear()
@@ -399,42 +403,51 @@ class MoveComparison:
 
             def progress(x: float) -> None:
                 job.check(x)  # stops the job here once it is cancelled or over its budget
-                if self._request is mine:
-                    self.progress.value = job.progress
+                with self._lock:
+                    if self._request is mine:
+                        self.progress.value = job.progress
 
             def partial(moves: list[Any]) -> None:  # the ranking sharpens while the learner watches
                 so_far[:] = moves
-                if self._request is mine:
-                    self.html.value = self.table(t, moves, bot)
+                with self._lock:
+                    if self._request is mine:
+                        self.html.value = self.table(t, moves, bot)
 
             try:
                 moves = compare_forward(v, model, placement, seed=seed, placement_views=placement_views,
                                         progress=progress, should_stop=job.stopping, partial=partial, **options)
             except (Cancelled, WorkStopped):
-                if not job.cancelled and self._request is mine:  # over the session's time budget: say so
-                    self._busy(False)
-                    if so_far:
-                        note = t.gettext("The comparison was stopped: it took longer than the time allowed. "
-                                         "The figures above come from the games played so far, with their "
-                                         "intervals.")
-                        shown = self.table(t, so_far, bot)
-                    else:
-                        note = t.gettext("The comparison was stopped: it took longer than the time allowed.")
-                        shown = ""
-                    self.html.value = f'{shown}<div class="cl-note cl-compare-stopped">{escape(note)}</div>'
+                with self._lock:
+                    if not job.cancelled and self._request is mine:  # over the session's time budget: say so
+                        self._busy(False)
+                        if so_far:
+                            note = t.gettext("The comparison was stopped: it took longer than the time allowed. "
+                                             "The figures above come from the games played so far, with their "
+                                             "intervals.")
+                            shown = self.table(t, so_far, bot)
+                        else:
+                            note = t.gettext("The comparison was stopped: it took longer than the time allowed.")
+                            shown = ""
+                        self.html.value = f'{shown}<div class="cl-note cl-compare-stopped">{escape(note)}</div>'
                 raise
             except Exception:
                 LOG.exception("move comparison failed")
-                if self._request is mine:
-                    self._busy(False)
-                    self.html.value = f'<div class="cl-note">{escape(t.gettext("The risk cannot be computed here."))}</div>'
+                with self._lock:
+                    if self._request is mine:
+                        self._busy(False)
+                        self.html.value = (f'<div class="cl-note">'
+                                           f'{escape(t.gettext("The risk cannot be computed here."))}</div>')
                 raise
             if job.cancelled or self._request is not mine:
                 return None
-            self._busy(False)
-            self.html.value = self.table(t, moves, bot)
-            self.image.value = figure_png(forward_move_chart(moves, t))
-            self.image.layout.display = None
+            chart = figure_png(forward_move_chart(moves, t))  # drawn before the lock: it takes a while
+            with self._lock:
+                if job.cancelled or self._request is not mine:
+                    return None
+                self._busy(False)
+                self.html.value = self.table(t, moves, bot)
+                self.image.value = chart
+                self.image.layout.display = None
             return moves
 
         self.job = self.runner.submit(work)
