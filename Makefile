@@ -22,7 +22,8 @@ TESTS     ?= tests
 NOTEBOOKS ?= $(wildcard $(ROOT)/notebooks/*.ipynb)
 NBVAL_ARGS ?= $(if $(strip $(NOTEBOOKS)),--nbval-lax notebooks)
 
-VOILA     ?= $(VENV)/bin/voila
+# The class server: Voila with capital_lux.serve's guards (see the README's "Serving a class safely").
+VOILA     ?= $(VPY) -m capital_lux.serve
 TUTOR_NB  ?= notebooks/tutorial.ipynb
 PORT      ?= 8866
 HOST      ?= 127.0.0.1

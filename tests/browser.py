@@ -36,17 +36,28 @@ def free_port() -> int:
         return port
 
 
-def voila_command(port: int) -> list[str]:
-    voila = Path(sys.executable).with_name("voila")
-    return [str(voila), NOTEBOOK, f"--port={port}", "--no-browser", "--Voila.ip=127.0.0.1"]
+#: Switches off the pace at which one address may open pages (``capital_lux.serve.app``).
+UNPACED = "--ClassVoila.page_burst=0"
+
+
+def voila_command(port: int, *options: str) -> list[str]:
+    """The class server's command (Voila with ``capital_lux.serve``'s guards), as ``make tutor`` runs it."""
+    return [sys.executable, "-m", "capital_lux.serve", NOTEBOOK, f"--port={port}", "--no-browser",
+            "--Voila.ip=127.0.0.1", *options]
 
 
 @contextmanager
-def voila_server(log_path: Path | None = None, timeout: float = 60.0) -> Iterator[str]:
-    """Voila serving the tutor from the repository root (so ``voila.json`` applies); yields its URL."""
+def voila_server(log_path: Path | None = None, timeout: float = 60.0,
+                 options: tuple[str, ...] = (UNPACED,)) -> Iterator[str]:
+    """The tutor served from the repository root (so ``voila.json`` applies); yields its URL.
+
+    ``options`` are more command-line settings. By default one address may open pages as
+    fast as it likes: a test's many pages, or a class's many learners, all come from this
+    machine (``test_serve`` checks the pace a served class has).
+    """
     port = free_port()
     log = open(log_path, "w") if log_path else subprocess.DEVNULL
-    proc = subprocess.Popen(voila_command(port), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(voila_command(port, *options), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + timeout

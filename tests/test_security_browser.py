@@ -19,11 +19,13 @@ from pathlib import Path
 
 import pytest
 import websocket
+from jupyter_server.services.kernels.connection.base import serialize_msg_to_ws_v1
 
 import browser as B
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = B.ROOT / "test-artifacts"
+V1 = "v1.kernel.websocket.jupyter.org"
 
 
 def _page(url: str) -> str:
@@ -50,19 +52,21 @@ def test_execute_requests_are_refused_and_sources_stripped(tmp_path: Path) -> No
         kernel = re.search(r'kernelId": "([0-9a-f-]+)"', html)
         assert kernel, "the page names its kernel"
         ws_url = url.replace("http://", "ws://") + f"api/kernels/{kernel.group(1)}/channels?session_id={uuid.uuid4()}"
-        conn = websocket.create_connection(ws_url, timeout=5)
+        conn = websocket.create_connection(ws_url, timeout=5, subprotocols=[V1])  # the only one served
         try:
             request = _execute_request(f"open({str(marker)!r}, 'w').write('ran')")
-            conn.send(json.dumps(request))
+            conn.send_binary(serialize_msg_to_ws_v1(
+                [json.dumps(request[part]).encode() for part in ("header", "parent_header", "metadata", "content")],
+                "shell"))
             replies = []
             deadline = time.monotonic() + 5
             while time.monotonic() < deadline:  # listen a while for anything answering our request
                 try:
-                    message = json.loads(conn.recv())
-                except (websocket.WebSocketTimeoutException, ValueError):
+                    message = conn.recv()
+                except websocket.WebSocketTimeoutException:
                     break
-                if message.get("parent_header", {}).get("msg_id") == request["header"]["msg_id"]:  # type: ignore[index]
-                    replies.append(message["msg_type"])
+                if request["header"]["msg_id"].encode() in message:  # type: ignore[index]
+                    replies.append(message)
         finally:
             conn.close()
         for _ in range(50):  # Voila logs the refusal as it drops the message
@@ -84,8 +88,9 @@ def test_a_failing_cell_shows_no_traceback(tmp_path: Path) -> None:
     (tmp_path / "failing.ipynb").write_text(json.dumps(notebook))
     shutil.copy(B.ROOT / "voila.json", tmp_path / "voila.json")
     port = B.free_port()
-    voila = Path(sys.executable).with_name("voila")
-    proc = subprocess.Popen([str(voila), "failing.ipynb", f"--port={port}", "--no-browser", "--Voila.ip=127.0.0.1"],
+    command = B.voila_command(port)
+    command[command.index(B.NOTEBOOK)] = "failing.ipynb"
+    proc = subprocess.Popen(command,
                             cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         html = ""

@@ -1,0 +1,38 @@
+"""Serving the tutor to a class: guards around Voila and Jupyter Server that a school needs.
+
+The top floor beside ``cli``: it imports the servers, never the tutor. Each guard stands
+against something one page could do to everyone else on the server:
+
+- ``KernelSocket``: a kernel's websocket that speaks only Jupyter's v1 protocol (Voila
+  0.5.13 reads a legacy client's replies as v1 and builds a list of about 10^18 offsets on
+  the server's only event loop), shuts its kernel down for real when the page asks
+  (``shutdown_request`` would otherwise be auto-restarted), and shuts it down soon after
+  the page has gone (Voila's shutdown-on-unload is refused with a 403 for want of an
+  ``_xsrf`` token, so every closed page left its kernel for the idle cull);
+- ``ClassKernels``: a ceiling on the kernels one server runs, so a class that outgrows the
+  machine gets a page saying so instead of a swapping server;
+- ``app.ClassVoila`` (``python -m capital_lux.serve``): Voila with the above and a limit on
+  how fast one client may start kernels.
+
+As a Jupyter Server extension (``jupyter server --ServerApp.jpserver_extensions=
+"{'capital_lux.serve': True}"``, as a JupyterHub single-user server runs it), the same
+websocket guard and kernel ceiling apply to Voila's pages there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .guards import ClassKernels, KernelSocket
+
+__all__ = ["ClassKernels", "KernelSocket"]
+
+
+def _jupyter_server_extension_points() -> list[dict[str, str]]:
+    return [{"module": "capital_lux.serve"}]
+
+
+def _load_jupyter_server_extension(server_app: Any) -> None:
+    """Put the websocket guard in a running Jupyter Server's settings."""
+    server_app.web_app.settings["kernel_websocket_connection_class"] = KernelSocket
+    server_app.log.info("capital_lux.serve: kernel websockets speak only the v1 protocol")

@@ -1,0 +1,152 @@
+"""The kernel websocket and the kernel manager a class server runs (see ``capital_lux.serve``).
+
+Both are named in ``voila.json`` (``Voila.kernel_websocket_connection_class`` and
+``VoilaConfiguration.multi_kernel_manager_class``), so plain ``voila`` from the repository
+root gets them too, and Jupyter Server's settings take the websocket through the extension.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from typing import Any, Final
+
+from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado import web
+from traitlets import Int
+
+#: The only websocket protocol the class's pages speak (Jupyter's binary v1 framing).
+V1: Final = "v1.kernel.websocket.jupyter.org"
+#: Memory kept for the server and the system when the ceiling is derived from the machine's.
+RESERVED_MIB: Final = 1024
+
+
+def offered_protocols(header: str | None) -> set[str]:
+    """The subprotocols a websocket handshake's ``Sec-WebSocket-Protocol`` header offers.
+
+    >>> sorted(offered_protocols("v1.kernel.websocket.jupyter.org, other"))
+    ['other', 'v1.kernel.websocket.jupyter.org']
+    >>> offered_protocols(None)
+    set()
+    """
+    return {part.strip() for part in (header or "").split(",") if part.strip()}
+
+
+def v1_message_type(message: object) -> str | None:
+    """The ``msg_type`` of a v1-framed websocket message, or ``None`` if it is not one.
+
+    The frame starts with a count of offsets (8 bytes, little-endian) and the offsets: a
+    count that does not fit the frame is refused before anything is read, since
+    Jupyter Server's own reader would build that many offsets first.
+
+    >>> import json
+    >>> from jupyter_server.services.kernels.connection.base import serialize_msg_to_ws_v1
+    >>> header = json.dumps({"msg_type": "comm_msg"}).encode()
+    >>> frame = serialize_msg_to_ws_v1([header, b"{}", b"{}", b"{}"], "shell")
+    >>> v1_message_type(frame)
+    'comm_msg'
+    >>> v1_message_type((2**60).to_bytes(8, "little") + frame) is None
+    True
+    """
+    if not isinstance(message, bytes) or len(message) < 8:
+        return None
+    count = int.from_bytes(message[:8], "little")
+    if count < 3 or 8 * (count + 1) > len(message):
+        return None
+    offsets = [int.from_bytes(message[8 * i:8 * (i + 1)], "little") for i in range(1, 4)]
+    if not offsets[0] <= offsets[1] <= offsets[2] <= len(message):
+        return None
+    try:
+        header = json.loads(message[offsets[1]:offsets[2]])
+    except ValueError:
+        return None
+    kind = header.get("msg_type") if isinstance(header, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+class KernelSocket(ZMQChannelsWebsocketConnection):
+    """A page's kernel websocket: v1 framing only, and a page's shutdown request is final.
+
+    - A handshake that does not offer the v1 subprotocol is refused (400) before the
+      upgrade. Voila 0.5.13's handler parses every binary reply as v1 whatever the
+      client speaks; for a legacy client it reads a length of ~10^18 and the server
+      freezes while it fills its memory.
+    - A frame whose framing does not hold is dropped, never parsed further.
+    - ``shutdown_request`` shuts the kernel down through the kernel manager: sent to the
+      kernel, it would only be restarted by the server's restarter.
+    """
+
+    async def prepare(self) -> None:
+        request = self.websocket_handler.request
+        if V1 not in offered_protocols(request.headers.get("Sec-WebSocket-Protocol")):
+            self.log.warning("Refused a kernel websocket without the %s subprotocol from %s",
+                             V1, request.remote_ip)
+            raise web.HTTPError(400, f"kernel websockets here speak only the {V1} subprotocol")
+        await super().prepare()  # type: ignore[no-untyped-call]
+
+    def handle_incoming_message(self, incoming_msg: Any) -> None:
+        kind = v1_message_type(incoming_msg)
+        if kind is None:
+            self.log.warning("Dropped a kernel websocket frame that is not v1-framed")
+            return
+        if kind == "shutdown_request":
+            self.log.info("Kernel %s: shut down at its page's request", self.kernel_id)
+            asyncio.ensure_future(self._shut_down())
+            return
+        super().handle_incoming_message(incoming_msg)
+
+    async def _shut_down(self) -> None:
+        kernels = self.multi_kernel_manager
+        if self.kernel_id in kernels:
+            await kernels.shutdown_kernel(self.kernel_id)
+
+
+def memory_ceiling(total_bytes: int, kernel_mib: int) -> int:
+    """How many kernels of ``kernel_mib`` fit a machine's memory, less what the server keeps.
+
+    >>> memory_ceiling(24 * 2**30, 160)
+    147
+    >>> memory_ceiling(512 * 2**20, 160)
+    1
+    """
+    return max(1, (total_bytes // 2**20 - RESERVED_MIB) // kernel_mib)
+
+
+def machine_memory() -> int:
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+class ClassKernels(AsyncMappingKernelManager):
+    """The server's kernels, with a ceiling: past it a page is answered 503, the class is full.
+
+    The ceiling counts kernels running and starting, so a class arriving at once cannot
+    overshoot it between two checks.
+    """
+
+    max_kernels = Int(0, config=True, help=(
+        "Most kernels at once; 0 (the default) derives it from the machine's memory "
+        "and kernel_memory_mib."))
+    kernel_memory_mib = Int(160, config=True, help=(
+        "Memory one learner's kernel is allowed for when the ceiling is derived (MiB)."))
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)  # type: ignore[no-untyped-call]
+        self._starting = 0
+
+    @property
+    def ceiling(self) -> int:
+        return self.max_kernels or memory_ceiling(machine_memory(), self.kernel_memory_mib)
+
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]  # async, as the base's
+        if kwargs.get("kernel_id") is None and len(self.list_kernel_ids()) + self._starting >= self.ceiling:
+            self.log.warning("The class is full: %d kernels, ceiling %d", len(self.list_kernel_ids()),
+                             self.ceiling)
+            raise web.HTTPError(503, "the class is full", reason="Class full")
+        self._starting += 1
+        try:
+            kernel_id: str = await super().start_kernel(*args, **kwargs)
+        finally:
+            self._starting -= 1
+        return kernel_id

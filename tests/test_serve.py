@@ -1,0 +1,195 @@
+"""The class server's guards (``capital_lux.serve``), against the server they guard.
+
+Each test starts the server as ``make tutor`` does (``python -m capital_lux.serve``) and
+plays a page that misbehaves: a websocket without Jupyter's v1 subprotocol, a frame that
+claims 2^60 offsets, a page asking its kernel to shut down, a client opening pages faster
+than a person, a class larger than the server's ceiling, pages closed without a goodbye.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import time
+import urllib.error
+import urllib.request
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import psutil
+import pytest
+import websocket
+from jupyter_server.services.kernels.connection.base import serialize_msg_to_ws_v1
+
+import browser as B
+
+V1 = "v1.kernel.websocket.jupyter.org"
+#: A page with one widget: it opens its kernel's websocket as the tutor does, in a second.
+WIDGET_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "id": "w", "metadata": {}, "outputs": [],
+               "source": "import ipywidgets\nipywidgets.Button(description='ready', _dom_classes=['ready'])"}],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+
+
+@contextmanager
+def served(folder: Path, *options: str) -> Iterator[tuple[str, psutil.Process]]:
+    """The guarded server on ``folder``'s widget page (with the project's voila.json)."""
+    (folder / "page.ipynb").write_text(json.dumps(WIDGET_NOTEBOOK))
+    shutil.copy(B.ROOT / "voila.json", folder / "voila.json")
+    port = B.free_port()
+    command = B.voila_command(port, *options)
+    command[command.index(B.NOTEBOOK)] = "page.ipynb"
+    log = open(folder / "server.log", "w")
+    proc = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(urllib.request.Request(url + "api/status", method="HEAD"), timeout=2)
+                break
+            except urllib.error.HTTPError:
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield url, psutil.Process(proc.pid)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _get(url: str) -> tuple[int, str, dict[str, str]]:
+    try:
+        with urllib.request.urlopen(url, timeout=120) as answer:
+            return answer.status, answer.read().decode(), dict(answer.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode(), dict(error.headers)
+
+
+def _kernel_of(html: str) -> str:
+    found = re.search(r'kernelId": "([0-9a-f-]+)"', html)
+    assert found, "the page names its kernel"
+    return found.group(1)
+
+
+def _socket_url(url: str, kernel: str) -> str:
+    return url.replace("http://", "ws://") + f"api/kernels/{kernel}/channels?session_id={uuid.uuid4()}"
+
+
+def _frame(msg_type: str, channel: str = "shell", content: dict[str, object] | None = None) -> bytes:
+    header = {"msg_id": uuid.uuid4().hex, "username": "learner", "session": uuid.uuid4().hex,
+              "msg_type": msg_type, "version": "5.3"}
+    parts = [json.dumps(part).encode() for part in (header, {}, {}, content or {})]
+    frame: bytes = serialize_msg_to_ws_v1(parts, channel)
+    return frame
+
+
+def _kernel_alive(url: str, kernel: str) -> bool:
+    return _get(url + f"api/kernels/{kernel}")[0] == 200
+
+
+def _wait_until(condition: object, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():  # type: ignore[operator]
+            return True
+        time.sleep(0.5)
+    return bool(condition())  # type: ignore[operator]
+
+
+def test_a_legacy_websocket_is_refused_and_a_forged_frame_dropped_the_server_unharmed(tmp_path: Path) -> None:
+    with served(tmp_path, B.UNPACED) as (url, server):
+        status, html, _ = _get(url)
+        kernel = _kernel_of(html)
+        before = server.memory_info().rss
+        # Voila 0.5.13 reads every reply to a legacy client as v1: asked for the widgets' state,
+        # it built ~10^18 offsets and the server grew by gigabytes until MemoryError.
+        with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+            websocket.create_connection(_socket_url(url, kernel), timeout=10)
+        assert refused.value.status_code == 400
+        # A v1 client's frame that claims 2^60 offsets (Jupyter Server would build them all):
+        socket = websocket.create_connection(_socket_url(url, kernel), timeout=10, subprotocols=[V1])
+        try:
+            socket.send_binary((2**60).to_bytes(8, "little") + b"\0" * 64)
+            socket.send_binary(_frame("comm_info_request"))
+            reply = socket.recv()  # the socket still works: an answer to the well-formed request
+            assert isinstance(reply, bytes) and b"comm_info_reply" in reply or b"status" in reply
+        finally:
+            socket.close()
+        second, page, _ = _get(url)  # another learner's page still loads, and its kernel starts
+        assert second == 200 and _kernel_of(page) != kernel
+        assert server.memory_info().rss - before < 64 * 2**20
+        log = (tmp_path / "server.log").read_text()
+    assert "Refused a kernel websocket without the v1.kernel.websocket.jupyter.org subprotocol" in log
+    assert "Dropped a kernel websocket frame that is not v1-framed" in log
+
+
+def test_a_pages_shutdown_request_ends_its_kernel_for_good(tmp_path: Path) -> None:
+    with served(tmp_path, B.UNPACED) as (url, _):
+        kernel = _kernel_of(_get(url)[1])
+        socket = websocket.create_connection(_socket_url(url, kernel), timeout=10, subprotocols=[V1])
+        try:
+            socket.send_binary(_frame("shutdown_request", "control", {"restart": False}))
+            assert _wait_until(lambda: not _kernel_alive(url, kernel), 30), "the kernel is still there"
+        finally:
+            socket.close()
+        time.sleep(3)  # time enough for an auto-restart, which used to bring it back
+        assert not _kernel_alive(url, kernel)
+
+
+def test_a_full_class_and_a_hurried_client_get_a_page_that_says_so(tmp_path: Path) -> None:
+    with served(tmp_path, "--ClassKernels.max_kernels=1", "--ClassVoila.page_burst=2",
+                "--ClassVoila.pages_per_minute=1") as (url, _):
+        first, _, _ = _get(url)
+        full, page, _ = _get(url)
+        hurried, wait_page, headers = _get(url)
+    assert first == 200
+    assert full == 503 and 'data-status="503"' in page
+    for sentence in ("The class is full", "La classe est complète", "La clase está llena", "A turma está cheia"):
+        assert sentence in page
+    assert hurried == 429 and int(headers["Retry-After"]) > 0
+    assert f"Wait {headers['Retry-After']} seconds" in wait_page
+    assert f"Attendez {headers['Retry-After']} secondes" in wait_page
+    assert "cdn" not in (page + wait_page).lower() and "http://" not in page + wait_page
+
+
+@pytest.mark.browser
+def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(tmp_path: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    cull = ("--MappingKernelManager.cull_idle_timeout=4", "--MappingKernelManager.cull_interval=1")
+    with served(tmp_path, B.UNPACED, *cull) as (url, _), sync_api.sync_playwright() as p:
+        browser = B.launch(p)
+        try:
+            pages = []
+            for _ in range(10):
+                page = browser.new_page()
+                page.goto(url)
+                page.wait_for_selector(".ready")
+                pages.append((page, _kernel_of(page.content())))
+            kept, kept_kernel = pages[0]
+            for page, _ in pages[1:]:
+                page.close()
+            closed = [kernel for _, kernel in pages[1:]]
+            assert _wait_until(lambda: not any(_kernel_alive(url, k) for k in closed), 60), \
+                "closed pages' kernels outlived the cull"
+            time.sleep(6)  # idle longer than the cull's timeout, with its page open
+            assert _kernel_alive(url, kept_kernel)
+            kept.click(".ready")  # and the page still talks to it
+            assert kept.query_selector(".ready")
+        finally:
+            browser.close()
+
+
+def test_the_served_settings_cull_a_closed_page_within_two_minutes_and_keep_open_ones() -> None:
+    kernels = json.loads((B.ROOT / "voila.json").read_text())["MappingKernelManager"]
+    assert kernels["cull_idle_timeout"] + kernels["cull_interval"] <= 120
+    assert kernels["cull_connected"] is False
