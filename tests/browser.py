@@ -55,9 +55,19 @@ def voila_server(log_path: Path | None = None, timeout: float = 60.0,
     fast as it likes: a test's many pages, or a class's many learners, all come from this
     machine (``test_serve`` checks the pace a served class has).
     """
+    with serving(ROOT, NOTEBOOK, log_path, timeout, options) as (url, _):
+        yield url
+
+
+@contextmanager
+def serving(folder: Path, notebook: str, log_path: Path | None = None, timeout: float = 60.0,
+            options: tuple[str, ...] = ()) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """The class server on ``notebook`` (a path from ``folder``, where it starts); yields its URL and process."""
     port = free_port()
+    command = voila_command(port, *options)
+    command[command.index(NOTEBOOK)] = notebook
     log = open(log_path, "w") if log_path else subprocess.DEVNULL
-    proc = subprocess.Popen(voila_command(port, *options), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + timeout
@@ -74,7 +84,7 @@ def voila_server(log_path: Path | None = None, timeout: float = 60.0,
                 if time.monotonic() > deadline:
                     raise TimeoutError("voila did not start") from None
                 time.sleep(0.1)
-        yield url
+        yield url, proc
     finally:
         proc.terminate()
         try:

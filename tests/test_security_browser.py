@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 import time
 import urllib.request
 import uuid
@@ -87,22 +85,7 @@ def test_a_failing_cell_shows_no_traceback(tmp_path: Path) -> None:
     }
     (tmp_path / "failing.ipynb").write_text(json.dumps(notebook))
     shutil.copy(B.ROOT / "voila.json", tmp_path / "voila.json")
-    port = B.free_port()
-    command = B.voila_command(port)
-    command[command.index(B.NOTEBOOK)] = "failing.ipynb"
-    proc = subprocess.Popen(command,
-                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        html = ""
-        for _ in range(600):
-            try:
-                html = _page(f"http://127.0.0.1:{port}/")
-                break
-            except OSError:
-                time.sleep(0.1)
-        assert html, "voila did not serve the page"
+    with B.serving(tmp_path, "failing.ipynb") as (url, _):
+        html = _page(url)
         assert "There was an error when executing cell" in html  # the cell did fail
         assert "Traceback" not in html and "secret_name" not in html and "boom in" not in html
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)

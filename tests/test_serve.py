@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -42,29 +41,8 @@ def served(folder: Path, *options: str) -> Iterator[tuple[str, psutil.Process]]:
     """The guarded server on ``folder``'s widget page (with the project's voila.json)."""
     (folder / "page.ipynb").write_text(json.dumps(WIDGET_NOTEBOOK))
     shutil.copy(B.ROOT / "voila.json", folder / "voila.json")
-    port = B.free_port()
-    command = B.voila_command(port, *options)
-    command[command.index(B.NOTEBOOK)] = "page.ipynb"
-    log = open(folder / "server.log", "w")
-    proc = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        for _ in range(600):
-            try:
-                urllib.request.urlopen(urllib.request.Request(url + "api/status", method="HEAD"), timeout=2)
-                break
-            except urllib.error.HTTPError:
-                break
-            except OSError:
-                time.sleep(0.1)
+    with B.serving(folder, "page.ipynb", folder / "server.log", options=options) as (url, proc):
         yield url, psutil.Process(proc.pid)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def _get(url: str) -> tuple[int, str, dict[str, str]]:
