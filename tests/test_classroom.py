@@ -13,16 +13,30 @@ from typing import Any
 import pytest
 
 from capital_lux.i18n import LANGUAGES, translator
-from capital_lux.lessons.classroom import TEACHER_KEY_VARIABLE, results_csv, solution_open, summarise
+from capital_lux.lessons.classroom import (
+    TEACHER_KEY_VARIABLE, class_numbers, instance_seed, results_csv, server_key, solution_open, summarise,
+)
 from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, check_answer, format_number
-from capital_lux.lessons.progress import MAX_PROGRESS_BYTES, PROGRESS_FORMAT, Progress, ProgressError
+from capital_lux.lessons.progress import MAX_PROGRESS_BYTES, PROGRESS_FORMAT, Progress, ProgressError, signature
 from capital_lux.lessons.storage import Attempt, Storage
 
 KEY = "correct horse battery staple"
 
 
-def _file(exercises: dict[str, Any]) -> str:
-    return json.dumps({"format": PROGRESS_FORMAT, "version": 1, "exercises": exercises})
+#: The server's key in the tests that read progress files without a class database.
+SERVER_KEY = bytes(range(32))
+
+
+def _file(exercises: dict[str, Any], learner: str = "", key: bytes = SERVER_KEY) -> str:
+    """A progress file as a server with ``key`` signs it (whatever it holds)."""
+    return json.dumps({"format": PROGRESS_FORMAT, "version": 2, "learner": learner, "exercises": exercises,
+                       "signature": signature(key, learner, exercises)})
+
+
+def _seed(storage: Storage, policy: str, exercise: str, name: str = "", session: str = "") -> int:
+    """The seed the server deals ``exercise`` on, for that learner (or the class), as its pages do."""
+    _, class_seed = class_numbers(storage)
+    return instance_seed(policy, server_key(storage), class_seed, exercise, name, session)
 
 
 @pytest.fixture
@@ -59,7 +73,7 @@ def test_progress_counts_answers_but_not_garbage_and_round_trips() -> None:
     for answer in ("1/2", "garbage", "1/3", "0.333"):
         progress.record(ex.id, answer, check_answer(answer, ex.exact()))
     assert progress.attempts == {ex.id: 3} and progress.solved == {ex.id: "1/3"}
-    assert Progress.from_json(progress.to_json()) == progress
+    assert Progress.from_json(progress.to_json(SERVER_KEY, "Ana"), SERVER_KEY, "Ana") == progress
 
 
 @pytest.mark.parametrize(
@@ -67,21 +81,23 @@ def test_progress_counts_answers_but_not_garbage_and_round_trips() -> None:
     [
         ("not json", "not a progress file"),
         ("[]", "not a progress file"),
-        ('{"format": "capital-lux-exercise-progress", "version": 1}', "'exercises' is a required property"),
+        ('{"format": "capital-lux-exercise-progress", "version": 1, "exercises": {}}', "earlier version"),
+        ('{"format": "capital-lux-exercise-progress", "version": 2}', "is a required property"),
         (_file({"x": {"attempts": 1, "solved": None}}), "'x' is not an exercise"),
         (_file({"deck-short": {"attempts": -1, "solved": None}}), "attempts must be a whole number"),
         (_file({"deck-short": {"attempts": 1.5, "solved": None}}), "attempts must be a whole number"),
         (_file({"deck-short": {"attempts": 1, "solved": 3}}), "solved must be the answer"),
         (_file({"deck-short": {"attempts": 1, "solved": "banana"}}), "solved must be the answer"),
-        (_file({"deck-short": {"attempts": 1, "solved": "0.9"}}), "'0.9' does not solve it"),
-        (_file({"modifier-after-draw": {"attempts": 0, "solved": "1/3"}}), "without any attempt"),
+        (_file({"deck-short": {"attempts": 1, "solved": "0.9"}}, key=bytes(32)), "not written for you"),
+        (_file({"deck-short": {"attempts": 1, "solved": "0.9"}}, learner="Bea"), "is 'Bea''s"),
+        (_file({"deck-short": {"attempts": 1, "solved": "0.9"}}).replace('"0.9"', '"0.8"'), "not written for you"),
         (_file({"deck-short": {"attempts": 1, "solved": None, "admin": True}}), "does not match its schema"),
         ("[" * 100_000, "at most 65536"),
     ],
 )
 def test_bad_progress_files_are_refused_with_a_reason(text: str, problem: str) -> None:
     with pytest.raises(ProgressError, match=problem):
-        Progress.from_json(text)
+        Progress.from_json(text, SERVER_KEY, "")
 
 
 def test_a_forged_file_claiming_every_exercise_is_refused_in_the_learners_language(storage: Storage) -> None:
@@ -264,7 +280,6 @@ def test_a_diagnosed_mistake_reaches_the_dashboard(storage: Storage, monkeypatch
 
 # -- every learner their own numbers --------------------------------------------------------------------
 def test_each_learner_gets_their_own_reproducible_numbers(storage: Storage) -> None:
-    from capital_lux.lessons.classroom import class_numbers, learner_seed
     from capital_lux.tutor.exercises_app import OWN
 
     ana, bea = _learner(storage, numbers=OWN), _learner(storage, numbers=OWN)
@@ -272,10 +287,12 @@ def test_each_learner_gets_their_own_reproducible_numbers(storage: Storage) -> N
     assert policy == "learner" and class_numbers(storage) == (policy, class_seed)  # drawn once, then kept
     ana.learner.name.value = "Ana"
     bea.learner.name.value = "Bea"
-    assert ana.numbers == learner_seed(class_seed, "Ana", ana.learner.session)
-    assert bea.numbers == learner_seed(class_seed, "Bea", bea.learner.session) != ana.numbers
+    first = str(ana.picker.value)
+    assert ana.numbers == _seed(storage, "learner", first, "Ana", ana.learner.session)
+    assert bea.numbers == _seed(storage, "learner", first, "Bea", bea.learner.session) != ana.numbers
     for app in (ana, bea):
         app.picker.value = "deal-any-six"
+        assert app.numbers == _seed(storage, "learner", "deal-any-six", app.learner.joined, app.learner.session)
         assert app.exercise == EXERCISES_BY_ID["deal-any-six"].instance(app.numbers)  # what the page shows
     assert ana.exercise.layout != bea.exercise.layout and ana.position.value != bea.position.value
     again = ana.numbers
@@ -283,9 +300,9 @@ def test_each_learner_gets_their_own_reproducible_numbers(storage: Storage) -> N
     ana.picker.value = "deal-any-six"
     assert ana.numbers == again  # the same learner, the same cards every time
     # the learner's identity is name and session: another name (or a namesake's session) deals other cards
-    assert learner_seed(class_seed, "Ana", "other session") != again
+    assert _seed(storage, "learner", "deal-any-six", "Ana", "other session") != again
     ana.learner.name.value = "Anabel"
-    assert ana.numbers == learner_seed(class_seed, "Anabel", ana.learner.session) != again
+    assert ana.numbers == _seed(storage, "learner", "deal-any-six", "Anabel", ana.learner.session) != again
 
 
 def test_a_class_seed_puts_everyone_on_the_same_numbers(storage: Storage,
@@ -303,16 +320,17 @@ def test_a_class_seed_puts_everyone_on_the_same_numbers(storage: Storage,
     for name, app in zip(("Ana", "Ana", "Bea"), learners):
         app.learner.name.value = name
         app.picker.value = "bonus-tie"
-    assert {app.numbers for app in learners} == {4242}
-    assert all(app.exercise == EXERCISES_BY_ID["bonus-tie"].instance(4242) for app in learners)
+    shared = _seed(storage, "class", "bonus-tie")
+    assert {app.numbers for app in learners} == {shared} and shared != 4242  # a seed no learner can derive
+    assert all(app.exercise == EXERCISES_BY_ID["bonus-tie"].instance(shared) for app in learners)
     teacher.new_class_seed()  # a new session: new numbers for everyone, at their next exercise
     fresh = int(storage.setting("class_seed", ""))
     assert fresh == teacher.class_seed.value
     learners[0].picker.value = "deal-any-six"
-    assert learners[0].numbers == fresh
+    assert learners[0].numbers == _seed(storage, "class", "deal-any-six")
     teacher.numbers.value = "learner"
     learners[1].picker.value = "deal-any-six"
-    assert learners[1].numbers != fresh
+    assert learners[1].numbers != _seed(storage, "class", "deal-any-six")
 
 
 def test_answers_are_graded_against_the_learners_own_instance(storage: Storage,
@@ -388,8 +406,9 @@ def test_the_teacher_hands_out_the_worksheet_and_its_key_for_the_class_seed(
     assert 'download="capital_lux_worksheet_fr_31.html"' in link
     assert escape(translator("fr").gettext("Download the worksheet (seed {seed})").format(seed=31)) in link
     sheet = base64.b64decode(link.split("base64,")[1].split('"')[0]).decode()
-    instances = [instance(ex.id, 31) for ex in EXERCISES]
+    instances = [instance(ex.id, _seed(storage, "class", ex.id)) for ex in EXERCISES]
     assert sheet == worksheet_html(instances, "fr") and '<html lang="fr">' in sheet
+    assert "31" not in sheet.split("<body")[1].split('class="cl-ex')[0]  # no seed in the sheet's head
     assert escape(translator("fr").gettext("Probability worksheet")) in sheet
     assert all(f"{format_number(i.exact())} ≈" not in sheet for i in instances)  # no answer on the sheet
     teacher.key_button.click()
@@ -401,14 +420,12 @@ def test_the_teacher_hands_out_the_worksheet_and_its_key_for_the_class_seed(
     assert teacher.sheet_links.value == ""
 
 
-def test_a_progress_file_keeps_the_cards_each_answer_solved(storage: Storage) -> None:
+def test_a_progress_file_is_signed_for_its_learner_and_names_no_seed(storage: Storage) -> None:
     import base64
 
     from capital_lux.tutor.exercises_app import OWN
 
-    storage.set_setting("class_seed", "5")
     ana = _learner(storage, numbers=OWN)
-    ana.learner.session = "session-of-ana"
     ana.learner.name.value = "Ana"
     ana.picker.value = "deal-any-six"
     answer = format_number(ana.exercise.exact())
@@ -417,14 +434,57 @@ def test_a_progress_file_keeps_the_cards_each_answer_solved(storage: Storage) ->
     assert ana.check() == "correct"
     text = base64.b64decode(ana.learner.download.value.split("base64,")[1].split('"')[0]).decode()
     data = json.loads(text)
-    assert data["exercises"]["deal-any-six"] == {"attempts": 1, "solved": answer, "instance": ana.numbers}
-    later = _learner(storage, numbers=OWN)  # another day: another session, other cards, the progress kept
+    assert data["learner"] == "Ana" and data["exercises"]["deal-any-six"] == {"attempts": 1, "solved": answer}
+    assert str(ana.numbers) not in text and str(class_numbers(storage)[1]) not in text
+    later = _learner(storage, numbers=OWN)  # another day, another session: the same name loads it
+    later.learner.name.value = "Ana"
     later.load_upload(_upload(text))
-    assert later.progress == ana.progress and later.progress.instances == {"deal-any-six": ana.numbers}
-    for forged in (None, ana.numbers + 1):  # the answer claimed for other cards does not solve them
-        data["exercises"]["deal-any-six"]["instance"] = forged
-        with pytest.raises(ProgressError, match="does not solve it"):
-            Progress.from_json(json.dumps(data))
-    data["exercises"]["deal-any-six"]["instance"] = "5"
-    with pytest.raises(ProgressError, match="does not match its schema"):
-        Progress.from_json(json.dumps(data))
+    assert later.progress == ana.progress
+    bea = _learner(storage, numbers=OWN)  # someone else's file, or a changed one, changes nothing
+    bea.learner.name.value = "Bea"
+    bea.load_upload(_upload(text))
+    assert bea.progress == Progress.empty() and "Ana" in bea.learner.note.value
+    data["exercises"]["bonus-tie"] = {"attempts": 1, "solved": "1/2"}
+    later.load_upload(_upload(json.dumps(data)))
+    assert later.progress == ana.progress and "cl-error" in later.learner.note.value
+    elsewhere = Storage(str(Path(storage.url).with_name("other.sqlite3")))  # another class's server
+    visitor = _learner(elsewhere, numbers=OWN)
+    visitor.learner.name.value = "Ana"
+    visitor.load_upload(_upload(text))
+    assert visitor.progress == Progress.empty() and "cl-error" in visitor.learner.note.value
+
+
+def test_nothing_a_learner_receives_regenerates_another_exercise(storage: Storage) -> None:
+    """The answer-key reproducer: solve one exercise, take every number the page and the
+    download hold, and try each as a seed of the other exercises. None deals their cards."""
+    import base64
+    import re
+
+    from capital_lux.tutor.exercises_app import OWN
+
+    for policy in ("learner", "class"):
+        storage.set_setting("numbers", policy)
+        app = _learner(storage, numbers=OWN)
+        app.learner.name.value = f"Ana-{policy}"
+        app.picker.value = "deal-any-six"
+        app.answer.value = format_number(app.exercise.exact())
+        assert app.check() == "correct"
+        app.run_simulation() if not app.simulate_button.disabled else None
+        download = base64.b64decode(app.learner.download.value.split("base64,")[1].split('"')[0]).decode()
+        received = download + "".join(str(getattr(w, "value", "")) for w in _widgets(app.root))
+        numbers = {int(n) for n in re.findall(r"\d+", received) if len(n) < 12}
+        others = {ex.id: app.learner.numbers(ex.id) for ex in EXERCISES if ex.id != "deal-any-six"}
+        assert len(set(others.values())) == len(others)  # each exercise on cards of its own
+        for exercise, seed in others.items():
+            shown = EXERCISES_BY_ID[exercise].instance(seed)
+            assert all(EXERCISES_BY_ID[exercise].instance(n) != shown for n in numbers if n != seed), exercise
+            assert seed not in numbers
+
+
+def _widgets(root: Any) -> list[Any]:
+    found, stack = [], [root]
+    while stack:
+        widget = stack.pop()
+        found.append(widget)
+        stack.extend(getattr(widget, "children", ()))
+    return found

@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from capital_lux.lessons.classroom import instance_seed
 from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, format_number, instance
 from capital_lux.lessons.storage import Storage
 import browser as B
@@ -28,8 +29,16 @@ TEACHER = ".cl-teacher-page.cl-ready"
 ARTIFACTS = B.ROOT / "test-artifacts"
 #: The class is put on one seed's cards (the teacher's setting), so the test knows every page's answers.
 CLASS_SEED = 1
-AFTER_DRAW = format_number(instance("modifier-after-draw", CLASS_SEED).exact())
-ANY_SIX = f"{float(instance('deal-any-six', CLASS_SEED).exact()):.3f}"
+#: The server's key, fixed so that the class's cards, and so the answers below, are known here.
+SERVER_KEY = bytes(range(32))
+
+
+def _class_instance(exercise: str) -> Any:
+    return instance(exercise, instance_seed("class", SERVER_KEY, CLASS_SEED, exercise, "", ""))
+
+
+AFTER_DRAW = format_number(_class_instance("modifier-after-draw").exact())
+ANY_SIX = f"{float(_class_instance('deal-any-six').exact()):.3f}"
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +52,8 @@ def school(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     with Storage(str(database)) as storage:
         storage.set_setting("numbers", "class")
         storage.set_setting("class_seed", str(CLASS_SEED))
-    assert AFTER_DRAW == "1/3"  # the answers below: 1/2 is wrong, 0.5 too
+        storage.set_setting("server_key", SERVER_KEY.hex())
+    assert AFTER_DRAW == "2/3"  # the answers below: 1/2 is wrong, 0.5 too
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(B, "NOTEBOOK", "notebooks")  # the folder: both pages from one server
         patch.setenv("CAPITAL_LUX_DB", str(database))
@@ -107,7 +117,7 @@ def test_the_learners_page_has_no_answer_no_teacher_control_and_no_path(school: 
     texts = page.locator("input[type=text], input:not([type])")
     owners = {texts.nth(i).evaluate("e => e.closest('.widget-text').className") for i in range(texts.count())}
     assert len(owners) == 2 and all("cl-learner-name" in o or "cl-ex-answer" in o for o in owners)  # no path field
-    first = instance(EXERCISES[0].id, CLASS_SEED)
+    first = _class_instance(EXERCISES[0].id)
     assert format_number(first.exact()) not in html and f"{float(first.exact()):.4f}" not in html
     assert page.is_disabled(".cl-ex-show-solution") and page.is_disabled(".cl-ex-simulate")
     # A path typed where text is asked for is just text: no file on the server is read or written.
@@ -115,8 +125,9 @@ def test_the_learners_page_has_no_answer_no_teacher_control_and_no_path(school: 
     page.click(".cl-learner-join")
     page.wait_for_selector(".cl-learner-note:has-text('voila.json')")
     forged = tmp_path / "progress.json"
-    forged.write_text(json.dumps({"format": "capital-lux-exercise-progress", "version": 1,
-                                  "exercises": {ex.id: {"attempts": 1, "solved": "banana"} for ex in EXERCISES}}))
+    forged.write_text(json.dumps({"format": "capital-lux-exercise-progress", "version": 2, "learner": "x",
+                                  "exercises": {ex.id: {"attempts": 1, "solved": "1/2"} for ex in EXERCISES},
+                                  "signature": "0" * 64}))
     with page.expect_file_chooser() as chooser:  # the browser's own file dialog: a file of the learner's
         page.click(".cl-ex-upload")
     chooser.value.set_files(str(forged))
@@ -138,7 +149,7 @@ def test_the_teacher_sees_the_class_and_learners_stay_apart(school: tuple[str, P
     url, database, browser = school
     ana = _learner(browser, url, "Ana")
     assert _answer(ana, "modifier-after-draw", "1/2") == "wrong"
-    assert _answer(ana, "modifier-after-draw", "1/3") == "correct"
+    assert _answer(ana, "modifier-after-draw", AFTER_DRAW) == "correct"
     ana.wait_for_selector(f".cl-ex-progress:has-text('1 of {len(EXERCISES)}')")  # drawn just after the feedback
     namesake = _learner(browser, url, "Ana")  # same name, another person
     assert f"0 of {len(EXERCISES)}" in namesake.inner_text(".cl-ex-progress")
@@ -181,7 +192,7 @@ def test_the_teacher_sees_the_class_and_learners_stay_apart(school: tuple[str, P
         teacher.click(".cl-teacher-csv a")
     rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text("utf-8"))))
     assert [(r["learner"], r["exercise"], r["answer"], r["correct"]) for r in rows] == [
-        ("Ana", "modifier-after-draw", "1/2", "0"), ("Ana", "modifier-after-draw", "1/3", "1"),
+        ("Ana", "modifier-after-draw", "1/2", "0"), ("Ana", "modifier-after-draw", AFTER_DRAW, "1"),
         ("Ana", "modifier-after-draw", "0.5", "0"), ("Bea", "deal-any-six", ANY_SIX, "1")]
     assert len({r["session"] for r in rows}) == 3
     teacher.screenshot(path=str(ARTIFACTS / "classroom-teacher.png"), full_page=True)

@@ -313,6 +313,26 @@ def test_worksheet_command(tmp_path: Path) -> None:
     assert main(["worksheet", "--lang", "fr", "--seed", "7", "--out", str(out), "--answers"]) == 0
     assert out.read_text("utf-8") == answer_key_html(_instances(7), "fr")
     assert main(["worksheet", "--out", str(tmp_path / "no" / "such" / "dir.html")]) == 1
+    assert "7" not in out.read_text("utf-8").split("<body")[1].split("<section")[0]  # the sheet names no seed
+
+
+def test_worksheet_command_prints_the_class_numbers_only_from_the_class_database(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from capital_lux.cli.main import main
+    from capital_lux.lessons.classroom import class_numbers, instance_seed, server_key
+    from capital_lux.lessons.storage import Storage
+
+    database = tmp_path / "class.sqlite3"
+    with Storage(str(database)) as storage:
+        key, (_, class_seed) = server_key(storage), class_numbers(storage)
+    out = tmp_path / "key.html"
+    assert main(["worksheet", "--class-db", str(database), "--out", str(out), "--answers"]) == 0
+    expected = [instance(ex.id, instance_seed("class", key, class_seed, ex.id, "", "")) for ex in EXERCISES]
+    assert out.read_text("utf-8") == answer_key_html(expected, "en")
+    assert out.read_text("utf-8") != answer_key_html(_instances(class_seed), "en")  # the class seed alone: other cards
+    assert main(["worksheet", "--class-db", str(tmp_path / "typo.sqlite3"), "--out", str(out)]) == 1
+    assert "There is no class database at" in capsys.readouterr().err
+    assert not (tmp_path / "typo.sqlite3").exists()
 
 
 @pytest.mark.browser

@@ -73,8 +73,12 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     b.add_argument("names", nargs="*", help=t.gettext("benchmarks to run (default all: {names})").format(
         names=", ".join(bench.BENCHMARKS)))
     w = commands.add_parser("worksheet", help=t.gettext("write the probability exercises as a printable page"))
-    w.add_argument("--seed", type=int, default=None,
-                   help=t.gettext("seed of the cards (default: the base positions)"))
+    numbers = w.add_mutually_exclusive_group()
+    numbers.add_argument("--seed", type=int, default=None,
+                         help=t.gettext("seed of the cards (default: the base positions)"))
+    numbers.add_argument("--class-db", metavar="DATABASE", default=None, help=t.gettext(
+        "the class's numbers, as the teacher's page prints them: read with the server's key from this class "
+        "database (a file or a postgresql:// address)"))
     w.add_argument("--out", metavar="HTML", required=True, help=t.gettext("the HTML file to write"))
     w.add_argument("--answers", action="store_true",
                    help=t.gettext("write the answer key, with worked solutions, instead"))
@@ -175,12 +179,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # -- worksheet ------------------------------------------------------------------------------
 def worksheet_command(args: argparse.Namespace) -> int:
-    """Every exercise on the cards of ``--seed``, as a worksheet or (``--answers``) its key."""
+    """Every exercise on the cards of ``--seed`` or of the class (``--class-db``: only the
+    server's side can read its key), as a worksheet or (``--answers``) its key."""
+    from ..lessons.classroom import class_numbers, instance_seed, server_key
     from ..lessons.exercises import EXERCISES, instance
     from ..lessons.problems.worksheet import answer_key_html, worksheet_html
+    from ..lessons.storage import Storage, StorageError
 
     lang = args.lang or args.t.lang
-    instances = [instance(ex.id, args.seed) for ex in EXERCISES]
+    seeds = {ex.id: args.seed for ex in EXERCISES}
+    if args.class_db is not None:
+        if "://" not in args.class_db and not os.path.isfile(args.class_db):
+            print(args.t.gettext("There is no class database at {path}.").format(path=args.class_db), file=sys.stderr)
+            return 1
+        try:
+            with Storage(args.class_db) as storage:
+                key, (_, class_seed) = server_key(storage), class_numbers(storage)
+        except StorageError as error:
+            print(args.t.refusal(error), file=sys.stderr)
+            return 1
+        seeds = {ex.id: instance_seed("class", key, class_seed, ex.id, "", "") for ex in EXERCISES}
+    instances = [instance(ex.id, seeds[ex.id]) for ex in EXERCISES]
     page = (answer_key_html if args.answers else worksheet_html)(instances, lang)
     try:
         with open(args.out, "w", encoding="utf-8") as out:

@@ -3,17 +3,27 @@
 The teacher's page is unlocked by a key set in the server's environment
 (``CAPITAL_LUX_TEACHER_KEY``); with no key set, it stays locked.
 
-Each learner gets their own numbers: the seed of their instance of every exercise is
-drawn from the class seed and their identity (name and session id), so it is the
-same every time it is asked for, and another learner's is another. The teacher can
-put the whole class on the class seed's own numbers instead (``NUMBERS_SETTING``).
-Attempts keep the instance's seed, so the dashboard grades each answer against the
-cards its learner saw (``regrade``).
+Each learner gets their own numbers: the seed of their instance of each exercise is
+an HMAC, under the server's key, of the class seed, the exercise and their identity
+(name and session id), so it is the same every time it is asked for, another
+learner's is another, and one exercise's cards say nothing of another's. The teacher
+can put the whole class on the same numbers instead (``NUMBERS_SETTING``). The key
+(``server_key``) is drawn once and never leaves the server: it lives in the class
+database, or without one in an owner-only file; neither the seeds nor the key reach
+a learner's page, a download or a printed sheet, so nothing a learner holds
+regenerates an answer. Attempts keep the instance's seed on the server, so the
+dashboard grades each answer against the cards its learner saw (``regrade``).
 
->>> learner_seed(7, "Ana", "s1") == learner_seed(7, "Ana", "s1") != learner_seed(7, "Ana", "s2")
+>>> key = bytes(32)
+>>> ana = instance_seed("learner", key, 7, "two-scholars", "Ana", "s1")
+>>> ana == instance_seed("learner", key, 7, "two-scholars", "Ana", "s1") != instance_seed(
+...     "learner", key, 7, "two-scholars", "Ana", "s2")
 True
->>> instance_seed("class", 7, "Ana", "s1"), instance_seed("class", 7, "Bea", "s2")
-(7, 7)
+>>> instance_seed("class", key, 7, "two-scholars", "Ana", "s1") == instance_seed(
+...     "class", key, 7, "two-scholars", "Bea", "s2") != instance_seed("class", key, 7, "bonus-tie", "Ana", "s1")
+True
+>>> ana != instance_seed("learner", bytes([1]) * 32, 7, "two-scholars", "Ana", "s1")
+True
 
 >>> solution_open("after_attempt", attempts=0), solution_open("after_attempt", attempts=1)
 (False, True)
@@ -29,6 +39,7 @@ import functools
 import hashlib
 import hmac
 import io
+import json
 import os
 import re
 import secrets
@@ -36,6 +47,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from pathlib import Path
 
 from ..engine.cards import N_, CapitalLuxError
 from .storage import Attempt, Storage, StorageError
@@ -52,6 +64,10 @@ SOLUTION_POLICIES: dict[str, str] = {
     "always": N_("always"),
 }
 DEFAULT_POLICY = "after_attempt"
+
+SERVER_KEY_SETTING = "server_key"
+KEY_FILE_VARIABLE = "CAPITAL_LUX_KEY_FILE"
+KEY_BYTES = 32
 
 NUMBERS_SETTING = "numbers"
 CLASS_SEED_SETTING = "class_seed"
@@ -72,17 +88,56 @@ def solution_open(policy: str, attempts: int) -> bool:
     return policy == "always" or (policy == "after_attempt" and attempts > 0)
 
 
-def learner_seed(class_seed: int, name: str, session: str) -> int:
-    """The seed of a learner's own cards: the same for the same class seed, name and
-    session id; another learner (another session) gets others."""
-    digest = hashlib.sha256(f"{class_seed}\x00{name}\x00{session}".encode()).digest()
+def instance_seed(policy: str, key: bytes, class_seed: int, exercise: str, name: str, session: str) -> int:
+    """The seed of one exercise's cards for one learner, under the teacher's numbers ``policy``:
+    the same for everyone (``"class"``), else the learner's own; an HMAC under the server's ``key``."""
+    learner = None if policy == "class" else [name, session]
+    message = json.dumps([class_seed, exercise, learner]).encode()
+    digest = hmac.new(key, message, hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") % MAX_SEED
 
 
-def instance_seed(policy: str, class_seed: int, name: str, session: str) -> int:
-    """The seed of the learner's exercises under the teacher's numbers ``policy``: the
-    class seed for everyone (``"class"``), else the learner's own."""
-    return class_seed if policy == "class" else learner_seed(class_seed, name, session)
+def server_key(storage: Storage | None) -> bytes:
+    """The server's secret: drawn once, kept in the class database (every page of the class
+    reads the same one) or, with no database, in the owner-only file ``key_file()``."""
+    if storage is not None:
+        drawn = secrets.token_hex(KEY_BYTES)
+        stored = storage.setting_or_default(SERVER_KEY_SETTING, drawn)
+        try:
+            key = bytes.fromhex(stored)
+        except ValueError:
+            key = b""
+        if len(key) != KEY_BYTES:
+            raise StorageError(N_("the class database's key is damaged: start a new class database"))
+        return key
+    return file_key(key_file())
+
+
+def key_file() -> Path:
+    """Where a server with no class database keeps its key (``CAPITAL_LUX_KEY_FILE``)."""
+    named = os.environ.get(KEY_FILE_VARIABLE)
+    if named:
+        return Path(named)
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(data) / "capital-lux" / "server.key"
+
+
+def file_key(path: Path) -> bytes:
+    """The key in ``path`` (0600), drawn and written there first if there is none."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        os.chmod(path, 0o600)  # a copy made readable to others is closed again
+        key = bytes.fromhex(path.read_text().strip() or "00")
+        if len(key) != KEY_BYTES:
+            raise StorageError(N_("the server's key file {path} is damaged: remove it to draw a new key"),
+                               path=str(path)) from None
+        return key
+    key = secrets.token_bytes(KEY_BYTES)
+    with os.fdopen(descriptor, "w") as out:
+        out.write(key.hex())
+    return key
 
 
 def class_numbers(storage: Storage) -> tuple[str, int]:

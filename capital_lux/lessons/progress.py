@@ -1,32 +1,44 @@
 """A learner's progress through the exercises, and the file a learner may take home.
 
 The app keeps each learner's progress in the class database (``storage``); a
-learner may also download it as a JSON file and upload it again later. Such a
-file is checked against ``schemas/progress.schema.json`` and then against the
-exercises themselves (an answer recorded as solving an exercise must solve it),
-so a forged file is refused with the reason and changes nothing. Each learner works
-on their own cards, so a solving answer is kept with the seed of the instance it
-solved (``instance``; absent or null: the base position) and checked against it.
+learner may also download it as a JSON file and upload it again later. The file
+names the learner and what they solved, never the cards they solved it on (their
+seeds stay on the server: see ``classroom``), and carries an HMAC of its contents
+under the server's key. An upload is checked against ``schemas/progress.schema.json``,
+then its signature against this server's key and the learner's name, so a file
+written or changed by hand, another learner's, or another server's is refused with
+the reason and changes nothing.
 
->>> Progress.from_json('{"format": "capital-lux-exercise-progress", "version": 1, "exercises": {}}')
-Progress(attempts={}, solved={}, instances={})
+>>> key = bytes(32)
+>>> mine = Progress({"two-scholars": 2}, {"two-scholars": "1/4"})
+>>> Progress.from_json(mine.to_json(key, "Ana"), key, "Ana") == mine
+True
+>>> forged = mine.to_json(key, "Ana").replace('"attempts": 2', '"attempts": 1')
+>>> Progress.from_json(forged, key, "Ana")
+Traceback (most recent call last):
+...
+capital_lux.lessons.progress.ProgressError: this progress file was not written for you by this server, or it was changed since
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..engine.cards import N_, CapitalLuxError
-from .exercises import EXERCISES, EXERCISES_BY_ID, Checked, check_answer
+from .exercises import EXERCISES, EXERCISES_BY_ID, Checked
 
 if TYPE_CHECKING:
     import jsonschema
 
 PROGRESS_FORMAT = "capital-lux-exercise-progress"
+#: Version 2 files are signed and hold no seeds; version 1 files held seeds and no signature.
+VERSION = 2
 #: Uploads larger than this are refused unread (a file with every exercise is about 2 KB).
 MAX_PROGRESS_BYTES = 64 * 1024
 MAX_ATTEMPTS = 100_000  # as in the schema
@@ -62,35 +74,32 @@ class Progress:
 
     attempts: dict[str, int]
     solved: dict[str, str]
-    #: the seed of the instance each solving answer solved (none: the base position)
-    instances: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def empty(cls) -> Progress:
         return cls({}, {})
 
-    def record(self, exercise_id: str, answer: str, checked: Checked, instance: int | None = None) -> None:
-        """Count a correct or wrong answer on the cards of ``instance``; an invalid one changes nothing."""
+    def record(self, exercise_id: str, answer: str, checked: Checked) -> None:
+        """Count a correct or wrong answer; an invalid one changes nothing."""
         if checked.status == "invalid":
             return
         self.attempts[exercise_id] = self.attempts.get(exercise_id, 0) + 1
         if checked.status == "correct" and exercise_id not in self.solved:
             self.solved[exercise_id] = answer.strip()
-            if instance is not None:
-                self.instances[exercise_id] = instance
 
-    def to_json(self) -> str:
-        exercises = {
-            ex.id: {"attempts": self.attempts.get(ex.id, 0), "solved": self.solved.get(ex.id),
-                    "instance": self.instances.get(ex.id)}
-            for ex in EXERCISES
-            if ex.id in self.attempts
-        }
-        return json.dumps({"format": PROGRESS_FORMAT, "version": 1, "exercises": exercises}, indent=1)
+    def _exercises(self) -> dict[str, dict[str, Any]]:
+        return {ex.id: {"attempts": self.attempts.get(ex.id, 0), "solved": self.solved.get(ex.id)}
+                for ex in EXERCISES if ex.id in self.attempts}
+
+    def to_json(self, key: bytes, learner: str) -> str:
+        """The file a learner downloads: their name, what they did, and the server's signature."""
+        exercises = self._exercises()
+        return json.dumps({"format": PROGRESS_FORMAT, "version": VERSION, "learner": learner,
+                           "exercises": exercises, "signature": signature(key, learner, exercises)}, indent=1)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Progress:
-        """Read a progress file; refuse anything that is not one, naming the problem."""
+    def from_json(cls, text: str | bytes, key: bytes, learner: str) -> Progress:
+        """Read a progress file signed by ``key`` for ``learner``; refuse anything else, naming the problem."""
         if len(text) > MAX_PROGRESS_BYTES:
             raise ProgressError(N_("the file is {size} bytes; a progress file has at most {limit}"),
                                 size=len(text), limit=MAX_PROGRESS_BYTES)
@@ -98,36 +107,37 @@ class Progress:
             data = json.loads(text)
         except (ValueError, UnicodeDecodeError, RecursionError) as error:
             raise ProgressError(N_("not a progress file: {problem}"), problem=error) from None
-        if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT or data.get("version") != 1:
-            raise ProgressError(N_("not a progress file: expected format {format}, version 1"),
-                                format=repr(PROGRESS_FORMAT))
+        if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT:
+            raise ProgressError(N_("not a progress file: expected format {format}, version {version}"),
+                                format=repr(PROGRESS_FORMAT), version=VERSION)
+        if data.get("version") != VERSION:
+            raise ProgressError(N_("this progress file was written by an earlier version of the tutor, "
+                                   "which did not sign it, so it cannot be loaded"))
         from jsonschema import Draft202012Validator  # on first use: see engine.position._validator
         from jsonschema.exceptions import best_match
 
         mismatch = best_match(Draft202012Validator(progress_schema()).iter_errors(data))
         if mismatch is not None:
             _refuse(mismatch)
-        progress = cls.empty()
-        for key, entry in data["exercises"].items():
-            ex = EXERCISES_BY_ID.get(key)
-            if ex is None:
-                raise ProgressError(N_("{key} is not an exercise; known: {known}"), key=repr(key),
+        for key_name in data["exercises"]:
+            if key_name not in EXERCISES_BY_ID:
+                raise ProgressError(N_("{key} is not an exercise; known: {known}"), key=repr(key_name),
                                     known=", ".join(EXERCISES_BY_ID))
-            solved, seed = entry["solved"], entry.get("instance")
-            if solved is not None:
-                # Only an answer that solves the exercise, on the cards it was given for, may say it is solved.
-                try:
-                    ex = ex.instance(seed)
-                except CapitalLuxError:
-                    raise ProgressError(N_("exercise {key}: {answer} does not solve it"), key=repr(key),
-                                        answer=repr(solved)) from None
-                if check_answer(solved, ex.exact(), probability=ex.probability).status != "correct":
-                    raise ProgressError(N_("exercise {key}: {answer} does not solve it"), key=repr(key),
-                                        answer=repr(solved))
-                if entry["attempts"] < 1:
-                    raise ProgressError(N_("exercise {key}: solved without any attempt"), key=repr(key))
-                progress.solved[key] = solved.strip()
-                if seed is not None:
-                    progress.instances[key] = seed
-            progress.attempts[key] = entry["attempts"]
+        if data["learner"] != learner:
+            raise ProgressError(N_("this progress file is {name}'s: type that name first to load it"),
+                                name=repr(data["learner"]))
+        if not hmac.compare_digest(data["signature"], signature(key, learner, data["exercises"])):
+            raise ProgressError(N_("this progress file was not written for you by this server, "
+                                   "or it was changed since"))
+        progress = cls.empty()
+        for key_name, entry in data["exercises"].items():
+            if entry["solved"] is not None:
+                progress.solved[key_name] = entry["solved"].strip()
+            progress.attempts[key_name] = entry["attempts"]
         return progress
+
+
+def signature(key: bytes, learner: str, exercises: dict[str, Any]) -> str:
+    """The server's HMAC of a learner's name and exercises (canonical JSON)."""
+    message = json.dumps([PROGRESS_FORMAT, VERSION, learner, exercises], sort_keys=True).encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()

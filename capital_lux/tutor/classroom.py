@@ -3,12 +3,12 @@
 The learner types a name or nickname (no password); the page's session id keeps
 two learners with the same name apart. Every checked answer goes to the class
 database (``lessons.storage``), where the learner's progress is kept, with the seed
-of the learner's own instance. That seed comes from the class seed and the learner's
-name and session (``numbers()``), or is the class seed itself when the teacher puts
-everyone on the same numbers; it is never shown on the learner's page (the answer key
-of a known seed is one command away). A learner
-never names a file on the server: progress leaves through a download link and
-comes back through the browser's upload button, size-checked and schema-checked.
+of the learner's own instance of each exercise. Those seeds are HMACs under the
+server's key (``lessons.classroom.instance_seed``); neither they nor the key are ever
+shown on the learner's page or put in a download. A learner never names a file on the
+server: progress leaves through a download link (signed by the server, with no seed)
+and comes back through the browser's upload button, size-checked, schema-checked and
+signature-checked.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ import ipywidgets as W
 
 from ..i18n import Translator
 from ..lessons.classroom import (
-    DEFAULT_NUMBERS, DEFAULT_POLICY, MAX_SEED, SOLUTIONS_SETTING, class_numbers, instance_seed, solution_open,
+    DEFAULT_NUMBERS, DEFAULT_POLICY, MAX_SEED, SOLUTIONS_SETTING, class_numbers, instance_seed, server_key,
+    solution_open,
 )
 from ..lessons.exercises import Checked
 from ..lessons.progress import MAX_PROGRESS_BYTES, Progress, ProgressError
@@ -45,6 +46,7 @@ class LearnerPanel:
         #: called after the learner gives (or changes) their name: their numbers follow it
         self.on_name: Callable[[], None] | None = None
         self._alone_seed = secrets.randbelow(MAX_SEED)  # no database: a class of one
+        self._key: bytes | None = None
         self.name = tagged(W.Text(layout=W.Layout(width="18em"), continuous_update=False), "cl-learner-name")
         self.name_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-learner-join")
         self.download = tagged(W.HTML(), "cl-ex-download")
@@ -83,8 +85,17 @@ class LearnerPanel:
         css = "cl-error" if self._error else "cl-note"
         self.note.value = f'<span class="{css}">{escape(text)}</span>' if text else ""
 
+    def key(self) -> bytes:
+        """The server's key (read once: it does not change while the server runs)."""
+        if self._key is None:
+            try:
+                self._key = server_key(self.storage)
+            except StorageError:
+                self._key = server_key(None)  # the database does not answer: this server's own
+        return self._key
+
     def _show_download(self) -> None:
-        data = base64.b64encode(self.progress.to_json().encode()).decode()
+        data = base64.b64encode(self.progress.to_json(self.key(), self.joined).encode()).decode()
         self.download.value = (f'<a download="{PROGRESS_DOWNLOAD}" href="data:application/json;base64,{data}">'
                                f"{escape(self.t.gettext('Download my progress'))}</a>")
 
@@ -101,15 +112,15 @@ class LearnerPanel:
         if self.on_name is not None:
             self.on_name()
 
-    def numbers(self) -> int:
-        """The seed of this learner's cards under the teacher's setting, read afresh."""
+    def numbers(self, exercise: str) -> int:
+        """The seed of this learner's cards for ``exercise`` under the teacher's setting, read afresh."""
         policy, class_seed = DEFAULT_NUMBERS, self._alone_seed
         if self.storage is not None:
             try:
                 policy, class_seed = class_numbers(self.storage)
             except StorageError:
                 pass  # a class of one until the database answers again
-        return instance_seed(policy, class_seed, self.joined, self.session)
+        return instance_seed(policy, self.key(), class_seed, exercise, self.joined, self.session)
 
     def record(self, exercise: str, answer: str, checked: Checked, instance: int | None = None,
                mistake: str | None = None) -> None:
@@ -118,7 +129,7 @@ class LearnerPanel:
         ``mistake``: what the checker says a wrong answer looks like (a catalogue text)."""
         if checked.status == "invalid":
             return
-        self.progress.record(exercise, answer, checked, instance)
+        self.progress.record(exercise, answer, checked)
         self._show_download()
         if self.storage is None:
             return
@@ -142,7 +153,7 @@ class LearnerPanel:
             return False
         data = content.tobytes() if isinstance(content, memoryview) else bytes(content)
         try:
-            progress = Progress.from_json(data)
+            progress = Progress.from_json(data, self.key(), self.joined)
             if self.storage is not None:
                 self.storage.replace_progress(self.session, progress.attempts, progress.solved)
         except (ProgressError, StorageError) as error:

@@ -149,7 +149,7 @@ class ExercisesApp:
 
     def _own_numbers(self) -> None:
         if not self._fixed:
-            self.numbers = self.learner.numbers()
+            self.numbers = self.learner.numbers(str(self.picker.value))
 
     def _follow_name(self) -> None:
         """A learner's numbers come from their name too: a new name, new cards."""

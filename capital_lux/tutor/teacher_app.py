@@ -38,6 +38,8 @@ from ..lessons.classroom import (
     TEACHER_KEY_VARIABLE,
     ExerciseSummary,
     class_numbers,
+    instance_seed,
+    server_key,
     regrade,
     results_csv,
     set_class_numbers,
@@ -357,7 +359,12 @@ class TeacherApp:
         """The worksheet (or its answer key) on the class seed's cards, in the page's language,
         as a link the browser downloads; returns the page's HTML."""
         seed = int(self.class_seed.value)
-        instances = [instance(ex.id, seed) for ex in EXERCISES]
+        try:
+            key = server_key(self.storage)
+        except StorageError as error:
+            self.summary.value = self._error(self.t.refusal(error))
+            return ""
+        instances = [instance(ex.id, instance_seed("class", key, seed, ex.id, "", "")) for ex in EXERCISES]
         page = (answer_key_html if answers else worksheet_html)(instances, self.t.lang)
         data = base64.b64encode(page.encode("utf-8")).decode()
         kind = "answer-key" if answers else "worksheet"

@@ -35,23 +35,16 @@ h1{font-size:22px;margin:0 0 .3em} h2{font-size:17px;margin:.2em 0}
 </style>"""
 
 
-def _page(t: Translator, title: str, seeds: str, blocks: list[str]) -> str:
+def _page(t: Translator, title: str, blocks: list[str], name_line: bool) -> str:
+    """A whole page. It names no seed: a seed regenerates every answer (see ``lessons.classroom``)."""
     from ...tutor.table import CSS  # the cards' and table's own style
 
-    name = escape(t.gettext("Name:"))
+    name = f"<div>{escape(t.gettext('Name:'))} ______________________</div>" if name_line else ""
     return (
         f'<!DOCTYPE html>\n<html lang="{t.lang}"><head><meta charset="utf-8"><title>{escape(title)}</title>'
         f"{CSS}{PRINT_CSS}</head><body class=\"cl-tutor\">"
-        f'<div class="cl-sheet-head"><h1>{escape(title)}</h1><div>{name} ______________________<br>'
-        f'<span class="cl-note">{escape(seeds)}</span></div></div>' + "".join(blocks) + "</body></html>\n"
+        f'<div class="cl-sheet-head"><h1>{escape(title)}</h1>{name}</div>' + "".join(blocks) + "</body></html>\n"
     )
-
-
-def _seeds(t: Translator, instances: Sequence[Exercise]) -> str:
-    seeds = sorted({str(ex.seed) for ex in instances if ex.seed is not None})
-    if not seeds:
-        return t.gettext("The cards of the base positions.")
-    return t.gettext("Cards of seed {seed}.").format(seed=", ".join(seeds))
 
 
 def _heading(t: Translator, number: int, ex: Exercise) -> str:
@@ -74,7 +67,7 @@ def worksheet_html(instances: Sequence[Exercise], lang: str) -> str:
             + f'<p class="cl-note">{escape(tolerance_text(ex, t))}</p>'
             f'<div class="cl-answer-box">{escape(t.gettext("Your answer:"))}</div></section>'
         )
-    return _page(t, t.gettext("Probability worksheet"), _seeds(t, instances), blocks)
+    return _page(t, t.gettext("Probability worksheet"), blocks, name_line=True)
 
 
 def answer_key_html(instances: Sequence[Exercise], lang: str) -> str:
@@ -99,4 +92,4 @@ def answer_key_html(instances: Sequence[Exercise], lang: str) -> str:
                f'<ul class="cl-note">{mistakes}</ul>' if mistakes else "")
             + "</section>"
         )
-    return _page(t, t.gettext("Answer key"), _seeds(t, instances), blocks)
+    return _page(t, t.gettext("Answer key"), blocks, name_line=False)
