@@ -488,3 +488,24 @@ def _widgets(root: Any) -> list[Any]:
         found.append(widget)
         stack.extend(getattr(widget, "children", ()))
     return found
+
+
+def test_the_teachers_key_is_normalised_and_guessing_is_limited_across_the_server(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    import unicodedata
+
+    from capital_lux.lessons.classroom import MAX_SERVER_KEY_FAILURES
+
+    accented = "clé du professeur de maths"
+    for blank in (" " * 12, "\t" * 20):
+        assert not _teacher(storage, monkeypatch, key=blank).unlock()  # no key: the page stays locked
+    page = _teacher(storage, monkeypatch, key=accented)
+    page.key.value = unicodedata.normalize("NFD", accented)  # é typed as e and an accent
+    assert page.unlock()
+    for _ in range(MAX_SERVER_KEY_FAILURES):  # wrong keys from many pages (reloads), counted together
+        guesser = _teacher(storage, monkeypatch, key=accented)
+        guesser.key.value = "not the key at all"
+        assert not guesser.unlock()
+    late = _teacher(storage, monkeypatch, key=accented)
+    late.key.value = accented  # even the right key waits: the server cannot tell a guess from it
+    assert not late.unlock() and "Too many wrong keys on this server" in late.lock_note.value

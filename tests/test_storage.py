@@ -323,3 +323,70 @@ def test_a_writer_waiting_for_the_lock_is_not_lost(tmp_path: Path) -> None:
         blocker.execute("COMMIT")
         thread.join(timeout=30)
         assert done.is_set() and [a.session for a in first.attempts()] == ["b"]
+
+
+# -- settings a careless administrator gives ------------------------------------------------------
+@pytest.mark.parametrize("name", [":memory:", "sqlite:///:memory:", "file::memory:?cache=shared", "file:x?mode=memory"])
+def test_a_database_in_memory_is_refused_with_one_message(name: str) -> None:
+    with pytest.raises(StorageError) as refused:
+        Storage(name)
+    text = str(refused.value)
+    assert "CAPITAL_LUX_DB" in text and "memory" in text and text.count("cannot be used") == 0
+
+
+def test_another_applications_sqlite_file_is_refused_and_left_untouched(tmp_path: Path) -> None:
+    other = tmp_path / "notes.sqlite3"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE notes (body TEXT)")
+    before = other.read_bytes()
+    with pytest.raises(StorageError, match="another application's tables"):
+        Storage(str(other))
+    with sqlite3.connect(other) as connection:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"notes"} and other.read_bytes() == before
+
+
+def test_a_new_class_database_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "class.sqlite3"
+    with Storage(str(path)) as storage:
+        storage.set_setting("x", "1")
+    for file in [path, *tmp_path.glob("class.sqlite3-*")]:
+        assert file.stat().st_mode & 0o077 == 0, file
+    open_to_all = tmp_path / "old.sqlite3"
+    Storage(str(open_to_all)).close()
+    open_to_all.chmod(0o644)
+    Storage(str(open_to_all)).close()
+    assert open_to_all.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_postgresql_host_that_never_answers_is_given_up_with_a_message() -> None:
+    pytest.importorskip("psycopg")
+    with socket.socket() as silent:  # accepts connections (the kernel's backlog) and never speaks
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        with pytest.raises(StorageError, match="the class database cannot be used"):
+            Storage(f"postgresql://learner:secret@127.0.0.1:{port}/class")
+
+
+def test_reading_the_class_never_waits_for_a_writer(tmp_path: Path) -> None:
+    path = tmp_path / "class.sqlite3"
+    with Storage(str(path)) as storage:
+        storage.record_attempt(new_session(), "deck-short", "1/2", False)
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # a learner's answer being written, holding the write lock
+    writer.execute("INSERT INTO settings (name, value) VALUES ('pending', '1')")
+    try:
+        with Storage(str(path), timeout=0.2) as reader:  # would fail "database is locked" if reads took the lock
+            assert len(reader.attempts()) == 1 and reader.setting("pending", "none") == "none"
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
+def test_wrong_teachers_keys_are_counted_across_the_server(url: str) -> None:
+    with Storage(url) as storage:
+        assert storage.key_failures_since(0) == 0
+        for at in (10.0, 20.0, 30.0):
+            storage.note_key_failure(at)
+        assert storage.key_failures_since(15.0) == 2

@@ -44,6 +44,7 @@ import os
 import re
 import secrets
 import statistics
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -55,6 +56,9 @@ from .storage import Attempt, Storage, StorageError
 TEACHER_KEY_VARIABLE = "CAPITAL_LUX_TEACHER_KEY"
 #: A shorter key could be guessed by trying; the teacher page refuses to open with one.
 MIN_TEACHER_KEY = 12
+#: Wrong keys the whole server takes in a window before every teacher's page waits it out.
+MAX_SERVER_KEY_FAILURES = 20
+KEY_FAILURE_WINDOW = 15 * 60
 
 SOLUTIONS_SETTING = "solutions"
 #: When a learner may open an exercise's worked solution and its simulation.
@@ -197,16 +201,45 @@ def regrade(attempt: Attempt) -> Attempt:
     return replace(attempt, correct=correct, mistake=mistake)
 
 
+def _normal_key(key: str) -> str:
+    """A key as compared: NFC (an accent typed as one character or two is the same), no space
+    at either end."""
+    return unicodedata.normalize("NFC", key).strip()
+
+
 def teacher_key() -> str | None:
-    """The key set for the server, or None when none (or too short a one) is set."""
-    key = os.environ.get(TEACHER_KEY_VARIABLE, "")
+    """The key set for the server, or None when none (or too short a one, blanks not counted) is set.
+
+    >>> saved = os.environ.get(TEACHER_KEY_VARIABLE)
+    >>> os.environ[TEACHER_KEY_VARIABLE] = " " * 12
+    >>> teacher_key() is None
+    True
+    >>> os.environ[TEACHER_KEY_VARIABLE] = "clé du professeur"   # é as one character
+    >>> teacher_key_matches("cle\u0301 du professeur ")            # é typed as e + accent
+    True
+    >>> _ = os.environ.pop(TEACHER_KEY_VARIABLE) if saved is None else os.environ.update({TEACHER_KEY_VARIABLE: saved})
+    """
+    key = _normal_key(os.environ.get(TEACHER_KEY_VARIABLE, ""))
     return key if len(key) >= MIN_TEACHER_KEY else None
 
 
 def teacher_key_matches(typed: str) -> bool:
     key = teacher_key()
     # compare_digest: the time taken does not tell how much of a guess was right.
-    return key is not None and hmac.compare_digest(typed.encode(), key.encode())
+    return key is not None and hmac.compare_digest(_normal_key(typed).encode(), key.encode())
+
+
+def key_wait(storage: Storage | None, now: float) -> int:
+    """Minutes before the server takes another teacher's key, 0 if it takes one now: at most
+    ``MAX_SERVER_KEY_FAILURES`` wrong keys in ``KEY_FAILURE_WINDOW`` seconds, every page counted."""
+    if storage is None:
+        return 0
+    since = now - KEY_FAILURE_WINDOW
+    try:
+        failures = storage.key_failures_since(since)
+    except StorageError:
+        return 0  # the page's own limit still holds
+    return 0 if failures < MAX_SERVER_KEY_FAILURES else KEY_FAILURE_WINDOW // 60
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ schema up to date: the app sets the database up itself, with no manual step.
 Only the standard DB-API is used (``sqlite3`` from the standard library,
 ``psycopg`` 3 for PostgreSQL, installed with ``pip install capital-lux[postgresql]``).
 
-Schema (version 1):
+Schema (version 2):
 
 - ``schema_version(version)``: one row, the number of migrations applied;
 - ``learners(session, name, started)``: a session id is made for each page a
@@ -20,7 +20,9 @@ Schema (version 1):
   exercises page shows it (attempts made here, or brought back in a progress file);
 - ``settings(name, value)``: the teacher's settings, read by every learner's page
   (``solutions``: when solutions open; ``numbers`` and ``class_seed``: whose numbers
-  each learner's exercises are on, see ``lessons.classroom``).
+  each learner's exercises are on, see ``lessons.classroom``), and ``server_key``,
+  the server's secret, which no page shows;
+- ``key_failures(at)`` (version 2): wrong teacher's keys, counted across the server.
 
 A migration is a list of statements appended to ``MIGRATIONS``; ``open_storage``
 applies the missing ones in one transaction, under a lock, so kernels starting
@@ -30,6 +32,7 @@ together never apply one twice.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -45,6 +48,10 @@ from ..engine.cards import N_, CapitalLuxError
 
 ENVIRONMENT_VARIABLE = "CAPITAL_LUX_DB"
 DEFAULT_DATABASE = "capital_lux_class.sqlite3"
+#: What names a database in memory to SQLite: each kernel would have its own.
+MEMORY_MARKS = (":memory:", "mode=memory")
+#: Seconds to wait for PostgreSQL to answer a connection.
+CONNECT_TIMEOUT = 5
 #: Names longer than this are refused (a nickname, not an essay).
 MAX_NAME = 40
 MAX_ANSWER = 80
@@ -70,6 +77,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " solved TEXT,"
         " PRIMARY KEY (session, exercise))",
         "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+    (
+        # Wrong teacher's keys, every page of the server counted together (seconds since the epoch).
+        "CREATE TABLE key_failures (at DOUBLE PRECISION NOT NULL)",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -101,6 +112,27 @@ def database_url() -> str:
     return os.environ.get(ENVIRONMENT_VARIABLE, "").strip() or DEFAULT_DATABASE
 
 
+def _owner_only(path: Path) -> None:
+    """Create a new database file readable by its owner alone (it holds the server's key and
+    the learners' answers; SQLite gives its -wal and -shm files the same mode), and close an
+    existing one to others."""
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        try:
+            if path.is_file() and path.stat().st_mode & 0o077:
+                path.chmod(0o600)
+        except PermissionError:
+            pass  # another account's file: SQLite says what it can or cannot do with it
+    except OSError:
+        pass  # a folder that does not exist, or a name that is not a file: sqlite3 says which
+
+
+def _shown(url: str) -> str:
+    """A database's address as a message may show it: without its password."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", url)
+
+
 def new_session() -> str:
     """An id no other learner can guess, so two learners with one name stay apart."""
     return secrets.token_hex(16)
@@ -127,6 +159,11 @@ class Storage:
 
     def __init__(self, url: str | None = None, timeout: float = 30.0) -> None:
         self.url = url or database_url()
+        if any(mark in self.url.lower() for mark in MEMORY_MARKS):
+            # Each kernel would get a database of its own: learners told "your answers go to your
+            # teacher" while the teacher's page, in another kernel, sees nothing.
+            raise StorageError(N_("{setting} must name a file or a postgresql:// address that every page of "
+                                  "the class shares, not a database in memory"), setting=ENVIRONMENT_VARIABLE)
         self._lock = threading.Lock()
         self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
         self._errors: tuple[type[Exception], ...] = (sqlite3.Error,)
@@ -144,13 +181,16 @@ class Storage:
                 raise StorageError(N_("PostgreSQL needs the psycopg package: pip install capital-lux[postgresql]")) \
                     from None
             self._errors = (psycopg.Error,)
-            self._connection: Any = psycopg.connect(self.url, connect_timeout=int(timeout))
+            # A host that accepts and never answers would hold every page's build for ``timeout``.
+            self._connection: Any = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT)
         else:
             path = Path(self.url.removeprefix("sqlite:///"))
+            _owner_only(path)
             # isolation_level=None: transactions are begun here, explicitly, as BEGIN IMMEDIATE, so two
             # writers queue for the lock (up to ``timeout``) instead of failing on an upgrade deadlock.
             self._connection = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
             self._connection.execute("PRAGMA foreign_keys = ON")
+            self._refuse_foreign(self._connection.cursor())  # before WAL, which would rewrite its header
             # WAL: the teacher's dashboard reads while learners write, and a killed writer leaves
             # only an uncommitted tail of the log, which the next opener discards.
             self._set_wal(timeout)
@@ -186,11 +226,14 @@ class Storage:
         return statement.replace("?", "%s") if self.dialect == "postgresql" else statement
 
     @contextmanager
-    def _transaction(self) -> Iterator[Any]:
+    def _transaction(self, write: bool = True) -> Iterator[Any]:
+        """A transaction; in SQLite a writer's takes the write lock at once (BEGIN IMMEDIATE, so
+        writers queue instead of deadlocking) and a reader's takes none: in WAL mode it reads a
+        snapshot while learners write."""
         with self._lock:
             cursor = self._connection.cursor()
             if self.dialect == "sqlite":
-                cursor.execute("BEGIN IMMEDIATE")
+                cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
             try:
                 yield cursor
                 self._connection.commit()
@@ -207,9 +250,16 @@ class Storage:
         return cursor
 
     def _migrate(self) -> None:
+        if self.dialect == "sqlite":  # up to date, as nearly always: a read, which waits for no writer
+            with self._transaction(write=False) as cursor:
+                found = cursor.execute("SELECT name FROM sqlite_master WHERE name = 'schema_version'").fetchone()
+                row = cursor.execute("SELECT version FROM schema_version").fetchone() if found else None
+            if row is not None and int(row[0]) == SCHEMA_VERSION:
+                return
         with self._transaction() as cursor:
             if self.dialect == "postgresql":
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            self._refuse_foreign(cursor)
             cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = self._run(cursor, "SELECT version FROM schema_version").fetchone()
             version = 0 if row is None else int(row[0])
@@ -224,8 +274,18 @@ class Storage:
             elif version < SCHEMA_VERSION:
                 self._run(cursor, "UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
+    def _refuse_foreign(self, cursor: Any) -> None:
+        """Refuse a database that holds tables and is not a class database: nothing is added to it."""
+        query = ("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                 if self.dialect == "sqlite" else
+                 "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
+        tables = {str(row[0]) for row in cursor.execute(query).fetchall()}
+        if tables and "schema_version" not in tables:
+            raise StorageError(N_("{url} holds another application's tables: give the class a database "
+                                  "of its own"), url=_shown(self.url))
+
     def schema_version(self) -> int:
-        with self._transaction() as cursor:
+        with self._transaction(write=False) as cursor:
             return int(self._run(cursor, "SELECT version FROM schema_version").fetchone()[0])
 
     def integrity_check(self) -> str:
@@ -262,7 +322,7 @@ class Storage:
 
     def progress(self, session: str) -> tuple[dict[str, int], dict[str, str]]:
         """The learner's attempts and solving answers, by exercise."""
-        with self._transaction() as cursor:
+        with self._transaction(write=False) as cursor:
             rows = self._run(cursor, "SELECT exercise, attempts, solved FROM progress WHERE session = ?",
                              (session,)).fetchall()
         return {e: int(a) for e, a, _ in rows}, {e: str(s) for e, _, s in rows if s is not None}
@@ -280,14 +340,14 @@ class Storage:
     # -- the class --------------------------------------------------------------------------------
     def attempts(self) -> list[Attempt]:
         """Every attempt of the class, oldest first, with the learner's name."""
-        with self._transaction() as cursor:
+        with self._transaction(write=False) as cursor:
             rows = self._run(cursor, "SELECT a.id, a.session, l.name, a.exercise, a.instance, a.answer, a.correct, "
                                      "a.mistake, a.at FROM attempts a JOIN learners l ON l.session = a.session "
                                      "ORDER BY a.id").fetchall()
         return [Attempt(int(r[0]), r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in rows]
 
     def setting(self, name: str, default: str) -> str:
-        with self._transaction() as cursor:
+        with self._transaction(write=False) as cursor:
             row = self._run(cursor, "SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
         return default if row is None else str(row[0])
 
@@ -299,6 +359,15 @@ class Storage:
                       (name, default))
             row = self._run(cursor, "SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
         return str(row[0])
+
+    def note_key_failure(self, at: float) -> None:
+        with self._transaction() as cursor:
+            self._run(cursor, "INSERT INTO key_failures (at) VALUES (?)", (at,))
+
+    def key_failures_since(self, since: float) -> int:
+        """Wrong teacher's keys typed on any page of the server since ``since``."""
+        with self._transaction(write=False) as cursor:
+            return int(self._run(cursor, "SELECT COUNT(*) FROM key_failures WHERE at >= ?", (since,)).fetchone()[0])
 
     def set_setting(self, name: str, value: str) -> None:
         with self._transaction() as cursor:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import secrets
 import threading
+import time
 from html import escape
 
 import ipywidgets as W
@@ -39,6 +40,7 @@ from ..lessons.classroom import (
     ExerciseSummary,
     class_numbers,
     instance_seed,
+    key_wait,
     server_key,
     regrade,
     results_csv,
@@ -109,8 +111,19 @@ class TeacherApp:
         if teacher_key() is None or self.failures >= MAX_KEY_TRIES:
             self._relabel()
             return False
+        wait = key_wait(self.storage, time.time())
+        if wait:
+            self.lock_note.value = '<span class="cl-error">{}</span>'.format(escape(t.ngettext(
+                "Too many wrong keys on this server: try again in {n} minute.",
+                "Too many wrong keys on this server: try again in {n} minutes.", wait).format(n=wait)))
+            return False
         if not teacher_key_matches(typed):
             self.failures += 1
+            if self.storage is not None:
+                try:
+                    self.storage.note_key_failure(time.time())
+                except StorageError:
+                    pass  # counted on this page all the same
             self.lock_note.value = f'<span class="cl-error">{escape(t.gettext("That is not the key."))}</span>'
             if self.failures >= MAX_KEY_TRIES:
                 self._relabel()
@@ -212,7 +225,7 @@ class TeacherApp:
 
     def _attempts(self) -> list[Attempt] | None:
         if self.storage is None:
-            self.summary.value = self._error(self.t.gettext("The class database cannot be used: {reason}").format(
+            self.summary.value = self._error(self.t.gettext("No results can be shown: {reason}").format(
                 reason=self.storage_error))
             return None
         try:
