@@ -250,7 +250,7 @@ class ExerciseSummary:
     attempted: int  # learners with at least one checked answer
     solved: int  # learners with a correct one
     median_attempts: Fraction  # per learner who attempted: answers up to the first correct one
-    wrong: tuple[tuple[str, int, str | None], ...]  # (answer, how many times, mistake) most common first
+    wrong: tuple[tuple[str, int, str | None], ...]  # (answer, how many learners gave it, mistake) most common first
     #: learners who solved it at the 1st, 2nd, 3rd, 4th or later answer, and who have not solved it yet
     outcomes: tuple[int, int, int, int, int]
     #: (mistake, how many learners made it) most common first: on their own cards, learners who
@@ -275,9 +275,9 @@ def summarise(attempts: list[Attempt], top: int = 3) -> dict[str, ExerciseSummar
             solved_at = next((i for i, a in enumerate(tries) if a.correct), None)
             counts.append(len(tries) if solved_at is None else solved_at + 1)
             outcomes[4 if solved_at is None else min(solved_at, 3)] += 1
+            wrong.update(dict.fromkeys(a.answer for a in tries if not a.correct).keys())  # learners, not clicks
             for a in tries:
                 if not a.correct:
-                    wrong[a.answer] += 1
                     mistakes[a.answer] = mistakes.get(a.answer) or a.mistake
         result[exercise] = ExerciseSummary(
             exercise, len(learners), sum(any(a.correct for a in tries) for tries in learners.values()),

@@ -14,7 +14,9 @@ signature-checked.
 from __future__ import annotations
 
 import base64
+import math
 import secrets
+import time
 from html import escape
 from typing import Any, Callable
 
@@ -26,11 +28,14 @@ from ..lessons.classroom import (
     solution_open,
 )
 from ..lessons.exercises import Checked
+from ..lessons.pace import Pace
 from ..lessons.progress import MAX_PROGRESS_BYTES, Progress, ProgressError
 from ..lessons.storage import Storage, StorageError, new_session
 from .base import tagged
 
 PROGRESS_DOWNLOAD = "capital_lux_progress.json"
+#: Answers one learner may check at once, then a minute: as fast as a person works them out.
+CHECK_BURST, CHECKS_PER_MINUTE = 6, 12
 
 
 class LearnerPanel:
@@ -47,6 +52,9 @@ class LearnerPanel:
         self.on_name: Callable[[], None] | None = None
         self._alone_seed = secrets.randbelow(MAX_SEED)  # no database: a class of one
         self._key: bytes | None = None
+        #: a person's pace of checking answers; the clock is a parameter for the tests
+        self.pace, self.clock = Pace(CHECK_BURST, CHECKS_PER_MINUTE), time.monotonic
+        self._checked: set[tuple[str, str]] = set()
         self.name = tagged(W.Text(layout=W.Layout(width="18em"), continuous_update=False), "cl-learner-name")
         self.name_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-learner-join")
         self.download = tagged(W.HTML(), "cl-ex-download")
@@ -122,6 +130,14 @@ class LearnerPanel:
                 pass  # a class of one until the database answers again
         return instance_seed(policy, self.key(), class_seed, exercise, self.joined, self.session)
 
+    def already_checked(self, exercise: str, answer: str) -> bool:
+        """Did this learner check this very answer to ``exercise`` already (it counts once)?"""
+        return (exercise, answer.strip()) in self._checked
+
+    def wait_to_check(self) -> int:
+        """Seconds before this learner may check another answer (0: now, and it is counted)."""
+        return math.ceil(self.pace.wait(self.session, self.clock()))
+
     def record(self, exercise: str, answer: str, checked: Checked, instance: int | None = None,
                mistake: str | None = None) -> None:
         """Count an answer on the cards of seed ``instance`` (``None``: the base position)
@@ -129,6 +145,7 @@ class LearnerPanel:
         ``mistake``: what the checker says a wrong answer looks like (a catalogue text)."""
         if checked.status == "invalid":
             return
+        self._checked.add((exercise, answer.strip()))
         self.progress.record(exercise, answer, checked)
         self._show_download()
         if self.storage is None:

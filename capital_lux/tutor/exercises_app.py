@@ -26,6 +26,7 @@ from ..analysis.charts import convergence_chart, figure_png
 from ..lessons.exercises import (
     EXERCISES,
     EXERCISES_BY_ID,
+    Checked,
     Exercise,
     assumptions_text,
     check,
@@ -223,19 +224,38 @@ class ExercisesApp:
 
     # -- actions -----------------------------------------------------------------------------------
     def check(self) -> str:
-        """Check the typed answer; an unreadable one is explained and changes nothing."""
+        """Check the typed answer; an unreadable one is explained and changes nothing.
+
+        An answer this learner already checked is answered again and counted once; past a
+        person's pace (``LearnerPanel.wait_to_check``) nothing is checked: the page says how
+        long to wait and the answer stays in its box (status ``"wait"``)."""
         ex = self.exercise
+        if self.learner.already_checked(ex.id, self.answer.value):
+            checked = check(ex, self.answer.value, self.t.lang)
+            self._feedback(checked, self.t.gettext("You checked this answer already: {verdict}").format(
+                verdict=checked.message))
+            return checked.status
+        wait = self.learner.wait_to_check()
+        if wait:
+            self.feedback.value = '<div class="cl-error" data-status="wait">{}</div>'.format(escape(self.t.ngettext(
+                "You are checking answers faster than anyone can work them out: wait {n} second, then check again.",
+                "You are checking answers faster than anyone can work them out: wait {n} seconds, then check again.",
+                wait).format(n=wait)))
+            return "wait"
         checked = check(ex, self.answer.value, self.t.lang)
         diagnosed = diagnose(ex, self.answer.value) if checked.status == "wrong" else None
         self.learner.record(ex.id, self.answer.value, checked, self.numbers, diagnosed.text if diagnosed else None)
-        css = {"correct": "cl-safe", "wrong": "cl-exceed", "invalid": "cl-error"}[checked.status]
-        mistake = f' data-mistake="{checked.mistake}"' if checked.mistake else ""
-        self.feedback.value = (f'<div class="{css}" data-status="{checked.status}"{mistake}>'
-                               f"{escape(checked.message)}</div>")
+        self._feedback(checked, checked.message)
         if checked.status != "invalid":
             self._refresh_picker()
             self._gate_simulation()
         return checked.status
+
+    def _feedback(self, checked: Checked, text: str) -> None:
+        css = {"correct": "cl-safe", "wrong": "cl-exceed", "invalid": "cl-error"}[checked.status]
+        mistake = f' data-mistake="{checked.mistake}"' if checked.mistake else ""
+        self.feedback.value = f'<div class="{css}" data-status="{checked.status}"{mistake}>{escape(text)}</div>'
+
 
     def show_solution(self) -> None:
         if not self.learner.solution_open(self.exercise.id):
