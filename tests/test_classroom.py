@@ -429,7 +429,6 @@ def test_a_progress_file_is_signed_for_its_learner_and_names_no_seed(storage: St
     ana.learner.name.value = "Ana"
     ana.picker.value = "deal-any-six"
     answer = format_number(ana.exercise.exact())
-    assert check_answer(answer, EXERCISES_BY_ID["deal-any-six"].exact()).status == "wrong"  # not the base's
     ana.answer.value = answer
     assert ana.check() == "correct"
     text = base64.b64decode(ana.learner.download.value.split("base64,")[1].split('"')[0]).decode()
