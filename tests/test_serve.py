@@ -171,3 +171,47 @@ def test_the_served_settings_cull_a_closed_page_within_two_minutes_and_keep_open
     kernels = json.loads((B.ROOT / "voila.json").read_text())["MappingKernelManager"]
     assert kernels["cull_idle_timeout"] + kernels["cull_interval"] <= 120
     assert kernels["cull_connected"] is False
+
+
+def _replies(socket: websocket.WebSocket, seconds: float) -> list[bytes]:
+    """Every frame the kernel sends in the next ``seconds``."""
+    frames: list[bytes] = []
+    socket.settimeout(0.5)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            frames.append(socket.recv())
+        except websocket.WebSocketTimeoutException:
+            continue
+    return frames
+
+
+def test_a_failing_comm_open_tells_the_page_nothing_of_the_server(tmp_path: Path) -> None:
+    with served(tmp_path, B.UNPACED) as (url, server):
+        kernel = _kernel_of(_get(url)[1])
+        [command] = [child.cmdline() for child in server.children(recursive=True) if "ipykernel" in " ".join(child.cmdline())]
+        # no shared IPython history (its thread printed "database is locked" into pages under load)
+        assert "--HistoryManager.enabled=False" in command
+        socket = websocket.create_connection(_socket_url(url, kernel), timeout=10, subprotocols=[V1])
+        try:
+            for target in ("jupyter.widget", "no.such.target"):
+                socket.send_binary(_frame("comm_open", content={
+                    "comm_id": uuid.uuid4().hex, "target_name": target,
+                    "data": {"state": {"_model_name": "NoSuchModel", "_model_module": "x"}, "buffer_paths": []}}))
+            frames = _replies(socket, 4)
+        finally:
+            socket.close()
+    seen = b"".join(frames).decode("utf-8", "replace")
+    assert "Traceback" not in seen and str(B.ROOT) not in seen and "site-packages" not in seen
+    assert "Exception opening comm with target: jupyter.widget" in (tmp_path / "server.log").read_text()  # kept here
+
+
+def test_the_tree_page_lists_the_learners_pages_only_and_asks_nothing_of_outside() -> None:
+    with B.serving(B.ROOT, "notebooks", options=(B.UNPACED,)) as (url, _):
+        status, tree, _ = _get(url)
+        listed = json.loads(_get(url + "voila/api/contents/")[1])["content"]
+        teacher, _, _ = _get(url + "voila/render/teacher.ipynb")  # reachable by its address, behind its key
+    assert status == 200 and "https://" not in tree and "cdn" not in tree.lower()
+    names = {item["name"] for item in listed}
+    assert {"tutorial.ipynb", "probability_exercises.ipynb"} <= names and "teacher.ipynb" not in names
+    assert teacher == 200

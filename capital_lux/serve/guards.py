@@ -19,6 +19,10 @@ from traitlets import Int
 
 #: The only websocket protocol the class's pages speak (Jupyter's binary v1 framing).
 V1: Final = "v1.kernel.websocket.jupyter.org"
+#: Every kernel of a class wrote the same IPython history file, and under load its thread
+#: printed "database is locked" into learners' pages: a served page keeps no history. The
+#: extension keeps a page's failing comm messages in the server's log (``serve.kernel``).
+KERNEL_ARGUMENTS: Final = ("--HistoryManager.enabled=False", "--IPKernelApp.extensions=capital_lux.serve.kernel")
 #: Memory kept for the server and the system when the ceiling is derived from the machine's.
 RESERVED_MIB: Final = 1024
 
@@ -144,6 +148,7 @@ class ClassKernels(AsyncMappingKernelManager):
             self.log.warning("The class is full: %d kernels, ceiling %d", len(self.list_kernel_ids()),
                              self.ceiling)
             raise web.HTTPError(503, "the class is full", reason="Class full")
+        kwargs["extra_arguments"] = [*kwargs.get("extra_arguments", []), *KERNEL_ARGUMENTS]
         self._starting += 1
         try:
             kernel_id: str = await super().start_kernel(*args, **kwargs)
