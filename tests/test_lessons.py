@@ -75,3 +75,16 @@ def test_the_first_chapter_teaches_the_goal_the_cards_and_the_limit() -> None:
 def test_a_lesson_session_starts_at_the_stored_position() -> None:
     session = prepared_session("bonus_tie")
     assert session.seat == 0 and session.learner_to_move()
+
+
+def test_the_tutors_first_screen_imports_no_schema_validator() -> None:
+    """jsonschema's import compiles format grammars (about a second of CPU in every learner's
+    kernel); the first screen, a chapter on the package's own positions, needs none of it."""
+    import subprocess
+    import sys
+
+    script = ("import sys\nfrom capital_lux.tutor import build_app, options_from_query\n"
+              "build_app(**options_from_query(''))\n"
+              "print(sorted(m for m in ('jsonschema', 'matplotlib.pyplot') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
