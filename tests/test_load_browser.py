@@ -1,4 +1,8 @@
-"""A classroom: 20 learners' pages on one Voila at once, each playing a whole game."""
+"""A classroom's smoke: 4 learners' pages on one Voila at once, each playing a whole game.
+
+The classroom's figures (30 learners at once, and one page against a blank ipywidgets
+page) are the ``load`` benchmark's: ``python -m capital_lux bench load``.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +15,10 @@ import browser as B
 from load import classroom
 
 pytestmark = pytest.mark.browser
-SESSIONS = 20
+SESSIONS = 4
 
 
-def test_twenty_concurrent_sessions_each_finish_a_game() -> None:
+def test_concurrent_sessions_each_finish_a_game() -> None:
     (B.ROOT / "test-artifacts").mkdir(exist_ok=True)
     run = classroom(SESSIONS, players=2, log_path=B.ROOT / "test-artifacts" / "voila-load.log")
     sessions = run["sessions"]
