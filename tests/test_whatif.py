@@ -282,3 +282,27 @@ def test_compare_every_move_runs_as_a_job_with_progress_and_can_be_cancelled() -
     app.load_gallery("modifiers-round-2")
     assert app.wait_analysis(120) is None and job.cancelled
     assert app.analysis.value == "" and app.analysis_progress.layout.display == "none"
+
+
+def test_a_comparison_over_its_budget_stops_within_a_move_and_shows_the_moves_it_reached() -> None:
+    from capital_lux.tutor.work import WorkRunner
+
+    class Clock:  # every look at the clock "takes" a second: the budget runs out mid-comparison
+        def __init__(self) -> None:
+            self.now, self.looks = 0.0, 0
+
+        def __call__(self) -> float:
+            self.now += 1
+            self.looks += 1
+            return self.now
+
+    app = _app(name="last-turn")
+    clock = Clock()
+    app.runner = WorkRunner(budget_seconds=25, clock=clock)
+    app.samples.value = 200  # 20 looks a move: the budget ends in the second of two moves
+    app.analyse()
+    assert app.wait_analysis(120) is None
+    assert 'data-stopped="budget"' in app.analysis.value and "1 move of 2 was compared" in app.analysis.value
+    assert app.analysis.value.count("<tr") == 2 and len(app.moves) == 1  # the first move's figures, shown
+    assert clock.looks < 2 * 200 // 10  # stopped inside the second move, not after it
+    app.runner.close()

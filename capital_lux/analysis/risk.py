@@ -283,6 +283,9 @@ def hand_probability(source: PlayerView | Composition, wanted: Iterable[Card], h
 
 # -- simulated ------------------------------------------------------------------------
 HORIZONS = ("now", "round", "game")
+#: Samples between two calls of a caller's ``check`` (a sample of a rule-of-thumb game to its end
+#: takes a few milliseconds, so a budget is overrun by a fraction of a second at most).
+CHECK_EVERY = 10
 
 
 @dataclass(frozen=True)
@@ -446,7 +449,7 @@ def _summarise(outcomes: list[_Outcome], horizon: str, bot: str, seed: int) -> S
 
 def _outcomes(
     v: PlayerView, samples: int, seed: int, policy: Policy, trusted: bool, horizon: str,
-    first: Action | None = None, include_hand: bool = False,
+    first: Action | None = None, include_hand: bool = False, check: Callable[[], None] | None = None,
 ) -> list[_Outcome]:
     if horizon not in HORIZONS:
         raise ValueError(f"unknown horizon {horizon!r}: choose from {', '.join(HORIZONS)}")
@@ -456,6 +459,8 @@ def _outcomes(
     last_round = max(v.round, 1) if horizon == "round" else ROUNDS
     results = []
     for i in range(samples):
+        if check is not None and i % CHECK_EVERY == 0:
+            check()  # the caller's budget and cancellation hold within a move, not only between moves
         rng = random.Random(seed * 1_000_003 + i)  # sample i is the same deal whatever the move
         s = determinize(v, rng)
         if horizon == "now":
@@ -483,12 +488,14 @@ def simulate_risk(
 
 
 def compare_moves(
-    v: PlayerView, samples: int, seed: int, bot: str | Policy = "rule", horizon: str = "round"
+    v: PlayerView, samples: int, seed: int, bot: str | Policy = "rule", horizon: str = "round",
+    check: Callable[[], None] | None = None,
 ) -> list[MoveEstimate]:
     """Each of the viewer's legal actions followed by ``bot`` play, in the view's order.
 
     Every action is tried on the same ``samples`` deals (common random numbers), so the
-    differences between moves are less noisy than the estimates themselves.
+    differences between moves are less noisy than the estimates themselves. ``check()`` is
+    called every few samples and may raise to stop the work (a job's budget).
     """
     if horizon == "now":
         raise ValueError("moves are compared by playing on: choose horizon 'round' or 'game'")
@@ -497,7 +504,8 @@ def compare_moves(
     name, policy, trusted = policy_for(bot)
     moves = []
     for action in v.legal_actions:
-        risk = _summarise(_outcomes(v, samples, seed, policy, trusted, horizon, action), horizon, name, seed)
+        risk = _summarise(_outcomes(v, samples, seed, policy, trusted, horizon, action, check=check), horizon,
+                          name, seed)
         moves.append(MoveEstimate(action, risk.score, risk.p_exceed_any, risk.p_win, risk))
     return moves
 

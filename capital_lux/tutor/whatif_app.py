@@ -433,17 +433,26 @@ class WhatIfApp:
             try:
                 for k, action in enumerate(v.legal_actions):
                     job.check(k / len(v.legal_actions))
-                    # one move at a time, each on the same seeded deals: the figures of all at once
+                    # one move at a time, each on the same seeded deals: the figures of all at once;
+                    # the budget is checked every few deals, not only between moves
                     moves += compare_moves(replace(v, legal_actions=(action,)), samples, seed, bot=bot,
-                                           horizon=horizon)
+                                           horizon=horizon, check=lambda: job.check(k / len(v.legal_actions)))
                     if self._analysis_request is mine:
                         self.analysis_progress.value = (k + 1) / len(v.legal_actions)
                 job.check(1.0)
             except WorkStopped as stopped:
                 if stopped.reason == "budget" and self._analysis_request is mine:
                     self.analysis_progress.layout.display = "none"
-                    self.analysis.value = '<div class="cl-note">{}</div>'.format(escape(t.gettext(
-                        "The comparison was stopped: it took longer than the time allowed.")))
+                    if moves:  # the figures it reached, said to be only those
+                        self._show_analysis(t, v.viewer, samples, seed, moves)
+                    stop = t.ngettext(
+                        "The comparison was stopped: it took longer than the time allowed. "
+                        "{n} move of {total} was compared.",
+                        "The comparison was stopped: it took longer than the time allowed. "
+                        "{n} moves of {total} were compared.", len(moves)).format(
+                            n=len(moves), total=len(v.legal_actions))
+                    self.analysis.value = (f'<div class="cl-note" data-stopped="budget">{escape(stop)}</div>'
+                                           + (self.analysis.value if moves else ""))
                 raise
             except Exception:
                 if self._analysis_request is mine:
