@@ -390,3 +390,52 @@ def test_wrong_teachers_keys_are_counted_across_the_server(url: str) -> None:
         for at in (10.0, 20.0, 30.0):
             storage.note_key_failure(at)
         assert storage.key_failures_since(15.0) == 2
+
+
+def test_the_database_computes_the_dashboard_as_the_attempts_give_it(url: str) -> None:
+    """Per exercise: learners, solved, median answers, when each solved, the wrong answers and
+    mistakes counted by learners, each learner's totals: from SQL, equal to the reference."""
+    import random
+
+    from capital_lux.lessons.classroom import class_figures, summarise
+
+    rng = random.Random(5)
+    with Storage(url) as storage:
+        sessions = [new_session() for _ in range(12)]
+        for session, name in zip(sessions, ["Ana", "Bea", "Ana", ""] * 3):
+            if name:
+                storage.set_name(session, name)
+        for _ in range(400):
+            correct = rng.random() < 0.2
+            storage.record_attempt(rng.choice(sessions), rng.choice(["deck-short", "bonus-tie", "two-scholars"]),
+                                   "1/3" if correct else rng.choice(["1/2", "2/3", "0.25", "3/4"]), correct,
+                                   str(rng.randrange(9)), None if correct else rng.choice([None, "binomial", "prior"]))
+        attempts = storage.attempts()
+        figures = class_figures(storage)
+    assert figures.summaries == summarise(attempts)
+    assert figures.answers == len(attempts) == 400
+    expected = {}
+    for a in attempts:
+        name, solved, answers = expected.get(a.session, (a.name, set(), 0))
+        expected[a.session] = (name, solved | ({a.exercise} if a.correct else set()), answers + 1)
+    assert sorted(figures.learners) == sorted((s, n, len(done), k) for s, (n, done, k) in expected.items())
+
+
+def test_the_dashboards_per_learner_figures_come_from_the_index(tmp_path: Path) -> None:
+    """The query plan, not a stopwatch: the per-learner figures come from the index."""
+    path = tmp_path / "class.sqlite3"
+    with Storage(str(path)):
+        pass
+    with sqlite3.connect(path) as connection:
+        plan = " ".join(str(row) for row in connection.execute(
+            "EXPLAIN QUERY PLAN SELECT exercise, session, MIN(CASE WHEN correct = 1 THEN id END) "
+            "FROM attempts GROUP BY exercise, session"))
+    assert "attempts_by_exercise_session" in plan
+
+
+def test_the_class_database_benchmark_runs_small() -> None:
+    from capital_lux.cli.bench import classdb
+
+    figures = classdb(rows=2000, learners=5, repeats=1)
+    assert figures["rows"] == 2000 and figures["dashboard_sql_ms_cpu"] >= 0
+    assert figures["answer_wait_ms_median_while_teacher_reads"] > 0

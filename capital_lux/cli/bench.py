@@ -224,6 +224,69 @@ def load(learners: int = 30) -> Figures:
     return _harness("load").figures(sessions=learners)  # type: ignore[no-any-return]
 
 
+def classdb(rows: int = 300_000, learners: int = 30, repeats: int = 5) -> Figures:
+    """The class database with ``rows`` answers (SQLite): the dashboard's figures computed by
+    the database (``class_figures``) against reading every row into Python (the way before),
+    and how long a learner's answer waits while the teacher's page reads (medians of
+    ``repeats``; CPU beside wall)."""
+    import sqlite3
+    import tempfile
+    import threading
+
+    from ..lessons.classroom import class_figures, summarise
+    from ..lessons.exercises import EXERCISES
+    from ..lessons.storage import Storage, new_session
+
+    rng = random.Random(1)
+    with tempfile.TemporaryDirectory() as folder:
+        path = f"{folder}/class.sqlite3"
+        sessions = [new_session() for _ in range(learners)]
+        with Storage(path) as storage:
+            for session in sessions:
+                storage.set_name(session, f"learner {session[:4]}")
+        exercises = [ex.id for ex in EXERCISES]
+        with sqlite3.connect(path) as connection:  # one bulk insert: the figure is the reading, not this
+            connection.executemany(
+                "INSERT INTO attempts (session, exercise, instance, answer, correct, mistake, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                ((rng.choice(sessions), rng.choice(exercises), str(rng.randrange(10**9)),
+                  f"{rng.randrange(1, 9)}/{rng.randrange(9, 40)}", int(rng.random() < 0.1),
+                  rng.choice([None, "binomial", "prior"]), "2026-11-25T00:00:00.000+00:00") for _ in range(rows)))
+        figures: Figures = {"rows": float(rows), "learners": float(learners)}
+        with Storage(path) as storage:
+            for name, read in (("sql", lambda: class_figures(storage)),
+                               ("python", lambda: summarise(storage.attempts()))):
+                cpu, wall = [], []
+                for _ in range(repeats):
+                    c, w = time.process_time(), time.perf_counter()
+                    read()
+                    cpu.append(time.process_time() - c)
+                    wall.append(time.perf_counter() - w)
+                figures[f"dashboard_{name}_ms_cpu"] = round(1000 * statistics.median(cpu), 1)
+                figures[f"dashboard_{name}_ms_wall"] = round(1000 * statistics.median(wall), 1)
+            stop = threading.Event()
+
+            def teacher() -> None:
+                with Storage(path) as reader:  # another kernel: a connection of its own
+                    while not stop.is_set():
+                        class_figures(reader)
+
+            reading = threading.Thread(target=teacher)
+            reading.start()
+            waits = []
+            try:
+                for i in range(40):
+                    start = time.perf_counter()
+                    storage.record_attempt(sessions[i % learners], exercises[0], f"{i}/97", False)
+                    waits.append(time.perf_counter() - start)
+            finally:
+                stop.set()
+                reading.join()
+        figures["answer_wait_ms_median_while_teacher_reads"] = round(1000 * statistics.median(waits), 1)
+        figures["answer_wait_ms_max_while_teacher_reads"] = round(1000 * max(waits), 1)
+    return figures
+
+
 def _harness(name: str) -> Any:
     """A browser harness module from the source checkout's ``tests`` folder (not shipped)."""
     folder = Path(__file__).resolve().parents[2] / "tests"
@@ -258,7 +321,7 @@ def long_run(games: int = 100_000) -> Figures:
 
 BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "engine": engine, "kernel": kernel_figures, "differential": differential, "bots": bots,
-    "simulation": simulation, "risk": risk, "tutor": tutor, "load": load, "long_run": long_run,
+    "simulation": simulation, "risk": risk, "tutor": tutor, "load": load, "long_run": long_run, "classdb": classdb,
 }
 
 

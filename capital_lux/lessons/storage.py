@@ -7,7 +7,7 @@ schema up to date: the app sets the database up itself, with no manual step.
 Only the standard DB-API is used (``sqlite3`` from the standard library,
 ``psycopg`` 3 for PostgreSQL, installed with ``pip install capital-lux[postgresql]``).
 
-Schema (version 2):
+Schema (version 3):
 
 - ``schema_version(version)``: one row, the number of migrations applied;
 - ``learners(session, name, started)``: a session id is made for each page a
@@ -22,7 +22,9 @@ Schema (version 2):
   (``solutions``: when solutions open; ``numbers`` and ``class_seed``: whose numbers
   each learner's exercises are on, see ``lessons.classroom``), and ``server_key``,
   the server's secret, which no page shows;
-- ``key_failures(at)`` (version 2): wrong teacher's keys, counted across the server.
+- ``key_failures(at)`` (version 2): wrong teacher's keys, counted across the server;
+- an index on ``attempts (exercise, session, id)`` (version 3), from which the database
+  computes the dashboard's figures per exercise and learner.
 
 A migration is a list of statements appended to ``MIGRATIONS``; ``open_storage``
 applies the missing ones in one transaction, under a lock, so kernels starting
@@ -81,6 +83,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         # Wrong teacher's keys, every page of the server counted together (seconds since the epoch).
         "CREATE TABLE key_failures (at DOUBLE PRECISION NOT NULL)",
+    ),
+    (
+        # The dashboard's figures are computed in SQL, per exercise and learner, from this index.
+        "CREATE INDEX attempts_by_exercise_session ON attempts (exercise, session, id)",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -345,6 +351,39 @@ class Storage:
                                      "a.mistake, a.at FROM attempts a JOIN learners l ON l.session = a.session "
                                      "ORDER BY a.id").fetchall()
         return [Attempt(int(r[0]), r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in rows]
+
+    def learner_exercises(self) -> list[tuple[str, str, str, int, int, bool]]:
+        """Per exercise and learner: (exercise, session, name, answers, answers up to the first
+        correct one, solved), computed by the database from the index on (exercise, session, id)."""
+        with self._transaction(write=False) as cursor:
+            rows = self._run(cursor, (
+                "SELECT a.exercise, a.session, l.name, COUNT(*), "
+                "SUM(CASE WHEN f.first_ok IS NULL OR a.id <= f.first_ok THEN 1 ELSE 0 END), MAX(f.first_ok) "
+                "FROM attempts a "
+                "JOIN (SELECT exercise, session, MIN(CASE WHEN correct = 1 THEN id END) AS first_ok "
+                "      FROM attempts GROUP BY exercise, session) f "
+                "  ON f.exercise = a.exercise AND f.session = a.session "
+                "JOIN learners l ON l.session = a.session "
+                "GROUP BY a.exercise, a.session, l.name")).fetchall()
+        return [(r[0], r[1], r[2], int(r[3]), int(r[4]), r[5] is not None) for r in rows]
+
+    def wrong_answers(self) -> list[tuple[str, str, int, str | None]]:
+        """Per exercise, each wrong answer: (exercise, answer, learners who gave it, a mistake it
+        was diagnosed as), most learners first, then first given first."""
+        with self._transaction(write=False) as cursor:
+            rows = self._run(cursor, (
+                "SELECT exercise, answer, COUNT(DISTINCT session), MAX(mistake), MIN(id) FROM attempts "
+                "WHERE correct = 0 GROUP BY exercise, answer ORDER BY exercise, 3 DESC, 5")).fetchall()
+        return [(r[0], r[1], int(r[2]), r[3]) for r in rows]
+
+    def mistakes_made(self) -> list[tuple[str, str, int]]:
+        """Per exercise, each diagnosed mistake: (exercise, mistake, learners who made it), most first."""
+        with self._transaction(write=False) as cursor:
+            rows = self._run(cursor, (
+                "SELECT exercise, mistake, COUNT(DISTINCT session), MIN(id) FROM attempts "
+                "WHERE correct = 0 AND mistake IS NOT NULL GROUP BY exercise, mistake "
+                "ORDER BY exercise, 3 DESC, 4")).fetchall()
+        return [(r[0], r[1], int(r[2])) for r in rows]
 
     def setting(self, name: str, default: str) -> str:
         with self._transaction(write=False) as cursor:

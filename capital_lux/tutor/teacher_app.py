@@ -20,6 +20,7 @@ import secrets
 import threading
 import time
 from html import escape
+from typing import Callable, TypeVar
 
 import ipywidgets as W
 from matplotlib.figure import Figure
@@ -37,15 +38,15 @@ from ..lessons.classroom import (
     SOLUTION_POLICIES,
     SOLUTIONS_SETTING,
     TEACHER_KEY_VARIABLE,
+    ClassFigures,
     ExerciseSummary,
+    class_figures,
     class_numbers,
     instance_seed,
     key_wait,
     server_key,
-    regrade,
     results_csv,
     set_class_numbers,
-    summarise,
     teacher_key,
     teacher_key_matches,
 )
@@ -76,6 +77,8 @@ def class_chart(summary: ExerciseSummary, title: str, t: Translator) -> Figure:
     ax.set_title(title, fontsize=9)
     return fig
 
+
+T = TypeVar("T")
 
 class TeacherApp:
     """The page's parts; every handler is a plain method, so tests call them directly."""
@@ -223,16 +226,23 @@ class TeacherApp:
             return DEFAULT_POLICY
         return policy if policy in SOLUTION_POLICIES else DEFAULT_POLICY
 
-    def _attempts(self) -> list[Attempt] | None:
+    def _read(self, read: Callable[[Storage], T]) -> T | None:
+        """What ``read`` takes from the class database, or None with the page saying why."""
         if self.storage is None:
             self.summary.value = self._error(self.t.gettext("No results can be shown: {reason}").format(
                 reason=self.storage_error))
             return None
         try:
-            return self.storage.attempts()
+            return read(self.storage)
         except StorageError as error:
             self.summary.value = self._error(self.t.refusal(error))
             return None
+
+    def _attempts(self) -> list[Attempt] | None:
+        return self._read(Storage.attempts)
+
+    def _figures(self) -> ClassFigures | None:
+        return self._read(class_figures)
 
     @staticmethod
     def _error(text: str) -> str:
@@ -243,17 +253,15 @@ class TeacherApp:
         if not self.unlocked:
             return
         with self._refreshing:
-            attempts = self._attempts()
-            if attempts is None:
+            figures = self._figures()
+            if figures is None:
                 return
             t = self.t
-            attempts = [regrade(a) for a in attempts]  # each against the cards its learner saw
-            summaries = summarise(attempts)
-            sessions = {a.session for a in attempts}
+            summaries = figures.summaries  # each answer as graded on the cards its learner saw
             self.summary.value = escape(t.gettext("Learners: {learners}. Answers checked: {answers}.").format(
-                learners=self._number(len(sessions)), answers=self._number(len(attempts))))
+                learners=self._number(len(figures.learners)), answers=self._number(figures.answers)))
             self.table.value = self._table(summaries)
-            self.learners.value = self._learners(attempts)
+            self.learners.value = self._learners(figures.learners)
             images = []
             for number, ex in enumerate(EXERCISES, 1):
                 if ex.id in summaries:
@@ -289,21 +297,13 @@ class TeacherApp:
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
         return '<table class="cl-table cl-teacher-figures"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
 
-    def _learners(self, attempts: list[Attempt]) -> str:
+    def _learners(self, learners: list[tuple[str, str, int, int]]) -> str:
         t = self.t
-        names: dict[str, str] = {}
-        answers: dict[str, int] = {}
-        solved: dict[str, set[str]] = {}
-        for a in attempts:
-            names[a.session] = a.name
-            answers[a.session] = answers.get(a.session, 0) + 1
-            if a.correct:
-                solved.setdefault(a.session, set()).add(a.exercise)
         head = [t.gettext("Learner"), t.gettext("Exercises solved"), t.gettext("Answers checked")]
         rows = []
-        for session in sorted(names, key=lambda s: (names[s].casefold(), s)):
-            name = names[session] or t.gettext("(no name given)")
-            cells = [escape(name), self._number(len(solved.get(session, ()))), self._number(answers[session])]
+        for session, name, solved, answers in sorted(learners, key=lambda row: (row[1].casefold(), row[0])):
+            name = name or t.gettext("(no name given)")
+            cells = [escape(name), self._number(solved), self._number(answers)]
             rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
         return '<table class="cl-table cl-teacher-learner-table"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
