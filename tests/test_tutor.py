@@ -365,7 +365,7 @@ def test_no_hidden_information_in_the_lessons(name: str) -> None:
 def test_the_leak_check_would_catch_a_planted_card() -> None:
     W.Widget.close_all()
     from capital_lux.i18n import translator
-    from capital_lux.tutor.table import card_html
+    from capital_lux.lessons.table import card_html
 
     planted = W.HTML(card_html(translator("en"), Card("Y", 6)))
     assert card_patterns(Card("Y", 6))[0].search(widget_states())
@@ -376,7 +376,7 @@ def test_the_leak_check_would_catch_a_planted_card() -> None:
 def test_tables_draw_from_the_view_only() -> None:
     """Two states the learner cannot tell apart give the same page."""
     from capital_lux.engine.views import sample_hidden
-    from capital_lux.tutor.table import table_html
+    from capital_lux.lessons.table import table_html
     from capital_lux.i18n import translator
 
     session = Session.new(3, seed=31)

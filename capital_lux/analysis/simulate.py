@@ -36,6 +36,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ..players.bots import as_policy, parse_bot
 from ..players.bots import line_up as bots_line_up
+from ..players.policies import make as kernel_policy
 from .stats import wilson_interval
 from ..engine import kernel
 from ..engine.game import Policy, play_game
@@ -226,7 +227,7 @@ def play_in_kernel(players: int, bots: Sequence[str], seed: int, game: int) -> k
     if not KERNEL_BOTS.issuperset(bots):
         return None
     chance = game_rng(seed, game)
-    return kernel.play_game(players, [kernel.policy(spec, chance) for spec in bots], chance)
+    return kernel.play_game(players, [kernel_policy(spec, chance) for spec in bots], chance)
 
 
 def play_in_engine(players: int, bots: Sequence[str], seed: int, game: int) -> GameState:

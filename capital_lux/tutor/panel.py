@@ -24,7 +24,7 @@ from .extras import HintPanel, RiskPanel
 from .roundend import gold_decision_html, report_html
 from .scoresheet import score_sheet_html
 from .session import Session
-from .table import table_html
+from ..lessons.table import table_html
 from .text import log_line
 
 LOG = logging.getLogger("capital_lux.tutor")

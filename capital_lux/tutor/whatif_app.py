@@ -51,8 +51,7 @@ from ..lessons.whatif import (
 from .advice import move_text
 from .base import label_picker, language_picker, page_root, tagged
 from ..analysis.charts import figure_png
-from .exercises_app import position_html
-from .table import card_html
+from ..lessons.table import card_html, position_html
 from .work import Job, WorkStopped, page_runner
 
 SAMPLES = (20, 50, 200, 1000)

@@ -36,7 +36,7 @@ h1{font-size:22px;margin:0 0 .3em} h2{font-size:17px;margin:.2em 0}
 
 
 def _page(t: Translator, title: str, seeds: str, blocks: list[str]) -> str:
-    from ...tutor.table import CSS  # the cards' and table's own style
+    from ..table import CSS  # the cards' and table's own style
 
     name = escape(t.gettext("Name:"))
     return (
@@ -61,7 +61,7 @@ def _heading(t: Translator, number: int, ex: Exercise) -> str:
 
 def worksheet_html(instances: Sequence[Exercise], lang: str) -> str:
     """The learners' sheet: the questions and everything they need, no answers."""
-    from ...tutor.exercises_app import position_html
+    from ..table import position_html
 
     t = translator(lang)
     blocks = []
