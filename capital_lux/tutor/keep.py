@@ -25,6 +25,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from ..engine.errors import CapitalLuxError
 from ..engine.notation import parse_action
 from ..i18n import translator
 from .session import UNDO, Session
@@ -35,7 +36,7 @@ MAX_BYTES = 64 * 1024
 STORAGE_KEY = "capital-lux-free-game"
 
 
-class SavesError(Exception):
+class SavesError(CapitalLuxError):
     """The folder for saved games cannot be used; the message, for the server's log, says
     which folder and why (the learner's page says only that the game cannot be kept)."""
 
