@@ -12,6 +12,7 @@ import pytest
 from capital_lux.tutor import build_app, keep
 from capital_lux.tutor.app import TutorApp
 from capital_lux.engine.notation import parse_action
+from capital_lux.engine.game import Game
 from capital_lux.tutor.session import Session
 
 
@@ -80,16 +81,26 @@ def test_a_game_with_undos_resumes_to_the_cards_the_learner_saw() -> None:
     assert replayed.game.state != session.game.state
 
 
-def test_the_end_of_a_game_cannot_be_taken_back() -> None:
-    """The last round end turns every modifier face up: the learner has seen them, so the
-    game's end (and the seed it shows) cannot be undone."""
+@pytest.mark.parametrize("seed, undoable", [(1, False), (2, True)])
+def test_a_seed_shown_at_the_end_stays_shown_after_an_undo(seed: int, undoable: bool) -> None:
+    """A game with a seed drawn for the learner, played to its end. Its last decision can be
+    taken back only if the end showed the learner nothing hidden (seed 2; with seed 1 the
+    last round end turned a bot's modifier face up); the seed, once shown, stays shown."""
     rng = random.Random(1)
-    session = Session.new(2, None, "random")
+    session = Session(Game(2, seed), bot_kind="random", bot_seed=seed + 1)  # a seed the learner did not choose
     while not session.is_over():
         session.play(rng.choice(session.view().legal_actions))
-    assert session.seed_visible() and not session.can_undo()
-    with pytest.raises(IndexError):
-        session.undo()
+    assert session.seed_visible() and session.can_undo() is undoable
+    if not undoable:
+        with pytest.raises(IndexError):
+            session.undo()
+        return
+    session.undo()
+    assert not session.is_over() and session.seed_visible()  # already on the page: hiding it hides nothing
+    token = keep.new_token()
+    keep.save(token, session)
+    data = keep.load(token)
+    assert data is not None and keep.resume(data).seed_visible()
 
 
 @pytest.mark.parametrize("token", ["", "../../etc/passwd", "A" * 32, "0" * 31, "0" * 33, None])

@@ -25,6 +25,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from ..engine.cards import N_
 from ..engine.errors import CapitalLuxError
 from ..engine.notation import parse_action
 from ..i18n import translator
@@ -37,8 +38,8 @@ STORAGE_KEY = "capital-lux-free-game"
 
 
 class SavesError(CapitalLuxError):
-    """The folder for saved games cannot be used; the message, for the server's log, says
-    which folder and why (the learner's page says only that the game cannot be kept)."""
+    """The folder for saved games cannot be used: which folder and why, for the server's log
+    (the learner's page says only that the game cannot be kept)."""
 
 
 def saves_folder() -> Path:
@@ -51,25 +52,30 @@ def saves_folder() -> Path:
     """
     setting = os.environ.get("CAPITAL_LUX_SAVES")
     folder = Path(setting) if setting else Path(tempfile.gettempdir()) / "capital_lux_games"
-    where = f"the folder for saved games {str(folder)!r} (CAPITAL_LUX_SAVES)"
+    where = repr(str(folder))
     if not folder.is_absolute():
-        raise SavesError(f"{where} is not an absolute path")
+        raise SavesError(N_("The folder for saved games {folder} (CAPITAL_LUX_SAVES) is not an absolute path."),
+                         folder=where)
+    not_a_folder = N_("The folder for saved games {folder} (CAPITAL_LUX_SAVES) is not a folder.")
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = folder.stat()
         if not stat.S_ISDIR(info.st_mode):
-            raise SavesError(f"{where} is not a folder")
+            raise SavesError(not_a_folder, folder=where)
         if info.st_uid != os.geteuid():
-            raise SavesError(f"{where} belongs to another user (uid {info.st_uid}): saved games would not be ours "
-                             "alone")
+            raise SavesError(N_("The folder for saved games {folder} (CAPITAL_LUX_SAVES) belongs to another user "
+                                "(uid {uid}): saved games would not be the server's alone."), folder=where,
+                             uid=info.st_uid)
         if stat.S_IMODE(info.st_mode) != 0o700:  # 0755 or 0777 would let others read every seed
             os.chmod(folder, 0o700)
     except FileExistsError:
-        raise SavesError(f"{where} is not a folder") from None
+        raise SavesError(not_a_folder, folder=where) from None
     except OSError as error:
-        raise SavesError(f"{where} cannot be used: {error.strerror}") from None
+        raise SavesError(N_("The folder for saved games {folder} (CAPITAL_LUX_SAVES) cannot be used: {reason}"),
+                         folder=where, reason=error.strerror) from None
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise SavesError(f"{where} cannot be written")
+        raise SavesError(N_("The folder for saved games {folder} (CAPITAL_LUX_SAVES) cannot be written."),
+                         folder=where)
     return folder
 
 
