@@ -18,6 +18,7 @@ from capital_lux.players.bots import (
     parse_bot,
 )
 from capital_lux.engine import kernel
+from capital_lux.players import policies
 from capital_lux.engine.game import play_game, sample_chance
 from capital_lux.i18n import LANGUAGES, translator
 from capital_lux.engine.notation import Play, SaveWithGold
@@ -99,8 +100,8 @@ def test_kernel_policies_decide_from_the_seats_knowledge_only(kind: str) -> None
     states = decision_states(4, seed=3, every=4) + decision_states(2, seed=8, every=5)
     for state in states:
         other = sample_hidden(state, state.current, rng)
-        mine = kernel.policy(kind, random.Random(99)).decide(kernel.from_state(state))
-        assert kernel.policy(kind, random.Random(99)).decide(kernel.from_state(other)) == mine
+        mine = policies.make(kind, random.Random(99)).decide(kernel.from_state(state))
+        assert policies.make(kind, random.Random(99)).decide(kernel.from_state(other)) == mine
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -109,9 +110,9 @@ def test_kernel_policies_choose_what_the_view_based_bots_choose(players: int) ->
         ks, v = kernel.from_state(state), own_view(state)
         for seat in range(players):
             assert table_for(ks, seat) == table_of(view(state, seat))
-        rule = kernel.policy("rule", random.Random(5)).decide(ks)
+        rule = policies.make("rule", random.Random(5)).decide(ks)
         assert kernel.to_action(ks, rule) == RuleOfThumbBot().choose(v, random.Random(5))
-        uniform = kernel.policy("random", random.Random(5)).decide(ks)
+        uniform = policies.make("random", random.Random(5)).decide(ks)
         assert kernel.to_action(ks, uniform) == RandomBot().choose(v, random.Random(5))
 
 

@@ -125,7 +125,9 @@ def test_replay_steps_through_a_record(tmp_path: Path, capsys: pytest.CaptureFix
     scores = game.replay().scores()
     assert text.rstrip().endswith(", ".join(f"Player {p} {s}" for p, s in enumerate(scores)))
     status, paused, _ = run(["replay", "--pause", str(record)], capsys, "\n\n", monkeypatch)
-    assert status == 0 and len(paused.splitlines()) < len(text.splitlines())
+    assert status == 1 and len(paused.splitlines()) < len(text.splitlines())
+    # the input ended on the third decision: no made-up "Final scores: 0, 0, 0"
+    assert paused.rstrip().endswith(f"the input ended.") and "Final scores" not in paused
 
 
 def test_bench_lists_figures_as_json(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:

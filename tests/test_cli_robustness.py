@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -144,3 +145,34 @@ def test_replay_refuses_a_big_file_in_the_readers_language(tmp_path: Path, capsy
 def test_the_load_benchmark_takes_a_sensible_number_of_learners(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(["bench", name], capsys)
     assert status == 2 and "number of learners" in err
+
+
+def test_out_into_a_folder_no_file_can_be_made_in_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """/proc lets root pass an access check, yet no file can be made there: refused before the run."""
+    status, out, err = run(["simulate", "--games", "1", "--no-progress", "--out", "/proc/version", "--force"], capsys)
+    assert status == 2 and "cannot write into the folder /proc" in err and "Traceback" not in err and out == ""
+    status, _, err = run(["simulate", "--games", "1", "--out", "/proc/version", "--force", "--lang", "fr"], capsys)
+    assert status == 2 and "/proc" in err and "cannot write" not in err
+
+
+def test_play_on_an_ascii_terminal_writes_plainly_and_says_why() -> None:
+    result = subprocess.run([sys.executable, "-m", "capital_lux", "play", "--players", "2", "--seed", "1",
+                             "--lang", "fr"], input="1\nquit\n", capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr[-500:]
+    assert "Partie abandonnee." in result.stdout and "B5" in result.stdout  # accents and symbols made plain
+    assert "(ascii)" in result.stderr and "UTF-8" in result.stderr and "encoding" not in result.stderr
+
+
+def test_replay_of_a_record_that_stops_mid_game_shows_no_final_scores(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from capital_lux.engine.game import Game
+    from capital_lux.engine.position import dumps_record
+
+    game = Game(3, 4)
+    for _ in range(20):
+        game.play(game.state.legal_actions()[0])
+    record = tmp_path / "half.json"
+    record.write_text(dumps_record(game.record()))
+    status, out, err = run(["replay", str(record), "--lang", "en"], capsys)
+    assert status == 0 and "Final scores" not in out and "before the end of the game" in out

@@ -29,6 +29,7 @@ from capital_lux.analysis.forward import forward_risk
 from capital_lux.analysis.risk import example_view
 from capital_lux.analysis.simulate import play_in_kernel
 from capital_lux.engine import kernel
+from capital_lux.players import policies
 from capital_lux.engine.game import Game
 from capital_lux.engine.views import view
 from capital_lux.players.search import ismcts
@@ -41,13 +42,13 @@ games = {}
 for players in (2, 3, 4):
     for g in range(30):
         rng = random.Random(g)
-        games[f"random {players}p {g}"] = digest(kernel.play_game(players, [kernel.policy("random", rng)] * players, rng))
+        games[f"random {players}p {g}"] = digest(kernel.play_game(players, [policies.make("random", rng)] * players, rng))
     for g in range(4):
         games[f"rule {players}p {g}"] = digest(play_in_kernel(players, ["rule"] * players, 2026, g))
     games[f"mixed {players}p"] = digest(play_in_kernel(players, ["rule", "random"] * 2, 7, players))
     for g in range(6):
         rng = random.Random(g)
-        games[f"quick {players}p {g}"] = digest(kernel.play_game(players, [kernel.policy("quick", rng)] * players, rng))
+        games[f"quick {players}p {g}"] = digest(kernel.play_game(players, [policies.make("quick", rng)] * players, rng))
     state = Game(players, players).state
     rng = random.Random(players)
     games[f"search {players}p"] = [str(ismcts(view(state, state.current), rng, iterations=50)), rng.random()]

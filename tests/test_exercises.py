@@ -305,7 +305,7 @@ def test_app_checks_answers_and_refuses_garbage_without_changing_anything() -> N
 
 
 def test_app_gives_each_learner_their_own_cards_and_shows_the_discards() -> None:
-    from capital_lux.tutor.exercises_app import position_html
+    from capital_lux.lessons.table import position_html
 
     app = _app()
     app.picker.value = "scholar-green"
@@ -415,8 +415,8 @@ def _answer_by_clicking(answer: str) -> None:
 def test_an_exercise_board_names_players_not_bots(lang: str) -> None:
     """Nobody plays the others in an exercise: they are players, and the board says whose
     turn it is instead of "The bots are playing."."""
-    from capital_lux.tutor.exercises_app import position_html
-    from capital_lux.tutor.table import table_html
+    from capital_lux.lessons.table import position_html
+    from capital_lux.lessons.table import table_html
 
     t = translator(lang)
     for exercise in EXERCISES:

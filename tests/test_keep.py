@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+import stat
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ import pytest
 from capital_lux.tutor import build_app, keep
 from capital_lux.tutor.app import TutorApp
 from capital_lux.engine.notation import parse_action
+from capital_lux.engine.game import Game
 from capital_lux.tutor.session import Session
 
 
@@ -78,12 +81,20 @@ def test_a_game_with_undos_resumes_to_the_cards_the_learner_saw() -> None:
     assert replayed.game.state != session.game.state
 
 
-def test_a_seed_shown_at_the_end_stays_shown_after_an_undo() -> None:
+@pytest.mark.parametrize("seed, undoable", [(1, False), (2, True)])
+def test_a_seed_shown_at_the_end_stays_shown_after_an_undo(seed: int, undoable: bool) -> None:
+    """A game with a seed drawn for the learner, played to its end. Its last decision can be
+    taken back only if the end showed the learner nothing hidden (seed 2; with seed 1 the
+    last round end turned a bot's modifier face up); the seed, once shown, stays shown."""
     rng = random.Random(1)
-    session = Session.new(2, None, "random")
+    session = Session(Game(2, seed), bot_kind="random", bot_seed=seed + 1)  # a seed the learner did not choose
     while not session.is_over():
         session.play(rng.choice(session.view().legal_actions))
-    assert session.seed_visible()
+    assert session.seed_visible() and session.can_undo() is undoable
+    if not undoable:
+        with pytest.raises(IndexError):
+            session.undo()
+        return
     session.undo()
     assert not session.is_over() and session.seed_visible()  # already on the page: hiding it hides nothing
     token = keep.new_token()
@@ -141,3 +152,47 @@ def test_the_page_script_names_no_secret_and_speaks_the_language() -> None:
     script = keep.page_script("fr")
     assert "api/kernels/" in script and keep.STORAGE_KEY in script
     assert "Recharger la page" in script or "Reload the page" not in script
+
+
+def _free_play_after_a_move() -> TutorApp:
+    app: TutorApp = build_app(players=2, seed=4, opening="free")._tutor  # type: ignore[attr-defined]
+    panel = app.free_play.panel
+    panel._act(panel.session.view().legal_actions[0])
+    return app
+
+
+@pytest.mark.parametrize("setting", ["a-file", "a-file/games", "relative/games", "/proc/capital_lux_games"])
+def test_a_saves_folder_that_cannot_be_used_is_said_and_nothing_crashes(
+        setting: str, saves: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    (saves / "a-file").write_text("not a folder")
+    value = setting if setting.startswith(("/", "relative")) else str(saves / setting)
+    monkeypatch.setenv("CAPITAL_LUX_SAVES", value)
+    with pytest.raises(keep.SavesError, match="CAPITAL_LUX_SAVES"):
+        keep.saves_folder()
+    app = _free_play_after_a_move()  # it kept the game after the move: the page says it could not
+    tag = app.free_play.tag.value
+    assert "cannot be kept" in tag and value not in tag and "data-cl-save" not in tag
+    assert value in caplog.text and "could not be kept" in caplog.text
+    app.free_play.token_in.value = keep.new_token()  # a stored token: looked for, no FileExistsError
+    assert app.free_play.offer.layout.display == "none"
+    app.set_language("fr")
+    assert "ne peut pas" in app.free_play.tag.value
+
+
+def test_saved_games_are_owner_only_and_the_folder_is_made_so(saves: Path) -> None:
+    folder = saves / "games"
+    folder.mkdir(mode=0o777)
+    folder.chmod(0o777)  # as an administrator might have made it
+    os.environ["CAPITAL_LUX_SAVES"] = str(folder)  # the fixture's monkeypatch puts it back
+    token = keep.new_token()
+    keep.save(token, Session.new(2, 7, "random"))
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((folder / f"{token}.json").stat().st_mode) == 0o600
+    assert [p.name for p in folder.iterdir()] == [f"{token}.json"]  # no partial file left
+
+
+def test_a_folder_of_another_user_is_refused(saves: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "geteuid", lambda: saves.stat().st_uid + 1)  # as if the server ran as someone else
+    with pytest.raises(keep.SavesError, match="another user"):
+        keep.save(keep.new_token(), Session.new(2, 7, "random"))
+    assert list(saves.iterdir()) == []

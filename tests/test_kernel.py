@@ -58,7 +58,7 @@ def test_seats_with_their_own_generators_choose_as_random_bots(players: int) -> 
         policies = [(lambda s, _rng, bot=bot, r=r: bot(s, r)) for bot, r in zip(bots, seat_rngs)]
         expected = play_game(players, policies, random.Random(seed))
         seat_rngs = [random.Random(f"{seed}/{p}") for p in range(players)]
-        ks = kernel.play_game(players, [kernel.policy("random", r) for r in seat_rngs], random.Random(seed))
+        ks = kernel.play_game(players, [kernel.RandomPolicy(r) for r in seat_rngs], random.Random(seed))
         assert kernel.to_state(ks) == expected, seed
 
 

@@ -191,3 +191,43 @@ def test_a_deal_with_no_cards_to_deal_is_refused() -> None:
     deal["deck"] = []
     with pytest.raises(PositionError, match="the deal gives each player 0 cards here"):
         loads_position(json.dumps(deal))
+
+
+def _crafted(mid_game: dict[str, Any]) -> dict[str, str]:
+    """Inputs just under the size cap that a hostile page could send: each refused, quoting
+    little of itself."""
+    def with_(key: str, value: Any) -> str:
+        return json.dumps({**mid_game, key: value})
+
+    n = (MAX_INPUT_BYTES - 4000) // 6
+    record = {"format": "capital-lux-record", "version": 1, "players": 3, "seed": 1, "actions": ["draw B5"] * (n // 2)}
+    return {
+        "deck of cards": with_("deck", ["B5"] * n),
+        "deck of numbers": with_("deck", [1] * (2 * n)),
+        "many keys": json.dumps({**mid_game, **{f"k{i}": 0 for i in range(n // 3)}}),
+        "many seats": with_("hands", [["B5"] * 72] * (n // 80)),
+        "long phase": with_("phase", "x" * (MAX_INPUT_BYTES - 4000)),
+        "record": json.dumps(record),
+    }
+
+
+@pytest.mark.parametrize("name", ["deck of cards", "deck of numbers", "many keys", "many seats", "long phase",
+                                  "record"])
+def test_crafted_inputs_under_the_cap_are_refused_in_a_short_message(
+        mid_game: dict[str, Any], name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _crafted(mid_game)[name]
+    assert len(text.encode()) <= MAX_INPUT_BYTES
+    import capital_lux.engine.position as position
+
+    if name not in ("long phase", "many keys"):  # too many entries: refused before the schema checks them one by one
+        monkeypatch.setattr(position, "_validator", lambda _name: pytest.fail("checked entry by entry"))
+    with pytest.raises(PositionError) as refused:
+        (loads_record if name == "record" else loads_position)(text)
+    assert len(str(refused.value)) < 300, str(refused.value)[:300]
+
+
+def test_the_size_cap_counts_bytes_not_characters() -> None:
+    text = json.dumps({"format": "é" * (MAX_INPUT_BYTES // 2 + 10)}, ensure_ascii=False)
+    assert len(text) < MAX_INPUT_BYTES < len(text.encode())
+    with pytest.raises(PositionError, match=f"is {len(text.encode())} bytes; at most {MAX_INPUT_BYTES}"):
+        loads_position(text)

@@ -11,6 +11,7 @@ from typing import Callable
 import pytest
 
 from capital_lux.engine import kernel
+from capital_lux.players import policies
 from capital_lux.engine.game import Game
 from capital_lux.engine.kernel import COLOUR_OF, VALUE_OF
 from capital_lux.engine.rules import gold_choice_worth
@@ -143,7 +144,7 @@ def test_the_searchers_seat_plays_the_trees_decision_first() -> None:
 
 def test_old_imports_still_find_the_rule() -> None:
     assert search.QuickRule is QuickRule and search.ROLLOUT_NOISE == ROLLOUT_NOISE
-    assert kernel.policy("quick", random.Random(0)).decide.__qualname__ == "QuickRule.decide"
+    assert policies.make("quick", random.Random(0)).decide.__qualname__ == "QuickRule.decide"
 
 
 def position(players: int, seed: int, moves: int) -> Game:

@@ -17,6 +17,7 @@ import pytest
 import rule_reference as ref
 from capital_lux.compiled import python_module
 from capital_lux.engine import kernel
+from capital_lux.players import policies
 from capital_lux.engine.cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card
 from capital_lux.engine.game import sample_chance
 from capital_lux.engine.notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
@@ -69,7 +70,7 @@ def test_choices_and_tables_match_the_reference_in_seeded_games(players: int) ->
             assert bot.choose(v, random.Random(0)) == expected, (seed, str(v.phase))
             ks = kernel.from_state(state)
             assert table_for(ks, state.current) == as_fast(old)
-            assert kernel.to_action(ks, kernel.policy("rule", random.Random(0)).decide(ks)) == expected
+            assert kernel.to_action(ks, policies.make("rule", random.Random(0)).decide(ks)) == expected
             phases[v.phase] = phases.get(v.phase, 0) + 1
     assert set(phases) == {DRAFT, PLAY, AGENT, CLERIC, GOLD}, phases
 

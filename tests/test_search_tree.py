@@ -9,6 +9,7 @@ import random
 import pytest
 
 from capital_lux.engine import kernel
+from capital_lux.players import policies
 from capital_lux.engine.game import Game
 from capital_lux.engine.views import view
 from capital_lux.players import search
@@ -29,7 +30,7 @@ def test_the_reward_is_the_one_from_the_standings(players: int) -> None:
     tied = 0
     for g in range(150):
         rng = random.Random(g)
-        ks = kernel.play_game(players, [kernel.policy("quick", rng)] * players, rng)
+        ks = kernel.play_game(players, [policies.make("quick", rng)] * players, rng)
         if g % 2:  # a tie for the most points, broken by the cards (ruling R17) or shared
             points = kernel.scores(ks)
             leader = points.index(max(points))

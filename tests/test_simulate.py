@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import concurrent.futures
+import csv
 import io
+import os
+import signal
 from collections import Counter
 
 import pytest
@@ -178,3 +181,31 @@ def test_the_first_deal_is_the_same_whatever_the_line_up(monkeypatch: pytest.Mon
         assert deals[1] == deals[0] and deals[2] == deals[0]
         firsts.append(deals[0])
     assert firsts[0] != firsts[1]
+
+
+class _SecondChunkStuck(concurrent.futures.Executor):
+    """Plays every chunk at once except the second, which never finishes; the fourth chunk
+    submitted sends the process a Ctrl-C, as a user would while chunk 1 is still playing."""
+
+    def __init__(self) -> None:
+        self.submitted = 0
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[no-untyped-def]
+        future: concurrent.futures.Future[object] = concurrent.futures.Future()
+        if self.submitted != 1:
+            future.set_result(fn(*args, **kwargs))
+        self.submitted += 1
+        if self.submitted == 4:
+            os.kill(os.getpid(), signal.SIGINT)
+        return future
+
+
+def test_an_interrupted_run_keeps_a_prefix_of_its_games_with_no_hole() -> None:
+    out = io.StringIO()
+    results = simulate(2, ["random"], 40, 3, executor=_SecondChunkStuck(), workers=1, chunk_size=2, out=out)
+    assert results.interrupted and results.stop_signal == signal.SIGINT
+    # chunks 0, 2 and 3 finished, chunk 1 did not: the run's prefix is chunk 0's two games
+    games = [row[0] for row in csv.reader(io.StringIO(out.getvalue()))][1:]
+    assert games == ["0", "0", "1", "1"]
+    assert results.completed == 2 and len(results.rows) == 4
+    assert sum(t.seats for t in results.tallies.values()) == 4

@@ -134,8 +134,10 @@ def test_chapter_lesson_undo_and_language(server: str, chromium: Any) -> None:
     # the language picker switches back without losing the game
     page.select_option(".cl-language select", label="English")
     page.wait_for_selector(".cl-freeplay .cl-table-wrap:has-text('Capital')")
-    # undo in free play
-    B.learner_move(page, 0)
+    # undo in free play: the draft's picks showed the next hands (no undo), the first card put
+    # into the Hometown showed nothing hidden
+    for move in range(3):
+        B.learner_move(page, move)
     page.click(".cl-freeplay .cl-undo")
     page.wait_for_selector(".cl-freeplay .cl-note:has-text('taken back')")
     # chapter 3, the Agent lesson: play a blue card into the Capital and place the modifier

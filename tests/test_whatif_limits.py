@@ -6,12 +6,27 @@ from capital_lux.lessons.whatif import export_text
 from capital_lux.tutor.whatif_app import FIELD_LIMIT, WhatIfApp
 
 
-def test_a_huge_edit_field_is_refused_and_emptied_at_once() -> None:
+def test_a_huge_edit_field_is_refused_at_once_and_keeps_its_text() -> None:
     app = WhatIfApp("en")
     before = export_text(app.state)
+    typed = app.fields["hands"].value
     app.fields["hands"].value = "B5 " * 1_000_000  # 3 MB: it took 25 s of parsing, then came back whole
-    assert app.fields["hands"].value == ""
+    assert app.fields["hands"].value == typed
     assert 'data-error="1"' in app.message.value and f"at most {FIELD_LIMIT:,}" in app.message.value
+    assert export_text(app.state) == before
+
+
+def test_applying_after_a_refused_field_changes_nothing() -> None:
+    """The refusal changes nothing: "Apply the changes" afterwards applies the fields as they
+    were, so the Capital's cards stay in the Capital (they went to the deck when the refused
+    field was left empty)."""
+    app = WhatIfApp("en")
+    capital = app.fields["capital"].value
+    assert capital  # the gallery position has cards in the Capital
+    before = export_text(app.state)
+    app.fields["capital"].value = "B5 " * (FIELD_LIMIT // 3 + 1)
+    assert app.fields["capital"].value == capital
+    assert app.apply_edits() is True
     assert export_text(app.state) == before
 
 

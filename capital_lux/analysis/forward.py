@@ -36,6 +36,7 @@ from typing import Callable, Iterator, Sequence, Union
 
 from ..engine import kernel, rules
 from ..engine.cards import ALL_CARDS, COLOURS
+from ..engine.errors import Cancelled as Cancelled  # re-exported: work stopped by ``should_stop``
 from ..engine.notation import Action, PlaceModifier
 from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, GameState
 from ..engine.views import PlayerView, determinize
@@ -104,10 +105,6 @@ class ForwardRisk:
 class MoveRisk:
     action: Action
     risk: ForwardRisk
-
-
-class Cancelled(Exception):
-    """The caller's ``should_stop`` asked the computation to stop."""
 
 
 # -- the hidden state ----------------------------------------------------------------------

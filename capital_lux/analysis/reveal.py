@@ -20,6 +20,7 @@ from ..engine.game import sample_chance
 from ..engine.notation import Action, PlaceModifier
 from ..engine.state import AGENT, CHANCE_PHASES, OVER, GameState
 from ..engine.views import view
+from ..players.policies import make as kernel_policy
 
 __all__ = ["MODELS", "QUICK", "KERNEL_MODELS", "SEARCH_ITERATIONS", "Decider", "decider", "exact_choices", "play_round",
            "rollout", "rollout_kernel", "Start", "Outcome", "outcome", "reckon"]
@@ -104,7 +105,7 @@ def rollout_kernel(ks: kernel.KState, model: str, rng: random.Random, viewer: in
     through its ``decide``."""
     if ks.phase == kernel.GOLD:  # the reveal is under way: gold decisions change no limit
         ks.reveal_limits = kernel.limits(ks)
-    inner = kernel.policy(model, rng)
+    inner = kernel_policy(model, rng)
     seats = [inner] * ks.players
     if first is not None:
         seats[ks.current] = kernel.First(inner, kernel.from_action(first))

@@ -36,6 +36,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ..players.bots import as_policy, parse_bot
 from ..players.bots import line_up as bots_line_up
+from ..players.policies import make as kernel_policy
 from .stats import wilson_interval
 from ..engine import kernel
 from ..engine.game import Policy, play_game
@@ -226,7 +227,7 @@ def play_in_kernel(players: int, bots: Sequence[str], seed: int, game: int) -> k
     if not KERNEL_BOTS.issuperset(bots):
         return None
     chance = game_rng(seed, game)
-    return kernel.play_game(players, [kernel.policy(spec, chance) for spec in bots], chance)
+    return kernel.play_game(players, [kernel_policy(spec, chance) for spec in bots], chance)
 
 
 def play_in_engine(players: int, bots: Sequence[str], seed: int, game: int) -> GameState:
@@ -439,8 +440,9 @@ def simulate(
     ``out`` receives the CSV rows as games finish, in game order; with ``keep_rows=False`` the
     rows are not kept in memory, so a run of any length needs the same memory. A file named
     by ``out`` is written beside it and renamed into place at the end. Ctrl-C or SIGTERM stops
-    the run: every game finished so far is written and counted, ``interrupted`` is set and
-    ``stop_signal`` names the signal.
+    the run: the games finished so far up to the first unfinished one are written and counted
+    (a prefix of the run, never with a hole), ``interrupted`` is set and ``stop_signal`` names
+    the signal.
     """
     specs = line_up(players, bots)
     if games < 0:
@@ -480,8 +482,9 @@ def simulate(
                         next_chunk += 1
             except KeyboardInterrupt:  # outside the main thread no handler notes the signal
                 stop.signal = signal.SIGINT
-            for i in sorted(waiting):  # finished after a gap left by the interruption
-                record(waiting.pop(i))
+            # Chunks that finished after one the interruption cut short are dropped: the file and
+            # the figures are the run's first games, with no hole, so a longer run extends them.
+            waiting.clear()
         if stop.signal is not None:
             results.interrupted, results.stop_signal = True, int(stop.signal)
     return results

@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from ..engine import kernel
 from ..engine.game import play_game, random_policy
+from ..players.policies import make as kernel_policy
 
 Figures = dict[str, float]
 
@@ -67,7 +68,7 @@ def _kernel_games(players: int, kind: str, games: int) -> Callable[[], float]:
     def work() -> float:
         for i in range(games):
             rng = random.Random(i)
-            seats = [kernel.policy(kind, rng if kind == "random" else random.Random(p)) for p in range(players)]
+            seats = [kernel_policy(kind, rng if kind == "random" else random.Random(p)) for p in range(players)]
             kernel.play_game(players, seats, rng)
         return games
 

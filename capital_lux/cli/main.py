@@ -9,11 +9,15 @@ the usage and exit with status 2.
 from __future__ import annotations
 
 import argparse
+import codecs
+import io
 import json
 import os
 import random
 import signal
 import sys
+import tempfile
+import unicodedata
 from pathlib import Path
 from typing import IO, Callable, Sequence
 
@@ -136,6 +140,10 @@ def check_output_file(sub: argparse.ArgumentParser, t: Translator, path: str, fo
     if target.exists() and not force:
         sub.error(t.gettext("{path} already exists: choose another name, or add --force to replace it").format(
             path=path))
+    try:  # the file is written beside its name and renamed into place: try that now (/proc, a full disk…)
+        tempfile.NamedTemporaryFile(dir=folder, prefix=f".{target.name}.", suffix=".part").close()
+    except OSError:
+        sub.error(t.gettext("cannot write into the folder {folder}").format(folder=folder))
 
 
 def run() -> int:
@@ -153,6 +161,7 @@ def run() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    _plain_where_needed(translator(language_of(words)))
     parser = build_parser(translator(language_of(words)))
     args = parser.parse_args(words)
     sub: argparse.ArgumentParser = args.subcommand_parser
@@ -175,6 +184,56 @@ def main(argv: Sequence[str] | None = None) -> int:
     json.dump(figures, sys.stdout, indent=2)
     print()
     return 0
+
+
+#: Plain stand-ins for the table's signs on a terminal that cannot show them; the colours'
+#: symbols are left out, their cards keep their letter and role ("B5", "Agent 5").
+_PLAIN = {"·": "-", "…": "...", "▶": ">", "≈": "~", "—": "-", "–": "-", "’": "'", "«": '"', "»": '"',
+          "\u202f": " ", "\xa0": " ", **{symbol: "" for symbol in SYMBOLS.values()}}
+
+
+def _plain_text(error: UnicodeError) -> tuple[str, int]:
+    """The ``errors=`` handler for a terminal's encoding: accents dropped ("é" -> "e"), signs
+    made plain, anything else "?"; never a crash in the middle of a game."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    plain = []
+    for char in error.object[error.start:error.end]:
+        if char in _PLAIN:
+            plain.append(_PLAIN[char])
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
+        try:
+            base.encode(error.encoding)
+        except UnicodeEncodeError:
+            base = ""
+        plain.append(base or "?")
+    return "".join(plain), error.end
+
+
+codecs.register_error("capital_lux.plain", _plain_text)
+
+
+def _plain_where_needed(t: Translator, stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> None:
+    """On a terminal whose encoding cannot show the game's signs and accents (ASCII, Latin-1…),
+    write them plainly instead of failing, and say so once on stderr."""
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    streams = [s for s in (stdout, stderr) if isinstance(s, io.TextIOWrapper)]
+    narrow = [s for s in streams if not _shows(s.encoding, "·◆é…")]
+    for stream in narrow:
+        stream.reconfigure(errors="capital_lux.plain")
+    if narrow:
+        print(t.gettext("This terminal's encoding ({encoding}) cannot show every character: accents and signs are "
+                        "written plainly. A UTF-8 locale (for example LANG=C.UTF-8) shows them.").format(
+                            encoding=narrow[0].encoding), file=stderr)
+
+
+def _shows(encoding: str, text: str) -> bool:
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 # -- worksheet ------------------------------------------------------------------------------
@@ -239,8 +298,13 @@ def _simulate_and_report(args: argparse.Namespace, sub: argparse.ArgumentParser,
             results = simulate(args.players, specs, args.games, args.seed, client.get_executor(),
                                progress=not args.no_progress, out=args.out, keep_rows=False)
     else:  # rows stream to --out as games finish: a run of any length needs the same memory
-        results = simulate(args.players, specs, args.games, args.seed, progress=not args.no_progress,
-                           workers=args.workers, out=args.out, keep_rows=False)
+        try:
+            results = simulate(args.players, specs, args.games, args.seed, progress=not args.no_progress,
+                               workers=args.workers, out=args.out, keep_rows=False)
+        except OSError as e:  # the folder was writable when checked; the disk may fill up since
+            print(args.t.gettext("cannot write {path}: {reason}").format(path=args.out, reason=e.strerror),
+                  file=sys.stderr)
+            return 1
     print(results.summary_table(args.t))
     if args.out:
         print(args.t.gettext("{rows} rows written to {path}").format(rows=results.completed * args.players,
@@ -440,6 +504,7 @@ def replay_terminal(record: GameRecord, t: Translator, stdin: IO[str], stdout: I
     say(t.gettext("Record of a {players}-player game, seed {seed}, {n} actions.").format(
         players=record.players, seed=record.seed, n=len(record.actions)))
     shown = 0
+    number = 0
     for number, action in enumerate(record.actions, 1):
         seat = state.current_player()
         state.apply_action(action)
@@ -450,7 +515,13 @@ def replay_terminal(record: GameRecord, t: Translator, stdin: IO[str], stdout: I
         if any(e.kind == "game_over" or (e.kind == "round_start" and e.amount > 1) for e in new_events):
             say(view_text(t, view(state, 0), you=None))  # the table after the round end: nothing hidden
         if pause and seat != CHANCE and not stdin.readline():
-            break
+            say(t.gettext("Replay stopped after action {number} of {total}: the input ended.").format(
+                number=number, total=len(record.actions)))
+            return 1
+    if not state.is_terminal():
+        say(t.gettext("The record stops after action {number}, before the end of the game: it has no final "
+                      "scores.").format(number=number))
+        return 0
     say(t.gettext("Final scores: {scores}").format(
         scores=", ".join(f"{player_name(t, p, None)} {s}" for p, s in enumerate(state.scores()))))
     return 0

@@ -11,7 +11,10 @@ Card(colour='Y', value=6)
 
 from __future__ import annotations
 
-from typing import Callable, Literal, NamedTuple
+from typing import Literal, NamedTuple
+
+from .errors import CapitalLuxError as CapitalLuxError  # re-exported: the engine's callers import them here
+from .errors import NotationError as NotationError
 
 #: A colour letter: blue (Agent), green (Scholar), pink (Cleric), yellow (Merchant).
 Colour = Literal["B", "G", "P", "Y"]
@@ -58,36 +61,6 @@ class Card(NamedTuple):
 def N_(message: str) -> str:
     """Mark a text for the translation catalogue; it is translated where it is shown."""
     return message
-
-
-class CapitalLuxError(ValueError):
-    """Base of every error the engine raises for bad input.
-
-    The message may be a catalogue text with ``{named}`` placeholders filled from
-    ``params``: ``str(error)`` is the English sentence, ``error.translated(t.gettext, number)``
-    the same in the reader's language, whole numbers written by ``number`` (the i18n
-    ``Translator.refusal`` passes the reader's locale: "262 144" in French).
-
-    >>> error = CapitalLuxError(N_("{card} appears {found} times"), card="B6", found=4)
-    >>> str(error), error.translated(lambda text: text.replace("appears", "is there"))
-    ('B6 appears 4 times', 'B6 is there 4 times')
-    """
-
-    def __init__(self, message: str, **params: object) -> None:
-        super().__init__(message.format(**params) if params else message)
-        self.template = message
-        self.params = params
-
-    def translated(self, gettext: Callable[[str], str], number: Callable[[int], str] = str) -> str:
-        text = gettext(self.template)
-        if not self.params:
-            return text
-        return text.format(**{key: number(value) if type(value) is int else value
-                              for key, value in self.params.items()})
-
-
-class NotationError(CapitalLuxError):
-    """Text that does not spell a card, action or position."""
 
 
 #: Every distinct card, in sorted order; ``ALL_CARDS[i]`` has kind index ``i``.

@@ -114,16 +114,6 @@ class RandomPolicy:
         return choices[randbelow(self.rng)(len(choices))]
 
 
-def policy(kind: str, rng: random.Random) -> KernelPolicy:
-    """A seat's kernel policy by name ("random", "rule", "quick"; see ``players.policies``),
-    deciding with ``rng``."""
-    if kind == "random":
-        return RandomPolicy(rng)
-    from ..players import policies  # the bots' policies share their decision code (players.bots)
-
-    return policies.make(kind, rng)
-
-
 # -- the loop -----------------------------------------------------------------------------
 #: The Cleric's colours (never pink) by which of blue, green and yellow have capital cards,
 #: as the bit mask ``1 * blue + 2 * green + 4 * yellow``.

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import Card, CapitalLuxError
+from .cards import Card
+from .errors import IllegalActionError as IllegalActionError  # re-exported: callers import it here
 
 CHANCE = -1
 TERMINAL = -4
@@ -34,10 +35,6 @@ CARD_CHANCE_PHASES = frozenset({SETUP_CAPITAL, DEAL, SCHOLAR})
 MODIFIER_CHANCE_PHASES = frozenset({SETUP_MODIFIERS, AGENT_DRAW})
 CHANCE_PHASES = CARD_CHANCE_PHASES | MODIFIER_CHANCE_PHASES
 ROUNDS = 3
-
-
-class IllegalActionError(CapitalLuxError):
-    """An action that the rules do not allow in this position."""
 
 
 class Event(NamedTuple):

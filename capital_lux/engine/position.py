@@ -100,8 +100,12 @@ def dumps_position(s: GameState) -> str:
 
 # -- reading ----------------------------------------------------------------------------
 def _parse_json(text: str | bytes) -> Any:
-    if len(text) > MAX_INPUT_BYTES:
-        raise PositionError(N_("input is {size} bytes; at most {limit} are accepted"), size=len(text), limit=MAX_INPUT_BYTES)
+    # The cap is in bytes, as the text is stored and sent (UTF-8); a text longer in characters
+    # than the cap in bytes is refused before it is encoded.
+    size = len(text) if isinstance(text, bytes) or len(text) > MAX_INPUT_BYTES else len(
+        text.encode("utf-8", "surrogatepass"))
+    if size > MAX_INPUT_BYTES:
+        raise PositionError(N_("input is {size} bytes; at most {limit} are accepted"), size=size, limit=MAX_INPUT_BYTES)
     if _depth(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text) > MAX_DEPTH:
         raise PositionError(N_("input is nested too deeply to be a position or record"))
     try:
@@ -158,14 +162,50 @@ def _refuse_floats(data: Any) -> None:
         _refuse_floats(item)
 
 
+#: The longest part of the input a refusal quotes: enough to recognise it, never the input again.
+EXCERPT = 100
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """``text``, or its beginning and end around "…" when longer than ``limit`` characters."""
+    if len(text) <= limit:
+        return text
+    tail = limit // 4
+    return f"{text[:limit - tail - 1]}…{text[-tail:]}"
+
+
 def _check_schema(data: Any, name: str) -> None:
     from jsonschema.exceptions import best_match
 
+    _check_sizes(data, schema(name), schema(name), name, [])
     error = best_match(_validator(name).iter_errors(data))
     if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "the top level"
+        where = excerpt("/".join(str(p) for p in error.absolute_path)) or "the top level"
         raise PositionError(N_("{name} does not match its schema at {where}: {problem}"), name=name, where=where,
-                            problem=error.message)
+                            problem=excerpt(error.message))
+
+
+def _check_sizes(data: Any, node: dict[str, Any], root: dict[str, Any], name: str, path: list[str]) -> None:
+    """Refuse an array longer than its schema's ``maxItems`` before the schema checks every
+    entry: 40,000 cards in a deck are refused at once, not after a second of checking each.
+    Follows the schema only where the data fits it; the full check comes next."""
+    while "$ref" in node:  # "#/$defs/cards"
+        node = root["$defs"][node["$ref"].rsplit("/", 1)[1]]
+    if isinstance(data, list):
+        node = next((n for n in node.get("oneOf", []) if n.get("type") == "array"), node)
+        limit = node.get("maxItems")
+        items = node.get("items")
+        if limit is not None and len(data) > limit:
+            raise PositionError(N_("{name} has {count} entries at {where}; at most {limit} are accepted"), name=name,
+                                count=len(data), where=excerpt("/".join(path)) or "the top level", limit=limit)
+        if isinstance(items, dict):
+            for i, item in enumerate(data):
+                _check_sizes(item, items, root, name, [*path, str(i)])
+    elif isinstance(data, dict) and isinstance(node.get("properties"), dict):
+        known = node["properties"]
+        for key, value in data.items():
+            if key in known:
+                _check_sizes(value, known[key], root, name, [*path, key])
 
 
 def loads_position(text: str | bytes) -> GameState:

@@ -13,14 +13,15 @@ played to the end (``tests/test_fuzz_loaders.py`` plays on from mutated ones).
 >>> validate(s)
 Traceback (most recent call last):
 ...
-capital_lux.engine.reachable.PositionError: gold discs add up to 9; the game has 8
+capital_lux.engine.errors.PositionError: gold discs add up to 9; the game has 8
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from .cards import ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, MODIFIERS, N_, Card, CapitalLuxError, format_modifier
+from .cards import ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, MODIFIERS, N_, Card, format_modifier
+from .errors import PositionError as PositionError  # re-exported: callers import it here
 from .notation import SaveWithGold
 from .phases import (
     AGENT,
@@ -42,10 +43,6 @@ from .state import GameState
 
 #: Phases of a turn in progress: a card has been or is being played.
 TURN_PHASES = frozenset({PLAY, SCHOLAR, AGENT_DRAW, AGENT, CLERIC})
-
-
-class PositionError(CapitalLuxError):
-    """A position or record that cannot be read or is not a possible table."""
 
 
 def validate(s: GameState) -> None:

@@ -10,8 +10,9 @@ choices are identical by construction.
 
 >>> import random
 >>> from capital_lux.engine import kernel
+>>> from capital_lux.players.policies import make
 >>> rng = random.Random(2)
->>> ks = kernel.play_game(3, [kernel.policy("rule", random.Random(p)) for p in range(3)], rng)
+>>> ks = kernel.play_game(3, [make("rule", random.Random(p)) for p in range(3)], rng)
 >>> ks.phase == kernel.OVER
 True
 """

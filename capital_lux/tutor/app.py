@@ -59,6 +59,7 @@ class FreePlay:
         self.offer = W.VBox([self.offer_text, self.resume_button], layout=W.Layout(display="none"))
         self.offer.add_class("cl-resume-offer")
         self._kept: tuple[str, dict[str, Any]] | None = None
+        self._cannot_keep = False  # the last attempt to keep the game failed: the page says so
         self.on_resume: list[Callable[[], None]] = []
         self.panel.on_move.append(lambda panel, action: self.keep())
         self.panel.on_move.append(lambda panel, _action: self._show_seed())
@@ -109,14 +110,27 @@ class FreePlay:
         try:
             self.token = self.token or keep.new_token()
             keep.save(self.token, self.panel.session)
-        except OSError:
-            LOG.exception("the free game could not be kept")
+        except (keep.SavesError, OSError) as error:
+            LOG.error("the free game could not be kept: %s", error)
+            self._cannot_keep = True
+            self.tag.value = self._cannot_keep_html()
             return
+        self._cannot_keep = False
         over = self.panel.session.is_over()
         self.tag.value = f'<span class="cl-save-tag" data-cl-save="{"" if over else self.token}"></span>'
 
+    def _cannot_keep_html(self) -> str:
+        # the learner is told; the server's path and the reason go to its log, not to the page
+        sorry = self.t.gettext("This game cannot be kept if the page is reloaded: the server cannot store saved "
+                               "games. Your teacher can find why in the server's log.")
+        return f'<div class="cl-note cl-cannot-keep" role="status">{escape(sorry)}</div>'
+
     def _offered(self, token: str) -> None:
-        data = keep.load(token)
+        try:
+            data = keep.load(token)
+        except keep.SavesError as error:
+            LOG.error("a kept game could not be looked for: %s", error)
+            return
         if data is None or self.panel.session.moves:  # nothing kept, or a game is already under way
             return
         self._kept = (token, data)
@@ -152,6 +166,8 @@ class FreePlay:
         self.panel.set_language(t)
         self.offer_text.value = keep.offer_html(t.lang)
         self.resume_button.description = t.gettext("Resume my game")
+        if self._cannot_keep:
+            self.tag.value = self._cannot_keep_html()
 
 
 class TutorApp:

@@ -12,7 +12,7 @@ from typing import Callable, Protocol, Sequence, TypeVar
 import ipywidgets as W
 
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator
-from .table import CSS
+from ..lessons.table import CSS
 
 ROW = {"flex_flow": "row wrap", "align_items": "center"}
 

@@ -16,7 +16,7 @@ from ..engine.html import BACKGROUNDS
 from ..i18n import Translator
 from ..engine.notation import CAPITAL, HOME, Action, Destination, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.views import PlayerView
-from .table import cards_html
+from ..lessons.table import cards_html
 from .text import action_label, colour_text, player_name, special_action
 
 OnAction = Callable[[Action], None]

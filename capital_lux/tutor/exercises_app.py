@@ -37,39 +37,17 @@ from ..lessons.exercises import (
     solution_text,
     tolerance_text,
 )
-from ..engine.cards import format_modifier
 from ..i18n import Translator, formatting, translator
-from ..engine.views import PlayerView
 from ..lessons.progress import Progress
 from ..lessons.storage import Storage, StorageError, open_storage
 from .base import label_picker, language_picker, page_root, tagged
 from .classroom import LearnerPanel
-from .table import cards_html, table_html
+from ..lessons.table import position_html
 
 SAMPLE_SIZES = (100, 1000, 5000)
 #: ``numbers=OWN``: the learner's own numbers, as the class's setting says (the page's default)
 OWN: Final = "own"
 Numbers = int | None | Literal["own"]
-
-
-def position_html(t: Translator, v: PlayerView, move: int) -> str:
-    """The tutor's table for ``v``, with the others called players (not bots: nobody plays
-    them here) and the viewer's own hand and drawn modifier shown below it."""
-    html = table_html(t, v, move, bots=False)
-    own = list(v.hand) + list(v.draft_hand) + list(v.draft_picks)
-    parts = [f'<b>{escape(t.gettext("Your cards"))}:</b> {cards_html(t, own) or "-"}']
-    if v.pending_modifier is not None:
-        parts.append(escape(t.gettext("The modifier you have just drawn: {value}").format(
-            value=format_modifier(v.pending_modifier))))
-    return html + f'<div class="cl-note cl-own-hand">{" · ".join(parts)}</div>' + discards_html(t, v)
-
-
-def discards_html(t: Translator, v: PlayerView) -> str:
-    """The discard pile and the deck's size: questions that count unseen cards need both."""
-    pile = cards_html(t, list(v.discards)) or escape(t.gettext("empty"))
-    deck = escape(t.gettext("Cards in the deck: {count}").format(count=v.deck_size))
-    label = escape(t.gettext("Discard pile (out of the game, face up)"))
-    return f'<div class="cl-note cl-discards"><b>{label}:</b> {pile} · {deck}</div>'
 
 
 def _number(value: float, t: Translator) -> str:

@@ -19,11 +19,14 @@ import json
 import os
 import re
 import secrets
+import stat
 import tempfile
 from html import escape
 from pathlib import Path
 from typing import Any
 
+from ..engine.cards import N_
+from ..engine.errors import CapitalLuxError
 from ..engine.notation import parse_action
 from ..i18n import translator
 from .session import UNDO, Session
@@ -34,10 +37,45 @@ MAX_BYTES = 64 * 1024
 STORAGE_KEY = "capital-lux-free-game"
 
 
+class SavesError(CapitalLuxError):
+    """The folder for saved games cannot be used: which folder and why, for the server's log
+    (the learner's page says only that the game cannot be kept)."""
+
+
 def saves_folder() -> Path:
-    """``$CAPITAL_LUX_SAVES``, or a folder of the server's temporary directory (owner only)."""
-    folder = Path(os.environ.get("CAPITAL_LUX_SAVES") or Path(tempfile.gettempdir()) / "capital_lux_games")
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    """``$CAPITAL_LUX_SAVES``, or a folder of the server's temporary directory, made and kept
+    owner-only (0700): saved games hold their secret seed.
+
+    Raises ``SavesError`` for a folder that cannot be made safe: a relative path (it would
+    depend on where the server was started), something that is not a folder, a folder of
+    another user, or one that cannot be made or written.
+    """
+    setting = os.environ.get("CAPITAL_LUX_SAVES")
+    folder = Path(setting) if setting else Path(tempfile.gettempdir()) / "capital_lux_games"
+    where = repr(str(folder))
+    if not folder.is_absolute():
+        raise SavesError(N_("The folder for saved games {folder} (CAPITAL_LUX_SAVES) is not an absolute path."),
+                         folder=where)
+    not_a_folder = N_("The folder for saved games {folder} (CAPITAL_LUX_SAVES) is not a folder.")
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.stat()
+        if not stat.S_ISDIR(info.st_mode):
+            raise SavesError(not_a_folder, folder=where)
+        if info.st_uid != os.geteuid():
+            raise SavesError(N_("The folder for saved games {folder} (CAPITAL_LUX_SAVES) belongs to another user "
+                                "(uid {uid}): saved games would not be the server's alone."), folder=where,
+                             uid=info.st_uid)
+        if stat.S_IMODE(info.st_mode) != 0o700:  # 0755 or 0777 would let others read every seed
+            os.chmod(folder, 0o700)
+    except FileExistsError:
+        raise SavesError(not_a_folder, folder=where) from None
+    except OSError as error:
+        raise SavesError(N_("The folder for saved games {folder} (CAPITAL_LUX_SAVES) cannot be used: {reason}"),
+                         folder=where, reason=error.strerror) from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise SavesError(N_("The folder for saved games {folder} (CAPITAL_LUX_SAVES) cannot be written."),
+                         folder=where)
     return folder
 
 
@@ -46,7 +84,9 @@ def new_token() -> str:
 
 
 def save(token: str, session: Session) -> None:
-    """Write the game under ``token`` (atomically: a reader never sees half a file)."""
+    """Write the game under ``token`` (atomically: a reader never sees half a file), readable
+    by the server's user only. ``SavesError`` if the folder cannot be used, ``OSError`` if
+    the file cannot be written."""
     if not TOKEN.fullmatch(token):
         raise ValueError("a game is kept under a 32-digit hexadecimal token")
     data = {
@@ -54,14 +94,21 @@ def save(token: str, session: Session) -> None:
         "seed_shown": session.seed_shown, "bots": session.bot_kind, "script": session.script,
         "over": session.is_over(),
     }
-    path = saves_folder() / f"{token}.json"
-    partial = path.with_suffix(".part")
-    partial.write_text(json.dumps(data), "utf-8")
-    partial.replace(path)
+    folder = saves_folder()
+    # mkstemp makes the file owner-only (0600) from the start: it holds the secret seed
+    handle, partial = tempfile.mkstemp(dir=folder, prefix=f".{token}.", suffix=".part")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(json.dumps(data))
+        os.replace(partial, folder / f"{token}.json")
+    except BaseException:
+        os.unlink(partial)
+        raise
 
 
 def load(token: str) -> dict[str, Any] | None:
-    """The game kept under ``token``, or None (unknown, malformed, too large or over)."""
+    """The game kept under ``token``, or None (unknown, malformed, too large or over).
+    ``SavesError`` if the folder for saved games cannot be used."""
     if not isinstance(token, str) or not TOKEN.fullmatch(token):
         return None
     path = saves_folder() / f"{token}.json"

@@ -24,7 +24,7 @@ from .extras import HintPanel, RiskPanel
 from .roundend import gold_decision_html, report_html
 from .scoresheet import score_sheet_html
 from .session import Session
-from .table import table_html
+from ..lessons.table import table_html
 from .text import log_line
 
 LOG = logging.getLogger("capital_lux.tutor")
@@ -96,7 +96,8 @@ class GamePanel:
         self.notify(self._notice)
         self.undo_button.description = t.gettext("Undo my last move")
         self.undo_button.tooltip = t.gettext(
-            "Replays the game up to your previous decision; the same cards come again."
+            "Takes back your last move and the bots' moves after it. A move after which you saw a hidden card "
+            "or modifier cannot be taken back: what you have seen stays seen."
         )
         self.undo_button.disabled = not s.can_undo()
         lines = [log_line(t, e, s.seat) for e in reversed(s.log[-LOG_LINES:])]

@@ -20,13 +20,14 @@ from typing import Any, Callable
 import ipywidgets as W
 
 from ..engine.cards import COLOURS, SYMBOLS
+from ..engine.errors import Cancelled
 from ..engine.notation import CAPITAL, HOME, Action, Play
 from ..engine.state import GOLD, OVER, PLAY
 from ..engine.views import PlayerView
 from ..i18n import Translator, format_number
 from ..i18n.sentences import action_label
 from .base import tagged
-from .work import Job, WorkRunner, WorkStopped, page_runner
+from .work import Job, WorkRunner, page_runner
 
 LOG = logging.getLogger("capital_lux.tutor")
 
@@ -112,9 +113,10 @@ class _Worker:
         def run() -> None:
             try:
                 work(stale)
-            except Exception as error:  # Cancelled included: a newer request took over
-                if type(error).__name__ != "Cancelled":
-                    LOG.exception("risk computation failed")
+            except Cancelled:  # a newer request took over
+                pass
+            except Exception:
+                LOG.exception("risk computation failed")
 
         self._thread = threading.Thread(target=run, daemon=True)
         self._thread.start()
@@ -396,7 +398,7 @@ class MoveComparison:
 
         def work(job: Job[list[Any] | None]) -> list[Any] | None:
             from ..analysis.charts import figure_png
-            from ..analysis.forward import Cancelled, compare_forward
+            from ..analysis.forward import compare_forward
 
             bot = model_name(model, t)
             so_far: list[Any] = []
@@ -416,7 +418,7 @@ class MoveComparison:
             try:
                 moves = compare_forward(v, model, placement, seed=seed, placement_views=placement_views,
                                         progress=progress, should_stop=job.stopping, partial=partial, **options)
-            except (Cancelled, WorkStopped):
+            except Cancelled:  # WorkStopped too: the one cancellation
                 with self._lock:
                     if not job.cancelled and self._request is mine:  # over the session's time budget: say so
                         self._busy(False)

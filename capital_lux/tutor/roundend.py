@@ -15,7 +15,7 @@ from ..i18n import Translator
 from ..engine.rules import over_limit
 from ..engine.state import Event, GameState
 from ..engine.views import PlayerView
-from .table import cards_html
+from ..lessons.table import cards_html
 from ..i18n.editions import edition_notes
 from .text import colour_text, event_line, player_name
 

@@ -4,6 +4,13 @@ The session owns the ``Game`` (whose seeded generator resolves chance), lets the
 bots move until the learner must decide, keeps a log of what the learner may
 know, and undoes back to the learner's previous decision with ``Game.undo``.
 Everything the tutor shows comes from ``view()``, the learner's view.
+
+Undo never works as a peek: once the learner has seen a card or modifier that was
+hidden (a draw, the next hand of the draft, the round end's reveal, a bot's hand put
+down), the decisions before it can no longer be taken back (``_seals``). Going back
+there would leave that knowledge in the learner's head while the same hidden cards
+stay where they are; drawing again would fish for a better card. What the bots
+openly play stays known, as at a real table where a move is taken back.
 """
 
 from __future__ import annotations
@@ -11,12 +18,13 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..engine.cards import N_
+from ..engine.cards import KIND, N_, Card
 from ..engine.game import Game
-from ..engine.notation import Action, PlaceModifier
+from ..engine.notation import Action, PlaceModifier, Play
 from ..engine.state import AGENT, Event, GameState, new_game
 from ..engine.views import LogItem, PlayerView, public_step, view, visible_events
 from ..players.bots import BOT_KINDS, make_bot
@@ -47,6 +55,22 @@ def available_bot_kinds() -> tuple[str, ...]:
 
 def make_bot_choice(kind: str) -> BotChoice:
     return make_bot(kind).choose
+
+
+def _unseen(state: GameState, seat: int) -> tuple[Counter[int], Counter[int]]:
+    """The cards (by kind) and modifiers (by value) ``seat`` cannot see in ``state``."""
+    v = view(state, seat)
+    return Counter(dict(enumerate(v.unseen_cards()))), Counter(v.unseen_modifiers())
+
+
+def _seals(before: tuple[Counter[int], Counter[int]], after: tuple[Counter[int], Counter[int]],
+           open_play: Card | None) -> bool:
+    """Whether a step showed the learner something hidden: a card or modifier unseen before it
+    and seen after it, other than the card a bot openly played (``open_play``)."""
+    cards = before[0] - after[0]
+    if open_play is not None:
+        cards -= Counter({KIND[open_play]: 1})
+    return bool(+cards or +(before[1] - after[1]))
 
 
 @dataclass
@@ -165,7 +189,8 @@ class Session:
         """Take back the learner's last decision and every bot move after it.
 
         ``Game.undo`` replays the record, and the chance generator goes back with it:
-        the same decision draws the same cards again.
+        the same decision draws the same cards again. Only decisions since the learner last
+        saw something hidden can be taken back (see the module's docstring).
         """
         if not self._undo:
             raise IndexError("there is no move of yours to undo")
@@ -217,7 +242,13 @@ class Session:
         make each round's report once the round end is over."""
         told = self._told
         for action in self.game.state.history[len(told.history):]:
-            for item in public_step(told, action, self.seat):
+            mover = told.current_player()
+            open_play = action.card if isinstance(action, Play) and mover != self.seat else None
+            unseen = _unseen(told, self.seat) if self._undo else None  # nothing to seal otherwise
+            items = public_step(told, action, self.seat)
+            if unseen is not None and _seals(unseen, _unseen(told, self.seat), open_play):
+                self._undo.clear()  # what was hidden has been seen: no going back before it
+            for item in items:
                 self.log.append(item)
                 if item.kind == "round_start":
                     self._round_events = []

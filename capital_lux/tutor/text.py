@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.cards import Card, format_modifier
+from ..engine.cards import Card
 from ..engine.notation import Action, Pick, SaveWithGold
 from ..i18n import Translator, sentences
 from ..i18n.sentences import colour_text as colour_text  # re-exported: the tutor modules import it here
 
-from ..engine.state import AGENT, CLERIC, DEAL, DRAFT, GOLD, OVER, PLAY, Event
+from ..engine.state import Event
 
 if TYPE_CHECKING:
     from .session import LogEntry
@@ -41,30 +41,6 @@ def special_action(t: Translator, colour: str) -> str:
     return t.gettext("Cleric: take the lowest blue, green or yellow card of the Capital into your Hometown.")
 
 
-def phase_text(t: Translator, phase: str, to_move_is_you: bool, seat: int | None = None) -> str:
-    """What is happening, for the learner. ``seat``: the player to move where nobody plays
-    for them (an exercise's position); None in a game against bots."""
-    if phase == OVER:
-        return t.gettext("The game is over.")
-    if phase == DEAL:
-        return t.gettext("Cards are being dealt.")
-    if not to_move_is_you and seat is not None:
-        return t.gettext("Player {seat} is to move.").format(seat=seat)
-    if not to_move_is_you:
-        return t.gettext("The bots are playing.")
-    if phase == DRAFT:
-        return t.gettext("Choose cards: pick 2 of the cards you hold; the rest pass to the next player.")
-    if phase == PLAY:
-        return t.gettext("Play a card: click a card of your hand, then put it into your Hometown or into the Capital.")
-    if phase == AGENT:
-        return t.gettext("Agent: choose the Capital colour your modifier goes above (face down).")
-    if phase == CLERIC:
-        return t.gettext("Cleric: choose the colour whose lowest Capital card you take into your Hometown.")
-    if phase == GOLD:
-        return t.gettext("Round end: choose which exceeding colours you keep by paying gold.")
-    return ""
-
-
 def action_label(t: Translator, action: Action) -> str:
     """Button text for a decision."""
     return sentences.action_label(t, action)
@@ -89,7 +65,3 @@ def log_line(t: Translator, entry: LogEntry, learner: int) -> str:
 def event_line(t: Translator, e: Event, learner: int) -> str:
     """The engine's events, as the learner reads them (private ones are already filtered)."""
     return sentences.event_sentence(t, e, learner)
-
-
-def modifier_text(value: int | None) -> str:
-    return "?" if value is None else format_modifier(value)

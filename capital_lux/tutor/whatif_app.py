@@ -51,8 +51,7 @@ from ..lessons.whatif import (
 from .advice import move_text
 from .base import label_picker, language_picker, page_root, tagged
 from ..analysis.charts import figure_png
-from .exercises_app import position_html
-from .table import card_html
+from ..lessons.table import card_html, position_html
 from .work import Job, WorkStopped, page_runner
 
 SAMPLES = (20, 50, 200, 1000)
@@ -345,12 +344,13 @@ class WhatIfApp:
         self._say(note)
 
     def _guard_length(self, change: dict[str, Any]) -> None:
-        """An edit field given far too much text is emptied at once: the kernel neither keeps
-        nor sends back megabytes, and the learner is told why."""
+        """An edit field given far too much text gets back the text it had: the kernel neither
+        keeps nor sends back megabytes, the learner is told why, and the refusal changes nothing
+        (an emptied field would empty the zone at "Apply the changes")."""
         try:
             check_size(change["new"], FIELD_LIMIT)
         except PositionError as error:
-            change["owner"].value = ""
+            change["owner"].value = change["old"]  # within the limit: it passed this guard
             self._refuse(error)
 
     def _refuse(self, error: Exception) -> None:

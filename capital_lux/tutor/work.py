@@ -22,6 +22,8 @@ import threading
 import time
 from typing import Callable, Generic, Mapping, TypeVar
 
+from ..engine.errors import Cancelled
+
 T = TypeVar("T")
 LOG = logging.getLogger("capital_lux.tutor")
 
@@ -52,12 +54,9 @@ def budget_from_env(environ: Mapping[str, str] = os.environ) -> float:
     return seconds
 
 
-class WorkStopped(Exception):
-    """A job stopped early: ``reason`` is "cancelled" (a newer request) or "budget"."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+#: A job stopped early: ``reason`` is "cancelled" (a newer request) or "budget". The package's
+#: one cancellation (``engine.errors.Cancelled``), under the name the pages know it by.
+WorkStopped = Cancelled
 
 
 class Job(Generic[T]):

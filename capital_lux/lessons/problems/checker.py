@@ -21,6 +21,7 @@ from fractions import Fraction
 
 
 from . import mistakes as M
+from ...engine.errors import CapitalLuxError
 from .core import Exercise, Mistake
 from ...i18n import Translator, translator
 from ...i18n.formatting import format_number as i18n_number
@@ -38,7 +39,7 @@ PERCENT_WITHOUT_SIGN = Mistake("percent-without-sign", M.PERCENT_WITHOUT_SIGN, l
 PERCENT_OF_FRACTION = Mistake("percent-of-fraction", M.PERCENT_OF_FRACTION, lambda v: None)
 
 
-class AnswerError(ValueError):
+class AnswerError(CapitalLuxError):
     """An answer that is not a number in a form the checker reads."""
 
 

@@ -37,7 +37,7 @@ h1{font-size:22px;margin:0 0 .3em} h2{font-size:17px;margin:.2em 0}
 
 def _page(t: Translator, title: str, blocks: list[str], name_line: bool) -> str:
     """A whole page. It names no seed: a seed regenerates every answer (see ``lessons.classroom``)."""
-    from ...tutor.table import CSS  # the cards' and table's own style
+    from ..table import CSS  # the cards' and table's own style
 
     name = f"<div>{escape(t.gettext('Name:'))} ______________________</div>" if name_line else ""
     return (
@@ -54,7 +54,7 @@ def _heading(t: Translator, number: int, ex: Exercise) -> str:
 
 def worksheet_html(instances: Sequence[Exercise], lang: str) -> str:
     """The learners' sheet: the questions and everything they need, no answers."""
-    from ...tutor.exercises_app import position_html
+    from ..table import position_html
 
     t = translator(lang)
     blocks = []

@@ -1,19 +1,20 @@
 """The table as HTML, drawn from the learner's view only.
 
 Opponents' hands show as counts and their face-down modifiers as "?": the view
-has nothing else to give, so nothing else can reach the page.
+has nothing else to give, so nothing else can reach the page. Widget-free, so the
+tutor's pages and the printed worksheet (``lessons.problems.worksheet``) draw one table.
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from ..engine.cards import COLOURS, SYMBOLS, Card
+from ..engine.cards import COLOURS, SYMBOLS, Card, format_modifier
 from ..engine.html import BACKGROUNDS, BORDERS
-from ..i18n import Translator
-from ..engine.state import DEAL, DRAFT
+from ..engine.state import AGENT, CLERIC, DEAL, DRAFT, GOLD, OVER, PLAY
 from ..engine.views import PlayerView
-from .text import modifier_text, phase_text, player_name
+from ..i18n import Translator
+from ..i18n.sentences import player_name
 
 CSS = """<style>
 .cl-tutor .cl-card{display:inline-block;margin:1px;padding:1px 5px;border:2px solid;border-radius:4px;
@@ -51,6 +52,34 @@ CSS = """<style>
 </style>"""
 
 
+def phase_text(t: Translator, phase: str, to_move_is_you: bool, seat: int | None = None) -> str:
+    """What is happening, for the learner. ``seat``: the player to move where nobody plays
+    for them (an exercise's position); None in a game against bots."""
+    if phase == OVER:
+        return t.gettext("The game is over.")
+    if phase == DEAL:
+        return t.gettext("Cards are being dealt.")
+    if not to_move_is_you and seat is not None:
+        return t.gettext("Player {seat} is to move.").format(seat=seat)
+    if not to_move_is_you:
+        return t.gettext("The bots are playing.")
+    if phase == DRAFT:
+        return t.gettext("Choose cards: pick 2 of the cards you hold; the rest pass to the next player.")
+    if phase == PLAY:
+        return t.gettext("Play a card: click a card of your hand, then put it into your Hometown or into the Capital.")
+    if phase == AGENT:
+        return t.gettext("Agent: choose the Capital colour your modifier goes above (face down).")
+    if phase == CLERIC:
+        return t.gettext("Cleric: choose the colour whose lowest Capital card you take into your Hometown.")
+    if phase == GOLD:
+        return t.gettext("Round end: choose which exceeding colours you keep by paying gold.")
+    return ""
+
+
+def modifier_text(value: int | None) -> str:
+    return "?" if value is None else format_modifier(value)
+
+
 def card_html(t: Translator, card: Card) -> str:
     """One card: symbol, translated role and value on its colour; the colour named in the tooltip."""
     c = card.colour
@@ -84,7 +113,7 @@ def table_html(t: Translator, v: PlayerView, move: int, bots: bool = True) -> st
     for c in COLOURS:
         mods = "".join(
             back_html(
-                t.gettext("{player}: {value}").format(player=player_name(t, m.owner, me, bots), value=modifier_text(m.value)),
+                t.gettext("{player}: {value}").format(player=player_name(t, m.owner, me, bots=bots), value=modifier_text(m.value)),
                 own=m.owner == me,
             )
             for m in v.modifiers_above[c]
@@ -98,7 +127,7 @@ def table_html(t: Translator, v: PlayerView, move: int, bots: bool = True) -> st
         capital_cells.append(f'<td>{cards}{mods}<div class="cl-total">{escape(total_text)}</div></td>')
     rows = [f"<tr><th>{escape(t.term('Capital'))}</th>{''.join(capital_cells)}<td></td><td></td><td></td></tr>"]
     for p in range(v.players):
-        name = escape(player_name(t, p, me, bots))
+        name = escape(player_name(t, p, me, bots=bots))
         marks = []
         if p == v.starting_player:
             marks.append(escape(t.gettext("starts")))
@@ -136,3 +165,23 @@ def table_html(t: Translator, v: PlayerView, move: int, bots: bool = True) -> st
         f'<table class="cl-table">{header}{"".join(rows)}</table>'
         f'<div class="cl-note cl-doing"><b>{escape(doing)}</b></div></div>'
     )
+
+
+def position_html(t: Translator, v: PlayerView, move: int) -> str:
+    """The tutor's table for ``v``, with the others called players (not bots: nobody plays
+    them here) and the viewer's own hand and drawn modifier shown below it."""
+    html = table_html(t, v, move, bots=False)
+    own = list(v.hand) + list(v.draft_hand) + list(v.draft_picks)
+    parts = [f'<b>{escape(t.gettext("Your cards"))}:</b> {cards_html(t, own) or "-"}']
+    if v.pending_modifier is not None:
+        parts.append(escape(t.gettext("The modifier you have just drawn: {value}").format(
+            value=format_modifier(v.pending_modifier))))
+    return html + f'<div class="cl-note cl-own-hand">{" · ".join(parts)}</div>' + discards_html(t, v)
+
+
+def discards_html(t: Translator, v: PlayerView) -> str:
+    """The discard pile and the deck's size: questions that count unseen cards need both."""
+    pile = cards_html(t, list(v.discards)) or escape(t.gettext("empty"))
+    deck = escape(t.gettext("Cards in the deck: {count}").format(count=v.deck_size))
+    label = escape(t.gettext("Discard pile (out of the game, face up)"))
+    return f'<div class="cl-note cl-discards"><b>{label}:</b> {pile} · {deck}</div>'
