@@ -535,3 +535,36 @@ def test_a_flood_of_answers_is_counted_once_and_slowed_to_a_persons_pace(storage
     assert app.check() == "wrong" and len(storage.attempts()) == CHECK_BURST + 1
     summary = summarise(storage.attempts() + storage.attempts())["modifier-after-draw"]
     assert summary.wrong[0][1] == 1  # the dashboard counts learners, not clicks
+
+
+def test_the_simulation_keeps_the_answer_until_solved_and_the_teacher_sees_who_read_the_solution(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = _learner(storage)
+    app.learner.name.value = "Ana"
+    app.picker.value = "modifier-after-draw"
+    exact = app.exercise.exact()
+    app.answer.value = "0.99"
+    assert app.check() == "wrong"  # one attempt opens the simulation (the default policy)
+    app.run_simulation()
+    assert 'data-exact="0"' in app.simulation.value and format_number(exact) not in app.simulation.value
+    assert "once you have solved the exercise" in app.simulation.value
+    app.show_solution()  # the worked solution gives the answer: the teacher will know it was read
+    app.answer.value = format_number(exact)
+    assert app.check() == "correct"
+    app.run_simulation()
+    assert 'data-exact="1"' in app.simulation.value and format_number(exact) in app.simulation.value
+    rows = storage.attempts()
+    assert [a.saw_solution for a in rows] == [False, True]
+    assert results_csv(rows).splitlines()[2].endswith(",1")
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    teacher.unlock()
+    row = teacher.learners.value.split("<td>Ana</td>")[1].split("</tr>")[0]
+    assert row.endswith("<td>1</td>")  # one solution read before solving
+    bea = _learner(storage)
+    bea.learner.name.value = "Bea"
+    bea.picker.value = "modifier-after-draw"
+    bea.answer.value = format_number(exact)
+    assert bea.check() == "correct"
+    bea.show_solution()  # read after solving: not counted
+    assert storage.solutions_seen() == [(app.learner.session, "modifier-after-draw")]

@@ -325,8 +325,12 @@ def test_app_simulates_with_a_seed_and_shows_the_chart() -> None:
     app = _app()
     app.picker.value = "deal-any-six"
     app.answer.value = "1/2"
-    app.check()  # the simulation shows the exact value: it opens after an attempt
+    app.check()  # the simulation opens after an attempt, its exact value once solved
     app.samples.value = 100
+    app.run_simulation()
+    assert 'data-samples="100"' in app.simulation.value and "1274825/1859987" not in app.simulation.value
+    app.answer.value = "1274825/1859987"
+    assert app.check() == "correct"
     app.run_simulation()
     first = app.simulation.value
     assert app.chart.value[:8] == b"\x89PNG\r\n\x1a\n" and app.chart.layout.display == ""

@@ -230,8 +230,9 @@ def move_chart(moves: list[MoveEstimate], t: Translator) -> Figure:
     return fig
 
 
-def convergence_chart(exact: Probability, estimates: list[tuple[int, Estimate]], t: Translator) -> Figure:
-    """Simulated estimates with their 95% intervals closing in on the exact value as samples grow."""
+def convergence_chart(exact: Probability | None, estimates: list[tuple[int, Estimate]], t: Translator) -> Figure:
+    """Simulated estimates with their 95% intervals closing in on the exact value as samples grow
+    (``exact`` None: the value is not drawn, for a learner who has yet to find it)."""
     fig = Figure(figsize=(8, 4.5), layout="constrained")
     ax = fig.subplots()
     sizes = [n for n, _ in estimates]
@@ -239,12 +240,14 @@ def convergence_chart(exact: Probability, estimates: list[tuple[int, Estimate]],
     ax.fill_between(sizes, [e.low for e in values], [e.high for e in values], color=GREY, alpha=0.5,
                     hatch="//", edgecolor=DARK, label=t.gettext("95% interval"))
     ax.plot(sizes, [e.mean for e in values], marker="o", color=DARK, label=t.gettext("simulated estimate"))
-    label = _exact(exact, t) if isinstance(exact, Fraction) else percent(exact, t)
-    ax.axhline(float(exact), color="black", linestyle="--", label=t.gettext("exact value: {p}").format(p=label))
+    if exact is not None:
+        label = _exact(exact, t) if isinstance(exact, Fraction) else percent(exact, t)
+        ax.axhline(float(exact), color="black", linestyle="--", label=t.gettext("exact value: {p}").format(p=label))
     ax.set_xscale("log")
     ax.set_xlabel(t.gettext("Samples (log scale)"))
     _probability_axis(ax, t)
-    ax.set_title(t.gettext("Simulation approaching the exact value"))
+    ax.set_title(t.gettext("Simulation approaching the exact value") if exact is not None
+                 else t.gettext("Simulation settling as samples grow"))
     ax.legend(loc="best")
     return fig
 

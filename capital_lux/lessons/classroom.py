@@ -84,7 +84,8 @@ DEFAULT_NUMBERS = "learner"
 #: Seeds run from 0 to MAX_SEED - 1 (a class seed the teacher types, or one drawn for a learner).
 MAX_SEED = 10**9
 _NUMBER = re.compile(r"-[0-9.,/ ]+%?")
-CSV_COLUMNS = ("learner", "session", "exercise", "instance", "answer", "correct", "mistake", "time")
+CSV_COLUMNS = ("learner", "session", "exercise", "instance", "answer", "correct", "mistake", "time",
+               "saw_solution")
 
 
 def solution_open(policy: str, attempts: int) -> bool:
@@ -316,8 +317,8 @@ class ClassFigures:
     """What the teacher's dashboard shows, as the database computed it."""
 
     summaries: dict[str, ExerciseSummary]
-    #: (session, name, exercises solved, answers checked), per learner who answered
-    learners: list[tuple[str, str, int, int]]
+    #: (session, name, exercises solved, answers checked, solutions seen before solving), per learner
+    learners: list[tuple[str, str, int, int, int]]
     answers: int
 
 
@@ -337,7 +338,8 @@ def class_figures(storage: Storage, top: int = 3) -> ClassFigures:
     for _, session, name, answers, _, solved in rows:
         _, done, total = people.get(session, (name, 0, 0))
         people[session] = (name, done + solved, total + answers)
-    return ClassFigures(summaries, [(session, *figures) for session, figures in people.items()],
+    seen = Counter(session for session, _ in storage.solutions_seen())
+    return ClassFigures(summaries, [(session, *figures, seen[session]) for session, figures in people.items()],
                         sum(total for _, _, total in people.values()))
 
 
@@ -347,7 +349,8 @@ def results_csv(attempts: list[Attempt]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for a in attempts:
-        cells = [a.name, a.session, a.exercise, a.instance or "", a.answer, int(a.correct), a.mistake or "", a.at]
+        cells = [a.name, a.session, a.exercise, a.instance or "", a.answer, int(a.correct), a.mistake or "", a.at,
+                 int(a.saw_solution)]
         writer.writerow([_inert(c) if isinstance(c, str) else c for c in cells])
     return out.getvalue()
 

@@ -7,7 +7,7 @@ schema up to date: the app sets the database up itself, with no manual step.
 Only the standard DB-API is used (``sqlite3`` from the standard library,
 ``psycopg`` 3 for PostgreSQL, installed with ``pip install capital-lux[postgresql]``).
 
-Schema (version 3):
+Schema (version 4):
 
 - ``schema_version(version)``: one row, the number of migrations applied;
 - ``learners(session, name, started)``: a session id is made for each page a
@@ -24,7 +24,10 @@ Schema (version 3):
   the server's secret, which no page shows;
 - ``key_failures(at)`` (version 2): wrong teacher's keys, counted across the server;
 - an index on ``attempts (exercise, session, id)`` (version 3), from which the database
-  computes the dashboard's figures per exercise and learner.
+  computes the dashboard's figures per exercise and learner;
+- ``solutions_seen(session, exercise, at)`` (version 4): when a learner first opened an
+  exercise's worked solution, so the teacher can tell a learner who found the answer
+  from one who read it.
 
 A migration is a list of statements appended to ``MIGRATIONS``; ``open_storage``
 applies the missing ones in one transaction, under a lock, so kernels starting
@@ -88,6 +91,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # The dashboard's figures are computed in SQL, per exercise and learner, from this index.
         "CREATE INDEX attempts_by_exercise_session ON attempts (exercise, session, id)",
     ),
+    (
+        # When a learner first saw an exercise's answer (its worked solution) before solving it.
+        "CREATE TABLE solutions_seen ("
+        " session TEXT NOT NULL REFERENCES learners (session),"
+        " exercise TEXT NOT NULL,"
+        " at TEXT NOT NULL,"
+        " PRIMARY KEY (session, exercise))",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 _ID = {"sqlite": "INTEGER PRIMARY KEY AUTOINCREMENT", "postgresql": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"}
@@ -112,6 +123,8 @@ class Attempt:
     correct: bool
     mistake: str | None
     at: str
+    #: the learner had seen the exercise's worked solution when they gave this answer
+    saw_solution: bool = False
 
 
 def database_url() -> str:
@@ -348,9 +361,27 @@ class Storage:
         """Every attempt of the class, oldest first, with the learner's name."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, "SELECT a.id, a.session, l.name, a.exercise, a.instance, a.answer, a.correct, "
-                                     "a.mistake, a.at FROM attempts a JOIN learners l ON l.session = a.session "
+                                     "a.mistake, a.at, s.at FROM attempts a JOIN learners l ON l.session = a.session "
+                                     "LEFT JOIN solutions_seen s ON s.session = a.session AND s.exercise = a.exercise "
                                      "ORDER BY a.id").fetchall()
-        return [Attempt(int(r[0]), r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in rows]
+        return [Attempt(int(r[0]), r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8],
+                        r[9] is not None and r[9] <= r[8]) for r in rows]
+
+    def record_solution_seen(self, session: str, exercise: str) -> None:
+        """Note that the learner of ``session`` saw ``exercise``'s solution (the first time counts)."""
+        with self._transaction() as cursor:
+            self._run(cursor, "INSERT INTO learners (session, name, started) VALUES (?, '', ?) "
+                              "ON CONFLICT (session) DO NOTHING", (session, _now()))
+            self._run(cursor, "INSERT INTO solutions_seen (session, exercise, at) VALUES (?, ?, ?) "
+                              "ON CONFLICT (session, exercise) DO NOTHING", (session, exercise, _now()))
+
+    def solutions_seen(self) -> list[tuple[str, str]]:
+        """(session, exercise) for every solution a learner saw before solving its exercise."""
+        with self._transaction(write=False) as cursor:
+            rows = self._run(cursor, "SELECT s.session, s.exercise FROM solutions_seen s WHERE NOT EXISTS ("
+                                     "SELECT 1 FROM attempts a WHERE a.session = s.session AND "
+                                     "a.exercise = s.exercise AND a.correct = 1 AND a.at < s.at)").fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows]
 
     def learner_exercises(self) -> list[tuple[str, str, str, int, int, bool]]:
         """Per exercise and learner: (exercise, session, name, answers, answers up to the first

@@ -181,12 +181,29 @@ class LearnerPanel:
         self._say(self.t.gettext("Progress loaded."))
         return True
 
+    def answer_open(self, exercise: str) -> bool:
+        """May the page show ``exercise``'s exact answer outright (in the simulation)? Once the
+        learner solved it, or when the teacher shows solutions always: else typing anything once
+        and simulating would hand it over."""
+        return exercise in self.progress.solved or self._policy() == "always"
+
+    def solution_seen(self, exercise: str) -> None:
+        """The learner opened ``exercise``'s worked solution: noted for the teacher unless solved."""
+        if self.storage is None or exercise in self.progress.solved:
+            return
+        try:
+            self.storage.record_solution_seen(self.session, exercise)
+        except StorageError:
+            pass  # the solution is shown all the same; the teacher's count misses it
+
     def solution_open(self, exercise: str) -> bool:
         """The teacher's setting decides, read afresh so a change applies at once."""
-        policy = DEFAULT_POLICY
+        return solution_open(self._policy(), self.progress.attempts.get(exercise, 0))
+
+    def _policy(self) -> str:
         if self.storage is not None:
             try:
-                policy = self.storage.setting(SOLUTIONS_SETTING, DEFAULT_POLICY)
+                return self.storage.setting(SOLUTIONS_SETTING, DEFAULT_POLICY)
             except StorageError:
                 pass  # keep the default: the learner can go on working
-        return solution_open(policy, self.progress.attempts.get(exercise, 0))
+        return DEFAULT_POLICY

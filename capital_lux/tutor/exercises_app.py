@@ -238,15 +238,18 @@ class ExercisesApp:
     def show_solution(self) -> None:
         if not self.learner.solution_open(self.exercise.id):
             return
+        self.learner.solution_seen(self.exercise.id)  # the teacher sees who read it before solving
         self.solution.value = f'<div class="cl-note">{solution_text(self.exercise, self.t)}</div>'
 
     def run_simulation(self) -> None:
-        """A seeded simulation: the estimate after n samples, with its 95% interval."""
+        """A seeded simulation: the estimate after n samples, with its 95% interval; the exact
+        answer beside it only once the learner solved the exercise (or the teacher shows
+        solutions always): else typing anything once and simulating would hand it over."""
         t, ex = self.t, self.exercise
         if not self.learner.solution_open(ex.id):
             return
         estimates = simulate(ex, int(self.samples.value), int(self.seed.value))
-        exact = ex.exact()
+        exact = ex.exact() if self.learner.answer_open(ex.id) else None
         figure = convergence_chart(exact, estimates, t)
         if not ex.probability:
             axis = figure.axes[0]
@@ -255,20 +258,23 @@ class ExercisesApp:
             axis.yaxis.set_major_formatter(ScalarFormatter())
             axis.set_ylabel(t.gettext("Expected value"))
             for line in axis.get_lines():
-                if line.get_linestyle() == "--":
+                if line.get_linestyle() == "--" and exact is not None:
                     line.set_label(t.gettext("exact value: {p}").format(p=format_number(exact)))
             axis.legend(loc="best")
         self.chart.value = figure_png(figure)
         self.chart.layout.display = ""
         n, final = estimates[-1]
-        self.simulation.value = '<div class="cl-note" data-samples="{n}">{text}</div>'.format(
-            n=n,
-            text=escape(t.gettext(
-                "After {n} simulated deals (seed {seed}) the estimate is {mean}, with a 95% interval from {low} "
-                "to {high}. The exact answer is {exact}."
-            ).format(n=n, seed=int(self.seed.value), mean=_number(final.mean, t), low=_number(final.low, t),
-                     high=_number(final.high, t), exact=format_number(exact))),
-        )
+        figures = {"n": n, "seed": int(self.seed.value), "mean": _number(final.mean, t), "low": _number(final.low, t),
+                   "high": _number(final.high, t)}
+        text = (t.gettext("After {n} simulated deals (seed {seed}) the estimate is {mean}, with a 95% interval "
+                          "from {low} to {high}. The exact answer is {exact}.").format(exact=format_number(exact),
+                                                                                       **figures)
+                if exact is not None else
+                t.gettext("After {n} simulated deals (seed {seed}) the estimate is {mean}, with a 95% interval "
+                          "from {low} to {high}. The exact answer is shown here once you have solved the "
+                          "exercise.").format(**figures))
+        self.simulation.value = '<div class="cl-note" data-samples="{n}" data-exact="{shown}">{text}</div>'.format(
+            n=n, shown=int(exact is not None), text=escape(text))
 
     # -- progress ----------------------------------------------------------------------------------
     def load_upload(self, value: object) -> None:

@@ -297,13 +297,14 @@ class TeacherApp:
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
         return '<table class="cl-table cl-teacher-figures"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
 
-    def _learners(self, learners: list[tuple[str, str, int, int]]) -> str:
+    def _learners(self, learners: list[tuple[str, str, int, int, int]]) -> str:
         t = self.t
-        head = [t.gettext("Learner"), t.gettext("Exercises solved"), t.gettext("Answers checked")]
+        head = [t.gettext("Learner"), t.gettext("Exercises solved"), t.gettext("Answers checked"),
+                t.gettext("Solutions read before solving")]
         rows = []
-        for session, name, solved, answers in sorted(learners, key=lambda row: (row[1].casefold(), row[0])):
+        for session, name, solved, answers, seen in sorted(learners, key=lambda row: (row[1].casefold(), row[0])):
             name = name or t.gettext("(no name given)")
-            cells = [escape(name), self._number(solved), self._number(answers)]
+            cells = [escape(name), self._number(solved), self._number(answers), self._number(seen)]
             rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
         return '<table class="cl-table cl-teacher-learner-table"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
