@@ -22,6 +22,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 from typing import Iterator
 
@@ -405,11 +406,12 @@ def test_the_database_computes_the_dashboard_as_the_attempts_give_it(url: str) -
         for session, name in zip(sessions, ["Ana", "Bea", "Ana", ""] * 3):
             if name:
                 storage.set_name(session, name)
+        diagnosis = {"1/2": "binomial", "2/3": "prior", "0.25": None, "3/4": "binomial"}  # the checker's, fixed
         for _ in range(400):
             correct = rng.random() < 0.2
+            answer = "1/3" if correct else rng.choice(list(diagnosis))
             storage.record_attempt(rng.choice(sessions), rng.choice(["deck-short", "bonus-tie", "two-scholars"]),
-                                   "1/3" if correct else rng.choice(["1/2", "2/3", "0.25", "3/4"]), correct,
-                                   str(rng.randrange(9)), None if correct else rng.choice([None, "binomial", "prior"]))
+                                   answer, correct, str(rng.randrange(9)), None if correct else diagnosis[answer])
         attempts = storage.attempts()
         figures = class_figures(storage)
     assert figures.summaries == summarise(attempts)
@@ -421,16 +423,35 @@ def test_the_database_computes_the_dashboard_as_the_attempts_give_it(url: str) -
     assert sorted(figures.learners) == sorted((s, n, len(done), k, 0) for s, (n, done, k) in expected.items())
 
 
-def test_the_dashboards_per_learner_figures_come_from_the_index(tmp_path: Path) -> None:
-    """The query plan, not a stopwatch: the per-learner figures come from the index."""
+def test_a_class_database_from_before_gets_its_dashboard_tables_filled_from_its_log(tmp_path: Path) -> None:
+    """A database at schema version 2 (every answer in the log only) opened by this version:
+    the migration fills the tables the dashboard reads, and the figures are the log's."""
+    from capital_lux.lessons.classroom import class_figures, summarise
+
     path = tmp_path / "class.sqlite3"
-    with Storage(str(path)):
-        pass
     with sqlite3.connect(path) as connection:
-        plan = " ".join(str(row) for row in connection.execute(
-            "EXPLAIN QUERY PLAN SELECT exercise, session, MIN(CASE WHEN correct = 1 THEN id END) "
-            "FROM attempts GROUP BY exercise, session"))
-    assert "attempts_by_exercise_session" in plan
+        connection.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for statements in MIGRATIONS[:2]:
+            for statement in statements:
+                connection.execute(statement.format(id="INTEGER PRIMARY KEY AUTOINCREMENT"))
+        connection.execute("INSERT INTO schema_version (version) VALUES (2)")
+        connection.executemany("INSERT INTO learners (session, name, started) VALUES (?, ?, 't')",
+                               [("a", "Ana"), ("b", "Bea")])
+        rows = [("a", "x", "1/2", 0, "binomial"), ("a", "x", "1/2", 0, "binomial"), ("a", "x", "1/3", 1, None),
+                ("b", "x", "0.5", 0, None), ("b", "x", "1/2", 0, "binomial"), ("b", "y", "2", 1, None)]
+        for session, exercise, answer, correct, mistake in rows:
+            connection.execute("INSERT INTO attempts (session, exercise, instance, answer, correct, mistake, at) "
+                               "VALUES (?, ?, NULL, ?, ?, ?, 't')", (session, exercise, answer, correct, mistake))
+            connection.execute("INSERT INTO progress (session, exercise, attempts, solved) VALUES (?, ?, 1, ?) "
+                               "ON CONFLICT (session, exercise) DO UPDATE SET attempts = progress.attempts + 1, "
+                               "solved = COALESCE(progress.solved, excluded.solved)",
+                               (session, exercise, answer if correct else None))
+    with Storage(str(path)) as storage:
+        assert storage.schema_version() == SCHEMA_VERSION
+        figures = class_figures(storage)
+        assert figures.summaries == summarise(storage.attempts())
+    assert figures.summaries["x"].median_attempts == Fraction(5, 2)  # Ana solved at her 3rd, Bea tried twice
+    assert figures.summaries["x"].wrong[0] == ("1/2", 2, "binomial")
 
 
 def test_the_class_database_benchmark_runs_small() -> None:

@@ -23,8 +23,9 @@ Schema (version 4):
   each learner's exercises are on, see ``lessons.classroom``), and ``server_key``,
   the server's secret, which no page shows;
 - ``key_failures(at)`` (version 2): wrong teacher's keys, counted across the server;
-- an index on ``attempts (exercise, session, id)`` (version 3), from which the database
-  computes the dashboard's figures per exercise and learner;
+- ``progress.solved_after`` and ``wrong_answers(session, exercise, answer, mistake,
+  first_id)`` (version 3): kept with every answer, so the dashboard reads one row per
+  learner and exercise, and each wrong answer once per learner, never the whole log;
 - ``solutions_seen(session, exercise, at)`` (version 4): when a learner first opened an
   exercise's worked solution, so the teacher can tell a learner who found the answer
   from one who read it.
@@ -61,6 +62,17 @@ CONNECT_TIMEOUT = 5
 MAX_NAME = 40
 MAX_ANSWER = 80
 
+#: The dashboard's tables filled from the attempt log (a database from before them, or a bulk load).
+FILL_DASHBOARD: tuple[str, ...] = (
+    "UPDATE progress SET solved_after = (SELECT COUNT(*) FROM attempts a WHERE a.session = progress.session"
+    " AND a.exercise = progress.exercise AND a.id <= (SELECT MIN(b.id) FROM attempts b WHERE"
+    " b.session = progress.session AND b.exercise = progress.exercise AND b.correct = 1))"
+    " WHERE solved IS NOT NULL",
+    "INSERT INTO wrong_answers (session, exercise, answer, mistake, first_id)"
+    " SELECT session, exercise, answer, MAX(mistake), MIN(id) FROM attempts WHERE correct = 0"
+    " GROUP BY session, exercise, answer",
+)
+
 # {id} is the dialect's auto-numbered key.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -88,8 +100,21 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE key_failures (at DOUBLE PRECISION NOT NULL)",
     ),
     (
-        # The dashboard's figures are computed in SQL, per exercise and learner, from this index.
-        "CREATE INDEX attempts_by_exercise_session ON attempts (exercise, session, id)",
+        # The dashboard reads small tables kept with every answer, never the whole attempt log:
+        # how many answers each learner took to solve each exercise, and each wrong answer once
+        # per learner (with the first attempt that gave it). Filled here from the log so far.
+        "ALTER TABLE progress ADD COLUMN solved_after INTEGER",
+        "CREATE TABLE wrong_answers ("
+        " session TEXT NOT NULL REFERENCES learners (session),"
+        " exercise TEXT NOT NULL,"
+        " answer TEXT NOT NULL,"
+        " mistake TEXT,"
+        " first_id BIGINT NOT NULL,"
+        " PRIMARY KEY (session, exercise, answer))",
+        # read in the order the dashboard groups them: no sort, no table lookups
+        "CREATE INDEX wrong_answers_by_answer ON wrong_answers (exercise, answer, mistake, first_id)",
+        "CREATE INDEX wrong_answers_by_mistake ON wrong_answers (exercise, mistake, session, first_id)",
+        *FILL_DASHBOARD,
     ),
     (
         # When a learner first saw an exercise's answer (its worked solution) before solving it.
@@ -331,13 +356,20 @@ class Storage:
             # A learner who has not typed a name yet is kept under an empty one.
             self._run(cursor, "INSERT INTO learners (session, name, started) VALUES (?, '', ?) "
                               "ON CONFLICT (session) DO NOTHING", (session, _now()))
-            self._run(cursor, "INSERT INTO attempts (session, exercise, instance, answer, correct, mistake, at) "
-                              "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                      (session, exercise, instance, answer, int(correct), mistake, _now()))
-            self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved) VALUES (?, ?, 1, ?) "
+            attempt = self._run(cursor, "INSERT INTO attempts (session, exercise, instance, answer, correct, mistake, "
+                                        "at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                                (session, exercise, instance, answer, int(correct), mistake, _now())).fetchone()[0]
+            self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved, solved_after) "
+                              "VALUES (?, ?, 1, ?, ?) "
                               "ON CONFLICT (session, exercise) DO UPDATE SET attempts = progress.attempts + 1, "
-                              "solved = COALESCE(progress.solved, excluded.solved)",
-                      (session, exercise, answer if correct else None))
+                              "solved = COALESCE(progress.solved, excluded.solved), "
+                              "solved_after = CASE WHEN progress.solved IS NULL AND excluded.solved IS NOT NULL "
+                              "THEN progress.attempts + 1 ELSE progress.solved_after END",
+                      (session, exercise, answer if correct else None, 1 if correct else None))
+            if not correct:
+                self._run(cursor, "INSERT INTO wrong_answers (session, exercise, answer, mistake, first_id) "
+                                  "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session, exercise, answer) DO NOTHING",
+                          (session, exercise, answer, mistake, attempt))
 
     def progress(self, session: str) -> tuple[dict[str, int], dict[str, str]]:
         """The learner's attempts and solving answers, by exercise."""
@@ -385,35 +417,29 @@ class Storage:
 
     def learner_exercises(self) -> list[tuple[str, str, str, int, int, bool]]:
         """Per exercise and learner: (exercise, session, name, answers, answers up to the first
-        correct one, solved), computed by the database from the index on (exercise, session, id)."""
+        correct one, solved), from the progress kept with every answer (one row each)."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, (
-                "SELECT a.exercise, a.session, l.name, COUNT(*), "
-                "SUM(CASE WHEN f.first_ok IS NULL OR a.id <= f.first_ok THEN 1 ELSE 0 END), MAX(f.first_ok) "
-                "FROM attempts a "
-                "JOIN (SELECT exercise, session, MIN(CASE WHEN correct = 1 THEN id END) AS first_ok "
-                "      FROM attempts GROUP BY exercise, session) f "
-                "  ON f.exercise = a.exercise AND f.session = a.session "
-                "JOIN learners l ON l.session = a.session "
-                "GROUP BY a.exercise, a.session, l.name")).fetchall()
-        return [(r[0], r[1], r[2], int(r[3]), int(r[4]), r[5] is not None) for r in rows]
+                "SELECT p.exercise, p.session, l.name, p.attempts, COALESCE(p.solved_after, p.attempts), "
+                "p.solved IS NOT NULL FROM progress p JOIN learners l ON l.session = p.session "
+                "WHERE p.attempts > 0")).fetchall()
+        return [(r[0], r[1], r[2], int(r[3]), int(r[4]), bool(r[5])) for r in rows]
 
     def wrong_answers(self) -> list[tuple[str, str, int, str | None]]:
         """Per exercise, each wrong answer: (exercise, answer, learners who gave it, a mistake it
         was diagnosed as), most learners first, then first given first."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, (
-                "SELECT exercise, answer, COUNT(DISTINCT session), MAX(mistake), MIN(id) FROM attempts "
-                "WHERE correct = 0 GROUP BY exercise, answer ORDER BY exercise, 3 DESC, 5")).fetchall()
+                "SELECT exercise, answer, COUNT(*), MAX(mistake), MIN(first_id) FROM wrong_answers "
+                "GROUP BY exercise, answer ORDER BY exercise, 3 DESC, 5")).fetchall()
         return [(r[0], r[1], int(r[2]), r[3]) for r in rows]
 
     def mistakes_made(self) -> list[tuple[str, str, int]]:
         """Per exercise, each diagnosed mistake: (exercise, mistake, learners who made it), most first."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, (
-                "SELECT exercise, mistake, COUNT(DISTINCT session), MIN(id) FROM attempts "
-                "WHERE correct = 0 AND mistake IS NOT NULL GROUP BY exercise, mistake "
-                "ORDER BY exercise, 3 DESC, 4")).fetchall()
+                "SELECT exercise, mistake, COUNT(DISTINCT session), MIN(first_id) FROM wrong_answers "
+                "WHERE mistake IS NOT NULL GROUP BY exercise, mistake ORDER BY exercise, 3 DESC, 4")).fetchall()
         return [(r[0], r[1], int(r[2])) for r in rows]
 
     def setting(self, name: str, default: str) -> str:
