@@ -195,10 +195,45 @@ def single_page(loads: int = 5) -> dict[str, float]:
     return figures
 
 
+def server_share(sessions: int, pool: int | None = None) -> dict[str, float]:
+    """The server's part of a class arriving at once, without browsers: ``sessions`` requests of
+    the tutor page together, each starting a kernel that runs the notebook before the page is
+    sent; seconds until each page has arrived whole. (In a class each learner's browser runs on
+    their own machine; here the browsers of ``classroom`` share the server's two cores.)
+    ``pool``: that many kernels preheated before the class arrives (voila.json's otherwise)."""
+    import tempfile
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    from browser import UNPACED
+
+    def fetch(url: str) -> float:
+        start = time.perf_counter()
+        with urllib.request.urlopen(url, timeout=600) as answer:
+            answer.read()
+        return time.perf_counter() - start
+
+    options = (UNPACED,) if pool is None else (UNPACED, f"--VoilaConfiguration.default_pool_size={pool}")
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "voila.log"
+        with voila_server(log, timeout=120, options=options) as url:
+            deadline = time.monotonic() + 600
+            while "Kernel pool of tutorial.ipynb is filled" not in log.read_text() and time.monotonic() < deadline:
+                time.sleep(1)  # the class arrives once its kernels are ready
+            with ThreadPoolExecutor(sessions) as threads:
+                seconds = list(threads.map(fetch, [f"{url}?players=2&seed={i}&bots=random" for i in range(sessions)]))
+            memory = kernel_memory_mib()
+    name = "server" if pool is None else f"server_pool_{pool}"
+    return {f"{name}_page_seconds_median": round(statistics.median(seconds), 1),
+            f"{name}_page_seconds_p90": round(statistics.quantiles(seconds, n=10)[-1], 1),
+            f"{name}_page_seconds_max": round(max(seconds), 1),
+            f"{name}_kernel_mib_median": round(statistics.median(memory), 1) if memory else 0.0}
+
+
 def figures(sessions: int = 20) -> dict[str, float]:
     """Bench figures for ``python -m capital_lux bench load``: one page against the blank app,
     then ``sessions`` learners at once."""
-    alone = single_page()
+    alone = {**single_page(), **server_share(sessions), **server_share(sessions, pool=sessions)}
     run = classroom(sessions)
     times = [r["seconds"] for r in run["sessions"]]
     memory = run["kernel_memory_mib"]

@@ -189,7 +189,8 @@ def _replies(socket: websocket.WebSocket, seconds: float) -> list[bytes]:
 def test_a_failing_comm_open_tells_the_page_nothing_of_the_server(tmp_path: Path) -> None:
     with served(tmp_path, B.UNPACED) as (url, server):
         kernel = _kernel_of(_get(url)[1])
-        [command] = [child.cmdline() for child in server.children(recursive=True) if "ipykernel" in " ".join(child.cmdline())]
+        [command] = [child.cmdline() for child in server.children(recursive=True)
+                     if f"kernel-{kernel}.json" in " ".join(child.cmdline())]  # this page's kernel
         # no shared IPython history (its thread printed "database is locked" into pages under load)
         assert "--HistoryManager.enabled=False" in command
         socket = websocket.create_connection(_socket_url(url, kernel), timeout=10, subprotocols=[V1])
@@ -215,3 +216,21 @@ def test_the_tree_page_lists_the_learners_pages_only_and_asks_nothing_of_outside
     names = {item["name"] for item in listed}
     assert {"tutorial.ipynb", "probability_exercises.ipynb"} <= names and "teacher.ipynb" not in names
     assert teacher == 200
+
+
+@pytest.mark.browser
+def test_a_preheated_kernel_serves_the_learners_own_link(tmp_path: Path) -> None:
+    """Kernels start, and the notebook imports, before anyone arrives; the learner's link (its
+    query: players, seed, language) still decides the page the kernel then builds."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    log = tmp_path / "server.log"
+    with B.voila_server(log) as url, sync_api.sync_playwright() as p:
+        assert _wait_until(lambda: "Kernel pool of tutorial.ipynb is filled" in log.read_text(), 120)
+        browser = B.launch(p)
+        try:
+            page, _ = B.open_tutor(browser, url + "?lang=fr&open=free&players=4&seed=7&bots=rule")
+            text = page.inner_text(".cl-freeplay")
+        finally:
+            browser.close()
+    assert "Using pre-heated kernel" in log.read_text()
+    assert "Robot 3" in text  # four seats, in French: the link's own settings
