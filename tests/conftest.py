@@ -1,4 +1,5 @@
-"""Every test, and every kernel a test starts, writes class results to a database of its own."""
+"""Every test, and every kernel a test starts, writes class results to a database of its own,
+and keeps the server's key (used without a database) in a file of its own."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # capital_lux_class.sqlite3 beside the notebooks or into a teacher's real database.
     folder = Path(tempfile.mkdtemp(prefix="capital-lux-test-db-"))
     os.environ["CAPITAL_LUX_DB"] = str(folder / "class.sqlite3")
+    os.environ["CAPITAL_LUX_KEY_FILE"] = str(folder / "server.key")  # never the home folder's
 
 
 @pytest.fixture(scope="module")

@@ -568,3 +568,20 @@ def test_the_simulation_keeps_the_answer_until_solved_and_the_teacher_sees_who_r
     assert bea.check() == "correct"
     bea.show_solution()  # read after solving: not counted
     assert storage.solutions_seen() == [(app.learner.session, "modifier-after-draw")]
+
+
+def test_without_a_database_the_servers_key_lives_in_an_owner_only_file(tmp_path: Path) -> None:
+    import os
+
+    from capital_lux.lessons.classroom import file_key
+    from capital_lux.lessons.storage import StorageError
+
+    path = tmp_path / "keys" / "server.key"
+    key = file_key(path)
+    assert len(key) == 32 and file_key(path) == key  # drawn once, then kept
+    assert path.stat().st_mode & 0o777 == 0o600 and path.parent.stat().st_mode & 0o777 == 0o700
+    os.chmod(path, 0o644)
+    assert file_key(path) == key and path.stat().st_mode & 0o777 == 0o600  # closed to others again
+    path.write_text("not a key")
+    with pytest.raises(StorageError, match="is damaged"):
+        file_key(path)

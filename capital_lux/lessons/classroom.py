@@ -134,7 +134,10 @@ def file_key(path: Path) -> bytes:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         os.chmod(path, 0o600)  # a copy made readable to others is closed again
-        key = bytes.fromhex(path.read_text().strip() or "00")
+        try:
+            key = bytes.fromhex(path.read_text().strip())
+        except ValueError:
+            key = b""
         if len(key) != KEY_BYTES:
             raise StorageError(N_("the server's key file {path} is damaged: remove it to draw a new key"),
                                path=str(path)) from None
