@@ -462,9 +462,12 @@ def test_nothing_a_learner_receives_regenerates_another_exercise(storage: Storag
 
     from capital_lux.tutor.exercises_app import OWN
 
+    storage.set_setting("server_key", SERVER_KEY.hex())  # fixed key, seed and session: the same run every time
+    storage.set_setting("class_seed", "5")
     for policy in ("learner", "class"):
         storage.set_setting("numbers", policy)
         app = _learner(storage, numbers=OWN)
+        app.learner.session = f"session-{policy}"
         app.learner.name.value = f"Ana-{policy}"
         app.picker.value = "deal-any-six"
         app.answer.value = format_number(app.exercise.exact())
