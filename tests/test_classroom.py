@@ -588,3 +588,16 @@ def test_without_a_database_the_servers_key_lives_in_an_owner_only_file(tmp_path
     path.write_text("not a key")
     with pytest.raises(StorageError, match="is damaged"):
         file_key(path)
+
+
+def test_a_class_database_that_cannot_be_used_is_said_once_in_the_teachers_language(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CAPITAL_LUX_DB", ":memory:")  # each kernel would have its own: refused
+    teacher = _teacher(None, monkeypatch)  # type: ignore[arg-type]
+    teacher.language.value = "fr"
+    teacher.key.value = KEY
+    teacher.unlock()
+    said = teacher.summary.value
+    t = translator("fr")
+    assert t.gettext("No results can be shown: {reason}").split("{reason}")[0] in said
+    assert said.count("CAPITAL_LUX_DB") == 1 and "memory" not in said  # one sentence, in French

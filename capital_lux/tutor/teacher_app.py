@@ -83,7 +83,8 @@ T = TypeVar("T")
 class TeacherApp:
     """The page's parts; every handler is a plain method, so tests call them directly."""
 
-    def __init__(self, lang: str = "en", storage: Storage | None = None, storage_error: str = "") -> None:
+    def __init__(self, lang: str = "en", storage: Storage | None = None,
+                 storage_error: StorageError | None = None) -> None:
         self.t = translator(lang)
         self.storage = storage
         self.storage_error = storage_error
@@ -230,7 +231,7 @@ class TeacherApp:
         """What ``read`` takes from the class database, or None with the page saying why."""
         if self.storage is None:
             self.summary.value = self._error(self.t.gettext("No results can be shown: {reason}").format(
-                reason=self.storage_error))
+                reason=self.t.refusal(self.storage_error) if self.storage_error else ""))  # in the page's language
             return None
         try:
             return read(self.storage)
@@ -417,12 +418,12 @@ class TeacherApp:
 
 def build_app(lang: str = "en", storage: Storage | None = None, live_seconds: float = 0) -> W.VBox:
     """The teacher's page; ``root._teacher`` is the app. ``live_seconds`` > 0 refreshes the figures."""
-    error = ""
+    error = None
     if storage is None:
         try:
             storage = open_storage()
         except StorageError as problem:
-            error = str(problem)
+            error = problem
     app = TeacherApp(lang, storage, error)
     app.root._teacher = app
     if live_seconds > 0:
