@@ -338,7 +338,8 @@ def test_answers_are_graded_against_the_learners_own_instance(storage: Storage,
     from capital_lux.lessons.classroom import regrade
     from capital_lux.tutor.exercises_app import OWN
 
-    storage.set_setting("class_seed", "5")  # fixed class seed and sessions: the same cards on every run
+    storage.set_setting("class_seed", "5")  # fixed key, class seed and sessions: the same cards on every run
+    storage.set_setting("server_key", SERVER_KEY.hex())
     ana, bea = _learner(storage, numbers=OWN), _learner(storage, numbers=OWN)
     ana.learner.session, bea.learner.session = "session-of-ana", "session-of-bea"
     ana.learner.name.value, bea.learner.name.value = "Ana", "Bea"
