@@ -8,6 +8,7 @@ than a person, a class larger than the server's ceiling, pages closed without a 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import shutil
@@ -23,8 +24,10 @@ import psutil
 import pytest
 import websocket
 from jupyter_server.services.kernels.connection.base import serialize_msg_to_ws_v1
+from tornado import web
 
 import browser as B
+from capital_lux.serve.guards import ClassKernels
 
 V1 = "v1.kernel.websocket.jupyter.org"
 #: A page with one widget: it opens its kernel's websocket as the tutor does, in a second.
@@ -234,3 +237,26 @@ def test_a_preheated_kernel_serves_the_learners_own_link(tmp_path: Path) -> None
             browser.close()
     assert "Using pre-heated kernel" in log.read_text()
     assert "Robot 3" in text  # four seats, in French: the link's own settings
+
+
+def test_kernels_kept_warm_are_not_learners_and_a_refused_fill_is_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    # CI once answered the first learner "the class is full": the pool's first kernel was still
+    # starting, and a ceiling of one counted it against the page that had come to take it.
+    kernels = ClassKernels(max_kernels=2)
+    loop = asyncio.new_event_loop()
+    try:
+        warm, refused, starting = loop.create_future(), loop.create_future(), loop.create_future()
+        warm.set_result({"kernel_id": "warm"})
+        refused.set_exception(web.HTTPError(503))
+        pool = [warm, refused, starting]
+        monkeypatch.setattr(kernels, "_pools", {"page.ipynb": pool}, raising=False)
+        monkeypatch.setattr(kernels, "list_kernel_ids", lambda: ["warm", "a learner's", "just listed"])
+        kernels._started = {"warm", "a learner's", "gone"}  # "just listed": its start has not returned
+        kernels._starting, kernels._filling = 1, 1  # the pool's third, starting
+        assert kernels.learners() == 1 and not kernels.is_full()
+        kernels.drop_refused_fills()
+        assert pool == [warm, starting]
+        pool.remove(warm)  # a page takes the warm kernel
+        assert kernels.learners() == 2 and kernels.is_full()
+    finally:
+        loop.close()

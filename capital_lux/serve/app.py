@@ -22,9 +22,11 @@ from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
 from ..lessons.pace import Pace
+from .guards import ClassKernels
 
 class PacedVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
-    """Voila's page handler, refusing a client that opens pages faster than its pace."""
+    """Voila's page handler, refusing a client that opens pages faster than its pace, and
+    any page once the class is full (before Voila hands it a kernel from its warm pool)."""
 
     async def prepare(self) -> None:
         await super().prepare()  # first: the error page needs what it sets up (the user)
@@ -33,6 +35,12 @@ class PacedVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
             wait = pace.wait(self.request.remote_ip or "", time.monotonic())
             if wait:
                 raise web.HTTPError(429, "%d", math.ceil(wait), reason="Too many pages")
+        kernels = self.kernel_manager
+        if isinstance(kernels, ClassKernels) and self.request.method == "GET":
+            kernels.drop_refused_fills()
+            if kernels.is_full():  # before Voila takes a warm kernel or starts one
+                self.log.warning("The class is full: %d learners, ceiling %d", kernels.learners(), kernels.ceiling)
+                raise web.HTTPError(503, "the class is full", reason="Class full")
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         error = kwargs.get("exc_info", (None, None))[1]

@@ -123,35 +123,74 @@ def machine_memory() -> int:
 
 
 class ClassKernels(AsyncMappingKernelManager):
-    """The server's kernels, with a ceiling: past it a page is answered 503, the class is full.
+    """The server's kernels, with a ceiling on learners': past it a page is answered 503.
 
-    The ceiling counts kernels running and starting, so a class arriving at once cannot
-    overshoot it between two checks.
+    A learner's kernel is one a page has, or is starting for a page. Kernels Voila keeps
+    warm in its pool (``preheat_kernel``) are not a learner's until a page takes one, and the
+    pool is refilled only while the machine has room: a class therefore holds at most
+    ``ceiling`` learners and ``ceiling`` plus the pool's size kernels. A page that arrives
+    while the pool's first kernels are still starting is a learner like any other, not a
+    full class. Starting kernels are counted, so a class arriving at once cannot overshoot
+    the ceiling between two checks (by more than the pool it takes at the same moment).
     """
 
     max_kernels = Int(0, config=True, help=(
-        "Most kernels at once; 0 (the default) derives it from the machine's memory "
-        "and kernel_memory_mib."))
+        "Most learners' kernels at once; 0 (the default) derives it from the machine's "
+        "memory and kernel_memory_mib."))
     kernel_memory_mib = Int(160, config=True, help=(
         "Memory one learner's kernel is allowed for when the ceiling is derived (MiB)."))
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)  # type: ignore[no-untyped-call]
+        self._started: set[str] = set()  # a kernel joins once its start has returned (Jupyter lists it earlier)
         self._starting = 0
+        self._filling = 0
 
     @property
     def ceiling(self) -> int:
         return self.max_kernels or memory_ceiling(machine_memory(), self.kernel_memory_mib)
 
+    def _warm_pools(self) -> list[list[asyncio.Task[Any]]]:
+        pools: dict[str, list[asyncio.Task[Any]]] = getattr(self, "_pools", {})  # Voila's, with preheat
+        return list(pools.values())
+
+    def drop_refused_fills(self) -> None:
+        """Forget the pool's fills that failed (the ceiling refused them), so no page inherits one."""
+        for pool in self._warm_pools():
+            pool[:] = [task for task in pool if not task.done() or _succeeded(task)]
+
+    def _running(self) -> set[str]:
+        self._started &= set(self.list_kernel_ids())
+        return self._started
+
+    def learners(self) -> int:
+        """Kernels running or starting for a page: all of them but those waiting in the pool."""
+        waiting = {task.result()["kernel_id"] for pool in self._warm_pools() for task in pool
+                   if task.done() and _succeeded(task)}
+        return len(self._running() - waiting) + self._starting - self._filling
+
+    def is_full(self) -> bool:
+        return self.learners() >= self.ceiling
+
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]  # async, as the base's
-        if kwargs.get("kernel_id") is None and len(self.list_kernel_ids()) + self._starting >= self.ceiling:
-            self.log.warning("The class is full: %d kernels, ceiling %d", len(self.list_kernel_ids()),
-                             self.ceiling)
-            raise web.HTTPError(503, "the class is full", reason="Class full")
+        filling = kwargs.get("env", {}).get("VOILA_PREHEAT") == "True"
+        if kwargs.get("kernel_id") is None:
+            if filling and len(self._running()) + self._starting >= self.ceiling:
+                raise web.HTTPError(503, "no room to keep a kernel warm", reason="Class full")
+            if not filling and self.is_full():
+                self.log.warning("The class is full: %d learners, ceiling %d", self.learners(), self.ceiling)
+                raise web.HTTPError(503, "the class is full", reason="Class full")
         kwargs["extra_arguments"] = [*kwargs.get("extra_arguments", []), *KERNEL_ARGUMENTS]
         self._starting += 1
+        self._filling += filling
         try:
             kernel_id: str = await super().start_kernel(*args, **kwargs)
         finally:
             self._starting -= 1
+            self._filling -= filling
+        self._started.add(kernel_id)
         return kernel_id
+
+
+def _succeeded(task: asyncio.Task[Any]) -> bool:
+    return not task.cancelled() and task.exception() is None
