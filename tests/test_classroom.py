@@ -17,6 +17,7 @@ from capital_lux.lessons.classroom import (
     TEACHER_KEY_VARIABLE, class_numbers, instance_seed, results_csv, server_key, solution_open, summarise,
 )
 from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, check_answer, format_number
+from capital_lux.lessons.problems.checker import classic_values
 from capital_lux.lessons.progress import MAX_PROGRESS_BYTES, PROGRESS_FORMAT, Progress, ProgressError, signature
 from capital_lux.lessons.storage import Attempt, Storage
 
@@ -602,3 +603,19 @@ def test_a_class_database_that_cannot_be_used_is_said_once_in_the_teachers_langu
     t = translator("fr")
     assert t.gettext("No results can be shown: {reason}").split("{reason}")[0] in said
     assert said.count("CAPITAL_LUX_DB") == 1 and "memory" not in said  # one sentence, in French
+
+
+def test_a_second_wrong_answer_with_the_same_verdict_changes_the_page(storage: Storage) -> None:
+    # Two answers with one diagnosis used to show the very same sentence: the learner
+    # thought the button had done nothing.
+    app = _learner(storage)
+    app.learner.name.value = "Twice"
+    app.picker.value = "modifier-after-draw"
+    prior = next(value for mistake, value in classic_values(app.exercise) if mistake.id == "prior")
+    shown = []
+    for answer in (format_number(prior), f"{float(prior):.4f}"):
+        app.answer.value = answer
+        assert app.check() == "wrong"
+        shown.append(app.feedback.value)
+    assert shown[0] != shown[1] and 'data-mistake="prior"' in shown[1]
+    assert "Attempt 2: you wrote" in shown[1] and f"{float(prior):.4f}" in shown[1]

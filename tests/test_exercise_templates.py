@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from math import ceil, comb
 from pathlib import Path
+from typing import Iterable
 
 import pytest
 
 from capital_lux.engine.notation import Play
 from capital_lux.engine.views import determinize, view
-from capital_lux.i18n import LANGUAGES, translator
+from capital_lux.i18n import LANGUAGES, formatting, translator
 from capital_lux.lessons.exercises import (
     EXERCISES,
     EXERCISES_BY_ID,
@@ -26,7 +28,8 @@ from capital_lux.lessons.exercises import (
     question_text,
     solution_text,
 )
-from capital_lux.lessons.problems.checker import classic_values, tolerance
+from capital_lux.lessons.problems.checker import classic_values, tolerance, tolerance_text
+from capital_lux.lessons.problems.precision import MAX_DECIMALS, decimals_needed
 from capital_lux.lessons.problems.more import NEGATIVE_ABOVE, POSITIVE_ABOVE, Z95
 from capital_lux.lessons.problems.worksheet import answer_key_html, worksheet_html
 from test_exercises import _hands_of, _modifier_completions, _unseen, _with_hidden_hand
@@ -50,29 +53,28 @@ def test_instances_are_seeded_and_differ() -> None:
 
 @pytest.mark.parametrize("ex", EXERCISES, ids=lambda ex: ex.id)
 def test_other_cards_give_other_answers(ex: Exercise) -> None:
-    """Same question, other cards: a learner cannot copy a neighbour's number."""
+    """Same question, other cards: a learner cannot copy a neighbour's number. Two kinds
+    have one answer only, and one nearly so (reveal-conditional): their other tables had a classic mistake on the right answer
+    (counting a total equal to the limit as exceeding, multiplying as if independent) and
+    are not dealt (``precision``)."""
     answers = {instance(ex.id, seed).exact() for seed in range(1, 9)}
-    assert len(answers) >= 2, (ex.id, answers)
+    if ex.id in ("exceed-without-gold", "two-colours-dependent", "reveal-conditional"):
+        assert len(answers) == 1, (ex.id, answers)
+    else:
+        assert len(answers) >= 2, (ex.id, answers)
 
 
 @pytest.mark.parametrize("exercise_id", ["reveal-conditional", "two-colours-dependent", "cleric-capital"])
-def test_the_brute_force_seeds_hold_both_kinds_of_table(exercise_id: str) -> None:
+def test_the_brute_force_seeds_hold_every_kind_of_table(exercise_id: str) -> None:
     """These kinds vary by handing the viewer's modifier to another player: the seeds
-    checked by brute force above include tables with it and tables without it."""
+    checked by brute force above hold every kind of table (with it, without it) the kind deals."""
     from capital_lux.lessons.problems.core import own_modifiers
 
-    owned = {len(own_modifiers(instance(exercise_id, seed).view())) for seed in SEEDS}
-    assert owned == {0, 1}
+    def owned(seeds: Iterable[int | None]) -> set[int]:
+        return {len(own_modifiers(instance(exercise_id, seed).view())) for seed in seeds}
 
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_answers_come_from_the_view_alone(seed: int | None) -> None:
-    rng = random.Random(3)
-    for ex in EXERCISES:
-        inst = ex.instance(seed)
-        v = inst.view()
-        for _ in range(2):
-            assert inst.answer(view(determinize(v, rng), inst.viewer)) == inst.exact()
+    assert owned(SEEDS) == owned(range(60))
+    assert exercise_id != "cleric-capital" or owned(SEEDS) == {0, 1}
 
 
 # -- brute force on every seed -----------------------------------------------------------------
@@ -217,8 +219,8 @@ def test_each_mistake_is_recognised_on_its_own_wrong_value() -> None:
     ("deal-two-merchants", "0.2877", "binomial"),
     ("scholar-green", "9/38", "discards-unseen"),
     ("modifier-after-draw", "1/2", "prior"),
-    ("exceed-without-gold", "1/2", "known-unseen"),
-    ("exceed-with-gold", "2/3", "gold-ignored"),
+    ("exceed-without-gold", "3/4", "known-unseen"),
+    ("exceed-with-gold", "1", "gold-ignored"),
     ("two-colours-dependent", "4/9", "independence"),
     ("modifier-variance", "13", "sample-variance"),
     ("limit-spread", "52/3", "variances-added"),
@@ -253,7 +255,8 @@ def test_mistakes_are_told_in_the_learners_language() -> None:
     ("0.99", Fraction(72, 71), False, "wrong"),
     ("10.8", Fraction(11), False, "correct"),
     ("10.7", Fraction(11), False, "wrong"),
-    ("-1.3", Fraction(-4, 3), False, "wrong"),
+    ("-1.3", Fraction(-4, 3), False, "invalid"),     # -1.33 cut to one decimal: asked for more
+    ("-1.2", Fraction(-4, 3), False, "wrong"),
     ("-1.31", Fraction(-4, 3), False, "correct"),
 ])
 def test_tolerance(answer: str, exact: Fraction, probability: bool, status: str) -> None:
@@ -263,7 +266,7 @@ def test_tolerance(answer: str, exact: Fraction, probability: bool, status: str)
 def test_feedback_is_whole_sentences() -> None:
     assert check_answer("1/2", Fraction(3, 8)).message == "Not yet: your fraction is higher than the exact answer."
     assert check_answer("1/4", Fraction(3, 8)).message == "Not yet: your fraction is lower than the exact answer."
-    assert check_answer("0.2", Fraction(3, 8)).message == "Not yet: your answer is too low, by 0.01 or more."
+    assert check_answer("0.2", Fraction(3, 8)).message == "Not yet: your answer is too low, by 0.0075 or more."
 
 
 # -- texts in every language -------------------------------------------------------------------
@@ -400,3 +403,66 @@ def test_french_uses_the_singular_for_zero_and_one() -> None:
     assert fr.ngettext(plural.singular, plural.plural, 0).format(count=0) == "0 carte"
     assert fr.ngettext(plural.singular, plural.plural, 2).format(count=2) == "2 cartes"
     assert en.ngettext(plural.singular, plural.plural, 0).format(count=0) == "0 cards"
+
+
+# -- the right method, not a nearby number (the tolerance sweep) -----------------------------------
+def _written(value: Fraction, decimals: int, cut: bool) -> str:
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return str(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_DOWN if cut else ROUND_HALF_UP))
+
+
+def test_no_classic_mistake_is_ever_accepted_and_the_right_method_always_is() -> None:
+    """Every kind × 60 seeds × each classic mistake it lists, rounded and cut off to 2, 3
+    and 4 decimals and as a percentage: none is "correct" (915 of 17,736 were, with a flat
+    0.01). The right answer, rounded or cut off to the decimals the learner is told to give
+    and more, always is."""
+    tried = 0
+    for ex in EXERCISES:
+        for seed in range(60):
+            inst = instance(ex.id, seed)
+            exact, classics = inst.exact(), classic_values(inst)
+            values = [value for _, value in classics]
+            assert len(set(values)) == len(values) and exact not in values, (inst.id, seed)
+            for mistake, value in classics:
+                for decimals in (2, 3, 4):
+                    for cut in (False, True):
+                        for text in (_written(value, decimals, cut), _written(value * 100, decimals - 2, cut) + "%"):
+                            tried += 1
+                            assert check(inst, text).status != "correct", (inst.id, seed, mistake.id, text)
+            needed = decimals_needed(exact, inst.probability, values)
+            assert needed is not None and needed <= MAX_DECIMALS, (inst.id, seed)
+            for decimals in range(needed, MAX_DECIMALS + 1):
+                for cut in (False, True):
+                    assert check(inst, _written(exact, decimals, cut)).status == "correct", (inst.id, seed, decimals)
+    assert tried > 30_000
+
+
+@pytest.mark.parametrize("exercise_id, seed", [("two-scholars", 1), ("deal-two-merchants", 3), ("deck-short", 5)])
+def test_a_coarse_answer_is_asked_for_more_decimals_not_called_correct(exercise_id: str, seed: int) -> None:
+    inst = instance(exercise_id, seed)
+    exact, classics = inst.exact(), classic_values(inst)
+    needed = decimals_needed(exact, inst.probability, [value for _, value in classics])
+    assert needed is not None
+    coarse = [check(inst, _written(exact, needed - 1, cut), "fr") for cut in (False, True)]
+    refused = [checked for checked in coarse if checked.status != "correct"]
+    assert refused, (exercise_id, seed)  # rounded or cut off, one of the two is not enough
+    for checked in refused:
+        assert checked.status in ("invalid", "wrong") and checked.mistake is None
+        assert checked.status == "wrong" or "décimales" in checked.message
+    # and the tolerance stated to the learner names the decimals to give, in their language
+    assert formatting.format_number(needed, "fr") in tolerance_text(inst, translator("fr"))
+
+
+def test_a_rough_guess_is_not_correct() -> None:
+    # 7/124 = 0.0565: "0.05" passed a flat 0.01; 2% of the answer asks for 0.056 or 0.057
+    assert check_answer("0.05", Fraction(7, 124)).status == "invalid"
+    assert check_answer("0.056", Fraction(7, 124)).status == "correct"
+    assert check_answer("0.054", Fraction(7, 124)).status == "wrong"
+
+
+def test_a_classic_value_close_to_the_answer_is_named_at_the_precision_that_tells_them_apart() -> None:
+    exact, binomial = Fraction(1511, 10000), Fraction(1504, 10000)
+    classics = [(M, binomial) for M in [next(m for ex in EXERCISES for m in ex.mistakes if m.id == "binomial")]]
+    assert check_answer("0.15", exact, classics=classics).status == "invalid"  # either method gives it
+    assert check_answer("0.150", exact, classics=classics).mistake == "binomial"
+    assert check_answer("0.151", exact, classics=classics).status == "correct"

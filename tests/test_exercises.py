@@ -224,7 +224,8 @@ def test_cards_in_texts_show_colour_symbol_role_and_value() -> None:
         ("3/8", "correct"), ("6/16", "correct"), (" 3 / 8 ", "correct"), ("0.375", "correct"),
         ("0,375", "correct"), ("0.38", "correct"), ("0.37", "correct"), (".375", "correct"),
         ("37.5%", "correct"), ("37.5 %", "correct"), ("38%", "correct"), ("37%", "correct"),
-        ("3/7", "wrong"), ("0.4", "wrong"), ("0.364", "wrong"), ("36%", "wrong"), ("0.3", "wrong"), ("0.369", "correct"),
+        ("3/7", "wrong"), ("0.4", "invalid"), ("0.364", "wrong"), ("36%", "wrong"), ("0.3", "invalid"), ("0.369", "correct"),
+        ("0.2", "wrong"),
         ("", "invalid"), ("abc", "invalid"), ("3/0", "invalid"), ("3/8/2", "invalid"), ("1e-1", "invalid"),
         ("nan", "invalid"), ("inf", "invalid"), ("%", "invalid"), ("3 8", "invalid"), ("1" * 50, "invalid"),
         ("1.5", "invalid"), ("150%", "invalid"), ("-1/8", "invalid"),
@@ -236,8 +237,8 @@ def test_checker_reads_fractions_decimals_and_percentages(answer: str, status: s
 
 def test_checker_tolerance_is_stated_and_strict() -> None:
     assert TOLERANCE == Fraction(1, 100)
-    assert check_answer("0.3849", Fraction(3, 8)).status == "correct"
-    assert check_answer("0.385", Fraction(3, 8)).status == "wrong"  # exactly 0.01 away
+    assert check_answer("0.3824", Fraction(3, 8)).status == "correct"
+    assert check_answer("0.3825", Fraction(3, 8)).status == "wrong"  # exactly 2% of 3/8 away
 
 
 def test_checker_messages() -> None:

@@ -75,6 +75,7 @@ class ExercisesApp:
         self.check_button = W.Button(button_style="primary", layout=W.Layout(width="auto"))
         self.check_button.add_class("cl-ex-check")
         self.feedback = tagged(W.HTML(), "cl-ex-feedback")
+        self.attempts: dict[str, int] = {}  # wrong answers checked on this page, by exercise
         self.solution_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-ex-show-solution")
         self.solution = tagged(W.HTML(), "cl-ex-solution")
         self.samples = W.Dropdown(options=list(SAMPLE_SIZES), value=1000, layout=W.Layout(width="auto"))
@@ -223,7 +224,12 @@ class ExercisesApp:
         checked = check(ex, self.answer.value, self.t.lang)
         diagnosed = diagnose(ex, self.answer.value) if checked.status == "wrong" else None
         self.learner.record(ex.id, self.answer.value, checked, self.numbers, diagnosed.text if diagnosed else None)
-        self._feedback(checked, checked.message)
+        if checked.status == "wrong":  # a second wrong answer with the same verdict must not look like no answer
+            self.attempts[ex.id] = self.attempts.get(ex.id, 0) + 1
+            self._feedback(checked, self.t.gettext("Attempt {n}: you wrote {answer}. {verdict}").format(
+                n=self.attempts[ex.id], answer=self.answer.value.strip(), verdict=checked.message))
+        else:
+            self._feedback(checked, checked.message)
         if checked.status != "invalid":
             self._refresh_picker()
             self._gate_simulation()

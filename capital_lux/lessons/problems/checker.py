@@ -1,16 +1,18 @@
-"""Checking a learner's answer, with a stated tolerance, and naming a classic mistake.
+"""Checking a learner's answer, and naming the classic mistake it looks like.
 
 A fraction (``3/8``) must equal the exact value. A decimal (``0.375``, ``0,375``) or a
-percentage (``37.5%``) is correct when it is *strictly less* than ``tolerance(exact)``
-away: for a probability that is 0.01 (one percentage point), so two correct decimals,
-rounded or cut off, are enough (0.68 for 0.6854, 66% for 2/3); for an expected value it
-is 2% of the exact value's size, and at least 0.01 (1 for 72/71). Anything else that is
-not a number is ``invalid``: explained, and not counted.
+percentage (``37.5%``) is correct when it is near the exact value and could not come
+from a classic mistake's value at the precision it is written with (``precision``): a
+method is judged, not a nearby number. A decimal too coarse to tell the right method from
+a classic mistake, or from a value outside the tolerance, is asked for more decimals and
+not counted; so is anything else that is not a number.
 
->>> check_answer("0.68", Fraction(6854, 10000)).status, check_answer("66%", Fraction(2, 3)).status
+>>> check_answer("0.68", Fraction(6854, 10000)).status, check_answer("66.7%", Fraction(2, 3)).status
 ('correct', 'correct')
->>> check_answer("1", Fraction(72, 71), probability=False).status
-'correct'
+>>> check_answer("0.15", Fraction(1511, 10000), classics=[(BINOMIAL, Fraction(1504, 10000))]).status
+'invalid'
+>>> check_answer("0.150", Fraction(1511, 10000), classics=[(BINOMIAL, Fraction(1504, 10000))]).mistake
+'binomial'
 """
 
 from __future__ import annotations
@@ -22,19 +24,18 @@ from fractions import Fraction
 
 from . import mistakes as M
 from ...engine.errors import CapitalLuxError
-from .core import Exercise, Mistake
+from .core import Exercise, Mistake, classics as classic_outcomes
+from .precision import ABSOLUTE, accepted, could_come_from, decimals_needed, radius
 from ...i18n import Translator, translator
 from ...i18n.formatting import format_number as i18n_number
 
-#: A probability given as a decimal or percentage passes strictly within this distance.
-TOLERANCE = Fraction(1, 100)
-#: An expected value passes strictly within this share of its size (and at least ``TOLERANCE``).
-RELATIVE_TOLERANCE = Fraction(1, 50)
+#: The widest a tolerance gets for a probability (and the narrowest for an expected value).
+TOLERANCE = ABSOLUTE
 
 _DECIMAL = re.compile(r"[+-]?(\d+([.,]\d*)?|[.,]\d+)")
 _FRACTION = re.compile(r"([+-]?\d+)\s*/\s*(\d+)")
 
-COMPLEMENT = Mistake("complement", M.COMPLEMENT, lambda v: None)
+BINOMIAL = Mistake("binomial", M.BINOMIAL, lambda v: None)  # for the examples above
 PERCENT_WITHOUT_SIGN = Mistake("percent-without-sign", M.PERCENT_WITHOUT_SIGN, lambda v: None)
 PERCENT_OF_FRACTION = Mistake("percent-of-fraction", M.PERCENT_OF_FRACTION, lambda v: None)
 
@@ -54,9 +55,10 @@ class Checked:
     mistake: str | None = None
 
 
-def tolerance(exact: Fraction, probability: bool = True) -> Fraction:
+def tolerance(exact: Fraction, probability: bool = True,
+              classics: list[tuple[Mistake, Fraction]] | None = None) -> Fraction:
     """How far a decimal or percentage may be from ``exact`` (strictly less passes)."""
-    return TOLERANCE if probability else max(TOLERANCE, abs(exact) * RELATIVE_TOLERANCE)
+    return radius(exact, probability, [value for _, value in classics or []])
 
 
 def format_number(value: Fraction) -> str:
@@ -70,14 +72,31 @@ def decimal_text(value: Fraction | float, t: Translator, digits: int = 4) -> str
 
 
 def tolerance_text(ex: Exercise, t: Translator) -> str:
-    """The rule stated to the learner, with this exercise's own tolerance."""
-    if ex.probability:
-        return t.gettext("Fractions must be exact. Decimals and percentages count as correct when they are "
-                         "less than {tolerance} (one percentage point) from the exact answer: two correct "
-                         "decimals, rounded or cut off, are enough.").format(tolerance=decimal_text(TOLERANCE, t))
-    return t.gettext("Fractions must be exact. Decimals count as correct when they are less than {tolerance} "
-                     "from the exact answer (2% of its size, and at least 0.01).").format(
-        tolerance=decimal_text(tolerance(ex.exact(), False), t))
+    """The rule stated to the learner, with this exercise's own precision."""
+    exact, classics = ex.exact(), classic_values(ex)
+    decimals = decimals_needed(exact, ex.probability, [value for _, value in classics])
+    if decimals is None:
+        return t.gettext("Give the exact fraction: on these cards, decimals cannot tell the right method "
+                         "from a classic mistake.")
+    return t.ngettext(
+        "Fractions must be exact. Give decimals with at least {count} decimal place, rounded or cut off: "
+        "an answer less than {tolerance} from the exact one counts as correct, unless a classic mistake "
+        "could give it too.",
+        "Fractions must be exact. Give decimals with at least {count} decimal places, rounded or cut off: "
+        "an answer less than {tolerance} from the exact one counts as correct, unless a classic mistake "
+        "could give it too.", decimals).format(
+        count=i18n_number(decimals, t.lang), tolerance=decimal_text(tolerance(exact, ex.probability, classics), t))
+
+
+def decimal_places(text: str) -> int:
+    """How many decimals a decimal or percentage is written with, as a share of 1.
+
+    >>> decimal_places("0,375"), decimal_places("37.5 %"), decimal_places("2")
+    (3, 3, 0)
+    """
+    number = text.strip().rstrip("%").strip()
+    decimals = len(re.split(r"[.,]", number, maxsplit=1)[1]) if re.search(r"[.,]", number) else 0
+    return decimals + 2 if text.strip().endswith("%") else decimals
 
 
 def parse_answer(text: str) -> tuple[Fraction, str]:
@@ -99,30 +118,51 @@ def parse_answer(text: str) -> tuple[Fraction, str]:
     raise AnswerError(cleaned)
 
 
-def _close(value: Fraction, form: str, target: Fraction, probability: bool) -> bool:
-    if form == "fraction":
-        return value == target
-    return abs(value - target) < tolerance(target, probability)
-
-
 def classic_values(ex: Exercise) -> list[tuple[Mistake, Fraction]]:
     """The exercise's classic wrong values on its own cards, different from the answer."""
-    v, exact = ex.view(), ex.exact()
-    found = [(m, m.value(v)) for m in ex.mistakes]
-    if ex.probability:
-        found.append((COMPLEMENT, 1 - exact))
-    return [(m, value) for m, value in found if value is not None and value != exact]
+    exact = ex.exact()
+    return [(m, value) for m, value in classic_outcomes(ex, ex.view(), exact) if value != exact]
 
 
-def _match(value: Fraction, form: str, exact: Fraction, probability: bool,
-           classics: list[tuple[Mistake, Fraction]]) -> Mistake | None:
-    if probability and exact and form != "percentage" and _close(value / 100, "decimal", exact, True) and value > 1:
-        return PERCENT_WITHOUT_SIGN
-    if probability and form == "percentage" and value < Fraction(1, 100) and _close(value * 100, "decimal", exact, True):
-        return PERCENT_OF_FRACTION
-    if _close(value, form, exact, probability):
+@dataclass(frozen=True)
+class _Reading:
+    """A decimal answer against the exact value and the classic ones."""
+
+    correct: bool
+    too_coarse: bool  # the exact value could give it, but so could another, or it is too far
+    mistake: Mistake | None
+
+
+def _read(value: Fraction, decimals: int, exact: Fraction, probability: bool,
+          classics: list[tuple[Mistake, Fraction]]) -> _Reading:
+    values = [m for _, m in classics]
+    if accepted(value, decimals, exact, probability, values):
+        return _Reading(True, False, None)
+    reach = max(radius(exact, probability, values), Fraction(1, 10**decimals))
+    near = [m for m, wrong in classics if abs(value - wrong) < reach]
+    if could_come_from(value, decimals, exact) or len(near) > 1:
+        return _Reading(False, True, None)
+    return _Reading(False, False, near[0] if near else None)
+
+
+def _percent_slip(value: Fraction, form: str, exact: Fraction, probability: bool) -> Mistake | None:
+    if not probability or not exact:
         return None
-    return next((m for m, wrong in classics if _close(value, form, wrong, probability)), None)
+    near = tolerance(exact, True)
+    if form != "percentage" and value > 1 and abs(value / 100 - exact) < near:
+        return PERCENT_WITHOUT_SIGN
+    if form == "percentage" and value < Fraction(1, 100) and abs(value * 100 - exact) < near:
+        return PERCENT_OF_FRACTION
+    return None
+
+
+def _match(value: Fraction, form: str, decimals: int, exact: Fraction, probability: bool,
+           classics: list[tuple[Mistake, Fraction]]) -> Mistake | None:
+    slip = _percent_slip(value, form, exact, probability)
+    hit = next((m for m, wrong in classics if value == wrong and value != exact), None)
+    if slip is not None or hit is not None or form == "fraction":
+        return slip or hit  # a classic value written exactly is that mistake, at any precision
+    return _read(value, decimals, exact, probability, classics).mistake
 
 
 def check_answer(text: str, exact: Fraction, lang: str = "en", probability: bool = True,
@@ -130,27 +170,37 @@ def check_answer(text: str, exact: Fraction, lang: str = "en", probability: bool
     """Compare an answer with the exact value (see the module's rule), and name the
     classic mistake among ``classics`` (a mistake and its value) it looks like."""
     t = translator(lang)
+    classics = classics or []
     try:
         value, form = parse_answer(text)
     except AnswerError:
         return Checked("invalid", t.gettext(
             "Write a number: a fraction like 3/8, a decimal like 0.375 or a percentage like 37.5%."))
-    mistake = _match(value, form, exact, probability, classics or [])
+    decimals = decimal_places(text)
+    mistake = _match(value, form, decimals, exact, probability, classics)
     if mistake is not None:
         return Checked("wrong", t.gettext("Not yet. {mistake}").format(mistake=t.gettext(mistake.text)),
                        value, mistake.id)
     if probability and not 0 <= value <= 1:
         return Checked("invalid", t.gettext("A probability is between 0 and 1 (0% and 100%)."), value)
-    if value == exact or (form != "fraction" and _close(value, form, exact, probability)):
+    if value == exact and form == "fraction":
         return Checked("correct", t.gettext("Correct! The exact answer is {answer}.").format(
             answer=format_number(exact)), value)
     if form == "fraction":
         hint = (t.gettext("Not yet: your fraction is higher than the exact answer.") if value > exact
                 else t.gettext("Not yet: your fraction is lower than the exact answer."))
-    else:
-        hint = (t.gettext("Not yet: your answer is too high, by {tolerance} or more.") if value > exact
-                else t.gettext("Not yet: your answer is too low, by {tolerance} or more.")).format(
-            tolerance=decimal_text(tolerance(exact, probability), t))
+        return Checked("wrong", hint, value)
+    reading = _read(value, decimals, exact, probability, classics)
+    if reading.correct:
+        return Checked("correct", t.gettext("Correct! The exact answer is {answer}.").format(
+            answer=format_number(exact)), value)
+    if reading.too_coarse:
+        return Checked("invalid", t.gettext(
+            "Give more decimals, or the exact fraction: written like this, your answer could also come "
+            "from another method, or from a value too far from the answer."), value)
+    hint = (t.gettext("Not yet: your answer is too high, by {tolerance} or more.") if value > exact
+            else t.gettext("Not yet: your answer is too low, by {tolerance} or more.")).format(
+        tolerance=decimal_text(tolerance(exact, probability, classics), t))
     return Checked("wrong", hint, value)
 
 
@@ -166,4 +216,4 @@ def diagnose(ex: Exercise, answer: str) -> Mistake | None:
         value, form = parse_answer(answer)
     except AnswerError:
         return None
-    return _match(value, form, ex.exact(), ex.probability, classic_values(ex))
+    return _match(value, form, decimal_places(answer), ex.exact(), ex.probability, classic_values(ex))

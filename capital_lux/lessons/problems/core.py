@@ -21,6 +21,8 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any, Callable, Sequence
 
+from . import mistakes as M
+from .precision import told_apart
 from .. import gallery
 from ...analysis.risk import unseen_modifiers
 from ...engine.cards import ALL_CARDS, COLOURS, MODIFIERS, Card, CapitalLuxError, N_, format_modifier
@@ -67,6 +69,18 @@ class Mistake:
     value: Callable[[PlayerView], Fraction | None]
 
 
+#: Every probability's classic: the opposite event.
+COMPLEMENT = Mistake("complement", M.COMPLEMENT, lambda v: None)
+
+
+def classics(ex: Exercise, v: PlayerView, exact: Fraction) -> list[tuple[Mistake, Fraction]]:
+    """The classic mistakes of ``ex`` and the value each gives on ``v`` (where it gives one)."""
+    found = [(m, m.value(v)) for m in ex.mistakes]
+    if ex.probability:
+        found.append((COMPLEMENT, 1 - exact))
+    return [(m, value) for m, value in found if value is not None]
+
+
 def _keep(data: dict[str, Any], rng: random.Random, viewer: int) -> dict[str, Any]:
     return data
 
@@ -90,7 +104,8 @@ class Exercise:
     vary: Variation = _keep
     #: an extra condition on an instance (the answer must not be trivial, say)
     valid: Callable[[PlayerView], bool] | None = None
-    #: where the gallery position does not fit the question, the seed of the default instance
+    #: the seed of the default instance where the gallery position does not fit the question
+    #: (without one, the first instance that fits: seed 0)
     default_seed: int | None = None
     seed: int | None = None
     layout: str | None = field(default=None, repr=False)  # this instance's position (JSON)
@@ -105,19 +120,26 @@ class Exercise:
         return _exact(self)
 
     def instance(self, seed: int | None) -> Exercise:
-        """This exercise on other cards, drawn from ``seed``; ``None`` is the base position.
+        """This exercise on other cards, drawn from ``seed``; ``None`` is the base position
+        (where it does not tell the answer from the classic mistakes, the default instance).
 
         The same seed always gives the same cards, so a class seed puts every learner on
         the same numbers."""
         template = replace(self, seed=None, layout=None)
-        if seed is None:
-            return template if self.default_seed is None else _instance(template, self.default_seed)
-        return _instance(template, seed)
+        if seed is None and self.default_seed is None and template.interesting(template.view()):
+            return template
+        return _instance(template, seed if seed is not None else self.default_seed or 0)
 
     def interesting(self, v: PlayerView) -> bool:
+        """Whether an instance on ``v`` is worth asking: a probability strictly between 0
+        and 1, and an answer told apart from every classic mistake's within the decimals
+        a learner is asked for (``precision``)."""
         if self.valid is not None and not self.valid(v):
             return False
-        return 0 < self.answer(v) < 1 if self.probability else True
+        exact = self.answer(v)
+        if self.probability and not 0 < exact < 1:
+            return False
+        return told_apart(exact, self.probability, [value for _, value in classics(self, v, exact)])
 
 
 class InstanceError(CapitalLuxError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from math import comb
+from typing import Sequence
 
 from . import mistakes as M
 from .core import (
@@ -98,29 +99,42 @@ def _scholar_trial(s: GameState, rng: random.Random) -> Fraction:
 
 
 # -- face-down modifiers -------------------------------------------------------------------
+def _threshold(own: Sequence[int]) -> int:
+    """The total the question asks the two modifiers to beat. With 0, every instance had a
+    classic mistake on the right answer (with replacement, or one's own counted): with one's
+    own modifier positive the pairs above -2, with it negative those above 3, tell all apart."""
+    return -2 if sum(own) > 0 else 3
+
+
+def _positive(v: PlayerView) -> Fraction:
+    return share([t > _threshold(own_modifiers(v)) for t in hidden_sums(v, "Y")])
+
+
 def _positive_facts(v: PlayerView) -> dict[str, Fact]:
     pool = list(unseen_modifiers(v))
     pairs = [(a, b) for i, a in enumerate(pool) for b in pool[i + 1:]]
-    good = sum(a + b > 0 for a, b in pairs)
+    threshold = _threshold(own_modifiers(v))
+    good = sum(a + b > threshold for a, b in pairs)
     return {
+        "threshold": threshold,
         "own": mods(own_modifiers(v)),
         "pool": mods(pool),
         "pairs": ", ".join(f"{a:+d} {b:+d} = {a + b:+d}" for a, b in pairs),
         "good": good,
         "total": len(pairs),
-        "good_pairs": ngettext("{count} of the {total} pairs adds up to more than 0",
-                               "{count} of the {total} pairs add up to more than 0", good),
+        "good_pairs": ngettext("{count} of the {total} pairs adds up to more than {threshold}",
+                               "{count} of the {total} pairs add up to more than {threshold}", good),
     }
 
 
 def _positive_replaced(v: PlayerView) -> Fraction:
-    pool = list(unseen_modifiers(v))
-    return share([a + b > 0 for a in pool for b in pool])
+    pool, threshold = list(unseen_modifiers(v)), _threshold(own_modifiers(v))
+    return share([a + b > threshold for a in pool for b in pool])
 
 
 def _positive_own_counted(v: PlayerView) -> Fraction:
-    pool = all_modifiers_but_pending(v)
-    return share([a + b > 0 for i, a in enumerate(pool) for b in pool[i + 1:]])
+    pool, threshold = all_modifiers_but_pending(v), _threshold(own_modifiers(v))
+    return share([a + b > threshold for i, a in enumerate(pool) for b in pool[i + 1:]])
 
 
 def _limit_facts(v: PlayerView) -> dict[str, Fact]:
@@ -154,7 +168,8 @@ def _after_draw_facts(v: PlayerView) -> dict[str, Fact]:
 
 
 def _positive_trial(s: GameState, rng: random.Random) -> Fraction:
-    return Fraction(sum(hidden_above(s, "Y", 0)) > 0)
+    own = [value for c in s.modifiers_above for owner, value in s.modifiers_above[c] if owner == 0]
+    return Fraction(sum(hidden_above(s, "Y", 0)) > _threshold(own))
 
 
 def _negative_trial(s: GameState, rng: random.Random) -> Fraction:
@@ -231,11 +246,11 @@ DRAWS: tuple[Exercise, ...] = (
         "modifiers-round-2", 0,
         N_("Two modifier cards lie face down above the {Merchant}, placed by the other players. You "
            "placed the {own} yourself, above the {Agent}. What is the probability that the two face-down "
-           "modifiers above the {Merchant} add up to more than 0?"),
+           "modifiers above the {Merchant} add up to more than {threshold}?"),
         N_("The modifiers are +4, +2, -1 and -3, one of each. You know where your {own} is, so the two "
            "face-down ones are two different modifiers among {pool}, every pair equally likely: {pairs}. "
            "{good_pairs}: {answer}."),
-        lambda v: share([t > 0 for t in hidden_sums(v, "Y")]), _positive_facts, _positive_trial,
+        _positive, _positive_facts, _positive_trial,
         mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _positive_replaced),
                   Mistake("known-unseen", M.KNOWN_UNSEEN, _positive_own_counted)),
         assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False),
