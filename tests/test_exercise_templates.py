@@ -466,3 +466,14 @@ def test_a_classic_value_close_to_the_answer_is_named_at_the_precision_that_tell
     assert check_answer("0.15", exact, classics=classics).status == "invalid"  # either method gives it
     assert check_answer("0.150", exact, classics=classics).mistake == "binomial"
     assert check_answer("0.151", exact, classics=classics).status == "correct"
+
+
+def test_questions_say_what_changes_the_answer_and_nothing_to_play() -> None:
+    t = translator("en")
+    for seed in (None, 1, 2, 3):
+        bayes = instance("bayes-placement", seed)
+        drawn = bayes.view().pending_modifier
+        assert drawn is not None and f"You hold the {drawn:+d} modifier" in question_text(bayes, t, html=False)
+    assert "Add up the points" in question_text(instance("gold-or-hometown", 7), t, html=False)
+    sheet = worksheet_html([instance(ex.id, 1) for ex in EXERCISES], "fr")
+    assert "cl-doing" not in sheet and "Jouez une carte" not in sheet

@@ -104,9 +104,10 @@ def colour_header(t: Translator, colour: str) -> str:
     return escape(f"{SYMBOLS[colour]} {t.role(colour)} ({t.colour(colour)})")
 
 
-def table_html(t: Translator, v: PlayerView, move: int, bots: bool = True) -> str:
+def table_html(t: Translator, v: PlayerView, move: int, bots: bool = True, doing: bool = True) -> str:
     """The whole table as the learner sees it; ``move`` lets a browser wait for a redraw.
-    ``bots=False``: nobody plays the other seats (an exercise), so they are "Player 1"…"""
+    ``bots=False``: nobody plays the other seats (an exercise), so they are "Player 1"…
+    ``doing=False``: no line saying what to do next (a question, where nothing is played)."""
     me = v.viewer
     head = "".join(f"<th>{colour_header(t, c)}</th>" for c in COLOURS)
     capital_cells = []
@@ -158,19 +159,21 @@ def table_html(t: Translator, v: PlayerView, move: int, bots: bool = True) -> st
         "Round {round} of 3 · deck: {deck} cards · gold pile: {pile} · modifier deck: {mods}"
     ).format(round=max(v.round, 1), deck=v.deck_size, pile=v.gold_pile, mods=v.modifier_deck_size)
     seat = None if bots or v.to_move < 0 else v.to_move  # < 0: chance or the game's end
-    doing = phase_text(t, v.phase, v.to_move == me, seat)
+    next_step = phase_text(t, v.phase, v.to_move == me, seat)
     return (
         f'<div class="cl-table-wrap" data-move="{move}" data-phase="{v.phase}">'
         f'<div class="cl-note">{escape(status)}</div>'
         f'<table class="cl-table">{header}{"".join(rows)}</table>'
-        f'<div class="cl-note cl-doing"><b>{escape(doing)}</b></div></div>'
+        + (f'<div class="cl-note cl-doing"><b>{escape(next_step)}</b></div>' if doing else "")
+        + "</div>"
     )
 
 
-def position_html(t: Translator, v: PlayerView, move: int) -> str:
+def position_html(t: Translator, v: PlayerView, move: int, doing: bool = True) -> str:
     """The tutor's table for ``v``, with the others called players (not bots: nobody plays
-    them here) and the viewer's own hand and drawn modifier shown below it."""
-    html = table_html(t, v, move, bots=False)
+    them here) and the viewer's own hand and drawn modifier shown below it (``doing``: as
+    ``table_html``'s)."""
+    html = table_html(t, v, move, bots=False, doing=doing)
     own = list(v.hand) + list(v.draft_hand) + list(v.draft_picks)
     parts = [f'<b>{escape(t.gettext("Your cards"))}:</b> {cards_html(t, own) or "-"}']
     if v.pending_modifier is not None:

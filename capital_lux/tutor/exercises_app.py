@@ -177,7 +177,7 @@ class ExercisesApp:
         nothing answered yet."""
         self._own_numbers()
         t, ex = self.t, self.exercise
-        self.position.value = position_html(t, ex.view(), 0)
+        self.position.value = position_html(t, ex.view(), 0, doing=False)
         kind = (t.gettext("Answer with a probability.") if ex.probability
                 else t.gettext("Answer with a number (an expected value)."))
         assumptions = "".join(f"<li>{escape(a)}</li>" for a in assumptions_text(ex, t))

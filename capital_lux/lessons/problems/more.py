@@ -59,7 +59,8 @@ def _bayes_facts(v: PlayerView) -> dict[str, Fact]:
     pool = _pool(v)
     neg, pos = sum(m < 0 for m in pool), sum(m > 0 for m in pool)
     owner = next(m.owner for m in v.modifiers_above["Y"] if m.value is None)
-    return {"seat": owner, "pool": mods(pool), "neg": neg, "pos": pos, "k": len(pool),
+    drawn = mods([] if v.pending_modifier is None else [v.pending_modifier])
+    return {"seat": owner, "drawn": drawn, "pool": mods(pool), "neg": neg, "pos": pos, "k": len(pool),
             "negatives": ngettext("{count} negative", "{count} negative", neg),
             "positives": ngettext("{count} positive", "{count} positive", pos),
             "top": Fraction(3 * neg, 4 * len(pool)), "bottom": Fraction(3 * neg + pos, 4 * len(pool))}
@@ -307,7 +308,8 @@ MORE: tuple[Exercise, ...] = (
     Exercise(
         "bayes-placement", N_("Conditional probability"), N_("What does a placement tell?"), "agent-drew", 0,
         N_("Player {seat} drew a modifier with their {Agent} and put it face down above the {Merchant}. "
-           "Under the placement model below, what is the probability that this modifier is negative?"),
+           "You hold the {drawn} modifier you have just drawn with your own {Agent}, so theirs is another "
+           "one. Under the placement model below, what is the probability that their modifier is negative?"),
         N_("The modifier was one of {pool} ({negatives}, {positives}), each equally likely before "
            "it was placed. Bayes' rule weighs each value by the chance of being put above the {Merchant}: "
            "P(negative and above) = 3/4 × {neg}/{k} = {top}, and P(above) = 3/4 × {neg}/{k} + 1/4 × "

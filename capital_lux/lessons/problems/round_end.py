@@ -290,8 +290,9 @@ ROUND_END: tuple[Exercise, ...] = (
     Exercise(
         "gold-or-hometown", N_("Expected value"), N_("Gold or Hometown?"), "last-turn", 0,
         N_("Compare two plays of {card}: into your {Hometown}, or into the {Capital}, where the {Merchant} "
-           "gives you a gold disc (1 point) and raises the {yellow} limit. Count your {yellow} cards in "
-           "your {Hometown} plus your gold after the round end, spending gold only when it pays. What is "
+           "gives you a gold disc (1 point) and raises the {yellow} limit. Add up the points you score "
+           "after the round end: the values of your {yellow} cards in your {Hometown}, plus 1 point for each "
+           "gold disc you keep, spending gold only when it pays. What is "
            "the expected gain of the {Hometown} play over the {Capital} play? (Negative means the "
            "{Capital} is better.)"),
         N_("{Capital}: the limit is then at least {lowest}, so your {kept} in {yellow} is safe, and with "

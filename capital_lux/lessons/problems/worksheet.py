@@ -62,7 +62,7 @@ def worksheet_html(instances: Sequence[Exercise], lang: str) -> str:
         assumptions = "".join(f"<li>{escape(a)}</li>" for a in assumptions_text(ex, t))
         blocks.append(
             f'<section class="cl-ex" data-exercise="{ex.id}"><h2>{_heading(t, number, ex)}</h2>'
-            f"{position_html(t, ex.view(), 0)}<p>{question_text(ex, t)}</p>"
+            f"{position_html(t, ex.view(), 0, doing=False)}<p>{question_text(ex, t)}</p>"
             + (f'<ul class="cl-note">{assumptions}</ul>' if assumptions else "")
             + f'<p class="cl-note">{escape(tolerance_text(ex, t))}</p>'
             f'<div class="cl-answer-box">{escape(t.gettext("Your answer:"))}</div></section>'
