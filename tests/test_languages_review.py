@@ -173,15 +173,32 @@ def test_portuguese_another_players_things_are_dele_and_suppose_takes_the_subjun
 
 
 # -- one name per thing ------------------------------------------------------------------------
+#: Each opponent in the free-play menu, and the name the "others play like" menu, tables and charts give it.
+BOT_NAMES = (("Rule of thumb (a sensible beginner)", "rule-of-thumb bot"), ("Rule of thumb (slower)", "rule-of-thumb bot"),
+             ("Search (strong, slower)", "search bot"), ("Random (plays any legal move)", "random bot"))
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
-def test_the_rule_of_thumb_bot_has_one_name(lang: str) -> None:
+def test_each_bot_has_one_name(lang: str) -> None:
     """The opponent menu and the "others play like" menu sit side by side on the free-play screen."""
-    name = translation(lang, "rule-of-thumb bot").lower()
-    for label in ("Rule of thumb (a sensible beginner)", "Rule of thumb (slower)"):
-        menu_name = translation(lang, label).split(" (")[0].lower()
+    for label, bot in BOT_NAMES:
+        menu_name, name = translation(lang, label).split(" (")[0].lower(), translation(lang, bot).lower()
         assert menu_name in name, (label, menu_name, name)
-    assert name in translation(lang, "The rule of thumb the beginner bots follow would choose {move} instead; it looks "
-                                     "only at the table now, while the comparison plays every move on to the round end.")
+    assert translation(lang, "rule-of-thumb bot").lower() in translation(
+        lang, "The rule of thumb the beginner bots follow would choose {move} instead; it looks only at the table now, "
+              "while the comparison plays every move on to the round end.")
+
+
+#: A player's name after a preposition that wants an article: "vont à Robot 1", "vienen de Bot 2",
+#: "colocado por Robô 2" (the lessons say "le Robot 1", "el Bot 1", "o Robô 1").
+NAME_AFTER_PREPOSITION = {"fr": r"\b(?:à|de) \{(?:player|giver|taker)\}", "es": r"\b(?:a|de) \{(?:player|giver|taker)\}",
+                          "pt": r"\b(?:a|para|de|por) \{(?:player|giver|taker)\}"}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_players_name_does_not_follow_a_preposition(lang: str) -> None:
+    found = [(msgid, text) for msgid, text in catalogue_texts(lang) if re.search(NAME_AFTER_PREPOSITION[lang], text)]
+    assert not found
 
 
 # -- plural forms ------------------------------------------------------------------------------
