@@ -25,7 +25,7 @@ from capital_lux.lessons.problems.worksheet import answer_key_html, worksheet_ht
 from test_catalogue_fixes import _entries as catalogue_texts, _message, french_typography_faults
 
 TRANSLATED = ("fr", "es", "pt")
-#: Classes' seeds: other cards give other counts (one green card left, or several).
+#: Classes' seeds: each deals other cards, so other numbers and plural forms.
 SEEDS = (7, 1, 2, 3)
 #: What each colour placeholder of the exercises holds in French (``t.colour``).
 FRENCH_COLOURS = {"{green}": "vert", "{yellow}": "jaune", "{blue}": "bleu", "{pink}": "rose"}
@@ -35,7 +35,7 @@ def page_text(html: str) -> str:
     """The text a reader sees on a page: no style, no tags, entities read."""
     html = re.sub(r"<style.*?</style>", "", html, flags=re.S)
     html = re.sub(r"<(p|li|h1|h2|div|section|tr|td|th)\b", r"\n<\1", html)
-    return unescape(re.sub(r"<[^>]+>", " ", html))
+    return unescape(re.sub(r"<[^>]+>", "", html))
 
 
 def _instances(seed: int) -> list[Exercise]:
