@@ -90,10 +90,10 @@ def test_panel_numbers_do_not_depend_on_what_the_learner_cannot_see() -> None:
 def test_comparison_ranks_every_move_with_learner_labels_and_can_be_cancelled() -> None:
     v = small_table()
     comparison = MoveComparison()
-    comparison.start(EN, v, model="random", placement="random", max_samples=100, exact_limit=0)
+    comparison.start(EN, v, model="random", placement="random", games=100 * len(v.legal_actions), exact_limit=0)
     comparison.wait(120)
     html = comparison.html.value
-    assert html.count("<tr>") == len(v.legal_actions) + 1
+    assert html.count("<tr") == len(v.legal_actions) + 1
     assert "Merchant 3" in html and not re.search(r"\b[BGPY][2-6]\b", html)
     assert comparison.progress.layout.display == "none" and comparison.image.layout.display is None
     game, p = mid_round()
@@ -140,20 +140,20 @@ def test_the_hint_panel_has_one_comparison_the_risk_panels() -> None:
 
 # -- "Compare my moves at the round end": through the session's work runner ----------------------
 class Spy:
-    """Wraps ``compare_forward`` to note what the panel asked for and on which thread it ran."""
+    """Wraps ``rank_moves`` to note what the panel asked for and on which thread it ran."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         from capital_lux.analysis import forward
 
         self.calls: list[dict[str, object]] = []
-        real = forward.compare_forward
+        real = forward.rank_moves
 
         def spy(v: PlayerView, model: str = "rule", placement: str = "bayes", **options: object) -> object:
             self.calls.append({"model": model, "placement": placement, "thread": threading.current_thread().name,
                                "placement_views": options.get("placement_views")})
             return real(v, model, placement, **options)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(forward, "compare_forward", spy)
+        monkeypatch.setattr(forward, "rank_moves", spy)
 
 
 def test_panel_compares_through_the_work_runner_with_the_chosen_model_and_progress(
@@ -161,7 +161,7 @@ def test_panel_compares_through_the_work_runner_with_the_chosen_model_and_progre
     spy = Spy(monkeypatch)
     runner = WorkRunner(budget_seconds=600)
     panel = RiskPanel(samples=60, exact_limit=400, runner=runner)
-    panel.compare_options = {"max_samples": 200, "exact_limit": 0}
+    panel.compare_options = {"games": 800, "exact_limit": 0}
     seen: list[float] = []
     panel.comparison.progress.observe(lambda change: seen.append(change["new"]), names="value")
     v = small_table()
@@ -171,9 +171,9 @@ def test_panel_compares_through_the_work_runner_with_the_chosen_model_and_progre
     panel.model.value, panel.placement.value = "random", "random"
     job = panel.compare()
     assert job is not None and panel.comparison.runner is runner and panel.comparison.job is job
-    moves = job.result(120)
-    assert moves is not None and {m.risk.model for m in moves} == {"random"}
-    assert {m.risk.placement for m in moves} == {"random"}
+    ranking = job.result(120)
+    assert ranking is not None and {m.risk.model for m in ranking.moves} == {"random"}
+    assert {m.risk.placement for m in ranking.moves} == {"random"}
     assert spy.calls == [{"model": "random", "placement": "random", "thread": spy.calls[0]["thread"],
                           "placement_views": before}]
     assert str(spy.calls[0]["thread"]).startswith("capital-lux-work")  # off the kernel's main thread
@@ -195,8 +195,8 @@ def test_panel_comparison_says_exact_when_it_is() -> None:
     panel.model.value = "random"
     job = panel.compare()
     assert job is not None
-    moves = job.result(120)
-    assert moves is not None and all(m.risk.exact for m in moves)
+    ranking = job.result(120)
+    assert ranking is not None and all(m.risk.exact for m in ranking.moves)
     html = panel.comparison.html.value
     assert "Exact, if the others play like the random bot." in html and "±" not in html
     panel.render(FR, last_turn_small_deck())
@@ -210,15 +210,14 @@ def test_the_stop_button_cancels_the_comparison_and_a_new_request_replaces_it() 
     started = threading.Event()
     comparison.progress.observe(lambda change: started.set(), names="value")
     job = comparison.start(EN, view(game.state, p), model="random", placement="random", exact_limit=0,
-                           max_samples=100_000, batch=20, target=0.0001)
+                           min_games=100_000, batch=20)
     assert comparison.stop.layout.display is None and comparison.stop.description == "Stop"
     assert started.wait(120)  # it reports progress while it runs
     comparison.stop.click()
     with pytest.raises((WorkStopped, Cancelled)):
         job.result(120)
     assert job.cancelled and comparison.html.value == "" and comparison.progress.layout.display == "none"
-    first = comparison.start(EN, view(game.state, p), model="random", exact_limit=0, max_samples=100_000,
-                             batch=20, target=0.0001)
+    first = comparison.start(EN, view(game.state, p), model="random", exact_limit=0, min_games=100_000, batch=20)
     latest = comparison.start(EN, small_table(), model="random", placement="random")
     assert latest.result(120) is not None
     assert first.cancelled and "<table" in comparison.html.value
@@ -237,8 +236,8 @@ def test_a_comparison_over_the_time_budget_says_so_and_keeps_the_figures_so_far(
             now[0] = 100.0  # the first partial ranking is on show: the budget runs out now
 
     comparison.html.observe(watch, names="value")
-    job = comparison.start(EN, small_table(), model="random", placement="random", exact_limit=0, max_samples=100_000,
-                           batch=10, target=0.0001)
+    job = comparison.start(EN, small_table(), model="random", placement="random", exact_limit=0, min_games=100_000,
+                           batch=10)
     with pytest.raises((WorkStopped, Cancelled)):
         job.result(120)
     assert "<table" in shown[0]  # shown while it ran

@@ -315,7 +315,9 @@ def check_no_leak(session: Session, ever_seen: set[int], skip: set[str]) -> tupl
             face_down.add(state.pending_modifier)
         now = widget_states(skip=skip)
         for value in face_down - known:
-            assert format_modifier(value) not in now, f"opponent modifier {value:+d} leaked"
+            # a modifier is a signed whole number; -3.2 points (a figure of the hint) is not one
+            shown = re.compile(r"(?<![\d.,])" + re.escape(format_modifier(value)) + r"(?![\d.,])")
+            assert not shown.search(now), f"opponent modifier {value:+d} leaked"
             mods += 1
     return len(secret), mods
 

@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from ..engine.cards import COLOURS, SYMBOLS
-from ..i18n import Translator, format_percent
+from ..i18n import Translator, format_number, format_percent
 from ..i18n.sentences import action_label
 from ..engine.notation import CAPITAL, Play
 from .forward import ForwardRisk, MoveRisk, half_width, mean
@@ -263,7 +263,7 @@ def _bars_with_intervals(ax: Axes, values: list[float], halves: list[float], hat
 def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
     """Each move's chance of exceeding at the round end, expected score change and chance to be ahead.
 
-    Ranked as given (safest first); moves into the hometown are hatched ``//``, into the
+    In the order given (the one ranking's: the hint's move first); moves into the hometown are hatched ``//``, into the
     capital ``..``; simulated figures carry 95% intervals, exact ones none.
     """
     fig = Figure(figsize=(14, 0.5 * max(len(moves), 4) + 1.8), layout="constrained")
@@ -286,11 +286,11 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
     if moves:
         first = moves[0].risk
         if first.exact:
-            title = t.gettext("Your moves, safest first: exact, if the others play like the {bot}")
+            title = t.gettext("Your moves, the hint's first: exact, if the others play like the {bot}")
         else:
-            title = t.gettext("Your moves, safest first: {n} simulated games each, 95% intervals, "
+            title = t.gettext("Your moves, the hint's first: {n} simulated games each, 95% intervals, "
                               "if the others play like the {bot}")
-        fig.suptitle(title.format(n=first.samples, bot=model_name(first.model, t)))
+        fig.suptitle(title.format(n=format_number(first.samples, t.lang), bot=model_name(first.model, t)))
     return fig
 
 

@@ -44,10 +44,12 @@ from .modifiers import ModifierPrior, modifier_posterior
 from .reveal import (KERNEL_MODELS, MODELS, QUICK, Outcome, Start, decider, exact_choices,
                      play_round, reckon, rollout, rollout_kernel)
 from .risk import Estimate
+from .stats import Z95
 
 __all__ = [
-    "MODELS", "PLACEMENTS", "EXACT_LIMIT", "DEFAULT_SAMPLES", "MOVE_HALF_WIDTH", "Quantity", "ForwardColour",
-    "ForwardRisk", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "compare_forward", "decider", "play_round",
+    "MODELS", "PLACEMENTS", "EXACT_LIMIT", "DEFAULT_SAMPLES", "Quantity", "ForwardColour",
+    "ForwardRisk", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "decider", "play_round",
+    "Ranking", "rank_moves", "ranked", "RANK_GAMES", "EQUIVALENT_POINTS",
     "rollout", "KERNEL_MODELS",
     "mean", "half_width",
 ]
@@ -57,8 +59,6 @@ PLACEMENTS = ("bayes", "random")
 #: (a step costs 0.05 to 0.3 ms, the rule of thumb's decisions being the dearest).
 EXACT_LIMIT = 3000
 DEFAULT_SAMPLES = 2000
-#: The per-move comparison samples until every probability's 95% interval is this narrow.
-MOVE_HALF_WIDTH = 0.05
 
 Quantity = Union[Fraction, Estimate]
 
@@ -380,64 +380,154 @@ def forward_risk(
     return last
 
 
-def compare_forward(
-    v: PlayerView, model: str = "rule", placement: str = "bayes", seed: int = 0, target: float = MOVE_HALF_WIDTH,
-    max_samples: int = 1000, batch: int = 100, exact_limit: int = EXACT_LIMIT,
-    placement_views: dict[tuple[str, int], PlayerView] | None = None,
-    progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
-    partial: Callable[[list[MoveRisk]], None] | None = None,
-) -> list[MoveRisk]:
-    """Every legal move's forward risk, ranked: lowest P(exceed) first, then best score change.
+def _exact_moves(
+    v: PlayerView, model: str, placement: str, prior: ModifierPrior, exact_limit: int,
+    progress: Callable[[float], None] | None, should_stop: Callable[[], bool] | None,
+) -> list[MoveRisk] | None:
+    """Every legal move's exact risk, or None when one of their trees is too big."""
+    if exact_limit <= 0:
+        return None
+    per_move = exact_limit // len(v.legal_actions)
+    moves = []
+    for k, action in enumerate(v.legal_actions):
+        if should_stop is not None and should_stop():
+            raise Cancelled
+        results = _exact(v, model, prior, action, per_move, should_stop)
+        if results is None:
+            return None
+        moves.append(MoveRisk(action, _exact_summary(results, model, placement, prior)))
+        if progress is not None:
+            progress((k + 1) / len(v.legal_actions))
+    return moves
 
-    Exact when every move's tree is small; otherwise all moves are simulated on the same
-    games (common random numbers: game *i* is the same deal and dice for every move), in
-    batches, until every probability's 95% interval is within ``target`` (or ``max_samples``).
-    ``progress(fraction)`` is called as work is done; ``should_stop()`` returning True
-    raises ``Cancelled``; ``partial(moves)`` gets the ranking so far after each simulated
-    batch (each figure with its interval), so a caller can show it or keep it if stopped.
+
+def _play_games(sampler: _Sampler, v: PlayerView, seed: int, outcomes: list[list[Outcome]], n: int,
+                should_stop: Callable[[], bool] | None) -> None:
+    """Games ``len(outcomes[k])`` to ``n - 1`` of seed ``seed`` after every legal move (the same
+    games for every move: common random numbers)."""
+    for k, action in enumerate(v.legal_actions):
+        for i in range(len(outcomes[k]), n):
+            if should_stop is not None and i % 25 == 0 and should_stop():
+                raise Cancelled
+            outcomes[k].append(sampler.outcome(seed, i, action))
+
+
+# -- the one ranking -------------------------------------------------------------------------
+#: Games the ranking may play in all, shared among the moves (about half a second here).
+RANK_GAMES = 4000
+#: Fewest games a move is played before the ranking may stop.
+RANK_MIN_GAMES = 100
+#: Two moves whose expected points differ by less than this are as good as each other.
+EQUIVALENT_POINTS = 0.5
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Every legal move, in the one order the hint, the comparison and the review read.
+
+    Moves are ranked by expected points at the round end. The first ``tied`` are as good
+    as each other on points: the 95% interval of their difference from the best, paired
+    over the same games, reaches below ``EQUIVALENT_POINTS``. Among those, a move that
+    another shown beats on both points and risk is set aside; of the rest, the rule of
+    thumb's move comes first if it is one of them (a choice that does not hang on noise,
+    and one a beginner can follow), else the one with most points. So no move shown has
+    both more points and less risk than the first.
+    ``quote`` is the first move played again on games that took no part in choosing it
+    (the same figures when exact), so what is quoted is not the luckiest of estimates.
+    """
+
+    moves: list[MoveRisk]
+    tied: int
+    quote: ForwardRisk
+    games: int  # games per move that ranked them (0: exact)
+
+    @property
+    def best(self) -> MoveRisk:
+        return self.moves[0]
+
+
+def ranked(moves: list[MoveRisk]) -> list[MoveRisk]:
+    """Most expected points first, then the smaller chance of exceeding."""
+    return sorted(moves, key=lambda m: (-mean(m.risk.score_change), mean(m.risk.p_exceed_any)))
+
+
+def _paired(first: Sequence[float], second: Sequence[float]) -> tuple[float, float]:
+    """``first`` minus ``second`` over the same games: the mean and its 95% half-width."""
+    gaps = [a - b for a, b in zip(first, second)]
+    n = len(gaps)
+    average = sum(gaps) / n
+    spread = math.sqrt(sum((g - average) ** 2 for g in gaps) / (n - 1)) if n > 1 else math.inf
+    return average, Z95 * spread / math.sqrt(n)
+
+
+def _choose(v: PlayerView, points: list[float], risks: list[float], group: set[int]) -> list[int]:
+    """The legal moves' indices in the ranking's order: the chosen move, the rest of the
+    ``group`` (as good as the best on points), then the others, most points first."""
+    def dominated(k: int) -> bool:
+        return any(points[j] >= points[k] and risks[j] <= risks[k] and (points[j], risks[j]) != (points[k], risks[k])
+                   for j in range(len(points)))
+
+    order = sorted(range(len(points)), key=lambda k: (-points[k], risks[k]))
+    calm = [k for k in order if k in group and not dominated(k)]
+    from ..players.bots import RuleOfThumbBot  # players sit below the analysis
+
+    thumb = v.legal_actions.index(RuleOfThumbBot().advise(v).action)
+    chosen = thumb if thumb in calm else calm[0]
+    rest = [k for k in order if k != chosen]
+    return [chosen] + [k for k in rest if k in group] + [k for k in rest if k not in group]
+
+
+def rank_moves(
+    v: PlayerView, model: str = "rule", placement: str = "bayes", seed: int = 0, games: int = RANK_GAMES,
+    batch: int = 50, exact_limit: int = EXACT_LIMIT, placement_views: dict[tuple[str, int], PlayerView] | None = None,
+    progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
+    partial: Callable[[Ranking], None] | None = None, min_games: int = RANK_MIN_GAMES,
+) -> Ranking:
+    """The one ranking of the viewer's legal moves (see ``Ranking``).
+
+    Exact when every move's tree is small. Otherwise every move plays the same seeded
+    games, ``batch`` at a time, until each move is told apart from the best or found as
+    good as it (after ``min_games`` each), or ``games`` are spent in all; then the chosen
+    move is played again on as many fresh games for the figures quoted. ``partial`` gets
+    the ranking so far after each batch (its quote not yet measured again: the move's own
+    figures), so a caller can show it, or keep it if stopped.
     """
     _check(v, model, placement)
     if not v.legal_actions:
         raise ValueError(f"player {v.viewer} has no decision to make now")
     prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
-    moves: list[MoveRisk] = []
-    if exact_limit > 0:
-        per_move = exact_limit // len(v.legal_actions)
-        for k, action in enumerate(v.legal_actions):
-            if should_stop is not None and should_stop():
-                raise Cancelled
-            results = _exact(v, model, prior, action, per_move, should_stop)
-            if results is None:
-                moves = []
-                break
-            moves.append(MoveRisk(action, _exact_summary(results, model, placement, prior)))
-            if progress is not None:
-                progress((k + 1) / len(v.legal_actions))
-    if not moves:
-        sampler = _Sampler(v, prior, model)
-        outcomes: list[list[Outcome]] = [[] for _ in v.legal_actions]
-        n = 0
-        while n < max_samples:
-            size = min(batch, max_samples - n)
-            for k, action in enumerate(v.legal_actions):
-                for i in range(n, n + size):
-                    if should_stop is not None and i % 25 == 0 and should_stop():
-                        raise Cancelled
-                    outcomes[k].append(sampler.outcome(seed, i, action))
-            n += size
-            moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior))
-                     for a, o in zip(v.legal_actions, outcomes)]
-            if partial is not None:
-                partial(_ranked(moves))
-            if progress is not None:
-                # the widest interval shrinks like 1/sqrt(n): guess the fraction done from it
-                widest = max(m.risk.widest() for m in moves)
-                progress(min(1.0, max(n / max_samples, (target / widest) ** 2 if widest else 1.0)))
-            if all(m.risk.widest() <= target for m in moves):
-                break
-    return _ranked(moves)
-
-
-def _ranked(moves: list[MoveRisk]) -> list[MoveRisk]:
-    return sorted(moves, key=lambda m: (mean(m.risk.p_exceed_any), -mean(m.risk.score_change)))
-
+    exact = _exact_moves(v, model, placement, prior, exact_limit, progress, should_stop)
+    if exact is not None:
+        points = [mean(m.risk.score_change) for m in exact]
+        risks = [mean(m.risk.p_exceed_any) for m in exact]
+        group = {k for k in range(len(exact)) if max(points) - points[k] < EQUIVALENT_POINTS}
+        chosen = _choose(v, points, risks, group)
+        return Ranking([exact[k] for k in chosen], len(group), exact[chosen[0]].risk, 0)
+    sampler = _Sampler(v, prior, model)
+    outcomes: list[list[Outcome]] = [[] for _ in v.legal_actions]
+    most = max(min_games, games // len(v.legal_actions))
+    n = 0
+    while True:
+        n = min(most, n + batch)
+        _play_games(sampler, v, seed, outcomes, n, should_stop)
+        scores = [[float(o.score_change) for o in played] for played in outcomes]
+        best = max(range(len(scores)), key=lambda k: sum(scores[k]))
+        gaps = {k: _paired(scores[best], scores[k]) for k in range(len(scores)) if k != best}
+        group = {best} | {k for k, (average, half) in gaps.items() if average - half < EQUIVALENT_POINTS}
+        moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior)) for a, o in zip(v.legal_actions, outcomes)]
+        chosen = _choose(v, [mean(m.risk.score_change) for m in moves], [mean(m.risk.p_exceed_any) for m in moves],
+                         group)
+        if partial is not None:
+            partial(Ranking([moves[k] for k in chosen], len(group), moves[chosen[0]].risk, n))
+        if progress is not None:
+            progress(n / most)
+        settled = all(average - half >= EQUIVALENT_POINTS or average + half < EQUIVALENT_POINTS
+                      for average, half in gaps.values())
+        if n >= most or (n >= min_games and settled):
+            break
+    fresh: list[Outcome] = []
+    for i in range(n):
+        if should_stop is not None and i % 25 == 0 and should_stop():
+            raise Cancelled
+        fresh.append(sampler.outcome(seed + 1, i, v.legal_actions[chosen[0]]))  # seed + 1: no game that chose it
+    return Ranking([moves[k] for k in chosen], len(group), _simulated_summary(fresh, model, placement, prior), n)

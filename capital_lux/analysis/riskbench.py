@@ -13,7 +13,7 @@ from ..engine.game import Game
 from ..engine.notation import PlaceModifier
 from ..engine.state import AGENT, PLAY
 from ..engine.views import PlayerView, view
-from .forward import compare_forward, forward_risk
+from .forward import forward_risk, rank_moves
 from .modifiers import hidden_modifiers, modifier_posterior
 from .risk import Estimate, example_view
 
@@ -134,13 +134,13 @@ def figures(repeats: int = 5) -> Figures:
         out.update(timed(f"simulated_forward_2000_games_{model}_4p_mid_round_s",
                          lambda: forward_risk(mid, model, samples=2000, seed=1, exact_limit=0), repeats))
     for model in ("rule", "random"):
-        moves = compare_forward(six, model, seed=1)
-        out[f"compare_6_card_hand_{model}_moves"] = float(len(moves))
-        out[f"compare_6_card_hand_{model}_games_per_move"] = float(moves[0].risk.samples)
-        out[f"compare_6_card_hand_{model}_widest_half_interval_points"] = round(
-            max(m.risk.widest() for m in moves) * 100, 2)
-        out.update(timed(f"compare_6_card_hand_{model}_pm5_points_s", lambda: compare_forward(six, model, seed=1),
-                         repeats))
+        ranking = rank_moves(six, model, seed=1)
+        out[f"rank_6_card_hand_{model}_moves"] = float(len(ranking.moves))
+        out[f"rank_6_card_hand_{model}_games_per_move"] = float(ranking.games)
+        out[f"rank_6_card_hand_{model}_tied_moves"] = float(ranking.tied)
+        out[f"rank_6_card_hand_{model}_widest_half_interval_points"] = round(
+            max(m.risk.widest() for m in ranking.moves) * 100, 2)
+        out.update(timed(f"rank_6_card_hand_{model}_s", lambda: rank_moves(six, model, seed=1), repeats))
     out.update(calibration())
     out.update(quick_bias())
     return out

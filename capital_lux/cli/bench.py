@@ -211,6 +211,15 @@ def risk() -> Figures:
     return {**benchmark(), **riskbench.figures()}
 
 
+def advice(positions: int = 70, games: int = 20) -> Figures:
+    """The one ranking the hint and the comparison read, on a second look: rerun stability,
+    the quoted figures against fresh ones, CPU and wall seconds per ranking, and the win
+    share of a seat that follows it against three rule-of-thumb bots (``advicebench``)."""
+    from ..analysis import advicebench
+
+    return advicebench.figures(positions, games)
+
+
 def tutor() -> Figures:
     """The tutor in Chromium via Voila: seconds to an interactive page (target < 5), and the
     median time from a click playing a card to the redrawn table and risk panel in a
@@ -329,7 +338,8 @@ def long_run(games: int = 100_000) -> Figures:
 
 BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "engine": engine, "kernel": kernel_figures, "differential": differential, "bots": bots,
-    "simulation": simulation, "risk": risk, "tutor": tutor, "load": load, "long_run": long_run, "classdb": classdb,
+    "simulation": simulation, "risk": risk, "advice": advice, "tutor": tutor, "load": load, "long_run": long_run,
+    "classdb": classdb,
 }
 
 

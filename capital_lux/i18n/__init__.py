@@ -69,7 +69,8 @@ from babel.messages.pofile import read_po
 if TYPE_CHECKING:
     from ..engine.cards import CapitalLuxError
 
-from .formatting import BABEL_LOCALES, babel_locale, format_interval, format_number, format_percent, format_range
+from .formatting import (BABEL_LOCALES, babel_locale, format_interval, format_list, format_number, format_percent,
+                         format_range)
 from .glossary import (
     COLOUR_LETTERS,
     COLOUR_TERMS,
@@ -98,6 +99,7 @@ __all__ = [
     "format_interval",
     "format_number",
     "format_percent",
+    "format_list",
     "format_range",
     "load_catalogue",
     "load_template",

@@ -24,9 +24,11 @@ from fractions import Fraction
 from typing import Final, Mapping, Union
 
 from babel import Locale
+from babel.lists import format_list as _babel_list
 from babel.numbers import format_decimal, format_percent as _babel_percent
 
-__all__ = ["BABEL_LOCALES", "babel_locale", "format_interval", "format_number", "format_percent", "format_range"]
+__all__ = ["BABEL_LOCALES", "babel_locale", "format_interval", "format_list", "format_number", "format_percent",
+           "format_range"]
 
 #: The Babel locale of each language code users type: the Portuguese texts follow the
 #: Brazilian rulebook, so numbers follow Brazil's conventions too.
@@ -112,3 +114,12 @@ def format_range(low: Number, high: Number, lang: str, *, percent: bool = False,
     if percent:
         low, high = _decimal(low, d + 2) * 100, _decimal(high, d + 2) * 100
     return f"{format_number(low, lang, d)}–{format_number(high, lang, d)}"
+
+
+def format_list(items: list[str], lang: str) -> str:
+    """``A, B and C`` in the reader's language (``A, B et C``, ``A, B y C``, ``A, B e C``).
+
+    >>> format_list(["A", "B", "C"], "fr")
+    'A, B et C'
+    """
+    return _babel_list(items, locale=babel_locale(lang))

@@ -1,64 +1,36 @@
 """One voice for advice: the hint and the move comparison read the same ranking.
 
-``ranked_moves`` is the only place that asks the analysis for an opinion (the
-simulated comparison of every legal move, ``analysis.risk.compare_moves``); the hint
-names its first move, and the comparison table lists the same ranking. When the
-rule-of-thumb player (how the beginner bots play) would choose differently, the
-hint says so and why. ``effect_text`` says in one sentence what a move does besides
-placing a card: the Cleric's take, the Scholar's draw, the Merchant's gold, a
-modifier's effect on a limit.
+``advise`` is the only place the hint asks the analysis for an opinion: the one ranking
+of every legal move (``analysis.forward.rank_moves``), which the risk panel's "Compare
+my moves" lists in the same order. The hint names its first move in one sentence, and
+keeps the figures (measured again on fresh games), the moves as good as it and any
+disagreement of the rule of thumb behind a "Why?". ``effect_text`` says in one sentence
+what a move does besides placing a card: the Cleric's take, the Scholar's draw, the
+Merchant's gold, a modifier's effect on a limit.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
+from typing import TYPE_CHECKING
 
 from ..engine.cards import COLOURS, Card, format_modifier
 from ..engine.notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
+from ..engine.state import GOLD
 from ..engine.views import PlayerView
-from ..i18n import Translator, format_number, format_percent
+from ..i18n import Translator, format_list, format_number, format_percent
 from .text import action_label, card_text, colour_text
 
-#: Deals simulated per move (a click's worth of time: about 3 s for the 15 picks of a draft).
-SAMPLES = 24
 CLERIC_COLOURS = ("B", "G", "Y")
 
-
-@dataclass(frozen=True)
-class Ranked:
-    """One move of the ranking: the analysis's estimates, read through plain numbers."""
-
-    action: Action
-    points: float  # mean points at the horizon
-    points_low: float
-    points_high: float
-    p_exceed: float  # chance of exceeding some limit by the horizon
-    samples: int
-    estimate: Any  # the analysis's own object, for its chart
+if TYPE_CHECKING:  # the analysis is imported when a hint is first asked: the first screen does without it
+    from ..analysis.forward import Ranking
+    from ..players.bots import Hint
 
 
 def comparison_seed(v: PlayerView) -> int:
     """The same position always draws the same deals: asking twice gives the same answer."""
     return v.round * 1000 + len(v.hand) * 10 + len(v.draft_hand)
-
-
-def ranked_moves(v: PlayerView, samples: int = SAMPLES) -> list[Ranked]:
-    """Every legal move of the viewer, best first: most points at the round end, then the
-    smaller chance of exceeding, then the view's own order. A single legal move is not
-    simulated (there is nothing to compare)."""
-    if len(v.legal_actions) == 1:
-        return [Ranked(v.legal_actions[0], 0.0, 0.0, 0.0, 0.0, 0, None)]
-    from ..analysis.risk import compare_moves  # the one call into the analysis: adapt here
-
-    moves = compare_moves(v, samples=samples, seed=comparison_seed(v))
-    ranked = [
-        Ranked(m.action, m.score.mean, m.score.low, m.score.high, m.p_exceed_any.mean, m.score.n, m)
-        for m in moves
-    ]
-    ranked.sort(key=lambda r: (-round(r.points, 6), round(r.p_exceed, 6)))
-    return ranked
 
 
 def rule_of_thumb(v: PlayerView) -> Action:
@@ -154,38 +126,87 @@ def _special(t: Translator, v: PlayerView, colour: str) -> str:
 @dataclass(frozen=True)
 class Advice:
     action: Action
-    ranking: list[Ranked]
+    ranking: Ranking | None  # None: the only legal move, or the gold at the round end
     rule_of_thumb: Action | None  # set only when the rule of thumb would choose another move
+    reason: Hint | None = None  # the rule of thumb's reason, where it gives the advice
 
 
-def advise(v: PlayerView, samples: int = SAMPLES) -> Advice:
-    """The hint: the ranking's first move; the rule of thumb's choice if it differs."""
-    ranking = ranked_moves(v, samples)
-    best = ranking[0].action
-    thumb = rule_of_thumb(v) if len(ranking) > 1 else best
-    return Advice(best, ranking, None if thumb == best else thumb)
+def advise(v: PlayerView, placement_views: dict[tuple[str, int], PlayerView] | None = None,
+           games: int | None = None) -> Advice:
+    """The hint: the one ranking's first move (the others playing like the rule of thumb),
+    and the rule of thumb's own choice if it differs. With the gold to pay at the round
+    end the cards are all revealed and nothing is left to rank on to the round end: the
+    rule of thumb's choice, with its reason."""
+    if len(v.legal_actions) == 1:
+        return Advice(v.legal_actions[0], None, None)
+    if v.phase == GOLD:
+        from ..players.bots import RuleOfThumbBot
+
+        hint = RuleOfThumbBot().advise(v)
+        return Advice(hint.action, None, None, hint)
+    from ..analysis.forward import RANK_GAMES, rank_moves
+
+    ranking = rank_moves(v, "rule", "bayes", seed=comparison_seed(v), games=games or RANK_GAMES,
+                         placement_views=placement_views)
+    thumb = rule_of_thumb(v)
+    return Advice(ranking.best.action, ranking, None if thumb == ranking.best.action else thumb)
 
 
-def advice_text(t: Translator, v: PlayerView, advice: Advice) -> str:
-    """The hint's sentences: the move's effect, why it is preferred, and any disagreement."""
-    best = advice.ranking[0]
-    parts = [effect_text(t, v, advice.action)]
-    if best.samples == 0:
-        parts.append(t.gettext("This is the only move."))
-        return " ".join(p for p in parts if p)
-    parts.append(t.gettext(
-        "Of the {n} moves compared, it gives the most points at the round end: about {points} "
-        "(95% interval {low} to {high}), with a {p} chance of exceeding a limit ({samples} simulated deals)."
-    ).format(n=len(advice.ranking), points=format_number(best.points, t.lang, 1),
-             low=format_number(best.points_low, t.lang, 1), high=format_number(best.points_high, t.lang, 1),
-             p=format_percent(best.p_exceed, t.lang), samples=best.samples))
+def advice_headline(t: Translator, advice: Advice) -> str:
+    """The hint in one sentence: why this move."""
+    ranking = advice.ranking
+    if advice.reason is not None:
+        return advice.reason.text(t)
+    if ranking is None:
+        return t.gettext("This is the only move.")
+    if ranking.tied == 1:
+        return t.gettext("It should bring you the most points by the round end.")
+    if advice.rule_of_thumb is None:
+        return t.ngettext(
+            "{n} move is about as good for your points; this one is the rule of thumb's.",
+            "{n} moves are about as good for your points; this one is the rule of thumb's.",
+            ranking.tied).format(n=ranking.tied)
+    return t.ngettext(
+        "{n} move is about as good for your points; of them, this one is not beaten on both points and risk.",
+        "{n} moves are about as good for your points; of them, this one is not beaten on both points and risk.",
+        ranking.tied).format(n=ranking.tied)
+
+
+def advice_reasons(t: Translator, v: PlayerView, advice: Advice) -> list[str]:
+    """What stands behind "Why?": the move's effect, its figures, the moves as good as it,
+    and the rule of thumb's choice when it differs; one whole sentence each."""
+    from ..analysis.forward import half_width, mean
+
+    reasons = [effect_text(t, v, advice.action)]
+    ranking = advice.ranking
+    if ranking is None:
+        return [r for r in reasons if r]
+    quote = ranking.quote
+    figures = {"points": format_number(mean(quote.score_change), t.lang, 1),
+               "p": format_percent(mean(quote.p_exceed_any), t.lang)}
+    if quote.exact:
+        reasons.append(t.gettext(
+            "If the others play like the rule of thumb, it brings you {points} points by the round end on average, "
+            "with a {p} chance of exceeding a limit (exact).").format(**figures))
+    else:
+        reasons.append(t.gettext(
+            "Played again on {n} fresh games, the others playing like the rule of thumb, it brings you {points} "
+            "points by the round end (give or take {half}), with a {p} chance of exceeding a limit.").format(
+            n=format_number(quote.samples, t.lang), half=format_number(half_width(quote.score_change), t.lang, 1),
+            **figures))
+    if ranking.tied > 1:
+        others = [move_text(t, m.action) for m in ranking.moves[1:ranking.tied]]
+        reasons.append(t.ngettext("About as good for your points: {moves}.", "About as good for your points: {moves}.",
+                                  len(others)).format(moves=format_list(others, t.lang)))
     if advice.rule_of_thumb is not None:
-        parts.append(t.gettext(
+        reasons.append(t.gettext(
             "The rule of thumb the beginner bots follow would choose {move} instead; it looks only at the "
             "table now, while the comparison plays every move on to the round end."
         ).format(move=move_text(t, advice.rule_of_thumb)))
-    parts.append(t.gettext(
-        "The hint ranks the moves by points at the round end; “Compare my moves at the round end” ranks them "
-        "by the chance of exceeding, with more simulated deals and their margins of error, so its first move "
-        "may differ."))
-    return " ".join(p for p in parts if p)
+    reasons.append(t.gettext("“Compare my moves at the round end” shows every move's figures, in the same order."))
+    return [r for r in reasons if r]
+
+
+def advice_text(t: Translator, v: PlayerView, advice: Advice) -> str:
+    """The headline and the reasons, as plain text (the command line, the logs)."""
+    return " ".join([advice_headline(t, advice), *advice_reasons(t, v, advice)])

@@ -11,7 +11,7 @@ import ipywidgets as W
 from ..i18n import Translator
 from ..engine.notation import Action
 from ..engine.views import PlayerView
-from .advice import Advice, advice_text, advise, move_text
+from .advice import Advice, advice_headline, advice_reasons, advise, move_text
 from .base import tagged
 from .riskpanel import RiskPanel  # the panel lives beside its forward figures
 
@@ -20,10 +20,9 @@ __all__ = ["RiskPanel", "HintPanel"]
 
 
 class HintPanel:
-    """The hint: the ranking's first move (``advice.ranked_moves``), what it does and why.
-
-    Every move's figures, with their margins of error, are the risk panel's "Compare my
-    moves at the round end" (``riskpanel``); the hint says how the two rankings differ.
+    """The hint: the one ranking's first move (``advice.advise``) in one sentence, and
+    behind "Why?" what it does, its figures and the moves as good as it. Every move's
+    figures, in the same order, are the risk panel's "Compare my moves at the round end".
     """
 
     def __init__(self, on_action: Callable[[Action], None]) -> None:
@@ -38,9 +37,12 @@ class HintPanel:
         self._view: PlayerView | None = None
         self._advice: Advice | None = None
         self._suggested: Action | None = None
+        self._placement_views: dict[tuple[str, int], PlayerView] | None = None
 
-    def render(self, t: Translator, v: PlayerView) -> None:
-        self._t, self._view = t, v
+    def render(self, t: Translator, v: PlayerView,
+               placement_views: dict[tuple[str, int], PlayerView] | None = None) -> None:
+        """A new position; ``placement_views`` as the risk panel's, so both read one ranking."""
+        self._t, self._view, self._placement_views = t, v, placement_views
         self._advice = None  # a new position: a new ranking when asked
         self.button.description = t.gettext("Hint")
         self.follow.description = t.gettext("Play the suggested move")
@@ -64,7 +66,7 @@ class HintPanel:
         if v is None or not v.legal_actions:
             return None
         if self._advice is None:
-            self._advice = advise(v)
+            self._advice = advise(v, self._placement_views)
         return self._advice
 
     def _hint(self) -> None:
@@ -72,9 +74,12 @@ class HintPanel:
         if t is None or v is None or advice is None:
             return
         self._suggested = advice.action
+        reasons = "".join(f"<li>{escape(reason)}</li>" for reason in advice_reasons(t, v, advice))
         self.html.value = (
-            f'<div class="cl-note"><b class="cl-hint-move">{escape(move_text(t, advice.action))}</b><br>'
-            f"{escape(advice_text(t, v, advice))}</div>"
+            f'<div class="cl-note"><b class="cl-hint-move">{escape(move_text(t, advice.action))}</b> '
+            f'<span class="cl-hint-why-short">{escape(advice_headline(t, advice))}</span>'
+            f'<details class="cl-hint-why"><summary>{escape(t.gettext("Why?"))}</summary>'
+            f"<ul>{reasons}</ul></details></div>"
         )
         self.follow.layout.display = None
 

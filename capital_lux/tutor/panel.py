@@ -121,10 +121,11 @@ class GamePanel:
             self.roundend.value = ""
         winners = s.state.winners() if s.is_over() else None  # public once the game is over
         self.scores.value = score_sheet_html(t, v, winners)
+        placement_views = s.placement_views()  # for the guess from where modifiers lie
         if self.risk is not None:
-            self.risk.render(t, v, s.placement_views())  # for the guess from where modifiers lie
+            self.risk.render(t, v, placement_views)
         if self.hint is not None:
-            self.hint.render(t, v)
+            self.hint.render(t, v, placement_views)
         # Last: a browser that sees the new table (its data-move) sees every other part updated.
         self.table.value = table_html(t, v, s.moves)
         self.last_render_seconds = time.perf_counter() - start

@@ -15,7 +15,7 @@ import logging
 import threading
 from collections import Counter
 from html import escape
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import ipywidgets as W
 
@@ -28,6 +28,9 @@ from ..i18n import Translator, format_number
 from ..i18n.sentences import action_label
 from .base import tagged
 from .work import Job, WorkRunner, page_runner
+
+if TYPE_CHECKING:  # the analysis is imported when first used: the first screen does without it
+    from ..analysis.forward import Ranking
 
 LOG = logging.getLogger("capital_lux.tutor")
 
@@ -72,17 +75,24 @@ def modifier_sentences(t: Translator, v: PlayerView, risk: Any) -> list[str]:
         return []
     if risk.placement == "random":
         return [t.gettext("Face-down modifiers are taken as placed at random: where they lie is not used.")]
+    placed = [k for k, hidden in enumerate(prior.hidden) if hidden.colour is not None]
+    if placed and set(placed) <= prior.unseen_placements:
+        return [t.gettext("These modifiers were placed before the tutor followed this game, so every value they "
+                          "could have is taken as equally likely.")]
     if not prior.used_placements:
         return [t.gettext("No values fit where the {bot} would have put these modifiers, so they are taken as "
                           "placed at random.").format(bot=model_name(risk.model, t))]
     lines = []
-    for k, hidden in enumerate(prior.hidden):
-        if hidden.colour is None:
-            continue
+    for k in placed:
+        hidden = prior.hidden[k]
+        assert hidden.colour is not None
         p = prior.p_negative(k)
         values = {"player": player_name(t, hidden.owner, v.viewer), "colour": colour_cell(t, hidden.colour),
                   "p": percent(p, t)}
-        if p >= 0.7:
+        if k in prior.unseen_placements:
+            text = t.gettext("The modifier {player} put above {colour} was placed before the tutor followed this "
+                             "game: its values are taken as equally likely ({p} chance that it is negative).")
+        elif p >= 0.7:
             text = t.gettext("The modifier {player} put above {colour} is probably negative ({p} chance).")
         elif p <= 0.3:
             text = t.gettext("The modifier {player} put above {colour} is probably positive "
@@ -162,7 +172,7 @@ class RiskPanel:
         self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
         # "Compare my moves at the round end": the session's work runner, the dropdowns' model and placement
         self.comparison = MoveComparison(runner)
-        self.compare_options: dict[str, Any] = {}  # passed on to ``compare_forward`` (tests settle for less)
+        self.compare_options: dict[str, Any] = {}  # passed on to ``rank_moves`` (tests settle for less)
         self.compare_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-risk-compare")
         self.compare_button.on_click(lambda _: self.compare())
         self.box = W.VBox([self.show, W.HBox([self.model, self.placement], layout=W.Layout(flex_flow="row wrap")), self.html, self.chart_toggle, self.image,
@@ -186,7 +196,7 @@ class RiskPanel:
         self._placement_views = placement_views
         self._redraw()
 
-    def compare(self) -> Job[list[Any] | None] | None:
+    def compare(self) -> Job[Ranking | None] | None:
         """Compare every move of the learner at the round end, under the dropdowns' choices."""
         if self._last is None or self.compare_button.disabled:
             return None
@@ -352,7 +362,7 @@ class MoveComparison:
         self.html = tagged(W.HTML(), "cl-compare-result")
         self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
         self.box = W.VBox([W.HBox([self.progress, self.stop]), self.html, self.image])
-        self.job: Job[list[Any] | None] | None = None
+        self.job: Job[Ranking | None] | None = None
         self._request: object = None
         # Held from the check that a job's request is still the one on show to the end of its
         # writes, and by ``clear``: a stopped comparison never gets a late table.
@@ -384,7 +394,7 @@ class MoveComparison:
 
     def start(self, t: Translator, v: PlayerView, model: str = "rule", placement: str = "bayes",
               placement_views: dict[tuple[str, int], PlayerView] | None = None,
-              **options: Any) -> Job[list[Any] | None]:
+              **options: Any) -> Job[Ranking | None]:
         """Compare every legal move of ``v`` under ``model`` and ``placement``, as a job."""
         from ..analysis.charts import forward_move_chart, model_name
 
@@ -393,15 +403,21 @@ class MoveComparison:
         self.progress.description = t.gettext("Comparing…")
         self.stop.description = t.gettext("Stop")
         self._busy(True)
-        seed = v.round * 1000 + len(v.hand)
         mine = self._request = object()  # set before the job can start: it may finish at once
 
-        def work(job: Job[list[Any] | None]) -> list[Any] | None:
+        def work(job: Job[Ranking | None]) -> Ranking | None:
             from ..analysis.charts import figure_png
-            from ..analysis.forward import compare_forward
+            from ..analysis.forward import rank_moves
+            from .advice import comparison_seed  # the hint's games: one ranking, one voice
 
             bot = model_name(model, t)
-            so_far: list[Any] = []
+            so_far: list[Ranking] = []
+
+            def partial(ranking: Ranking) -> None:  # the ranking sharpens while the learner watches
+                so_far[:] = [ranking]
+                with self._lock:
+                    if self._request is mine:
+                        self.html.value = self.table(t, ranking, bot)
 
             def progress(x: float) -> None:
                 job.check(x)  # stops the job here once it is cancelled or over its budget
@@ -409,15 +425,9 @@ class MoveComparison:
                     if self._request is mine:
                         self.progress.value = job.progress
 
-            def partial(moves: list[Any]) -> None:  # the ranking sharpens while the learner watches
-                so_far[:] = moves
-                with self._lock:
-                    if self._request is mine:
-                        self.html.value = self.table(t, moves, bot)
-
             try:
-                moves = compare_forward(v, model, placement, seed=seed, placement_views=placement_views,
-                                        progress=progress, should_stop=job.stopping, partial=partial, **options)
+                ranking = rank_moves(v, model, placement, seed=comparison_seed(v), placement_views=placement_views,
+                                     progress=progress, should_stop=job.stopping, partial=partial, **options)
             except Cancelled:  # WorkStopped too: the one cancellation
                 with self._lock:
                     if not job.cancelled and self._request is mine:  # over the session's time budget: say so
@@ -426,7 +436,7 @@ class MoveComparison:
                             note = t.gettext("The comparison was stopped: it took longer than the time allowed. "
                                              "The figures above come from the games played so far, with their "
                                              "intervals.")
-                            shown = self.table(t, so_far, bot)
+                            shown = self.table(t, so_far[0], bot)
                         else:
                             note = t.gettext("The comparison was stopped: it took longer than the time allowed.")
                             shown = ""
@@ -442,21 +452,22 @@ class MoveComparison:
                 raise
             if job.cancelled or self._request is not mine:
                 return None
-            chart = figure_png(forward_move_chart(moves, t))  # drawn before the lock: it takes a while
+            chart = figure_png(forward_move_chart(ranking.moves, t))  # drawn before the lock: it takes a while
             with self._lock:
                 if job.cancelled or self._request is not mine:
                     return None
                 self._busy(False)
-                self.html.value = self.table(t, moves, bot)
+                self.html.value = self.table(t, ranking, bot)
                 self.image.value = chart
                 self.image.layout.display = None
-            return moves
+            return ranking
 
         self.job = self.runner.submit(work)
         return self.job
 
     @staticmethod
-    def table(t: Translator, moves: list[Any], bot: str) -> str:
+    def table(t: Translator, ranking: Ranking, bot: str) -> str:
+        """Every move in the one ranking's order; the moves as good as the first marked ≈."""
         from ..analysis.charts import percent
         from ..analysis.forward import half_width, mean
 
@@ -468,21 +479,23 @@ class MoveComparison:
             return escape(text)
 
         head = (
-            f"<tr><th>{escape(t.gettext('move'))}</th><th>{escape(t.gettext('chance to exceed at the round end'))}"
-            f"</th><th>{escape(t.gettext('Expected change of your score'))}</th>"
+            f"<tr><th>{escape(t.gettext('move'))}</th><th>{escape(t.gettext('Expected change of your score'))}"
+            f"</th><th>{escape(t.gettext('chance to exceed at the round end'))}</th>"
             f"<th>{escape(t.gettext('Chance to be ahead after the round'))}</th></tr>"
         )
-        rows = "".join(
-            f"<tr><td>{escape(action_label(t, m.action))}</td><td>{cell(m.risk.p_exceed_any, True)}</td>"
-            f"<td>{cell(m.risk.score_change, False)}</td><td>{cell(m.risk.p_ahead, True)}</td></tr>"
-            for m in moves
-        )
-        first = moves[0].risk if moves else None
-        if first is not None and first.exact:
-            note = t.gettext("Safest first. Exact, if the others play like the {bot}.").format(bot=bot)
+        def row(k: int, m: Any) -> str:
+            tied = 0 < k < ranking.tied
+            return (f'<tr class="{"cl-tied" if tied else "cl-move"}"><td>{"≈ " if tied else ""}'
+                    f"{escape(action_label(t, m.action))}</td><td>{cell(m.risk.score_change, False)}</td>"
+                    f"<td>{cell(m.risk.p_exceed_any, True)}</td><td>{cell(m.risk.p_ahead, True)}</td></tr>")
+
+        rows = "".join(row(k, m) for k, m in enumerate(ranking.moves))
+        order = t.gettext("The hint's move first, then the most points. ≈ marks the moves about as good for your "
+                          "points as the first.")
+        if ranking.games == 0:
+            method = t.gettext("Exact, if the others play like the {bot}.").format(bot=bot)
         else:
-            note = t.gettext("Safest first. Simulated on the same {n} games for every move, if the others play like "
-                             "the {bot}; ± gives the 95% interval.").format(
-                n=format_number(first.samples if first else 0, t.lang), bot=bot)
+            method = t.gettext("Simulated on the same {n} games for every move, if the others play like the {bot}; "
+                               "± gives the 95% interval.").format(n=format_number(ranking.games, t.lang), bot=bot)
         return (f'<table class="cl-table cl-compare-table">{head}{rows}</table>'
-                f'<div class="cl-note cl-compare-method">{escape(note)}</div>')
+                f'<div class="cl-note cl-compare-method">{escape(order)} {escape(method)}</div>')
