@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import escape
 
 import pytest
 
@@ -71,3 +72,21 @@ def test_the_french_chapter_that_explains_the_rule_says_what_the_printed_ruleboo
     assert printed in french.replace("&#x27;", "'") and "le tuteur les suit" in french
     for lang in ("en", "es", "pt"):
         assert "cl-edition" not in rulings_html(translator(lang), rulings)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pt"])
+def test_a_lessons_rulings_are_said_in_place_in_the_readers_language(lang: str) -> None:
+    # Every chapter sent a web learner to "docs/rules.md", a developers' file in English.
+    from capital_lux.lessons.chapters import CHAPTERS
+    from capital_lux.lessons.rulings import RULINGS
+    from capital_lux.tutor.chapters import rulings_html
+
+    assert set(RULINGS) == {f"R{n}" for n in range(1, 22)}
+    t = translator(lang)
+    cited = {r for chapter in CHAPTERS for r in chapter.rulings}
+    cited |= {r for chapter in CHAPTERS for lesson in chapter.lessons for r in lesson.rulings}
+    assert cited
+    for ruling in sorted(cited):
+        html = rulings_html(t, (ruling,))
+        assert "docs/rules.md" not in html and escape(t.gettext(RULINGS[ruling])) in html
+        assert lang == "en" or t.gettext(RULINGS[ruling]) != RULINGS[ruling]

@@ -15,6 +15,7 @@ from ..i18n import Translator
 from ..i18n.editions import edition_notes
 from ..lessons import positions
 from ..lessons.chapters import CHAPTERS, Chapter, Goal, Lesson
+from ..lessons.rulings import ruling_text
 from .panel import GamePanel
 from .session import Session
 from .text import card_text, player_name
@@ -49,12 +50,15 @@ def reached(goal: Goal, s: Session, start: int) -> bool:
 
 
 def rulings_html(t: Translator, rulings: tuple[str, ...]) -> str:
-    """The small reference a teacher can look up; the lesson itself says the rule in words."""
+    """The rulings behind a lesson, each said in place in the reader's language (a web
+    learner cannot open the developers' docs/rules.md), with its number for a teacher."""
     if not rulings:
         return ""
-    text = t.gettext("Rules reference: {rulings} in docs/rules.md").format(rulings=", ".join(rulings))
+    said = [t.gettext("Ruling {ruling}: {text}").format(ruling=r, text=t.gettext(ruling_text(r))) for r in rulings]
+    items = "".join(f"<li>{escape(text)}</li>" for text in said)
     notes = "".join(f'<div class="cl-note cl-edition">{escape(n)}</div>' for n in edition_notes(t, " ".join(rulings)))
-    return f'<div class="cl-ref"><small>{escape(text)}</small></div>{notes}'
+    heading = escape(t.gettext("The rules behind this lesson"))
+    return f'<div class="cl-ref"><small><b>{heading}</b><ul>{items}</ul></small></div>{notes}'
 
 
 class ChapterView:
