@@ -304,7 +304,7 @@ def test_worksheet_holds_no_answer_and_the_key_holds_them_all(lang: str) -> None
         assert solution_text(inst, t) in key
         assert f'<span class="cl-key-value">{format_number(inst.exact())}' in key
         assert question_text(inst, t) in sheet
-    assert t.gettext("Discard pile (out of the game, face up)") in sheet
+    assert t.gettext("Discard pile (out of the game, face up):") in sheet
 
 
 def test_worksheet_command(tmp_path: Path) -> None:

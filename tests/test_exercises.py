@@ -214,7 +214,9 @@ def test_every_text_fills_its_placeholders(lang: str) -> None:
 
 def test_cards_in_texts_show_colour_symbol_role_and_value() -> None:
     text = question_text(EXERCISES_BY_ID["scholar-green"], translator("en"))
-    assert "cl-card" in text and "Scholar <b>5</b>" in text
+    assert "cl-card" in text and '"cl-role">Scholar</span> <b>5</b>' in text
+    assert 'title="Scholar 5 (green)"' in text  # the tooltip in the reader's words, as the table's cards
+    assert 'title="Savant 5 (vert)"' in question_text(EXERCISES_BY_ID["scholar-green"], translator("fr"))
 
 
 # -- the checker ------------------------------------------------------------------------------

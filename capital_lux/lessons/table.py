@@ -87,7 +87,7 @@ def card_html(t: Translator, card: Card) -> str:
     return (
         f'<span class="cl-card cl-{c}" title="{title}" '
         f'style="background:{BACKGROUNDS[c]};border-color:{BORDERS[c]}">'
-        f"{SYMBOLS[c]} {escape(t.role(c))} <b>{card.value}</b></span>"
+        f'{SYMBOLS[c]} <span class="cl-role">{escape(t.role(c))}</span> <b>{card.value}</b></span>'
     )
 
 
@@ -175,7 +175,7 @@ def position_html(t: Translator, v: PlayerView, move: int, doing: bool = True) -
     ``table_html``'s)."""
     html = table_html(t, v, move, bots=False, doing=doing)
     own = list(v.hand) + list(v.draft_hand) + list(v.draft_picks)
-    parts = [f'<b>{escape(t.gettext("Your cards"))}:</b> {cards_html(t, own) or "-"}']
+    parts = [f'<b>{escape(t.gettext("Your cards:"))}</b> {cards_html(t, own) or "-"}']
     if v.pending_modifier is not None:
         parts.append(escape(t.gettext("The modifier you have just drawn: {value}").format(
             value=format_modifier(v.pending_modifier))))
@@ -186,5 +186,5 @@ def discards_html(t: Translator, v: PlayerView) -> str:
     """The discard pile and the deck's size: questions that count unseen cards need both."""
     pile = cards_html(t, list(v.discards)) or escape(t.gettext("empty"))
     deck = escape(t.gettext("Cards in the deck: {count}").format(count=v.deck_size))
-    label = escape(t.gettext("Discard pile (out of the game, face up)"))
-    return f'<div class="cl-note cl-discards"><b>{label}:</b> {pile} · {deck}</div>'
+    label = escape(t.gettext("Discard pile (out of the game, face up):"))
+    return f'<div class="cl-note cl-discards"><b>{label}</b> {pile} · {deck}</div>'

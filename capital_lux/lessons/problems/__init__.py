@@ -18,16 +18,16 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from .checker import check, diagnose, format_number
+from .checker import check, decimal_text, diagnose, format_number
 from .core import Exercise, Mistake, Plural
 from .draws import DRAWS
 from .more import MORE
 from .round_end import ROUND_END
 from ...analysis.risk import Estimate
 from ...engine.cards import COLOUR_NAMES, COLOURS, ROLES, Card
-from ...engine.html import card_html
 from ...engine.views import determinize
 from ...i18n import Translator, formatting
+from ..table import card_html
 from ...i18n.editions import edition_notes
 
 EXERCISES: tuple[Exercise, ...] = tuple(ex.instance(None) for ex in DRAWS + ROUND_END + MORE)
@@ -53,15 +53,15 @@ def _fill(ex: Exercise, t: Translator, html: bool) -> dict[str, str]:
         if isinstance(fact, Plural):
             plurals[key] = fact
         elif isinstance(fact, Card):
-            values[key] = card_html(fact, role=t.role(fact.colour)) if html else str(fact)
+            values[key] = card_html(t, fact) if html else str(fact)
         elif isinstance(fact, Fraction):
             values[key] = format_number(fact)
         else:
             values[key] = str(fact)
     exact = ex.exact()
     values["answer"] = format_number(exact)
-    if exact.denominator != 1:
-        values["answer"] += f" ≈ {formatting.format_number(exact, t.lang, 4)}"
+    if exact.denominator != 1:  # as the answer key writes it: one precision for the same number
+        values["answer"] += f" ≈ {decimal_text(exact, t)}"
     for key, plural in plurals.items():  # the reader's language picks the form for the count
         values[key] = t.ngettext(plural.singular, plural.plural, plural.count).format(
             **values, count=formatting.format_number(plural.count, t.lang))
