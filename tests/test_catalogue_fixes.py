@@ -36,7 +36,9 @@ def _message(lang: str, msgid: str) -> Message:
 
 
 def french_typography_faults(text: str) -> list[str]:
-    """Places where French typography wants a non-breaking space and has none."""
+    """Places where French typography wants a non-breaking space and has none. argparse's own
+    placeholders (``%(value)r``, ``%s``) are values, not percent signs."""
+    text = re.sub(r"%(?:\([a-z_]+\))?[sdr]", "X", text)
     faults = re.findall(r"\S*[ \u202f][:;?!%»]", text)  # an ordinary (or narrow) space
     faults += re.findall(r"«[ \u202f]|«[^\s\xa0]|[^\s\xa0]»", text)
     faults += re.findall(r"[\w)}…\]][;?!](?=[\s)]|$)", text)  # no space at all

@@ -148,7 +148,7 @@ def test_spanish_asks_which_colours_and_names_the_discard_pile() -> None:
                                  "3 discs to keep blue and yellow, and discards only the pink card.")
     assert "¿Por qué pagarías?" not in rulebook and "colores pagarías?" in rulebook
     # "vacía" follows the label: a feminine singular pile, as the solutions call it
-    assert translation("es", "Discard pile (out of the game, face up)").startswith("Pila de descarte")
+    assert translation("es", "Discard pile (out of the game, face up):").startswith("Pila de descarte")
     assert "Pila de descarte (fuera del juego, boca arriba)" in printed("es") and "Descartes" not in printed("es")
 
 

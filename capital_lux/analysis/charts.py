@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Union
 
 from matplotlib.axes import Axes
+from matplotlib.axis import Axis
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
@@ -40,7 +41,7 @@ def figure_png(figure: Figure) -> bytes:
 
 __all__ = [
     "FILLS", "HATCHES", "risk_chart", "gold_chart", "move_chart", "convergence_chart", "colour_label",
-    "percent", "forward_move_chart", "timeline_chart", "MARKERS",
+    "percent", "forward_move_chart", "timeline_chart", "MARKERS", "number_axis",
 ]
 
 #: Fill colours, chosen to stay apart for common colour-vision deficiencies (Paul Tol's palette).
@@ -73,6 +74,12 @@ def colour_label(colour: str, t: Translator) -> str:
     return f"{SYMBOLS[colour]} {t.colour(colour)}"
 
 
+def number_axis(axis: Axis, t: Translator) -> None:
+    """Tick labels in the reader's locale ("0,25", "1 000"), at most three decimals: matplotlib's
+    own formatter writes "0.25" and "1000" in every language."""
+    axis.set_major_formatter(lambda value, _: format_number(value, t.lang, 3, trim=True))
+
+
 def _probability_axis(ax: Axes, t: Translator) -> None:
     ax.set_ylim(0, 1.05)
     ax.set_ylabel(t.gettext("Probability"))
@@ -95,9 +102,11 @@ def risk_chart(risk: RoundEndRisk | SimulatedRisk, t: Translator) -> Figure:
             _estimate_bars(ax, labels, values)
         _probability_axis(top, t)
         top.set_title(
-            t.gettext("Chance of exceeding, per colour, simulated ({n} samples, 95% intervals)").format(n=risk.samples)
+            t.gettext("Chance of exceeding, per colour, simulated ({n} samples, 95% intervals)").format(
+                n=format_number(risk.samples, t.lang))
         )
         bottom.set_ylabel(t.gettext("Expected cards lost"))
+        number_axis(bottom.yaxis, t)
         bottom.set_ylim(bottom=0)
         return fig
     grid = fig.add_gridspec(2, len(COLOURS), height_ratios=(1, 1.2))
@@ -221,18 +230,23 @@ def move_chart(moves: list[MoveEstimate], t: Translator) -> Figure:
         if title != columns[0][0]:
             ax.set_xlim(0, 1.05)
             ax.xaxis.set_major_formatter(lambda x, _: percent(x, t))
+        else:
+            number_axis(ax.xaxis, t)
     axes[0].set_yticks(positions, labels)
     axes[0].invert_yaxis()
     if moves:
         best = max(positions, key=lambda i: moves[i].score.mean)
         axes[0].get_yticklabels()[best].set_fontweight("bold")
-        fig.suptitle(t.gettext("Moves compared over {n} simulated deals (95% intervals)").format(n=moves[0].score.n))
+        fig.suptitle(t.gettext("Moves compared over {n} simulated deals (95% intervals)").format(
+            n=format_number(moves[0].score.n, t.lang)))
     return fig
 
 
-def convergence_chart(exact: Probability | None, estimates: list[tuple[int, Estimate]], t: Translator) -> Figure:
+def convergence_chart(exact: Probability | None, estimates: list[tuple[int, Estimate]], t: Translator,
+                      probability: bool = True) -> Figure:
     """Simulated estimates with their 95% intervals closing in on the exact value as samples grow
-    (``exact`` None: the value is not drawn, for a learner who has yet to find it)."""
+    (``exact`` None: the value is not drawn, for a learner who has yet to find it). ``probability``
+    False: an expected value, on an axis of numbers scaled to the estimates instead of 0-100 %."""
     fig = Figure(figsize=(8, 4.5), layout="constrained")
     ax = fig.subplots()
     sizes = [n for n, _ in estimates]
@@ -241,15 +255,30 @@ def convergence_chart(exact: Probability | None, estimates: list[tuple[int, Esti
                     hatch="//", edgecolor=DARK, label=t.gettext("95% interval"))
     ax.plot(sizes, [e.mean for e in values], marker="o", color=DARK, label=t.gettext("simulated estimate"))
     if exact is not None:
-        label = _exact(exact, t) if isinstance(exact, Fraction) else percent(exact, t)
+        if not probability:
+            label = _number(exact, t)
+        else:
+            label = _exact(exact, t) if isinstance(exact, Fraction) else percent(exact, t)
         ax.axhline(float(exact), color="black", linestyle="--", label=t.gettext("exact value: {p}").format(p=label))
     ax.set_xscale("log")
     ax.set_xlabel(t.gettext("Samples (log scale)"))
-    _probability_axis(ax, t)
+    number_axis(ax.xaxis, t)  # "1 000", not matplotlib's "10³"
+    if probability:
+        _probability_axis(ax, t)
+    else:
+        ax.set_ylabel(t.gettext("Expected value"))
+        number_axis(ax.yaxis, t)
     ax.set_title(t.gettext("Simulation approaching the exact value") if exact is not None
                  else t.gettext("Simulation settling as samples grow"))
     ax.legend(loc="best")
     return fig
+
+
+def _number(value: Probability, t: Translator) -> str:
+    """An exact value as a fraction with its decimal (``10/3 ≈ 3,333``), or a plain number."""
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return f"{value.numerator}/{value.denominator} ≈ {format_number(value, t.lang, 3, trim=True)}"
+    return format_number(value, t.lang, 3, trim=True)
 
 
 def _bars_with_intervals(ax: Axes, values: list[float], halves: list[float], hatches: list[str]) -> None:
@@ -281,6 +310,8 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
         if probability:
             ax.set_xlim(0, 1.05)
             ax.xaxis.set_major_formatter(lambda x, _: percent(x, t))
+        else:
+            number_axis(ax.xaxis, t)
     axes[0].set_yticks(list(range(len(moves))), labels)
     axes[0].invert_yaxis()
     if moves:

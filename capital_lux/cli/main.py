@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Callable, Sequence
 
 from . import bench
+from .localised import LocalisedParser, file_error, whole_number
 from ..players.bots import RuleOfThumbBot, line_up, parse_bot
 from ..engine.cards import COLOURS, SYMBOLS, Card, CapitalLuxError, format_modifier
 from ..engine.game import Game, GameRecord
@@ -40,47 +41,55 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     bot_help = t.gettext(
         "bot per seat, comma-separated: random, rule, search, search:iterations=N, search:seconds=S")
     lang_help = t.gettext("language: en, fr, es or pt (default: from the environment)")
-    parser = argparse.ArgumentParser(prog="capital-lux", description=t.gettext(
+    whole, positive = whole_number(t), whole_number(t, 1)
+    # TRANSLATORS: placeholders in the command line's usage, written in capitals like these
+    bots_, seat_, seed_, file_ = t.gettext("BOTS"), t.gettext("SEAT"), t.gettext("SEED"), t.gettext("FILE")
+    parser = LocalisedParser(prog="capital-lux", translator=t, description=t.gettext(
         "Capital Lux: engine, players and tutor."))
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, dest="main_lang", help=lang_help)
+    commands = parser.add_subparsers(dest="command", required=True, metavar=t.gettext("COMMAND"))
 
-    p = commands.add_parser("play", help=t.gettext("play a game in the terminal against bots"))
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=3,
+    p = commands.add_parser("play", translator=t, help=t.gettext("play a game in the terminal against bots"))
+    p.add_argument("--players", type=whole, choices=(2, 3, 4), default=3,
                    help=t.gettext("players at the table (default 3)"))
-    p.add_argument("--bots", default="rule", help=t.gettext(
+    p.add_argument("--bots", default="rule", metavar=bots_, help=t.gettext(
         "the other seats' bots (default rule); {bots}").format(bots=bot_help))
-    p.add_argument("--seat", type=int, default=0, help=t.gettext("your seat, 0 to players-1 (default 0)"))
-    p.add_argument("--seed", type=int, default=None, help=t.gettext("seed of the shuffles (default: random)"))
-    p.add_argument("--record", metavar="FILE", help=t.gettext("write the game's record here as JSON at the end"))
+    p.add_argument("--seat", type=whole, default=0, metavar=seat_,
+                   help=t.gettext("your seat, 0 to players-1 (default 0)"))
+    p.add_argument("--seed", type=whole, default=None, metavar=seed_,
+                   help=t.gettext("seed of the shuffles (default: random)"))
+    p.add_argument("--record", metavar=file_, help=t.gettext("write the game's record here as JSON at the end"))
     p.add_argument("--force", action="store_true", help=t.gettext("replace the record file if it already exists"))
 
-    s = commands.add_parser("simulate", help=t.gettext("play many seeded games between bots and summarise them"))
-    s.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help=t.gettext("players per game (default 4)"))
-    s.add_argument("--bots", default="rule,random", help=t.gettext(
+    s = commands.add_parser("simulate", translator=t, help=t.gettext("play many seeded games between bots and summarise them"))
+    s.add_argument("--players", type=whole, choices=(2, 3, 4), default=4,
+                   help=t.gettext("players per game (default 4)"))
+    s.add_argument("--bots", default="rule,random", metavar=bots_, help=t.gettext(
         "{bots}; one name fills every seat, and if fewer than the players are given the last one fills "
         "the rest (default rule,random)").format(bots=bot_help))
-    s.add_argument("--games", type=_positive, default=1000, help=t.gettext("how many games (default 1000)"))
-    s.add_argument("--seed", type=int, default=0, help=t.gettext("seed of the run (default 0)"))
-    s.add_argument("--workers", type=_positive, default=None,
+    s.add_argument("--games", type=positive, default=1000, metavar=t.gettext("GAMES"),
+                   help=t.gettext("how many games (default 1000)"))
+    s.add_argument("--seed", type=whole, default=0, metavar=seed_, help=t.gettext("seed of the run (default 0)"))
+    s.add_argument("--workers", type=positive, default=None, metavar=t.gettext("WORKERS"),
                    help=t.gettext("worker processes (default: one per core)"))
-    s.add_argument("--dask", metavar="ADDRESS", help=t.gettext("run on a Dask cluster (scheduler address) instead"))
+    s.add_argument("--dask", metavar=t.gettext("ADDRESS"), help=t.gettext("run on a Dask cluster (scheduler address) instead"))
     s.add_argument("--out", metavar="CSV", help=t.gettext("write one row per game and seat to this CSV file"))
     s.add_argument("--force", action="store_true", help=t.gettext("replace the CSV file if it already exists"))
     s.add_argument("--no-progress", action="store_true", help=t.gettext("no progress bar"))
 
-    r = commands.add_parser("replay", help=t.gettext("step through a recorded game"))
-    r.add_argument("record", metavar="RECORD.json",
+    r = commands.add_parser("replay", translator=t, help=t.gettext("step through a recorded game"))
+    r.add_argument("record", metavar=t.gettext("RECORD.json"),
                    help=t.gettext("a record written by play --record or dumps_record"))
     r.add_argument("--pause", action="store_true", help=t.gettext("wait for Enter after each decision"))
 
-    b = commands.add_parser("bench", help=t.gettext("print every benchmark's figures as JSON"))
-    b.add_argument("names", nargs="*", help=t.gettext("benchmarks to run (default all: {names})").format(
+    b = commands.add_parser("bench", translator=t, help=t.gettext("print every benchmark's figures as JSON"))
+    b.add_argument("names", nargs="*", metavar=t.gettext("NAME"), help=t.gettext("benchmarks to run (default all: {names})").format(
         names=", ".join(bench.BENCHMARKS)))
-    w = commands.add_parser("worksheet", help=t.gettext("write the probability exercises as a printable page"))
+    w = commands.add_parser("worksheet", translator=t, help=t.gettext("write the probability exercises as a printable page"))
     numbers = w.add_mutually_exclusive_group()
-    numbers.add_argument("--seed", type=int, default=None,
+    numbers.add_argument("--seed", type=whole, default=None, metavar=seed_,
                          help=t.gettext("seed of the cards (default: the base positions)"))
-    numbers.add_argument("--class-db", metavar="DATABASE", default=None, help=t.gettext(
+    numbers.add_argument("--class-db", metavar=t.gettext("DATABASE"), default=None, help=t.gettext(
         "the class's numbers, as the teacher's page prints them: read with the server's key from this class "
         "database (a file or a postgresql:// address)"))
     w.add_argument("--out", metavar="HTML", required=True, help=t.gettext("the HTML file to write"))
@@ -101,16 +110,6 @@ def language_of(argv: Sequence[str]) -> str:
         if value in LANGUAGES:
             return value
     return default_language()
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
 
 
 def bot_specs(text: str, seats: int) -> list[str]:
@@ -264,8 +263,7 @@ def worksheet_command(args: argparse.Namespace) -> int:
         with open(args.out, "w", encoding="utf-8") as out:
             out.write(page)
     except OSError as error:
-        print(args.t.gettext("Could not write {path}: {reason}").format(path=args.out, reason=error.strerror),
-              file=sys.stderr)
+        print(file_error(args.t, args.out, error, writing=True), file=sys.stderr)
         return 1
     print(args.t.gettext("Written to {path}.").format(path=args.out))
     return 0
@@ -302,8 +300,7 @@ def _simulate_and_report(args: argparse.Namespace, sub: argparse.ArgumentParser,
             results = simulate(args.players, specs, args.games, args.seed, progress=not args.no_progress,
                                workers=args.workers, out=args.out, keep_rows=False)
         except OSError as e:  # the folder was writable when checked; the disk may fill up since
-            print(args.t.gettext("cannot write {path}: {reason}").format(path=args.out, reason=e.strerror),
-                  file=sys.stderr)
+            print(file_error(args.t, args.out, e, writing=True), file=sys.stderr)
             return 1
     print(results.summary_table(args.t))
     if args.out:
@@ -411,7 +408,7 @@ def play_terminal(players: int, you: int, specs: list[str], seed: int, t: Transl
             with replaced_on_success(record) as f:
                 f.write(dumps_record(game.record()))
         except OSError as e:
-            say(t.gettext("cannot write {path}: {reason}").format(path=record, reason=e.strerror))
+            say(file_error(t, record, e, writing=True))
             return 1
         say(t.gettext("Record written to {file}.").format(file=record))
     return 0
@@ -483,7 +480,7 @@ def replay_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> in
                 path=args.record, limit=format_number(MAX_INPUT_BYTES, args.t.lang)))
         record = loads_record(data)
     except OSError as e:
-        sub.error(args.t.gettext("cannot read {path}: {reason}").format(path=args.record, reason=e.strerror))
+        sub.error(file_error(args.t, args.record, e, writing=False))
     except CapitalLuxError as e:
         sub.error(args.t.refusal(e))
     except ValueError as e:
@@ -509,7 +506,8 @@ def replay_terminal(record: GameRecord, t: Translator, stdin: IO[str], stdout: I
         seat = state.current_player()
         state.apply_action(action)
         who = t.gettext("chance") if seat == CHANCE else player_name(t, seat, None)
-        say(f"{number:>4}  {who}: {action}")
+        # TRANSLATORS: one line of a replay: the action's number, who acted and the action as typed
+        say(t.gettext("{number}  {player}: {action}").format(number=f"{number:>4}", player=who, action=action))
         new_events = state.log[shown:]
         shown = _tell_events(t, state, None, shown, say)
         if any(e.kind == "game_over" or (e.kind == "round_start" and e.amount > 1) for e in new_events):

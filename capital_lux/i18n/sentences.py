@@ -120,10 +120,12 @@ def _play_sentence(t: Translator, play: Play, who: str, you: bool, card: str) ->
     return texts[colour].format(player=who, card=card)
 
 
-def action_sentence(t: Translator, seat: int, action: Action, you: int | None, style: Style = LEARNER) -> str:
+def action_sentence(t: Translator, seat: int, action: Action, you: int | None, style: Style = LEARNER,
+                    bots: bool = True) -> str:
     """A decision as a whole sentence, as a player other than ``seat`` may read it: others'
-    draft picks and gold choices stay hidden (``you`` is the reader's seat, None for nobody)."""
-    who = player_name(t, seat, you, style)
+    draft picks and gold choices stay hidden (``you`` is the reader's seat, None for nobody).
+    ``bots=False``: the others are "Player 1"…, as a table drawn with ``bots=False`` names them."""
+    who = player_name(t, seat, you, style, bots)
     mine = seat == you
     if isinstance(action, Play):
         return _play_sentence(t, action, who, mine, card_text(t, action.card, style))

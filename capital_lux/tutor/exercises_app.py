@@ -20,7 +20,6 @@ from html import escape
 from typing import Final, Literal
 
 import ipywidgets as W
-from matplotlib.ticker import ScalarFormatter
 
 from ..analysis.charts import convergence_chart, figure_png
 from ..lessons.exercises import (
@@ -256,18 +255,7 @@ class ExercisesApp:
             return
         estimates = simulate(ex, int(self.samples.value), int(self.seed.value))
         exact = ex.exact() if self.learner.answer_open(ex.id) else None
-        figure = convergence_chart(exact, estimates, t)
-        if not ex.probability:
-            axis = figure.axes[0]
-            axis.relim()
-            axis.autoscale()
-            axis.yaxis.set_major_formatter(ScalarFormatter())
-            axis.set_ylabel(t.gettext("Expected value"))
-            for line in axis.get_lines():
-                if line.get_linestyle() == "--" and exact is not None:
-                    line.set_label(t.gettext("exact value: {p}").format(p=format_number(exact)))
-            axis.legend(loc="best")
-        self.chart.value = figure_png(figure)
+        self.chart.value = figure_png(convergence_chart(exact, estimates, t, probability=ex.probability))
         self.chart.layout.display = ""
         n, final = estimates[-1]
         figures = {"n": n, "seed": int(self.seed.value), "mean": _number(final.mean, t), "low": _number(final.low, t),

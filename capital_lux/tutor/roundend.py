@@ -57,7 +57,8 @@ def make_report(
 
 
 def _step(title: str, body: str) -> str:
-    return f"<li><b>{escape(title)}</b> {body}</li>"
+    """A step's heading, then what happened in sentences of their own (never glued after a colon)."""
+    return f'<li><div class="cl-step"><b>{escape(title)}</b></div><div class="cl-step-body">{body}</div></li>'
 
 
 def report_html(t: Translator, r: RoundEndReport, learner: int) -> str:
@@ -104,14 +105,14 @@ def report_html(t: Translator, r: RoundEndReport, learner: int) -> str:
         + f'<table class="cl-table"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
     )
     steps = [
-        _step(t.gettext("1. Last turns and hands:"), lines("last_turns", "turn_skipped", "hand_to_hometown")),
-        _step(t.gettext("2. Reveal:"), reveal),
-        _step(t.gettext("3. Check limits:"), limits),
-        _step(t.gettext("4. Gold and discards (decided in secret, then done at once, ruling R6):"),
+        _step(t.gettext("1. Last turns and hands"), lines("last_turns", "turn_skipped", "hand_to_hometown")),
+        _step(t.gettext("2. Reveal"), reveal),
+        _step(t.gettext("3. Check limits"), limits),
+        _step(t.gettext("4. Gold and discards (decided in secret, then done at once, ruling R6)"),
               lines("gold_spent", "discard")
               + "".join(f'<div class="cl-note cl-edition">{escape(n)}</div>' for n in edition_notes(t, "R6"))),
-        _step(t.gettext("5. Bonus cards (ties share out in turn order, rulings R3-R5):"), lines("bonus")),
-        _step(t.gettext("6. Next round:"), lines("starting_player", "game_over")),
+        _step(t.gettext("5. Bonus cards (ties share out in turn order, rulings R3-R5)"), lines("bonus")),
+        _step(t.gettext("6. Next round"), lines("starting_player", "game_over")),
     ]
     title = escape(t.gettext("Round {number} end, step by step").format(number=r.round))
     return f'<div class="cl-roundend"><h4>{title}</h4><ol style="list-style:none;padding-left:0">{"".join(steps)}</ol></div>'

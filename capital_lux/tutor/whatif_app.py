@@ -105,7 +105,8 @@ def _public_line(t: Translator, seat: int, action: Action, items: list[LogItem],
         return None
     hidden = any(i.kind in ("pick", "save") and i.action is None for i in items)
     # the mover reads the line: their own move in the second person, others' picks told as hidden
-    return action_sentence(t, seat, Pick(()) if hidden and isinstance(action, Pick) else action, me)
+    # named as the table names them ("Player 1", not "Bot 1"): one name per seat on the page
+    return action_sentence(t, seat, Pick(()) if hidden and isinstance(action, Pick) else action, me, bots=False)
 
 
 def phase_label(t: Translator, phase: str) -> str:

@@ -327,10 +327,10 @@ MORE: tuple[Exercise, ...] = (
            "two face-down modifiers above the {Merchant} is turned: it is {first}. What is now the "
            "probability that your {yellow} cards exceed the limit?"),
         N_("The other face-down modifier is one of {rest}, each equally likely: the {first} cannot come "
-           "twice. You exceed when {home} is more than {cards} {first} plus it, that is for: {bad}. So the "
-           "probability is {answer}. For every value the first modifier could show, the risk is: {table}. "
-           "By the law of total probability their average, {overall}, is the risk before anything is "
-           "turned."),
+           "twice. You exceed when {home} is more than {cards} + ({first}) + the other one, that is for: "
+           "{bad}. So the probability is {answer}. For every value the first modifier could show, the risk "
+           "is: {table}. By the law of total probability their average, {overall}, is the risk before "
+           "anything is turned."),
         lambda v: _risk_given(v, _revealed(v)), _reveal_facts, _reveal_trial,
         mistakes=(Mistake("prior", M.PRIOR, lambda v: as_fraction(_reveal_facts(v)["overall"])),
                   Mistake("with-replacement", M.WITH_REPLACEMENT, _reveal_replaced)),
