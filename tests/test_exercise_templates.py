@@ -9,7 +9,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from math import ceil, comb
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 import pytest
 
@@ -364,6 +364,32 @@ def test_worksheet_renders_in_chromium(tmp_path: Path) -> None:
         finally:
             browser.close()
     assert (artifacts / "worksheet.png").stat().st_size > 10_000
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_printed_worksheet_takes_a_few_pages_with_room_to_work(lang: str, chromium: Any) -> None:
+    """Chromium's PDF of the 21 exercises: a few A4 pages (21 before, one per exercise), every
+    exercise on one page, a working space of real height beside each table, a key with no name line."""
+    import printing
+
+    sheet, key = printing.sheets(lang, 7)
+    pages = printing.printed_pages(chromium, sheet), printing.printed_pages(chromium, key)
+    print(f"{lang}: worksheet {pages[0]} pages, answer key {pages[1]} pages")
+    assert pages[0] <= 8 and pages[1] <= 5, pages
+    page = chromium.new_page(viewport={"width": 740, "height": 1000})  # A4's width inside its margins
+    try:
+        page.set_content(sheet)
+        page.emulate_media(media="print")
+        heights = page.evaluate("[...document.querySelectorAll('section.cl-ex')].map(s => ["
+                                "s.getBoundingClientRect().height, s.querySelector('.cl-work').getBoundingClientRect().height])")
+    finally:
+        page.close()
+    millimetre = 96 / 25.4
+    assert len(heights) == len(EXERCISES)
+    assert all(work >= 35 * millimetre for _, work in heights)  # five ruled lines at least, not a 40 px box
+    assert all(section < 277 * millimetre for section, _ in heights)  # fits one page: never split
+    assert translator(lang).gettext("Name:") in sheet and translator(lang).gettext("Name:") not in key
 
 
 # -- plurals ------------------------------------------------------------------------------------------

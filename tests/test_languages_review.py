@@ -11,6 +11,7 @@ worksheet cannot bring a slip back. Plural forms are checked for 0, 1 and 2.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from html import unescape
 
@@ -23,6 +24,7 @@ from capital_lux.lessons.problems import assumptions_text
 from capital_lux.lessons.problems.checker import tolerance_text
 from capital_lux.lessons.problems.worksheet import answer_key_html, worksheet_html
 from test_catalogue_fixes import _entries as catalogue_texts, _message, french_typography_faults
+from test_cli import run as run_cli
 
 TRANSLATED = ("fr", "es", "pt")
 #: Classes' seeds: each deals other cards, so other numbers and plural forms.
@@ -223,3 +225,237 @@ def test_plural_forms_for_0_1_and_2_follow_cldr(lang: str) -> None:
     # the catalogue's Plural-Forms expression picks CLDR's form for every whole count
     for n in range(201):
         assert t.term("gold disc", n) == DISCS[lang][cldr(n) != "one"], (lang, n)
+
+
+# -- no colon glued in code ----------------------------------------------------------------------
+def french_colon_faults(text: str) -> list[str]:
+    """Colons without the no-break space French puts before them. A time or a ratio (12:30), an
+    address (https://) and a code token (search:iterations, B:0:+4) are not punctuation."""
+    faults = []
+    for found in re.finditer(r"(?<!\u00a0):", text):
+        before, after = text[found.start() - 1:found.start()], text[found.end():found.end() + 2]
+        if (before.isdigit() and after[:1].isdigit()) or after.startswith("//") or re.match(r"[\w+-]", after):
+            continue
+        faults.append(text[max(0, found.start() - 20):found.end() + 8])
+    return faults
+
+
+def test_the_colon_check_itself() -> None:
+    for wrong in ("Vos cartes: -", "Réponse: 2/3", "Défausse (hors du jeu, face visible): vide",
+                  "Joueur 2: pick B2", "Erreurs classiques :"):
+        assert french_colon_faults(wrong), wrong
+    for right in ("Vos cartes\u00a0: -", "à 12:30", "https://exemple.fr", "search:iterations=N", "B:0:+4",
+                  "Joueur 1\u00a0: ?"):
+        assert not french_colon_faults(right), right
+
+
+def test_french_worksheet_and_key_have_no_colon_without_its_no_break_space() -> None:
+    """The whole printed pages: the catalogue's texts and every label the code puts around them."""
+    assert not french_colon_faults(printed("fr"))
+
+
+def test_french_replay_lines_and_round_end_steps_read_as_french() -> None:
+    from capital_lux.cli.main import replay_terminal
+    from capital_lux.engine.game import Game
+    from capital_lux.tutor.roundend import report_html
+    import io
+
+    game = Game(2, 5)
+    for _ in range(12):
+        game.play(game.state.legal_actions()[0])
+    out = io.StringIO()
+    replay_terminal(game.record(), translator("fr"), io.StringIO(), out)
+    replayed = out.getvalue()
+    assert re.search(r"Joueur \d\u00a0: pick ", replayed) and not french_colon_faults(replayed)
+    # the round end: each step a heading over its own sentences, never "… en main : Vous n'avez plus…"
+    from capital_lux.tutor.roundend import RoundEndReport
+
+    empty = RoundEndReport(round=1, players=2, modifiers={c: () for c in "BGPY"}, capital_totals={c: 0 for c in "BGPY"},
+                           hometown_totals=({c: 0 for c in "BGPY"},) * 2, has_cards=({c: False for c in "BGPY"},) * 2,
+                           events=())
+    steps = re.findall(r'<div class="cl-step"><b>([^<]*)</b></div>', report_html(translator("fr"), empty, 0))
+    assert len(steps) == 6 and not [step for step in steps if step.rstrip().endswith(":")]
+
+
+# -- one precision, and a modifier that cannot read as a minus ----------------------------------
+@pytest.mark.parametrize("lang", ("en", *TRANSLATED))
+def test_the_key_writes_an_answers_decimal_once_the_same_way(lang: str) -> None:
+    t = translator(lang)
+    for seed in SEEDS:
+        for ex in _instances(seed):
+            answer = re.search(r'<span class="cl-key-value">([^<]*)</span>', answer_key_html([ex], lang))
+            assert answer is not None
+            if "≈" in answer.group(1):  # "≈ 0,681" in the answer and the same in the solution, not "≈ 0,6810"
+                assert answer.group(1).split("≈ ")[1] in re.findall(r"≈ ([\d.,\u00a0\u202f-]+\d)",
+                                                                      page_text(solution_text(ex, t))), (ex.id, seed)
+
+
+@pytest.mark.parametrize("lang", ("en", *TRANSLATED))
+def test_a_turned_modifier_is_added_in_brackets(lang: str) -> None:
+    """"8 -3 plus ce modificateur" read as a subtraction: the sum is written 8 + (-3) + the other one."""
+    for seed in SEEDS:
+        ex = instance("reveal-conditional", seed)
+        facts = ex.facts(ex.view())
+        solution = page_text(solution_text(ex, translator(lang)))
+        assert f"{facts['cards']} + ({facts['first']}) +" in solution
+        assert f"{facts['cards']} {facts['first']}" not in solution
+
+
+# -- one name per seat on the what-if page -------------------------------------------------------
+@pytest.mark.parametrize("lang", ("en", *TRANSLATED))
+def test_the_what_if_page_names_each_seat_once(lang: str) -> None:
+    from capital_lux.tutor.whatif_app import build_app
+
+    app = build_app(lang=lang, name="rulebook-bonus")._whatif
+    for _ in range(2):
+        app.move.value = app.move.options[0][1]
+        app.play()
+    t = translator(lang)
+    player, bot = t.gettext("Player {seat}").split("{")[0].strip(), t.gettext("Bot {seat}").split("{")[0].strip()
+    table, log = page_text(app.table.value), page_text(app.log.value)
+    assert re.search(rf"\b{player} \d", log) and re.search(rf"\b{player} \d", table)
+    assert not re.search(rf"\b{bot} \d", log + table)
+
+
+# -- the command line in the reader's language -------------------------------------------------
+def cli_help(lang: str, capsys: pytest.CaptureFixture[str]) -> str:
+    """The help of the command and of every subcommand."""
+    pages = []
+    for command in ([], ["play"], ["simulate"], ["replay"], ["bench"], ["worksheet"]):
+        status, out, _ = run_cli([*command, "--help", "--lang", lang], capsys)
+        assert status == 0
+        pages.append(out)
+    return "\n".join(pages)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_argparse_help_and_errors_speak_the_readers_language(lang: str, capsys: pytest.CaptureFixture[str],
+                                                             tmp_path: object) -> None:
+    t = translator(lang)
+    help_text = cli_help(lang, capsys)
+    assert help_text.startswith(t.gettext("usage: ") + "capital-lux")
+    assert t.gettext("show this help message and exit") in help_text and t.gettext("options:") in help_text
+    for english in ("usage:", "options:", "positional arguments:", "show this help message and exit"):
+        assert english not in help_text, english
+    status, _, err = run_cli(["play", "--players", "5", "--lang", lang], capsys)
+    choice = t.gettext("invalid choice: %(value)r (choose from %(choices)s)") % {"value": 5, "choices": "2, 3, 4"}
+    message = t.gettext("argument %(argument_name)s: %(message)s") % {"argument_name": "--players", "message": choice}
+    assert status == 2 and t.gettext("{prog}: error: {message}").format(prog="capital-lux play", message=message) in err
+    assert err.startswith(t.gettext("usage: ")) and "invalid choice" not in err
+    status, _, err = run_cli(["simulate", "--games", "many", "--lang", lang], capsys)
+    assert status == 2 and t.gettext("{text} is not a whole number").format(text="'many'") in err
+    status, _, err = run_cli(["--lang", lang], capsys)  # no command: argparse's "required" message
+    assert status == 2 and t.gettext("the following arguments are required: %s") % t.gettext("COMMAND") in err
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_file_errors_are_our_sentences_not_the_systems(lang: str, capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: object) -> None:
+    import errno
+    from pathlib import Path
+
+    from capital_lux.cli.localised import file_error
+
+    t, folder = translator(lang), Path(str(tmp_path))
+    status, _, err = run_cli(["worksheet", "--seed", "7", "--out", str(folder), "--lang", lang], capsys)
+    assert status == 1 and err.strip() == t.gettext("{path} is a folder: give the name of a file").format(path=folder)
+    status, _, err = run_cli(["replay", str(folder / "missing.json"), "--lang", lang], capsys)
+    assert status == 2 and t.gettext("cannot read {path}: there is no such file").format(
+        path=folder / "missing.json") in err
+    for code in (errno.ENOENT, errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EROFS, errno.ENOTDIR, errno.EIO):
+        for writing in (True, False):
+            error = OSError(code, os.strerror(code))
+            text = file_error(t, "x.csv", error, writing)
+            assert os.strerror(code) not in text and "x.csv" in text, (code, text)
+    assert "EIO" in file_error(t, "x.csv", OSError(errno.EIO, "I/O error"), True)  # the rest by their system code
+
+
+def test_the_environments_language_reaches_argparse() -> None:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "LANGUAGE": "fr"}
+    done = subprocess.run([sys.executable, "-m", "capital_lux", "play", "--players", "9"], capture_output=True,
+                          text=True, timeout=60, env=env)
+    assert done.returncode == 2 and done.stderr.startswith("utilisation\u00a0: capital-lux play")
+    assert "choix impossible\u00a0: 9" in done.stderr
+
+
+# -- no English word left ---------------------------------------------------------------------
+#: The project's own English words, as they would show if a text escaped the catalogue. Command
+#: and option names (play, --seed), bot kinds (rule, random) and file formats are typed as they are.
+ENGLISH_TERMS = (
+    "Player", "Bot", "You", "Hometown", "Scholar", "Merchant", "Cleric", "green", "yellow", "blue", "pink",
+    "Your cards", "Discard pile", "Answer", "Worked solution", "Classic wrong answers", "Your answer", "Name",
+    "usage", "options", "positional arguments", "show this help", "error", "invalid choice", "required",
+    "whole number", "Is a directory", "No such file", "Permission denied", "samples", "Samples", "Expected value",
+    "Probability", "exact value", "simulated estimate", "interval", "deck", "gold disc", "limit", "round",
+    "BOTS", "SEAT", "SEED", "FILE", "COMMAND", "GAMES", "WORKERS", "ADDRESS", "DATABASE", "NAME",
+)
+#: The same word in the language too: "options" in French, "error" and "bot" in Spanish.
+SAME_WORD = {"fr": {"options"}, "es": {"error", "Bot", "BOTS"}, "pt": set()}
+LITERAL = re.compile(r"--[\w-]+|\{[^}]*\}|\b(?:capital-lux|play|simulate|replay|bench|worksheet|random|rule|search|"
+                     r"iterations|seconds|dumps_record|postgresql|JSON|CSV|HTML)\b")
+
+
+def english_left(lang: str, text: str) -> list[str]:
+    text = LITERAL.sub(" ", text)
+    return [term for term in ENGLISH_TERMS if term not in SAME_WORD[lang] and re.search(rf"\b{re.escape(term)}\b", text)]
+
+
+def tooltips(html: str) -> str:
+    return "\n".join(unescape(title) for title in re.findall(r'title="([^"]*)"', html))
+
+
+def chart_texts(lang: str) -> list[str]:
+    """Every text of the expected-value exercise's chart and of a simulated risk chart, ticks included."""
+    from fractions import Fraction
+
+    from capital_lux.analysis import risk
+    from capital_lux.analysis.charts import convergence_chart, risk_chart
+    from capital_lux.analysis.risk import Estimate
+    from matplotlib.artist import Artist
+
+    t = translator(lang)
+    estimates = [(n, Estimate(3.2 + 1 / n, 2.9, 3.6, n)) for n in (100, 1000, 5000)]
+    figures = [convergence_chart(Fraction(10, 3), estimates, t, probability=False),
+               risk_chart(risk.simulate_risk(risk.example_view(), 1000, seed=1, bot="quick"), t)]
+    found = []
+    for figure in figures:
+        figure.canvas.draw()
+        found += [a.get_text() for a in figure.findobj(lambda a: isinstance(a, Artist) and hasattr(a, "get_text"))]
+        for ax in figure.axes:
+            found += [label.get_text() for label in ax.get_xticklabels() + ax.get_yticklabels()]
+    return [text for text in found if text]
+
+
+def test_the_english_scan_itself() -> None:
+    assert english_left("fr", "Savant 3 (green)") == ["green"]
+    assert english_left("fr", "usage: capital-lux play [--seed SEED]") == ["usage", "SEED"]
+    assert english_left("es", "capital-lux: error: --players") == [] and english_left("fr", "--seed GRAINE") == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_no_english_word_on_paper_in_the_cli_in_tooltips_or_on_chart_axes(
+        lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    sheet, key = worksheet_html(_instances(7), lang), answer_key_html(_instances(7), lang)
+    places = {"worksheet and key": printed(lang), "tooltips": tooltips(sheet + key), "CLI help": cli_help(lang, capsys),
+              "charts": "\n".join(chart_texts(lang))}
+    assert places["tooltips"].count("(") > 50  # every card carries one
+    found = {place: english_left(lang, text) for place, text in places.items()}
+    assert not {place: words for place, words in found.items() if words}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_chart_numbers_are_in_the_readers_locale(lang: str) -> None:
+    texts = chart_texts(lang)
+    decimals = [text for text in texts if re.fullmatch(r"-?\d[.,]\d\d?", text)]  # 2,9 or 3,25 (not 1.000)
+    assert decimals and all("," in text for text in decimals), decimals  # matplotlib's own "3.25" nowhere
+    title = next(text for text in texts if "%" in text and "95" in text and "1" in text)
+    assert babel_number(1000, lang) in title  # "1 000 échantillons", "1.000 amostras", not "1000"
+
+
+def babel_number(n: int, lang: str) -> str:
+    from capital_lux.i18n import format_number
+
+    return format_number(n, lang)

@@ -304,11 +304,18 @@ def classdb(rows: int = 300_000, learners: int = 30, repeats: int = 5) -> Figure
     return figures
 
 
+def worksheet() -> Figures:
+    """The printed worksheet and answer key: A4 pages in Chromium's PDF, per language, on one
+    class's cards and the most over several classes' (each exercise never split across pages).
+    Needs Chromium and Playwright."""
+    return _harness("printing").figures()  # type: ignore[no-any-return]
+
+
 def _harness(name: str) -> Any:
     """A browser harness module from the source checkout's ``tests`` folder (not shipped)."""
     folder = Path(__file__).resolve().parents[2] / "tests"
     if not (folder / f"{name}.py").is_file():
-        raise SystemExit(f"the tutor and load benchmarks drive a browser with the harness in a source checkout's "
+        raise SystemExit(f"the tutor, load and worksheet benchmarks drive a browser with the harness in a source checkout's "
                          f"tests folder, and {folder} has no {name}.py: run them from a checkout of the project")
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
@@ -339,7 +346,7 @@ def long_run(games: int = 100_000) -> Figures:
 BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "engine": engine, "kernel": kernel_figures, "differential": differential, "bots": bots,
     "simulation": simulation, "risk": risk, "advice": advice, "tutor": tutor, "load": load, "long_run": long_run,
-    "classdb": classdb,
+    "classdb": classdb, "worksheet": worksheet,
 }
 
 
