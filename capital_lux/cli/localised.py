@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import os
 import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Final, Iterator, NoReturn, Sequence
@@ -126,8 +127,10 @@ def file_error(t: Translator, path: str, error: OSError, writing: bool) -> str:
     if code == errno.EISDIR:
         return t.gettext("{path} is a folder: give the name of a file").format(path=path)
     if writing:
+        folder_exists = os.path.isdir(os.path.dirname(os.path.abspath(path)))
         sentences = {
-            errno.ENOENT: t.gettext("cannot write {path}: its folder does not exist"),
+            errno.ENOENT: t.gettext("cannot write {path}: no file can be made in its folder") if folder_exists
+            else t.gettext("cannot write {path}: its folder does not exist"),
             errno.EACCES: t.gettext("cannot write {path}: you are not allowed to write there"),
             errno.ENOSPC: t.gettext("cannot write {path}: the disk is full"),
             errno.EROFS: t.gettext("cannot write {path}: the disk can only be read"),
