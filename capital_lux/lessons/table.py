@@ -101,7 +101,9 @@ def back_html(label: str, own: bool = False) -> str:
 
 
 def colour_header(t: Translator, colour: str) -> str:
-    return escape(f"{SYMBOLS[colour]} {t.role(colour)} ({t.colour(colour)})")
+    """A colour's column heading, "◆ Agent (blue)" (the printed sheet names the colours once, in its legend)."""
+    return (f"{escape(SYMBOLS[colour])} {escape(t.role(colour))} "
+            f'<span class="cl-colour-name">({escape(t.colour(colour))})</span>')
 
 
 def table_html(t: Translator, v: PlayerView, move: int, bots: bool = True, doing: bool = True) -> str:

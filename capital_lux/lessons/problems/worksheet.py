@@ -38,6 +38,9 @@ h1{font-size:18px;margin:0 0 .2em} h2{font-size:12.5px;margin:0 0 .2em}
 /* On paper a card in the table, a hand or the discard pile is its symbol and value (the legend and the
    columns name the roles); cards in a question keep their role's name. */
 .cl-sheet .cl-table-wrap .cl-role,.cl-sheet .cl-own-hand .cl-role,.cl-sheet .cl-discards .cl-role{display:none}
+.cl-sheet .cl-table .cl-colour-name{display:none}
+/* The hand and the discard pile on one line when they fit. */
+.cl-sheet .cl-own-hand,.cl-sheet .cl-discards{display:inline} .cl-sheet .cl-discards::before{content:" · "}
 .cl-sheet .cl-total{font-size:9px;display:inline-block;margin-left:2px}
 /* Working space beside the table, as tall as it (at least 4 ruled lines), the answer's line at its foot. */
 .cl-work{display:flex;flex-direction:column;min-height:36mm;border:1px solid #888;border-radius:3px;padding:0 .5em;
