@@ -317,6 +317,21 @@ def test_the_what_if_page_names_each_seat_once(lang: str) -> None:
     assert not re.search(rf"\b{bot} \d", log + table)
 
 
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_what_if_log_follows_a_language_switch(lang: str) -> None:
+    from capital_lux.tutor.whatif_app import build_app
+
+    app = build_app(lang="en", name="rulebook-bonus")._whatif
+    app.move.value = app.move.options[0][1]
+    app.play()
+    english = page_text(app.log.value)
+    assert "Player 1 decides on gold in secret." in english
+    app.set_language(lang)
+    log = page_text(app.log.value)
+    player = translator(lang).gettext("Player {seat}").split("{")[0].strip()
+    assert re.search(rf"\b{player} 1 ", log) and not re.search(r"\b(?:Player|decides|You|play)\b", log)
+
+
 # -- the command line in the reader's language -------------------------------------------------
 def cli_help(lang: str, capsys: pytest.CaptureFixture[str]) -> str:
     """The help of the command and of every subcommand."""

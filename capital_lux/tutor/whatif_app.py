@@ -98,15 +98,19 @@ def moves_table_html(t: Translator, moves: list[MoveEstimate]) -> str:
     return f'<table class="cl-table cl-moves"><tr>{header}</tr>{"".join(rows)}</table>'
 
 
-def _public_line(t: Translator, seat: int, action: Action, items: list[LogItem], me: int) -> str | None:
-    """A log line that gives away nothing hidden (``views.public_step`` decides): no chance
-    outcome, no one else's picks or gold choices."""
+def _public_action(action: Action, items: list[LogItem]) -> Action | None:
+    """What the log may tell of an action (``views.public_step`` decides): no chance outcome,
+    and others' picks as picks, not which cards."""
     if isinstance(action, (CardDrawn, ModifierDrawn)):
         return None
     hidden = any(i.kind in ("pick", "save") and i.action is None for i in items)
-    # the mover reads the line: their own move in the second person, others' picks told as hidden
-    # named as the table names them ("Player 1", not "Bot 1"): one name per seat on the page
-    return action_sentence(t, seat, Pick(()) if hidden and isinstance(action, Pick) else action, me, bots=False)
+    return Pick(()) if hidden and isinstance(action, Pick) else action
+
+
+def _log_line(t: Translator, seat: int, action: Action, me: int) -> str:
+    """The mover reads the line: their own move in the second person, the others named as the
+    table names them ("Player 1", not "Bot 1"): one name per seat on the page."""
+    return action_sentence(t, seat, action, me, bots=False)
 
 
 def phase_label(t: Translator, phase: str) -> str:
@@ -151,6 +155,9 @@ class WhatIfApp:
         self.state: GameState = gallery.load(name)
         self.moves: list[MoveEstimate] = []
         self.played = 0
+        #: what the log tells since the last move (seat, action as told, the mover who reads it),
+        #: kept so that a change of language tells it again in the new one
+        self.told: list[tuple[int, Action, int]] = []
         self.title = W.HTML()
         self.language = language_picker(self.t, self.set_language)
         # loading
@@ -340,6 +347,7 @@ class WhatIfApp:
     def _accept(self, state: GameState, note: str) -> None:
         self.state = state
         self.played += 1
+        self.told = []
         self.log.value = ""
         self._show_state()
         self._say(note)
@@ -512,15 +520,20 @@ class WhatIfApp:
             return
         bots = {p: policy for p in range(s.players) if p != mover}
         result = play_and_continue(s, chosen, seed, bots, stop_for=mover)
-        lines = []
+        told = []
         replay = s.clone()
         for action in result.actions:
             seat = replay.current_player()
-            line = _public_line(t, seat, action, public_step(replay, action, mover), mover)
-            if line:
-                lines.append(f"<li>{escape(line)}</li>")
+            shown = _public_action(action, public_step(replay, action, mover))
+            if shown is not None:
+                told.append((seat, shown, mover))
         self._accept(result.state, t.gettext("Played: {move}").format(move=move_text(t, chosen, own=False)))
-        self.log.value = f'<ol class="cl-log">{"".join(lines)}</ol>'
+        self.told = told
+        self._show_log()
+
+    def _show_log(self) -> None:
+        lines = "".join(f"<li>{escape(_log_line(self.t, *entry))}</li>" for entry in self.told)
+        self.log.value = f'<ol class="cl-log">{lines}</ol>' if self.told else ""
 
     # -- export ------------------------------------------------------------------------------------------
     def export_position(self) -> str:
@@ -535,6 +548,7 @@ class WhatIfApp:
         self.t = translator(lang)
         self._relabel()
         self._show_state()
+        self._show_log()
 
 
 def build_app(lang: str = "en", name: str = "rulebook-bonus", seed: int = 1) -> W.VBox:
