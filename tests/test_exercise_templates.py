@@ -382,7 +382,8 @@ def test_the_printed_worksheet_takes_a_few_pages_with_room_to_work(lang: str, ch
         page.set_content(sheet)
         page.emulate_media(media="print")
         heights = page.evaluate("[...document.querySelectorAll('section.cl-ex')].map(s => ["
-                                "s.getBoundingClientRect().height, s.querySelector('.cl-work').getBoundingClientRect().height])")
+                                "s.getBoundingClientRect().height, "
+                                "s.querySelector('.cl-work').getBoundingClientRect().height])")
     finally:
         page.close()
     millimetre = 96 / 25.4

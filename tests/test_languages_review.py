@@ -415,7 +415,8 @@ LITERAL = re.compile(r"--[\w-]+|\{[^}]*\}|\b(?:capital-lux|play|simulate|replay|
 
 def english_left(lang: str, text: str) -> list[str]:
     text = LITERAL.sub(" ", text)
-    return [term for term in ENGLISH_TERMS if term not in SAME_WORD[lang] and re.search(rf"\b{re.escape(term)}\b", text)]
+    return [term for term in ENGLISH_TERMS
+            if term not in SAME_WORD[lang] and re.search(rf"\b{re.escape(term)}\b", text)]
 
 
 def tooltips(html: str) -> str:

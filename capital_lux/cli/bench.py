@@ -315,8 +315,9 @@ def _harness(name: str) -> Any:
     """A browser harness module from the source checkout's ``tests`` folder (not shipped)."""
     folder = Path(__file__).resolve().parents[2] / "tests"
     if not (folder / f"{name}.py").is_file():
-        raise SystemExit(f"the tutor, load and worksheet benchmarks drive a browser with the harness in a source checkout's "
-                         f"tests folder, and {folder} has no {name}.py: run them from a checkout of the project")
+        raise SystemExit(f"the tutor, load and worksheet benchmarks drive a browser with the harness in a source "
+                         f"checkout's tests folder, and {folder} has no {name}.py: run them from a checkout of the "
+                         f"project")
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
     return importlib.import_module(name)

@@ -61,7 +61,8 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     p.add_argument("--record", metavar=file_, help=t.gettext("write the game's record here as JSON at the end"))
     p.add_argument("--force", action="store_true", help=t.gettext("replace the record file if it already exists"))
 
-    s = commands.add_parser("simulate", translator=t, help=t.gettext("play many seeded games between bots and summarise them"))
+    s = commands.add_parser("simulate", translator=t,
+                            help=t.gettext("play many seeded games between bots and summarise them"))
     s.add_argument("--players", type=whole, choices=(2, 3, 4), default=4,
                    help=t.gettext("players per game (default 4)"))
     s.add_argument("--bots", default="rule,random", metavar=bots_, help=t.gettext(
@@ -72,7 +73,8 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     s.add_argument("--seed", type=whole, default=0, metavar=seed_, help=t.gettext("seed of the run (default 0)"))
     s.add_argument("--workers", type=positive, default=None, metavar=t.gettext("WORKERS"),
                    help=t.gettext("worker processes (default: one per core)"))
-    s.add_argument("--dask", metavar=t.gettext("ADDRESS"), help=t.gettext("run on a Dask cluster (scheduler address) instead"))
+    s.add_argument("--dask", metavar=t.gettext("ADDRESS"),
+                   help=t.gettext("run on a Dask cluster (scheduler address) instead"))
     s.add_argument("--out", metavar="CSV", help=t.gettext("write one row per game and seat to this CSV file"))
     s.add_argument("--force", action="store_true", help=t.gettext("replace the CSV file if it already exists"))
     s.add_argument("--no-progress", action="store_true", help=t.gettext("no progress bar"))
@@ -83,9 +85,10 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     r.add_argument("--pause", action="store_true", help=t.gettext("wait for Enter after each decision"))
 
     b = commands.add_parser("bench", translator=t, help=t.gettext("print every benchmark's figures as JSON"))
-    b.add_argument("names", nargs="*", metavar=t.gettext("NAME"), help=t.gettext("benchmarks to run (default all: {names})").format(
-        names=", ".join(bench.BENCHMARKS)))
-    w = commands.add_parser("worksheet", translator=t, help=t.gettext("write the probability exercises as a printable page"))
+    b.add_argument("names", nargs="*", metavar=t.gettext("NAME"), help=t.gettext(
+        "benchmarks to run (default all: {names})").format(names=", ".join(bench.BENCHMARKS)))
+    w = commands.add_parser("worksheet", translator=t,
+                            help=t.gettext("write the probability exercises as a printable page"))
     numbers = w.add_mutually_exclusive_group()
     numbers.add_argument("--seed", type=whole, default=None, metavar=seed_,
                          help=t.gettext("seed of the cards (default: the base positions)"))

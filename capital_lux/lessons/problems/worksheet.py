@@ -30,11 +30,13 @@ h1{font-size:18px;margin:0 0 .2em} h2{font-size:12.5px;margin:0 0 .2em}
 .cl-ex-grid{display:grid;grid-template-columns:minmax(0,1fr) 40mm;gap:0 .8em;align-items:stretch}
 .cl-note{font-size:11px;color:#333} .cl-tutor ul.cl-note{margin:.1em 0 .2em 1.1em;padding:0}
 .cl-sheet .cl-tutor .cl-note,.cl-sheet .cl-note{font-size:10px;line-height:1.25;margin:1px 0}
-.cl-sheet .cl-card,.cl-sheet .cl-back{font-size:10px;padding:0 2px;margin:0 1px 1px 0;border-width:1px;border-radius:3px}
+.cl-sheet .cl-card,.cl-sheet .cl-back{font-size:10px;padding:0 2px;margin:0 1px 1px 0;border-width:1px;
+ border-radius:3px}
 .cl-sheet .cl-table{margin:1px 0;width:100%}
 .cl-sheet .cl-table td,.cl-sheet .cl-table th{padding:1px 3px;line-height:1.2;font-size:10px}
 .cl-sheet .cl-table th{white-space:normal}
-.cl-sheet .cl-table td:nth-last-child(2){white-space:nowrap} .cl-sheet .cl-table th>.cl-total{display:block;margin:0} .cl-sheet .cl-table tr>th:first-child{min-width:6.5em}
+.cl-sheet .cl-table td:nth-last-child(2){white-space:nowrap} .cl-sheet .cl-table th>.cl-total{display:block;margin:0}
+.cl-sheet .cl-table tr>th:first-child{min-width:6.5em}
 /* On paper a card in the table, a hand or the discard pile is its symbol and value (the legend and the
    columns name the roles); cards in a question keep their role's name. */
 .cl-sheet .cl-table-wrap .cl-role,.cl-sheet .cl-own-hand .cl-role,.cl-sheet .cl-discards .cl-role{display:none}
@@ -44,7 +46,8 @@ h1{font-size:18px;margin:0 0 .2em} h2{font-size:12.5px;margin:0 0 .2em}
 .cl-sheet .cl-total{font-size:9px;display:inline-block;margin-left:2px}
 /* Working space beside the table, as tall as it (at least 4 ruled lines), the answer's line at its foot. */
 .cl-work{display:flex;flex-direction:column;min-height:36mm;border:1px solid #888;border-radius:3px;padding:0 .5em;
- background:repeating-linear-gradient(to bottom,transparent 0,transparent calc(7mm - 1px),#ccc calc(7mm - 1px),#ccc 7mm)}
+ background:repeating-linear-gradient(to bottom,transparent 0,transparent calc(7mm - 1px),
+  #ccc calc(7mm - 1px),#ccc 7mm)}
 .cl-answer-line{margin-top:auto;padding:.2em 0 .1em;font-weight:bold;border-top:1px solid #555;background:#fff}
 .cl-key-answer{font-size:14px;font-weight:bold;margin:.2em 0}
 @page{size:A4;margin:10mm 11mm}
@@ -119,7 +122,8 @@ def answer_key_html(instances: Sequence[Exercise], lang: str) -> str:
         blocks.append(
             f'<section class="cl-ex" data-exercise="{ex.id}"><h2>{_heading(t, number, ex)}</h2>'
             f"<p>{question_text(ex, t)}</p>"
-            f'<p class="cl-key-answer">{escape(t.gettext("Answer:"))} <span class="cl-key-value">{escape(answer)}</span></p>'
+            f'<p class="cl-key-answer">{escape(t.gettext("Answer:"))} '
+            f'<span class="cl-key-value">{escape(answer)}</span></p>'
             f'<p><b>{escape(t.gettext("Worked solution:"))}</b> {solution_text(ex, t)}</p>'
             + (f'<p class="cl-note"><b>{escape(t.gettext("Classic wrong answers:"))}</b></p>'
                f'<ul class="cl-note">{mistakes}</ul>' if mistakes else "")
