@@ -361,6 +361,10 @@ def test_argparse_help_and_errors_speak_the_readers_language(lang: str, capsys: 
     assert status == 2 and t.gettext("{text} is not a whole number").format(text="'many'") in err
     status, _, err = run_cli(["--lang", lang], capsys)  # no command: argparse's "required" message
     assert status == 2 and t.gettext("the following arguments are required: %s") % t.gettext("COMMAND") in err
+    import argparse
+    import gettext
+
+    assert argparse._ is gettext.gettext  # type: ignore[attr-defined]  # nothing else in the process sees a change
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -56,15 +56,17 @@ ARGPARSE_TEXTS: Final = (
 
 @contextmanager
 def _speaking(t: Translator) -> Iterator[None]:
-    """argparse's ``_`` and ``ngettext`` are ``t``'s while the block runs, then argparse's again."""
-    saved = argparse.__dict__["_"], argparse.__dict__["ngettext"]
-    setattr(argparse, "_", t.gettext)
-    setattr(argparse, "ngettext", t.ngettext)
+    """argparse's ``_`` and ``ngettext`` are ``t``'s while the block runs, then argparse's again
+    (an argparse without them stays English rather than failing: the tests would say so)."""
+    ours = {"_": t.gettext, "ngettext": t.ngettext}
+    saved = {name: argparse.__dict__[name] for name in ours if name in argparse.__dict__}
+    for name in saved:
+        setattr(argparse, name, ours[name])
     try:
         yield
     finally:
-        setattr(argparse, "_", saved[0])
-        setattr(argparse, "ngettext", saved[1])
+        for name, function in saved.items():
+            setattr(argparse, name, function)
 
 
 class LocalisedParser(argparse.ArgumentParser):
