@@ -400,6 +400,21 @@ def test_the_environments_language_reaches_argparse() -> None:
     assert "choix impossible\u00a0: 9" in done.stderr
 
 
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_move_that_is_not_an_action_lists_the_forms_in_the_readers_words(lang: str) -> None:
+    """The verbs are typed as they are; CARD and COLOUR are the reader's words, and the chance
+    outcomes a player cannot type (card CARD, modifier VALUE) are not offered."""
+    from capital_lux.engine.cards import CapitalLuxError
+    from capital_lux.engine.notation import parse_action
+
+    for text in ("foo", " "):
+        with pytest.raises(CapitalLuxError) as refused:
+            parse_action(text)
+        said = translator(lang).refusal(refused.value)
+        assert "pick" in said and "save none" in said and "VALUE" not in str(refused.value)
+        assert not re.search(r"\b(?:CARD|COLOUR|VALUE|modifier|card)\b", said), said
+
+
 # -- no English word left ---------------------------------------------------------------------
 #: The project's own English words, as they would show if a text escaped the catalogue. Command
 #: and option names (play, --seed), bot kinds (rule, random) and file formats are typed as they are.

@@ -101,16 +101,9 @@ class ModifierDrawn:
 
 Action = Union[Pick, Play, PlaceModifier, TakeLowest, SaveWithGold, CardDrawn, ModifierDrawn]
 
-FORMS = (
-    "pick CARD [CARD]",
-    "home CARD",
-    "capital CARD",
-    "place COLOUR",
-    "take COLOUR",
-    "save COLOUR... | save none",
-    "card CARD",
-    "modifier VALUE",
-)
+# The forms a player types, written inside each message so that a translator can name CARD and
+# COLOUR in their language; the chance outcomes (card CARD, modifier VALUE) are read from records,
+# never typed by a player, and are not offered.
 
 
 def _colour(text: str) -> Colour:
@@ -125,7 +118,9 @@ def parse_action(text: str) -> Action:
     """Read an action from its text form; raise ``NotationError`` naming the problem."""
     words = text.split()
     if not words:
-        raise NotationError(N_("empty action: expected one of {forms}"), forms="; ".join(FORMS))
+        # TRANSLATORS: pick, home, capital, place, take, save and none are typed as they are; CARD and COLOUR are not
+        raise NotationError(N_("empty action: type one of pick CARD [CARD]; home CARD; capital CARD; place COLOUR; "
+                               "take COLOUR; save COLOUR... or save none"))
     verb, args = words[0].lower(), words[1:]
     if verb == "pick" and 1 <= len(args) <= 2:
         return Pick(tuple(sorted(Card.parse(a) for a in args)))
@@ -146,4 +141,6 @@ def parse_action(text: str) -> Action:
         return CardDrawn(Card.parse(args[0]))
     if verb == "modifier" and len(args) == 1:
         return ModifierDrawn(parse_modifier(args[0]))
-    raise NotationError(N_("{text} is not an action: expected one of {forms}"), text=repr(text), forms="; ".join(FORMS))
+    # TRANSLATORS: pick, home, capital, place, take, save and none are typed as they are; CARD and COLOUR are not
+    raise NotationError(N_("{text} is not an action: type one of pick CARD [CARD]; home CARD; capital CARD; "
+                           "place COLOUR; take COLOUR; save COLOUR... or save none"), text=repr(text))
