@@ -481,6 +481,19 @@ def test_no_english_word_on_paper_in_the_cli_in_tooltips_or_on_chart_axes(
     assert not {place: words for place, words in found.items() if words}
 
 
+def test_the_exercises_simulation_counts_its_deals_in_the_readers_locale() -> None:
+    from test_exercises import _app
+
+    app = _app(lang="fr")
+    app.picker.value = "modifier-variance"  # an expected value: its chart has no percentage axis
+    app.answer.value = "1/2"
+    app.check()  # the simulation opens after an attempt
+    app.samples.value = 5000
+    app.run_simulation()
+    text = page_text(app.simulation.value)
+    assert "5\u202f000 donnes" in text and "5000" not in text, text
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_chart_numbers_are_in_the_readers_locale(lang: str) -> None:
     texts = chart_texts(lang)

@@ -258,8 +258,8 @@ class ExercisesApp:
         self.chart.value = figure_png(convergence_chart(exact, estimates, t, probability=ex.probability))
         self.chart.layout.display = ""
         n, final = estimates[-1]
-        figures = {"n": n, "seed": int(self.seed.value), "mean": _number(final.mean, t), "low": _number(final.low, t),
-                   "high": _number(final.high, t)}
+        figures = {"n": formatting.format_number(n, t.lang), "seed": int(self.seed.value), "mean": _number(final.mean, t),
+                   "low": _number(final.low, t), "high": _number(final.high, t)}
         text = (t.gettext("After {n} simulated deals (seed {seed}) the estimate is {mean}, with a 95% interval "
                           "from {low} to {high}. The exact answer is {exact}.").format(exact=format_number(exact),
                                                                                        **figures)
