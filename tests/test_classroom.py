@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import json
 from dataclasses import replace
 from html import escape
@@ -14,10 +15,12 @@ import pytest
 
 from capital_lux.i18n import LANGUAGES, translator
 from capital_lux.lessons.classroom import (
-    TEACHER_KEY_VARIABLE, class_numbers, instance_seed, results_csv, server_key, solution_open, summarise,
+    TEACHER_KEY_VARIABLE, class_numbers, instance_seed, mistake_label, results_csv, server_key, solution_open,
+    summarise,
 )
 from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, check_answer, format_number
 from capital_lux.lessons.problems.checker import classic_values
+from capital_lux.lessons.problems.mistakes import LABELS
 from capital_lux.lessons.progress import MAX_PROGRESS_BYTES, PROGRESS_FORMAT, Progress, ProgressError, signature
 from capital_lux.lessons.storage import Attempt, Storage
 
@@ -246,9 +249,15 @@ def test_the_dashboard_shows_the_class_and_exports_it(storage: Storage, monkeypa
     import base64
 
     data = base64.b64decode(teacher.csv_link.value.split("base64,")[1].split('"')[0]).decode()
-    rows = list(csv.DictReader(io.StringIO(data)))
-    assert len(rows) == 6 and rows[0]["answer"] == "1/2" and {r["learner"] for r in rows} >= {"Ana"}
-    assert all(not r["learner"].startswith("=") for r in rows)  # no formula runs in a spreadsheet
+    assert data.startswith("\ufeff")  # a spreadsheet reads the accents as UTF-8
+    rows = list(csv.DictReader(io.StringIO(data[1:])))
+    assert len(rows) == 6 and rows[0]["Answer"] == "1/2" and {r["Learner"] for r in rows} >= {"Ana"}
+    assert all(not r["Learner"].startswith("=") for r in rows)  # no formula runs in a spreadsheet
+    exact = format_number(EXERCISES_BY_ID["modifier-after-draw"].exact())
+    assert {r["Right answer"] for r in rows} == {exact} and {r["Exercise number"] for r in rows} == {"7"}
+    assert [r["Score"] for r in rows] == ["1" if r["Answer"] == exact else "0" for r in rows]
+    assert {r["Mistake"] for r in rows if r["Answer"] == "1/2"} == {"prior"}  # its id, not its sentence
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", r["Time (UTC)"]) for r in rows)
     teacher.language.value = "fr"
     assert translator("fr").gettext("Most common wrong answers") in teacher.table.value
 
@@ -259,6 +268,7 @@ def test_summaries_diagnose_and_csv_keep_negative_answers() -> None:
     [(answer, count, mistake)] = summarise(rows)["x"].wrong
     assert (answer, count, mistake) == ("-4/3", 2, "with replacement")
     assert "\n'-4/3" not in results_csv(rows) and ",-4/3," in results_csv(rows)
+    assert ";-4/3;" in results_csv(rows, "fr")  # a French spreadsheet splits columns at semicolons
 
 
 def test_a_diagnosed_mistake_reaches_the_dashboard(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -271,12 +281,16 @@ def test_a_diagnosed_mistake_reaches_the_dashboard(storage: Storage, monkeypatch
     app.answer.value = format_number(value)
     assert app.check() == "wrong"
     [row] = storage.attempts()
-    assert row.mistake == mistake.text
+    assert row.mistake == mistake.id  # a stable id in the data, not the learner's sentence
     teacher = _teacher(storage, monkeypatch)
     teacher.key.value = KEY
     teacher.unlock()
     teacher.language.value = "fr"
-    assert escape(translator("fr").gettext(mistake.text)) in teacher.table.value
+    label = translator("fr").gettext(LABELS[mistake.id])
+    assert escape(label) in teacher.table.value and label != LABELS[mistake.id]
+    assert escape(translator("fr").gettext(mistake.text)) not in teacher.table.value  # a short label, not it
+    # a class database written before ids: the sentence it holds reads as the same label
+    assert mistake_label(translator("fr"), mistake.text) == label
 
 
 # -- every learner their own numbers --------------------------------------------------------------------
@@ -368,7 +382,7 @@ def test_answers_are_graded_against_the_learners_own_instance(storage: Storage,
     # The dashboard checks each stored answer afresh against the instance its learner saw
     forged = replace(rows[0], correct=True, mistake=None)  # a row the database holds wrongly
     assert regrade(forged).correct is False
-    assert regrade(rows[1]).mistake == ana.exercise.mistakes[0].text
+    assert regrade(rows[1]).mistake == ana.exercise.mistakes[0].id
     assert regrade(replace(rows[2], correct=False)).correct is True
     assert regrade(replace(rows[2], instance=None)).correct is (mine == EXERCISES_BY_ID[exercise].exact())
     teacher = _teacher(storage, monkeypatch)
@@ -377,8 +391,9 @@ def test_answers_are_graded_against_the_learners_own_instance(storage: Storage,
     row = teacher.table.value.split(f'data-exercise="{exercise}">')[1].split("</tr>")[0]
     cells = [c.split("</td>")[0] for c in row.split("<td>")[1:]]
     assert cells[1:3] == ["2", "2"]  # both solved, each on their own cards
-    assert escape(ana.exercise.mistakes[0].text) in cells[4]
-    assert cells[5] == escape(f"{ana.exercise.mistakes[0].text} (1 learner)")  # counted by learner
+    label = LABELS[ana.exercise.mistakes[0].id]  # the teacher reads a short label, not the learner's sentence
+    assert escape(label) in cells[4]
+    assert cells[5] == escape(f"{label} (1 learner)")  # counted by learner
 
 
 def test_the_same_mistake_on_other_cards_is_counted_together() -> None:
@@ -619,3 +634,34 @@ def test_a_second_wrong_answer_with_the_same_verdict_changes_the_page(storage: S
         shown.append(app.feedback.value)
     assert shown[0] != shown[1] and 'data-mistake="prior"' in shown[1]
     assert "Attempt 2: you wrote" in shown[1] and f"{float(prior):.4f}" in shown[1]
+
+
+def test_the_gradebook_has_one_row_per_learner_and_one_column_per_exercise(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana, bea = _learner(storage), _learner(storage)
+    ana.learner.name.value, bea.learner.name.value = "Ana", "Béa"
+    for app, exercise, answers in ((ana, "modifier-after-draw", ["1/2", "1/3"]), (ana, "scholar-green", ["1/2"]),
+                                   (bea, "scholar-green", [])):
+        app.picker.value = exercise
+        for answer in answers or [format_number(app.exercise.exact())]:
+            app.answer.value = answer
+            app.check()
+    bea.show_solution()  # Béa read the solution of an exercise she had solved: not "before solving"
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    assert teacher.unlock()
+    teacher.language.value = "fr"
+    teacher.gradebook_button.click()
+    import base64
+
+    data = base64.b64decode(teacher.csv_link.value.split("base64,")[1].split('"')[0]).decode()
+    table = list(csv.reader(io.StringIO(data.lstrip("\ufeff")), delimiter=";"))
+    number = {ex.id: k for k, ex in enumerate(EXERCISES, 1)}
+    assert table[0][0] == "Élève" and table[0][number["scholar-green"]] == f"Exercice {number['scholar-green']}"
+    assert len(table[0]) == len(EXERCISES) + 3 and [row[0] for row in table[1:]] == ["Ana", "Béa"]
+    ana_row, bea_row = table[1], table[2]
+    assert ana_row[number["modifier-after-draw"]] == "1" and ana_row[number["scholar-green"]] == "0"
+    assert bea_row[number["scholar-green"]] == "1" and bea_row[number["modifier-after-draw"]] == ""
+    assert ana_row[-2:] == ["1", "0"] and bea_row[-2:] == ["1", "0"]  # total solved, solutions read first
+    others = [k for ex, k in number.items() if ex not in ("modifier-after-draw", "scholar-green")]
+    assert all(row[k] == "" for row in (ana_row, bea_row) for k in others)

@@ -47,10 +47,13 @@ import statistics
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 from fractions import Fraction
 from pathlib import Path
 
 from ..engine.cards import N_, CapitalLuxError
+from ..i18n import Translator, translator
+from ..i18n.formatting import spreadsheet_delimiter
 from .storage import Attempt, Storage, StorageError
 
 TEACHER_KEY_VARIABLE = "CAPITAL_LUX_TEACHER_KEY"
@@ -190,7 +193,7 @@ def _graded(exercise: str, seed: int | None, answer: str) -> tuple[bool, str | N
     if checked.status == "invalid":
         return None
     mistake = diagnose(ex, answer) if checked.status == "wrong" else None
-    return checked.status == "correct", None if mistake is None else mistake.text
+    return checked.status == "correct", None if mistake is None else mistake.id
 
 
 def regrade(attempt: Attempt) -> Attempt:
@@ -346,16 +349,101 @@ def class_figures(storage: Storage, top: int = 3) -> ClassFigures:
                         sum(total for _, _, total in people.values()))
 
 
-def results_csv(attempts: list[Attempt]) -> str:
-    """Every attempt, one row each, for a spreadsheet."""
+def _spreadsheet(rows: list[list[str | int]], lang: str) -> str:
+    """A CSV file a spreadsheet set to ``lang``'s locale opens as columns: its separator, a
+    byte-order mark (so accents survive), and no cell a spreadsheet would run as a formula."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer = csv.writer(out, delimiter=spreadsheet_delimiter(lang), lineterminator="\n")
+    for row in rows:
+        writer.writerow([_inert(c) if isinstance(c, str) else c for c in row])
+    return "\ufeff" + out.getvalue()
+
+
+def _time(at: str) -> str:
+    """A stored time (ISO 8601, UTC) as every spreadsheet reads a date and time: 2026-11-25 00:27:41."""
+    try:
+        return datetime.fromisoformat(at).astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return at
+
+
+def _right_answer(exercise: str, instance: str | None) -> str:
+    from .problems import EXERCISES_BY_ID, format_number
+
+    if exercise not in EXERCISES_BY_ID or (instance is not None and parse_instance(instance) is None):
+        return ""
+    try:
+        return format_number(EXERCISES_BY_ID[exercise].instance(parse_instance(instance)).exact())
+    except CapitalLuxError:
+        return ""
+
+
+@functools.lru_cache(maxsize=1)
+def _mistake_ids() -> dict[str, str]:
+    from .problems import EXERCISES
+    from .problems.checker import PERCENT_OF_FRACTION, PERCENT_WITHOUT_SIGN
+    from .problems.core import COMPLEMENT
+
+    known = [m for ex in EXERCISES for m in ex.mistakes] + [COMPLEMENT, PERCENT_OF_FRACTION, PERCENT_WITHOUT_SIGN]
+    return {m.text: m.id for m in known}
+
+
+def mistake_id(stored: str | None) -> str:
+    """A stored mistake as its stable id (``binomial``): older rows hold the learner's sentence."""
+    if not stored:
+        return ""
+    return _mistake_ids().get(stored, stored)
+
+
+def mistake_label(t: Translator, stored: str | None) -> str:
+    """A stored mistake's short label in the teacher's language (its id if it has none)."""
+    from .problems.mistakes import LABELS
+
+    key = mistake_id(stored)
+    return t.gettext(LABELS[key]) if key in LABELS else key
+
+
+def exercise_number(exercise: str) -> int | None:
+    """The exercise's number on the learners' page, the worksheet and the gradebook (1 for the first)."""
+    from .problems import EXERCISES
+
+    return next((k for k, ex in enumerate(EXERCISES, 1) if ex.id == exercise), None)
+
+
+def results_csv(attempts: list[Attempt], lang: str = "en") -> str:
+    """Every attempt, one row each, for a spreadsheet in the teacher's language: the exercise's
+    number, the learner's answer and the right answer on their cards, 1 or 0, the mistake's
+    id, the time (UTC) and whether the solution had been read."""
+    t = translator(lang)
+    rows: list[list[str | int]] = [[
+        t.gettext("Learner"), t.gettext("Session"), t.gettext("Exercise number"), t.gettext("Exercise"),
+        t.gettext("Answer"), t.gettext("Right answer"), t.gettext("Score"), t.gettext("Mistake"),
+        t.gettext("Time (UTC)"), t.gettext("Solution read before")]]
     for a in attempts:
-        cells = [a.name, a.session, a.exercise, a.instance or "", a.answer, int(a.correct), a.mistake or "", a.at,
-                 int(a.saw_solution)]
-        writer.writerow([_inert(c) if isinstance(c, str) else c for c in cells])
-    return out.getvalue()
+        rows.append([a.name, a.session, exercise_number(a.exercise) or "", a.exercise, a.answer,
+                     _right_answer(a.exercise, a.instance), int(a.correct), mistake_id(a.mistake),
+                     _time(a.at), int(a.saw_solution)])
+    return _spreadsheet(rows, lang)
+
+
+def gradebook_csv(figures: ClassFigures, rows: list[tuple[str, str, str, int, int, bool]], lang: str = "en") -> str:
+    """One row per learner, one column per exercise (1 solved, 0 tried and not solved yet,
+    empty not tried), the total solved and the solutions read before solving: a gradebook.
+    ``rows`` are ``Storage.learner_exercises()``."""
+    from .problems import EXERCISES
+
+    t = translator(lang)
+    cells: dict[str, dict[str, int]] = {}
+    for exercise, session, _, _, _, done in rows:
+        cells.setdefault(session, {})[exercise] = int(done)
+    head: list[str | int] = [t.gettext("Learner")]
+    head += [t.gettext("Exercise {number}").format(number=k) for k in range(1, len(EXERCISES) + 1)]
+    head += [t.gettext("Total solved"), t.gettext("Solutions read before solving")]
+    table: list[list[str | int]] = [head]
+    for session, name, solved, _, seen in sorted(figures.learners, key=lambda row: (row[1].casefold(), row[0])):
+        mine = cells.get(session, {})
+        table.append([name, *(mine.get(ex.id, "") for ex in EXERCISES), solved, seen])
+    return _spreadsheet(table, lang)
 
 
 def _inert(cell: str) -> str:

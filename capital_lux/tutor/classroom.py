@@ -142,7 +142,7 @@ class LearnerPanel:
                mistake: str | None = None) -> None:
         """Count an answer on the cards of seed ``instance`` (``None``: the base position)
         here and in the class database; an invalid one changes nothing.
-        ``mistake``: what the checker says a wrong answer looks like (a catalogue text)."""
+        ``mistake``: the id of the classic mistake the checker says a wrong answer looks like."""
         if checked.status == "invalid":
             return
         self._checked.add((exercise, answer.strip()))

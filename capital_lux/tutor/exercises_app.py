@@ -223,7 +223,7 @@ class ExercisesApp:
             return "wait"
         checked = check(ex, self.answer.value, self.t.lang)
         diagnosed = diagnose(ex, self.answer.value) if checked.status == "wrong" else None
-        self.learner.record(ex.id, self.answer.value, checked, self.numbers, diagnosed.text if diagnosed else None)
+        self.learner.record(ex.id, self.answer.value, checked, self.numbers, diagnosed.id if diagnosed else None)
         if checked.status == "wrong":  # a second wrong answer with the same verdict must not look like no answer
             self.attempts[ex.id] = self.attempts.get(ex.id, 0) + 1
             self._feedback(checked, self.t.gettext("Attempt {n}: you wrote {answer}. {verdict}").format(

@@ -42,8 +42,10 @@ from ..lessons.classroom import (
     ExerciseSummary,
     class_figures,
     class_numbers,
+    gradebook_csv,
     instance_seed,
     key_wait,
+    mistake_label,
     server_key,
     results_csv,
     set_class_numbers,
@@ -140,6 +142,7 @@ class TeacherApp:
         self.solutions = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-solutions")
         self.refresh_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-refresh")
         self.export_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-export")
+        self.gradebook_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-gradebook")
         self.csv_link = tagged(W.HTML(), "cl-teacher-csv")
         self.summary = tagged(W.HTML(), "cl-teacher-summary")
         self.table = tagged(W.HTML(), "cl-teacher-table")
@@ -155,12 +158,14 @@ class TeacherApp:
         self.sheet_links = tagged(W.HTML(), "cl-teacher-sheets")
         self.refresh_button.on_click(lambda _: self.refresh())
         self.export_button.on_click(lambda _: self.export_csv())
+        self.gradebook_button.on_click(lambda _: self.export_gradebook())
         self.new_seed_button.on_click(lambda _: self.new_class_seed())
         self.worksheet_button.on_click(lambda _: self.make_sheet(answers=False))
         self.key_button.on_click(lambda _: self.make_sheet(answers=True))
         row = W.Layout(flex_flow="row wrap", align_items="center")
         self.body.children = [
-            W.HBox([self.solutions, self.refresh_button, self.export_button, self.csv_link], layout=row),
+            W.HBox([self.solutions, self.refresh_button, self.gradebook_button, self.export_button, self.csv_link],
+                   layout=row),
             W.HBox([self.numbers, self.class_seed, self.new_seed_button], layout=row),
             self.numbers_note,
             W.HBox([self.worksheet_button, self.key_button, self.sheet_links], layout=row),
@@ -202,7 +207,8 @@ class TeacherApp:
         if current is not None:
             self.solutions.value = current
         self.refresh_button.description = t.gettext("Refresh")
-        self.export_button.description = t.gettext("Export the results (CSV)")
+        self.export_button.description = t.gettext("Export every answer (CSV)")
+        self.gradebook_button.description = t.gettext("Export the gradebook (CSV)")
         self.numbers.description = t.gettext("Numbers")
         current = self.numbers.value
         self._quiet = True  # relabelling is not the teacher choosing
@@ -287,10 +293,10 @@ class TeacherApp:
                 for answer, count, mistake in s.wrong:
                     text = t.gettext("{answer} ({count}×)").format(answer=answer, count=self._number(count))
                     if mistake:
-                        text = t.gettext("{answer}: {mistake}").format(answer=text, mistake=t.gettext(mistake))
+                        text = t.gettext("{answer}: {mistake}").format(answer=text, mistake=mistake_label(t, mistake))
                     wrong.append(escape(text))
                 made = [escape(t.ngettext("{mistake} ({count} learner)", "{mistake} ({count} learners)", count).format(
-                    mistake=t.gettext(mistake), count=self._number(count))) for mistake, count in s.mistakes]
+                    mistake=mistake_label(t, mistake), count=self._number(count))) for mistake, count in s.mistakes]
                 cells = [escape(f"{number}. {t.gettext(ex.title)}"), self._number(s.attempted),
                          self._number(s.solved), self._number(float(s.median_attempts)), "<br>".join(wrong),
                          "<br>".join(made)]
@@ -395,9 +401,20 @@ class TeacherApp:
         attempts = self._attempts()
         if attempts is None:
             return
-        data = base64.b64encode(results_csv(attempts).encode("utf-8")).decode()
-        self.csv_link.value = (f'<a download="class_results.csv" href="data:text/csv;charset=utf-8;base64,{data}">'
-                               f"{escape(self.t.gettext('Download the results'))}</a>")
+        self._download("class_answers.csv", results_csv(attempts, self.t.lang),
+                       self.t.gettext("Download every answer"))
+
+    def export_gradebook(self) -> None:
+        """A download link holding the gradebook: one row per learner, one column per exercise."""
+        read = self._read(lambda storage: (class_figures(storage), storage.learner_exercises()))
+        if read is None:
+            return
+        self._download("class_gradebook.csv", gradebook_csv(*read, self.t.lang), self.t.gettext("Download the gradebook"))
+
+    def _download(self, name: str, text: str, label: str) -> None:
+        data = base64.b64encode(text.encode("utf-8")).decode()
+        self.csv_link.value = (f'<a download="{name}" href="data:text/csv;charset=utf-8;base64,{data}">'
+                               f"{escape(label)}</a>")
 
     def set_language(self, lang: str) -> None:
         self.t = translator(lang)
