@@ -6,6 +6,7 @@ import csv
 import io
 import re
 import json
+from datetime import datetime, timedelta, timezone
 from dataclasses import replace
 from html import escape
 from pathlib import Path
@@ -15,8 +16,8 @@ import pytest
 
 from capital_lux.i18n import LANGUAGES, translator
 from capital_lux.lessons.classroom import (
-    TEACHER_KEY_VARIABLE, class_numbers, instance_seed, mistake_label, results_csv, server_key, solution_open,
-    summarise,
+    STUCK_MINUTES, TEACHER_KEY_VARIABLE, class_numbers, instance_seed, mistake_label, results_csv, server_key,
+    solution_open, stuck_now, summarise,
 )
 from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, check_answer, format_number
 from capital_lux.lessons.problems.checker import classic_values
@@ -579,8 +580,10 @@ def test_the_simulation_keeps_the_answer_until_solved_and_the_teacher_sees_who_r
     teacher = _teacher(storage, monkeypatch)
     teacher.key.value = KEY
     teacher.unlock()
-    row = teacher.learners.value.split("<td>Ana</td>")[1].split("</tr>")[0]
-    assert row.endswith("<td>1</td>")  # one solution read before solving
+    row = teacher.learners.value.split("<th>Ana</th>")[1].split("</tr>")[0]
+    cells = row.split("<td")[1:]
+    number = next(k for k, ex in enumerate(EXERCISES, 1) if ex.id == "modifier-after-draw")
+    assert 'class="cl-solved cl-seen"' in cells[number - 1] and "✓👁" in cells[number - 1]  # read, then solved
     bea = _learner(storage)
     bea.learner.name.value = "Bea"
     bea.picker.value = "modifier-after-draw"
@@ -665,3 +668,27 @@ def test_the_gradebook_has_one_row_per_learner_and_one_column_per_exercise(
     assert ana_row[-2:] == ["1", "0"] and bea_row[-2:] == ["1", "0"]  # total solved, solutions read first
     others = [k for ex, k in number.items() if ex not in ("modifier-after-draw", "scholar-green")]
     assert all(row[k] == "" for row in (ana_row, bea_row) for k in others)
+
+
+def test_the_grid_shows_each_learner_by_exercise_and_who_is_stuck_now(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana, bea = _learner(storage), _learner(storage)
+    ana.learner.name.value, bea.learner.name.value = "Ana", "Bea"
+    ana.picker.value = bea.picker.value = "modifier-after-draw"
+    for answer in ("1/2", "0.9", "3/4"):  # three wrong answers, nothing right yet: stuck
+        ana.answer.value = answer
+        assert ana.check() == "wrong"
+    bea.answer.value = "1/2"
+    assert bea.check() == "wrong"  # one wrong answer: still working
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    assert teacher.unlock()
+    html = teacher.learners.value
+    number = next(k for k, ex in enumerate(EXERCISES, 1) if ex.id == "modifier-after-draw")
+    assert "Stuck now" in html and f"Ana: exercise {number}, 3 answers and none right yet" in html
+    assert "Bea: exercise" not in html
+    ana_cells = html.split("<th>Ana</th>")[1].split("</tr>")[0].split("<td")[1:]
+    assert 'class="cl-tried"' in ana_cells[number - 1] and "✗3" in ana_cells[number - 1]
+    assert all('class=""' in cell for k, cell in enumerate(ana_cells[:len(EXERCISES)], 1) if k != number)
+    later = datetime.now(timezone.utc) + timedelta(minutes=STUCK_MINUTES + 1)
+    assert stuck_now(storage, later) == []  # nothing answered for a while: not "stuck now"

@@ -190,11 +190,11 @@ def test_the_teacher_sees_the_class_and_learners_stay_apart(school: tuple[str, P
     teacher.wait_for_selector(".cl-teacher-csv a[download]")
     with teacher.expect_download() as download:
         teacher.click(".cl-teacher-csv a")
-    rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text("utf-8"))))
-    assert [(r["learner"], r["exercise"], r["answer"], r["correct"]) for r in rows] == [
+    rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text("utf-8-sig"))))
+    assert [(r["Learner"], r["Exercise"], r["Answer"], r["Score"]) for r in rows] == [
         ("Ana", "modifier-after-draw", "1/2", "0"), ("Ana", "modifier-after-draw", AFTER_DRAW, "1"),
         ("Ana", "modifier-after-draw", "0.5", "0"), ("Bea", "deal-any-six", ANY_SIX, "1")]
-    assert len({r["session"] for r in rows}) == 3
+    assert len({r["Session"] for r in rows}) == 3
     teacher.screenshot(path=str(ARTIFACTS / "classroom-teacher.png"), full_page=True)
     for page in (ana, namesake, late, teacher):
         page.context.close()

@@ -460,3 +460,17 @@ def test_the_class_database_benchmark_runs_small() -> None:
     figures = classdb(rows=2000, learners=5, repeats=1)
     assert figures["rows"] == 2000 and figures["dashboard_sql_ms_cpu"] >= 0
     assert figures["answer_wait_ms_median_while_teacher_reads"] > 0
+
+
+def test_who_is_stuck_now_is_read_from_the_database(url: str) -> None:
+    with Storage(url) as storage:
+        storage.set_name("s1", "Ana")
+        storage.set_name("s2", "Bea")
+        for answer in ("1/2", "1/3", "1/4"):
+            storage.record_attempt("s1", "deal-any-six", answer, False)
+        storage.record_attempt("s2", "deal-any-six", "1/2", False)
+        for answer in ("1/2", "1/3", "3/4"):  # solved at the third: not stuck
+            storage.record_attempt("s2", "scholar-green", answer, answer == "3/4")
+        [(session, name, exercise, answers, last)] = storage.stuck("2000-01-01T00:00:00.000+00:00", 3)
+        assert (session, name, exercise, answers) == ("s1", "Ana", "deal-any-six", 3) and last > "2000"
+        assert storage.stuck("2999-01-01T00:00:00.000+00:00", 3) == []  # nothing answered since

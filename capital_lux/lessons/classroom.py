@@ -46,8 +46,8 @@ import secrets
 import statistics
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta, timezone
 from fractions import Fraction
 from pathlib import Path
 
@@ -326,6 +326,10 @@ class ClassFigures:
     #: (session, name, exercises solved, answers checked, solutions seen before solving), per learner
     learners: list[tuple[str, str, int, int, int]]
     answers: int
+    #: per (session, exercise) a learner answered: (answers checked, solved)
+    cells: dict[tuple[str, str], tuple[int, bool]] = field(default_factory=dict)
+    #: (session, exercise) whose worked solution the learner read before solving it
+    seen: frozenset[tuple[str, str]] = frozenset()
 
 
 def class_figures(storage: Storage, top: int = 3) -> ClassFigures:
@@ -344,9 +348,12 @@ def class_figures(storage: Storage, top: int = 3) -> ClassFigures:
     for _, session, name, answers, _, solved in rows:
         _, done, total = people.get(session, (name, 0, 0))
         people[session] = (name, done + solved, total + answers)
-    seen = Counter(session for session, _ in storage.solutions_seen())
+    read_first = storage.solutions_seen()
+    seen = Counter(session for session, _ in read_first)
     return ClassFigures(summaries, [(session, *figures, seen[session]) for session, figures in people.items()],
-                        sum(total for _, _, total in people.values()))
+                        sum(total for _, _, total in people.values()),
+                        {(session, e): (answers, solved) for e, session, _, answers, _, solved in rows},
+                        frozenset(read_first))
 
 
 def _spreadsheet(rows: list[list[str | int]], lang: str) -> str:
@@ -408,6 +415,26 @@ def exercise_number(exercise: str) -> int | None:
     from .problems import EXERCISES
 
     return next((k for k, ex in enumerate(EXERCISES, 1) if ex.id == exercise), None)
+
+
+#: A learner is stuck on an exercise after this many answers without a right one, the last
+#: given within the last ``STUCK_MINUTES`` minutes.
+STUCK_ANSWERS = 3
+STUCK_MINUTES = 10
+
+
+def stuck_now(storage: Storage, now: datetime | None = None) -> list[tuple[str, str, str, int, int]]:
+    """Who is stuck right now: (session, name, exercise, answers, minutes since the last one)."""
+    moment = now or datetime.now(timezone.utc)
+    since = (moment - timedelta(minutes=STUCK_MINUTES)).isoformat(timespec="milliseconds")
+    found = []
+    for session, name, exercise, answers, last in storage.stuck(since, STUCK_ANSWERS):
+        try:
+            minutes = int((moment - datetime.fromisoformat(last)).total_seconds() // 60)
+        except ValueError:
+            minutes = 0
+        found.append((session, name, exercise, answers, max(0, minutes)))
+    return found
 
 
 def results_csv(attempts: list[Attempt], lang: str = "en") -> str:

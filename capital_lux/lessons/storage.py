@@ -425,6 +425,19 @@ class Storage:
                 "WHERE p.attempts > 0")).fetchall()
         return [(r[0], r[1], r[2], int(r[3]), int(r[4]), bool(r[5])) for r in rows]
 
+    def stuck(self, since: str, wrong: int = 3) -> list[tuple[str, str, str, int, str]]:
+        """Learners stuck now: (session, name, exercise, answers, last answer's time) for every
+        exercise not solved after at least ``wrong`` answers, the last one given after ``since``
+        (an ISO time), latest first."""
+        with self._transaction(write=False) as cursor:
+            rows = self._run(cursor, (
+                "SELECT p.session, l.name, p.exercise, p.attempts, r.last FROM progress p "
+                "JOIN learners l ON l.session = p.session "
+                "JOIN (SELECT session, exercise, MAX(at) AS last FROM attempts WHERE at > ? "
+                "GROUP BY session, exercise) r ON r.session = p.session AND r.exercise = p.exercise "
+                "WHERE p.solved IS NULL AND p.attempts >= ? ORDER BY r.last DESC"), (since, wrong)).fetchall()
+        return [(str(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4])) for r in rows]
+
     def wrong_answers(self) -> list[tuple[str, str, int, str | None]]:
         """Per exercise, each wrong answer: (exercise, answer, learners who gave it, a mistake it
         was diagnosed as), most learners first, then first given first."""

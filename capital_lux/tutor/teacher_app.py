@@ -48,6 +48,7 @@ from ..lessons.classroom import (
     mistake_label,
     server_key,
     results_csv,
+    stuck_now,
     set_class_numbers,
     teacher_key,
     teacher_key_matches,
@@ -268,7 +269,8 @@ class TeacherApp:
             self.summary.value = escape(t.gettext("Learners: {learners}. Answers checked: {answers}.").format(
                 learners=self._number(len(figures.learners)), answers=self._number(figures.answers)))
             self.table.value = self._table(summaries)
-            self.learners.value = self._learners(figures.learners)
+            stuck = self._read(stuck_now)
+            self.learners.value = self._stuck(stuck or []) + self._grid(figures)
             images = []
             for number, ex in enumerate(EXERCISES, 1):
                 if ex.id in summaries:
@@ -304,17 +306,48 @@ class TeacherApp:
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
         return '<table class="cl-table cl-teacher-figures"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
 
-    def _learners(self, learners: list[tuple[str, str, int, int, int]]) -> str:
+    def _stuck(self, stuck: list[tuple[str, str, str, int, int]]) -> str:
+        """Who is stuck right now, one sentence each: the teacher's next visit."""
         t = self.t
-        head = [t.gettext("Learner"), t.gettext("Exercises solved"), t.gettext("Answers checked"),
-                t.gettext("Solutions read before solving")]
+        if not stuck:
+            return ""
+        numbers = {ex.id: k for k, ex in enumerate(EXERCISES, 1)}
+        lines = [t.ngettext(
+            "{name}: exercise {number}, {answers} answers and none right yet; the last one {minutes} minute ago.",
+            "{name}: exercise {number}, {answers} answers and none right yet; the last one {minutes} minutes ago.",
+            minutes).format(name=name or t.gettext("(no name given)"), number=numbers.get(exercise, "?"),
+                            answers=self._number(answers), minutes=self._number(minutes))
+            for _, name, exercise, answers, minutes in stuck]
+        items = "".join(f"<li>{escape(line)}</li>" for line in lines)
+        return (f'<div class="cl-teacher-stuck"><h3>{escape(t.gettext("Stuck now"))}</h3>'
+                f"<ul>{items}</ul></div>")
+
+    def _grid(self, figures: ClassFigures) -> str:
+        """Learners by exercises: ✓ solved, ✗ and the answers given when not yet, 👁 the solution
+        read before solving; symbols and words, never colour alone."""
+        t = self.t
+        marks = {"solved": ("✓", t.gettext("solved")), "tried": ("✗", t.gettext("tried, not solved yet")),
+                 "seen": ("👁", t.gettext("solution read before solving"))}
+        head = "".join(f'<th title="{escape(t.gettext(ex.title))}">{k}</th>' for k, ex in enumerate(EXERCISES, 1))
+        head = (f"<tr><th>{escape(t.gettext('Learner'))}</th>{head}<th>{escape(t.gettext('Exercises solved'))}</th>"
+                f"<th>{escape(t.gettext('Answers checked'))}</th></tr>")
         rows = []
-        for session, name, solved, answers, seen in sorted(learners, key=lambda row: (row[1].casefold(), row[0])):
-            name = name or t.gettext("(no name given)")
-            cells = [escape(name), self._number(solved), self._number(answers), self._number(seen)]
-            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-        header = "".join(f"<th>{escape(h)}</th>" for h in head)
-        return '<table class="cl-table cl-teacher-learner-table"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
+        for session, name, solved, answers, _ in sorted(figures.learners, key=lambda row: (row[1].casefold(), row[0])):
+            cells = []
+            for ex in EXERCISES:
+                cell = figures.cells.get((session, ex.id))
+                kinds = [] if cell is None else ["solved" if cell[1] else "tried"]
+                kinds += ["seen"] if (session, ex.id) in figures.seen else []
+                text = "".join(marks[k][0] for k in kinds) + (str(cell[0]) if cell and not cell[1] else "")
+                label = "; ".join(marks[k][1] for k in kinds)
+                cells.append(f'<td class="{" ".join(f"cl-{k}" for k in kinds)}" title="{escape(label)}">'
+                             f"{escape(text)}</td>")
+            rows.append(f"<tr><th>{escape(name or t.gettext('(no name given)'))}</th>{''.join(cells)}"
+                        f"<td>{self._number(solved)}</td><td>{self._number(answers)}</td></tr>")
+        legend = t.gettext("✓ solved; ✗ tried, not solved yet, with the number of answers given; 👁 the worked "
+                           "solution read before solving.")
+        return (f'<table class="cl-table cl-teacher-learner-table cl-teacher-grid">{head}{"".join(rows)}</table>'
+                f'<div class="cl-note">{escape(legend)}</div>')
 
     def _chart(self, summary: ExerciseSummary, title: str) -> W.Image:
         key = (self.t.lang, title, summary.outcomes)
