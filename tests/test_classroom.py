@@ -56,6 +56,20 @@ def _learner(storage: Storage, lang: str = "en", numbers: Any = None) -> Any:
     return build_app(lang, storage=storage, numbers=numbers)._exercises
 
 
+def _answered(storage: Storage, learners: list[tuple[str, list[str]]], exercise: str = "modifier-after-draw") -> list[Any]:
+    """A page per (name, answers), each answer checked on ``exercise``."""
+    pages = []
+    for name, answers in learners:
+        app = _learner(storage)
+        app.learner.name.value = name
+        app.picker.value = exercise
+        for answer in answers:
+            app.answer.value = answer
+            app.check()
+        pages.append(app)
+    return pages
+
+
 def _teacher(storage: Storage, monkeypatch: pytest.MonkeyPatch, key: str | None = KEY) -> Any:
     from capital_lux.tutor.teacher_app import build_app
 
@@ -148,21 +162,70 @@ def test_the_learners_page_has_no_path_no_teacher_control_and_no_answer(storage:
     assert "-4/3" in app.solution.value
 
 
-def test_answers_go_to_the_database_under_the_learners_session(storage: Storage) -> None:
-    first, second = _learner(storage), _learner(storage)
+def test_a_name_is_one_learner_and_coming_back_restores_what_they_solved(storage: Storage) -> None:
+    # A reload used to make a new row ("Learners: 10" for 7) and "Solved: 0 of 21" for a
+    # learner who had solved exercise 3 and typed the same name again.
+    first = _learner(storage)
     first.learner.name.value = "  Ana  "
-    second.learner.name.value = "Ana"
-    assert first.learner.session != second.learner.session
     first.picker.value = "modifier-after-draw"
-    for answer in ("1/2", "a third", "1/3"):
+    for answer in ("1/2", "a third", format_number(first.exercise.exact())):
         first.answer.value = answer
         first.check()
-    assert storage.progress(first.learner.session) == ({"modifier-after-draw": 2}, {"modifier-after-draw": "1/3"})
-    assert storage.progress(second.learner.session) == ({}, {})
-    assert f"0 of {len(EXERCISES)}" in second.progress_note.value and f"1 of {len(EXERCISES)}" in first.progress_note.value
+    assert f"1 of {len(EXERCISES)}" in first.progress_note.value
+    again = _learner(storage)  # the same learner, after a reload: a new page
+    again.picker.value = "scholar-green"
+    again.answer.value = "1/2"  # answered before typing the name: it joins her row
+    again.check()
+    again.learner.name.value = "ana"
+    assert again.learner.session == first.learner.session
+    assert f"1 of {len(EXERCISES)}" in again.progress_note.value and "Welcome back, Ana" in again.learner.note.value
+    attempts, solved = storage.progress(first.learner.session)
+    assert attempts == {"modifier-after-draw": 2, "scholar-green": 1} and list(solved) == ["modifier-after-draw"]
+    assert [name for _, _, name, *_ in storage.learner_exercises()] == ["Ana", "Ana"]  # one learner, two exercises
+    other = _learner(storage)
+    other.learner.name.value = "Bea"
+    assert other.learner.session != first.learner.session and "Welcome, Bea" in other.learner.note.value
     rows = storage.attempts()
-    assert [(r.name, r.answer, r.correct) for r in rows] == [("Ana", "1/2", False), ("Ana", "1/3", True)]
-    assert "Welcome, Ana" in first.learner.note.value
+    assert [(r.name, r.answer, r.correct) for r in rows] == [
+        ("Ana", "1/2", False), ("Ana", format_number(first.exercise.exact()), True), ("Ana", "1/2", False)]
+
+
+def test_a_lesson_code_keeps_others_out_and_a_new_lesson_starts_empty(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana = _learner(storage)
+    ana.learner.name.value = "Ana"
+    ana.picker.value = "modifier-after-draw"
+    ana.answer.value = "1/2"
+    ana.check()
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    assert teacher.unlock() and "Learners: 1." in teacher.summary.value
+    code = teacher.start_lesson()
+    assert code and code in teacher.lesson_note.value and "Learners: 0." in teacher.summary.value
+    assert len(storage.attempts()) == 1  # the earlier lesson's answers are kept
+    late = _learner(storage)
+    late.learner.name.value = "Ana"  # no code: not in the lesson
+    assert "lesson code" in late.learner.note.value and late.learner.joined == ""
+    late.learner.code.value = f" {code.lower()} "  # typed loosely: spaces and case do not matter
+    assert late.learner.joined == "Ana" and late.learner.session != ana.learner.session  # a new lesson, a new row
+    assert f"0 of {len(EXERCISES)}" in late.progress_note.value
+
+
+def test_the_teacher_merges_two_rows_of_one_learner_and_removes_a_stray_one(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana, typo, stray = _answered(storage, [("Ana", ["1/2"]), ("Anna", ["0.9", "1/3"]), ("test", ["0.99"])])
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    assert teacher.unlock() and "Learners: 3. Answers checked: 4." in teacher.summary.value
+    teacher.row_picker.value, teacher.into_picker.value = typo.learner.session, ana.learner.session
+    assert teacher.merge_rows()
+    assert storage.progress(ana.learner.session) == ({"modifier-after-draw": 3}, {"modifier-after-draw": "1/3"})
+    figures = teacher._figures()
+    assert figures is not None and figures.summaries["modifier-after-draw"].outcomes[2] == 1  # solved at the 3rd
+    teacher.row_picker.value = stray.learner.session
+    assert teacher.remove_row()
+    assert "Learners: 1. Answers checked: 3." in teacher.summary.value
+    assert {a.name for a in storage.attempts()} == {"Ana"}
 
 
 def test_a_learner_without_a_name_is_asked_for_one_and_still_counted(storage: Storage) -> None:
@@ -227,23 +290,17 @@ def test_wrong_keys_are_refused_then_the_page_locks(storage: Storage, monkeypatc
 
 
 def test_the_dashboard_shows_the_class_and_exports_it(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
-    learners = [_learner(storage) for _ in range(3)]
-    for n, (app, answers) in enumerate(zip(learners, (["1/2", "1/3"], ["1/2"], ["1/4", "1/2", "1/3"]))):
-        app.learner.name.value = ["Ana", "Ana", "=cmd|' /C calc'!A0"][n]
-        app.picker.value = "modifier-after-draw"
-        for answer in answers:
-            app.answer.value = answer
-            app.check()
+    _answered(storage, [("Ana", ["1/2", "1/3"]), ("Ana", ["1/2"]), ("=cmd|' /C calc'!A0", ["1/4", "1/2", "1/3"])])
     teacher = _teacher(storage, monkeypatch)
     teacher.key.value = KEY
     assert teacher.unlock() is True and teacher.key.value == ""
-    assert "Learners: 3. Answers checked: 6." in teacher.summary.value
+    assert "Learners: 2. Answers checked: 6." in teacher.summary.value  # the two Ana pages are one learner
     row = teacher.table.value.split('data-exercise="modifier-after-draw">')[1].split("</tr>")[0]
     cells = [c.split("</td>")[0] for c in row.split("<td>")[1:]]
-    assert cells[1:4] == ["3", "2", "2"]  # answered, solved, median answers (2, 1, 3)
-    assert cells[4].startswith("1/2 (3×)")
+    assert cells[1:4] == ["2", "2", "2.5"]  # answered, solved, median answers to solve (2, 3)
+    assert cells[4].startswith("1/2 (2×)")
     assert len(teacher.charts.children) == 1 and teacher.charts.children[0].value[:4] == b"\x89PNG"
-    assert teacher.learners.value.count("Ana") == 2 and "&#x27;" in teacher.learners.value  # names escaped
+    assert teacher.learners.value.count("Ana") == 1 and "&#x27;" in teacher.learners.value  # names escaped
     teacher.solutions.value = "never"
     assert storage.setting("solutions", "") == "never"
     teacher.export_csv()

@@ -332,23 +332,25 @@ class ClassFigures:
     seen: frozenset[tuple[str, str]] = frozenset()
 
 
-def class_figures(storage: Storage, top: int = 3) -> ClassFigures:
+def class_figures(storage: Storage, top: int = 3, since: str | None = None) -> ClassFigures:
     """The dashboard's figures, aggregated by the database (per exercise and learner, from an
     index), so a class with 300,000 answers reads as fast as one with 300; ``summarise`` is the
     same from the attempts themselves (raises ``StorageError``)."""
-    rows = storage.learner_exercises()
+    if since is None:
+        since = lesson(storage)[1]  # the lesson under way
+    rows = storage.learner_exercises(since)
     wrong: dict[str, list[tuple[str, int, str | None]]] = {}
-    for exercise, answer, learners, mistake in storage.wrong_answers():
+    for exercise, answer, learners, mistake in storage.wrong_answers(since):
         wrong.setdefault(exercise, []).append((answer, learners, mistake))
     made: dict[str, list[tuple[str, int]]] = {}
-    for exercise, mistake, learners in storage.mistakes_made():
+    for exercise, mistake, learners in storage.mistakes_made(since):
         made.setdefault(exercise, []).append((mistake, learners))
     summaries = _summaries([(e, until, solved) for e, _, _, _, until, solved in rows], wrong, made, top)
     people: dict[str, tuple[str, int, int]] = {}
     for _, session, name, answers, _, solved in rows:
         _, done, total = people.get(session, (name, 0, 0))
         people[session] = (name, done + solved, total + answers)
-    read_first = storage.solutions_seen()
+    read_first = storage.solutions_seen(since)
     seen = Counter(session for session, _ in read_first)
     return ClassFigures(summaries, [(session, *figures, seen[session]) for session, figures in people.items()],
                         sum(total for _, _, total in people.values()),
@@ -428,13 +430,41 @@ def stuck_now(storage: Storage, now: datetime | None = None) -> list[tuple[str, 
     moment = now or datetime.now(timezone.utc)
     since = (moment - timedelta(minutes=STUCK_MINUTES)).isoformat(timespec="milliseconds")
     found = []
-    for session, name, exercise, answers, last in storage.stuck(since, STUCK_ANSWERS):
+    for session, name, exercise, answers, last in storage.stuck(since, STUCK_ANSWERS, lesson(storage)[1]):
         try:
             minutes = int((moment - datetime.fromisoformat(last)).total_seconds() // 60)
         except ValueError:
             minutes = 0
         found.append((session, name, exercise, answers, max(0, minutes)))
     return found
+
+
+#: The lesson under way: the code learners type with their name, and when it started
+#: (learners who started before belong to earlier lessons: kept, not shown).
+LESSON_CODE_SETTING = "lesson_code"
+LESSON_STARTED_SETTING = "lesson_started"
+#: Letters and digits that cannot be misread for one another on a board (no 0/O, 1/I, 2/Z, 5/S, 8/B).
+CODE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"
+CODE_LENGTH = 5
+
+
+def lesson(storage: Storage) -> tuple[str, str]:
+    """The lesson's code ("" when the teacher has not started one: names alone) and start."""
+    return storage.setting(LESSON_CODE_SETTING, ""), storage.setting(LESSON_STARTED_SETTING, "")
+
+
+def new_lesson(storage: Storage) -> str:
+    """Start a new lesson: a new code for learners to type, and a dashboard that starts
+    empty; the earlier lessons' answers stay in the database. Returns the code."""
+    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    storage.set_setting(LESSON_STARTED_SETTING, datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
+    storage.set_setting(LESSON_CODE_SETTING, code)
+    return code
+
+
+def code_matches(typed: str, code: str) -> bool:
+    """The code as a learner types it: any case, spaces ignored."""
+    return hmac.compare_digest("".join(typed.split()).upper().encode(), code.encode())
 
 
 def results_csv(attempts: list[Attempt], lang: str = "en") -> str:

@@ -43,6 +43,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -192,6 +193,12 @@ def clean_name(name: str) -> str:
     if not cleaned.isprintable():
         raise StorageError(N_("A name cannot hold control characters."))
     return cleaned
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same learner's: the same letters, whatever the case, the
+    spaces, or an accent typed as one character or two."""
+    return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
 
 
 def _now() -> str:
@@ -348,6 +355,61 @@ class Storage:
                               "ON CONFLICT (session) DO UPDATE SET name = excluded.name", (session, cleaned, _now()))
         return cleaned
 
+    def find_learner(self, name: str, since: str = "") -> tuple[str, str] | None:
+        """(session, name kept) of the learner called ``name`` (case, accents typed apart and
+        spaces aside) who started at or after ``since`` (the lesson's start), the earliest if several."""
+        wanted = name_key(name)
+        with self._transaction(write=False) as cursor:
+            rows = self._run(cursor, "SELECT session, name FROM learners WHERE started >= ? ORDER BY started, session",
+                             (since,)).fetchall()
+        return next(((str(session), str(known)) for session, known in rows if known and name_key(known) == wanted),
+                    None)
+
+    def merge_learner(self, source: str, target: str) -> None:
+        """Everything ``source`` answered becomes ``target``'s, in the order given, and
+        ``source`` is gone: one learner, one row (a reload made a second one)."""
+        if source == target:
+            return
+        with self._transaction() as cursor:
+            self._run(cursor, "UPDATE attempts SET session = ? WHERE session = ?", (target, source))
+            self._run(cursor, "INSERT INTO solutions_seen (session, exercise, at) SELECT ?, exercise, at "
+                              "FROM solutions_seen WHERE session = ? ON CONFLICT (session, exercise) DO UPDATE "
+                              "SET at = CASE WHEN excluded.at < solutions_seen.at THEN excluded.at "
+                              "ELSE solutions_seen.at END", (target, source))
+            for table in ("solutions_seen", "wrong_answers", "progress"):
+                self._run(cursor, f"DELETE FROM {table} WHERE session = ?", (source,))
+            self._run(cursor, "DELETE FROM wrong_answers WHERE session = ?", (target,))
+            self._run(cursor, "DELETE FROM progress WHERE session = ?", (target,))
+            self._refill(cursor, target)
+            self._run(cursor, "DELETE FROM learners WHERE session = ?", (source,))
+
+    def _refill(self, cursor: Any, session: str) -> None:
+        """The learner's progress and wrong answers, rebuilt from their attempts in order."""
+        rows = self._run(cursor, "SELECT id, exercise, answer, correct, mistake FROM attempts WHERE session = ? "
+                                 "ORDER BY id", (session,)).fetchall()
+        progress: dict[str, list[Any]] = {}  # exercise: [answers, solving answer, answers up to it]
+        wrong: dict[tuple[str, str], list[Any]] = {}  # (exercise, answer): [mistake, first id]
+        for attempt, exercise, answer, correct, mistake in rows:
+            mine = progress.setdefault(exercise, [0, None, None])
+            mine[0] += 1
+            if correct and mine[1] is None:
+                mine[1], mine[2] = answer, mine[0]
+            if not correct:
+                seen = wrong.setdefault((exercise, answer), [mistake, attempt])
+                seen[0] = max(filter(None, (seen[0], mistake)), default=None)
+        for exercise, (count, solved, after) in progress.items():
+            self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved, solved_after) "
+                              "VALUES (?, ?, ?, ?, ?)", (session, exercise, count, solved, after))
+        for (exercise, answer), (mistake, first) in wrong.items():
+            self._run(cursor, "INSERT INTO wrong_answers (session, exercise, answer, mistake, first_id) "
+                              "VALUES (?, ?, ?, ?, ?)", (session, exercise, answer, mistake, first))
+
+    def remove_learner(self, session: str) -> None:
+        """The learner and everything they answered leave the class database."""
+        with self._transaction() as cursor:
+            for table in ("solutions_seen", "wrong_answers", "progress", "attempts", "learners"):
+                self._run(cursor, f"DELETE FROM {table} WHERE session = ?", (session,))
+
     def record_attempt(self, session: str, exercise: str, answer: str, correct: bool,
                        instance: str | None = None, mistake: str | None = None) -> None:
         """Store one checked answer and update the learner's progress, both or neither."""
@@ -389,13 +451,14 @@ class Storage:
                           (session, exercise, count, solved.get(exercise)))
 
     # -- the class --------------------------------------------------------------------------------
-    def attempts(self) -> list[Attempt]:
-        """Every attempt of the class, oldest first, with the learner's name."""
+    def attempts(self, since: str = "") -> list[Attempt]:
+        """Every attempt of the class (of learners who started at or after ``since``: the
+        lesson's start), oldest first, with the learner's name."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, "SELECT a.id, a.session, l.name, a.exercise, a.instance, a.answer, a.correct, "
                                      "a.mistake, a.at, s.at FROM attempts a JOIN learners l ON l.session = a.session "
                                      "LEFT JOIN solutions_seen s ON s.session = a.session AND s.exercise = a.exercise "
-                                     "ORDER BY a.id").fetchall()
+                                     "WHERE l.started >= ? ORDER BY a.id", (since,)).fetchall()
         return [Attempt(int(r[0]), r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8],
                         r[9] is not None and r[9] <= r[8]) for r in rows]
 
@@ -407,25 +470,26 @@ class Storage:
             self._run(cursor, "INSERT INTO solutions_seen (session, exercise, at) VALUES (?, ?, ?) "
                               "ON CONFLICT (session, exercise) DO NOTHING", (session, exercise, _now()))
 
-    def solutions_seen(self) -> list[tuple[str, str]]:
+    def solutions_seen(self, since: str = "") -> list[tuple[str, str]]:
         """(session, exercise) for every solution a learner saw before solving its exercise."""
         with self._transaction(write=False) as cursor:
-            rows = self._run(cursor, "SELECT s.session, s.exercise FROM solutions_seen s WHERE NOT EXISTS ("
+            rows = self._run(cursor, "SELECT s.session, s.exercise FROM solutions_seen s "
+                                     "JOIN learners l ON l.session = s.session WHERE l.started >= ? AND NOT EXISTS ("
                                      "SELECT 1 FROM attempts a WHERE a.session = s.session AND "
-                                     "a.exercise = s.exercise AND a.correct = 1 AND a.at < s.at)").fetchall()
+                                     "a.exercise = s.exercise AND a.correct = 1 AND a.at < s.at)", (since,)).fetchall()
         return [(str(r[0]), str(r[1])) for r in rows]
 
-    def learner_exercises(self) -> list[tuple[str, str, str, int, int, bool]]:
+    def learner_exercises(self, since: str = "") -> list[tuple[str, str, str, int, int, bool]]:
         """Per exercise and learner: (exercise, session, name, answers, answers up to the first
         correct one, solved), from the progress kept with every answer (one row each)."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, (
                 "SELECT p.exercise, p.session, l.name, p.attempts, COALESCE(p.solved_after, p.attempts), "
                 "p.solved IS NOT NULL FROM progress p JOIN learners l ON l.session = p.session "
-                "WHERE p.attempts > 0")).fetchall()
+                "WHERE p.attempts > 0 AND l.started >= ?"), (since,)).fetchall()
         return [(r[0], r[1], r[2], int(r[3]), int(r[4]), bool(r[5])) for r in rows]
 
-    def stuck(self, since: str, wrong: int = 3) -> list[tuple[str, str, str, int, str]]:
+    def stuck(self, since: str, wrong: int = 3, lesson: str = "") -> list[tuple[str, str, str, int, str]]:
         """Learners stuck now: (session, name, exercise, answers, last answer's time) for every
         exercise not solved after at least ``wrong`` answers, the last one given after ``since``
         (an ISO time), latest first."""
@@ -435,24 +499,27 @@ class Storage:
                 "JOIN learners l ON l.session = p.session "
                 "JOIN (SELECT session, exercise, MAX(at) AS last FROM attempts WHERE at > ? "
                 "GROUP BY session, exercise) r ON r.session = p.session AND r.exercise = p.exercise "
-                "WHERE p.solved IS NULL AND p.attempts >= ? ORDER BY r.last DESC"), (since, wrong)).fetchall()
+                "WHERE p.solved IS NULL AND p.attempts >= ? AND l.started >= ? ORDER BY r.last DESC"),
+                (since, wrong, lesson)).fetchall()
         return [(str(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4])) for r in rows]
 
-    def wrong_answers(self) -> list[tuple[str, str, int, str | None]]:
+    def wrong_answers(self, since: str = "") -> list[tuple[str, str, int, str | None]]:
         """Per exercise, each wrong answer: (exercise, answer, learners who gave it, a mistake it
         was diagnosed as), most learners first, then first given first."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, (
-                "SELECT exercise, answer, COUNT(*), MAX(mistake), MIN(first_id) FROM wrong_answers "
-                "GROUP BY exercise, answer ORDER BY exercise, 3 DESC, 5")).fetchall()
+                "SELECT w.exercise, w.answer, COUNT(*), MAX(w.mistake), MIN(w.first_id) FROM wrong_answers w "
+                "JOIN learners l ON l.session = w.session WHERE l.started >= ? "
+                "GROUP BY w.exercise, w.answer ORDER BY w.exercise, 3 DESC, 5"), (since,)).fetchall()
         return [(r[0], r[1], int(r[2]), r[3]) for r in rows]
 
-    def mistakes_made(self) -> list[tuple[str, str, int]]:
+    def mistakes_made(self, since: str = "") -> list[tuple[str, str, int]]:
         """Per exercise, each diagnosed mistake: (exercise, mistake, learners who made it), most first."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, (
-                "SELECT exercise, mistake, COUNT(DISTINCT session), MIN(first_id) FROM wrong_answers "
-                "WHERE mistake IS NOT NULL GROUP BY exercise, mistake ORDER BY exercise, 3 DESC, 4")).fetchall()
+                "SELECT w.exercise, w.mistake, COUNT(DISTINCT w.session), MIN(w.first_id) FROM wrong_answers w "
+                "JOIN learners l ON l.session = w.session WHERE w.mistake IS NOT NULL AND l.started >= ? "
+                "GROUP BY w.exercise, w.mistake ORDER BY w.exercise, 3 DESC, 4"), (since,)).fetchall()
         return [(r[0], r[1], int(r[2])) for r in rows]
 
     def setting(self, name: str, default: str) -> str:

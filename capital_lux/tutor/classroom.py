@@ -1,7 +1,10 @@
 """The learner's side of the classroom, as a strip of widgets on the exercises page.
 
-The learner types a name or nickname (no password); the page's session id keeps
-two learners with the same name apart. Every checked answer goes to the class
+The learner types a name or nickname (no password), and the lesson's code when the
+teacher has started one: in a lesson, a name is one learner. Coming back (a reload, a
+culled tab, another computer) with the same name and code continues the same row:
+what they solved is restored from the server, and answers given before typing the
+name join it. Every checked answer goes to the class
 database (``lessons.storage``), where the learner's progress is kept, with the seed
 of the learner's own instance of each exercise. Those seeds are HMACs under the
 server's key (``lessons.classroom.instance_seed``); neither they nor the key are ever
@@ -24,8 +27,8 @@ import ipywidgets as W
 
 from ..i18n import Translator
 from ..lessons.classroom import (
-    DEFAULT_NUMBERS, DEFAULT_POLICY, MAX_SEED, SOLUTIONS_SETTING, class_numbers, instance_seed, server_key,
-    solution_open,
+    DEFAULT_NUMBERS, DEFAULT_POLICY, MAX_SEED, SOLUTIONS_SETTING, class_numbers, code_matches, instance_seed, lesson,
+    server_key, solution_open,
 )
 from ..lessons.exercises import Checked
 from ..lessons.pace import Pace
@@ -56,14 +59,16 @@ class LearnerPanel:
         self.pace, self.clock = Pace(CHECK_BURST, CHECKS_PER_MINUTE), time.monotonic
         self._checked: set[tuple[str, str]] = set()
         self.name = tagged(W.Text(layout=W.Layout(width="18em"), continuous_update=False), "cl-learner-name")
+        self.code = tagged(W.Text(layout=W.Layout(width="12em"), continuous_update=False), "cl-learner-code")
         self.name_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-learner-join")
         self.download = tagged(W.HTML(), "cl-ex-download")
         self.upload = tagged(W.FileUpload(accept=".json", multiple=False), "cl-ex-upload")
         self.note = tagged(W.HTML(), "cl-learner-note")
         self.name_button.on_click(lambda _: self.set_name())
+        self.code.observe(lambda change: self.set_name() if self.name.value.strip() else None, names="value")
         self.name.observe(lambda change: self.set_name() if change["new"].strip() else None, names="value")
         row = W.Layout(flex_flow="row wrap", align_items="center")
-        self.box = W.VBox([W.HBox([self.name, self.name_button, self.note], layout=row),
+        self.box = W.VBox([W.HBox([self.name, self.code, self.name_button, self.note], layout=row),
                            W.HBox([self.download, self.upload], layout=row)])
         self.box.add_class("cl-learner")
         self._message = ""
@@ -76,6 +81,8 @@ class LearnerPanel:
         self.t = t
         self.name.description = t.gettext("Your name")
         self.name.placeholder = t.gettext("a name or nickname")
+        self.code.description = t.gettext("Lesson code")
+        self.code.placeholder = t.gettext("on the board")
         self.name_button.description = t.gettext("This is me")
         self.upload.description = t.gettext("Upload progress")
         self._show_download()
@@ -109,14 +116,37 @@ class LearnerPanel:
 
     # -- what the learner does ----------------------------------------------------------------
     def set_name(self) -> None:
+        """Join the lesson under the name typed: the same learner's row if the name is already
+        there (what they solved comes back), else a new one."""
         if self.storage is None:
             return
+        t = self.t
         try:
-            self.joined = self.name.value = self.storage.set_name(self.session, self.name.value)
+            code, since = lesson(self.storage)
+            if code and not code_matches(self.code.value, code):
+                self._say(t.gettext("Type the lesson code your teacher shows, then your name again."), error=True)
+                return
+            same = self.storage.find_learner(self.name.value, since)
+            if same is not None and same[0] != self.session:
+                self.storage.merge_learner(self.session, same[0])  # answers given before the name join the row
+                self.session = same[0]
+                self.joined = self.name.value = same[1]  # the name as first given: the teacher's row
+            else:
+                self.joined = self.name.value = self.storage.set_name(self.session, self.name.value)
+            attempts, solved = self.storage.progress(self.session)
         except StorageError as error:
-            self._say(self.t.refusal(error), error=True)
+            self._say(t.refusal(error), error=True)
             return
-        self._say(self.t.gettext("Welcome, {name}: your answers now go to your teacher.").format(name=self.name.value))
+        self.progress = Progress(attempts, solved)
+        self._checked = {key for key in self._checked if key[0] in attempts}
+        self._show_download()
+        if same is not None and solved:
+            self._say(t.ngettext("Welcome back, {name}: your {n} solved exercise is here, and your answers go "
+                                 "to your teacher.",
+                                 "Welcome back, {name}: your {n} solved exercises are here, and your answers go "
+                                 "to your teacher.", len(solved)).format(name=self.name.value, n=len(solved)))
+        else:
+            self._say(t.gettext("Welcome, {name}: your answers now go to your teacher.").format(name=self.name.value))
         if self.on_name is not None:
             self.on_name()
 

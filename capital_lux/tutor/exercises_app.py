@@ -132,9 +132,11 @@ class ExercisesApp:
             self.numbers = self.learner.numbers(str(self.picker.value))
 
     def _follow_name(self) -> None:
-        """A learner's numbers come from their name too: a new name, new cards."""
+        """A learner's numbers come from their name too: a new name, new cards; and what they
+        solved (restored when they come back) shows in the picker."""
         before = self.numbers
         self._own_numbers()
+        self._refresh_picker()
         if self.numbers != before:
             self.show_exercise()
 

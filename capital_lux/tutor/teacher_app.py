@@ -45,7 +45,9 @@ from ..lessons.classroom import (
     gradebook_csv,
     instance_seed,
     key_wait,
+    lesson,
     mistake_label,
+    new_lesson,
     server_key,
     results_csv,
     stuck_now,
@@ -157,6 +159,17 @@ class TeacherApp:
         self.worksheet_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-worksheet")
         self.key_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-answer-key")
         self.sheet_links = tagged(W.HTML(), "cl-teacher-sheets")
+        self.lesson_note = tagged(W.HTML(), "cl-teacher-lesson")
+        self.new_lesson_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-new-lesson")
+        self.row_picker = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-row")
+        self.into_picker = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-into")
+        self.merge_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-merge")
+        self.remove_button = tagged(W.Button(layout=W.Layout(width="auto"), button_style="danger"),
+                                    "cl-teacher-remove")
+        self.rows_note = tagged(W.HTML(), "cl-teacher-rows-note")
+        self.new_lesson_button.on_click(lambda _: self.start_lesson())
+        self.merge_button.on_click(lambda _: self.merge_rows())
+        self.remove_button.on_click(lambda _: self.remove_row())
         self.refresh_button.on_click(lambda _: self.refresh())
         self.export_button.on_click(lambda _: self.export_csv())
         self.gradebook_button.on_click(lambda _: self.export_gradebook())
@@ -170,7 +183,10 @@ class TeacherApp:
             W.HBox([self.numbers, self.class_seed, self.new_seed_button], layout=row),
             self.numbers_note,
             W.HBox([self.worksheet_button, self.key_button, self.sheet_links], layout=row),
+            W.HBox([self.lesson_note, self.new_lesson_button], layout=row),
             self.summary, self.table, self.charts, self.learners,
+            W.HBox([self.row_picker, self.into_picker, self.merge_button, self.remove_button], layout=row),
+            self.rows_note,
         ]
         self._relabel()
         if self.storage is not None:
@@ -210,6 +226,11 @@ class TeacherApp:
         self.refresh_button.description = t.gettext("Refresh")
         self.export_button.description = t.gettext("Export every answer (CSV)")
         self.gradebook_button.description = t.gettext("Export the gradebook (CSV)")
+        self.new_lesson_button.description = t.gettext("Start a new lesson")
+        self.row_picker.description = t.gettext("Learner")
+        self.into_picker.description = t.gettext("is the same as")
+        self.merge_button.description = t.gettext("Merge the two rows")
+        self.remove_button.description = t.gettext("Remove this learner")
         self.numbers.description = t.gettext("Numbers")
         current = self.numbers.value
         self._quiet = True  # relabelling is not the teacher choosing
@@ -247,7 +268,7 @@ class TeacherApp:
             return None
 
     def _attempts(self) -> list[Attempt] | None:
-        return self._read(Storage.attempts)
+        return self._read(lambda storage: storage.attempts(lesson(storage)[1]))
 
     def _figures(self) -> ClassFigures | None:
         return self._read(class_figures)
@@ -271,6 +292,15 @@ class TeacherApp:
             self.table.value = self._table(summaries)
             stuck = self._read(stuck_now)
             self.learners.value = self._stuck(stuck or []) + self._grid(figures)
+            self._show_lesson()
+            people = sorted(figures.learners, key=lambda row: (row[1].casefold(), row[0]))
+            choices = [(f"{name or t.gettext('(no name given)')} ({self._number(answers)})", session)
+                       for session, name, _, answers, _ in people]
+            for picker in (self.row_picker, self.into_picker):
+                current = picker.value
+                picker.options = choices
+                if current in dict((v, k) for k, v in choices):
+                    picker.value = current
             images = []
             for number, ex in enumerate(EXERCISES, 1):
                 if ex.id in summaries:
@@ -279,6 +309,59 @@ class TeacherApp:
 
     def _number(self, value: float) -> str:
         return format_number(value, self.t.lang)
+
+    # -- the lesson and its rows ---------------------------------------------------------------------
+    def _show_lesson(self) -> None:
+        t = self.t
+        found = self._read(lesson)
+        code = found[0] if found else ""
+        if code:
+            text = t.gettext("Lesson code: {code}. Learners type it with their name; the same name with the "
+                             "code comes back to the same row.").format(code=code)
+        else:
+            text = t.gettext("No lesson code: learners join by their name alone, and the same name comes back "
+                             "to the same row. Start a lesson to give them a code to type.")
+        self.lesson_note.value = f'<span class="cl-note">{escape(text)}</span>'
+
+    def _change(self, change: Callable[[Storage], object]) -> bool:
+        """Apply a change to the class database, or say why it cannot be made."""
+        if self.storage is None:
+            return False
+        try:
+            change(self.storage)
+        except StorageError as error:
+            self.rows_note.value = self._error(self.t.refusal(error))
+            return False
+        return True
+
+    def start_lesson(self) -> str | None:
+        """A new lesson: a new code, and a dashboard that starts empty (earlier answers are kept)."""
+        code = self._read(new_lesson)
+        self.refresh()
+        return code
+
+    def merge_rows(self) -> bool:
+        """The chosen learner's row joins the other one's: a reload had made two of one learner."""
+        source, target = self.row_picker.value, self.into_picker.value
+        if not source or not target or source == target:
+            self.rows_note.value = self._error(self.t.gettext("Choose two different rows to merge."))
+            return False
+        if not self._change(lambda storage: storage.merge_learner(str(source), str(target))):
+            return False
+        self.rows_note.value = f'<span class="cl-note">{escape(self.t.gettext("The two rows are one now."))}</span>'
+        self.refresh()
+        return True
+
+    def remove_row(self) -> bool:
+        """The chosen learner and their answers leave the class (a test row, a name typed by mistake)."""
+        session = self.row_picker.value
+        if not session:
+            return False
+        if not self._change(lambda storage: storage.remove_learner(str(session))):
+            return False
+        self.rows_note.value = f'<span class="cl-note">{escape(self.t.gettext("The learner is removed."))}</span>'
+        self.refresh()
+        return True
 
     def _table(self, summaries: dict[str, ExerciseSummary]) -> str:
         t = self.t
@@ -439,7 +522,7 @@ class TeacherApp:
 
     def export_gradebook(self) -> None:
         """A download link holding the gradebook: one row per learner, one column per exercise."""
-        read = self._read(lambda storage: (class_figures(storage), storage.learner_exercises()))
+        read = self._read(lambda storage: (class_figures(storage), storage.learner_exercises(lesson(storage)[1])))
         if read is None:
             return
         self._download("class_gradebook.csv", gradebook_csv(*read, self.t.lang), self.t.gettext("Download the gradebook"))
