@@ -749,3 +749,28 @@ def test_the_grid_shows_each_learner_by_exercise_and_who_is_stuck_now(
     assert all('class=""' in cell for k, cell in enumerate(ana_cells[:len(EXERCISES)], 1) if k != number)
     later = datetime.now(timezone.utc) + timedelta(minutes=STUCK_MINUTES + 1)
     assert stuck_now(storage, later) == []  # nothing answered for a while: not "stuck now"
+
+
+def test_the_teacher_chooses_todays_exercises_and_asks_for_exact_fractions(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    assert teacher.unlock()
+    teacher.today.value = ("modifier-after-draw", "scholar-green")
+    teacher.answer_forms.value = "fractions"
+    learner = _learner(storage)
+    learner.learner.name.value = "Ana"
+    assert [value for _, value in learner.picker.options] == ["scholar-green", "modifier-after-draw"]
+    assert "Solved: 0 of 2" in learner.progress_note.value
+    learner.picker.value = "modifier-after-draw"
+    assert "exact fractions today" in learner.question.value
+    exact = learner.exercise.exact()
+    learner.answer.value = f"{float(exact):.4f}"
+    assert learner.check() == "invalid" and "exact fractions today" in learner.feedback.value
+    assert storage.attempts() == []  # not counted
+    learner.answer.value = format_number(exact)
+    assert learner.check() == "correct" and "Solved: 1 of 2" in learner.progress_note.value
+    teacher.answer_forms.value = "decimals"  # back to decimals: the next answer is read as one
+    learner.picker.value = "scholar-green"
+    learner.answer.value = "0.5"
+    assert learner.check() != "invalid" or "decimal" in learner.feedback.value

@@ -462,6 +462,31 @@ def new_lesson(storage: Storage) -> str:
     return code
 
 
+#: The exercises of the lesson (ids, space-separated; empty: all of them), and whether
+#: answers must be exact fractions ("fractions") or may be decimals too ("decimals").
+LESSON_EXERCISES_SETTING = "lesson_exercises"
+ANSWER_FORMS_SETTING = "answer_forms"
+ANSWER_FORMS = {"decimals": N_("Fractions, decimals and percentages"), "fractions": N_("Exact fractions only")}
+
+
+def lesson_exercises(storage: Storage | None) -> tuple[str, ...]:
+    """The ids of today's exercises, in the page's order (all when the teacher chose none)."""
+    from .problems import EXERCISES
+
+    chosen = set(storage.setting(LESSON_EXERCISES_SETTING, "").split()) if storage is not None else set()
+    return tuple(ex.id for ex in EXERCISES if not chosen or ex.id in chosen)
+
+
+def set_lesson_exercises(storage: Storage, exercises: list[str]) -> None:
+    from .problems import EXERCISES_BY_ID
+
+    storage.set_setting(LESSON_EXERCISES_SETTING, " ".join(e for e in exercises if e in EXERCISES_BY_ID))
+
+
+def fractions_only(storage: Storage | None) -> bool:
+    return storage is not None and storage.setting(ANSWER_FORMS_SETTING, "decimals") == "fractions"
+
+
 def code_matches(typed: str, code: str) -> bool:
     """The code as a learner types it: any case, spaces ignored."""
     return hmac.compare_digest("".join(typed.split()).upper().encode(), code.encode())

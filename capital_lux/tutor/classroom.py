@@ -27,8 +27,8 @@ import ipywidgets as W
 
 from ..i18n import Translator
 from ..lessons.classroom import (
-    DEFAULT_NUMBERS, DEFAULT_POLICY, MAX_SEED, SOLUTIONS_SETTING, class_numbers, code_matches, instance_seed, lesson,
-    server_key, solution_open,
+    DEFAULT_NUMBERS, DEFAULT_POLICY, MAX_SEED, SOLUTIONS_SETTING, class_numbers, code_matches, fractions_only,
+    instance_seed, lesson, lesson_exercises, server_key, solution_open,
 )
 from ..lessons.exercises import Checked
 from ..lessons.pace import Pace
@@ -229,6 +229,20 @@ class LearnerPanel:
     def solution_open(self, exercise: str) -> bool:
         """The teacher's setting decides, read afresh so a change applies at once."""
         return solution_open(self._policy(), self.progress.attempts.get(exercise, 0))
+
+    def today(self) -> tuple[str, ...]:
+        """The exercises the teacher chose for the lesson (all when none), read afresh."""
+        try:
+            return lesson_exercises(self.storage)
+        except StorageError:
+            return lesson_exercises(None)  # the database does not answer: every exercise
+
+    def fractions_only(self) -> bool:
+        """Does the teacher ask for exact fractions today (read afresh)?"""
+        try:
+            return fractions_only(self.storage)
+        except StorageError:
+            return False
 
     def _policy(self) -> str:
         if self.storage is not None:

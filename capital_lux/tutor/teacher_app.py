@@ -44,12 +44,17 @@ from ..lessons.classroom import (
     class_numbers,
     gradebook_csv,
     instance_seed,
+    ANSWER_FORMS,
+    ANSWER_FORMS_SETTING,
+    LESSON_EXERCISES_SETTING,
+    fractions_only,
     key_wait,
     lesson,
     mistake_label,
     new_lesson,
     server_key,
     results_csv,
+    set_lesson_exercises,
     stuck_now,
     set_class_numbers,
     teacher_key,
@@ -160,6 +165,8 @@ class TeacherApp:
         self.key_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-answer-key")
         self.sheet_links = tagged(W.HTML(), "cl-teacher-sheets")
         self.lesson_note = tagged(W.HTML(), "cl-teacher-lesson")
+        self.today = tagged(W.SelectMultiple(rows=8, layout=W.Layout(width="32em")), "cl-teacher-today")
+        self.answer_forms = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-answer-forms")
         self.new_lesson_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-new-lesson")
         self.row_picker = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-row")
         self.into_picker = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-into")
@@ -184,6 +191,7 @@ class TeacherApp:
             self.numbers_note,
             W.HBox([self.worksheet_button, self.key_button, self.sheet_links], layout=row),
             W.HBox([self.lesson_note, self.new_lesson_button], layout=row),
+            W.HBox([self.today, self.answer_forms], layout=row),
             self.summary, self.table, self.charts, self.learners,
             W.HBox([self.row_picker, self.into_picker, self.merge_button, self.remove_button], layout=row),
             self.rows_note,
@@ -192,7 +200,11 @@ class TeacherApp:
         if self.storage is not None:
             self.solutions.value = self._policy()
             self._show_numbers()
+        if self.storage is not None:
+            self._show_today()
         self.solutions.observe(lambda change: self.set_policy(change["new"]), names="value")
+        self.today.observe(lambda change: self.set_today(), names="value")
+        self.answer_forms.observe(lambda change: self.set_today(), names="value")
         self.numbers.observe(lambda change: self.set_numbers(), names="value")
         self.class_seed.observe(lambda change: self.set_numbers(), names="value")
         self.root.add_class("cl-teacher-unlocked")
@@ -227,6 +239,18 @@ class TeacherApp:
         self.export_button.description = t.gettext("Export every answer (CSV)")
         self.gradebook_button.description = t.gettext("Export the gradebook (CSV)")
         self.new_lesson_button.description = t.gettext("Start a new lesson")
+        self.today.description = t.gettext("Today's exercises")
+        self._quiet = True  # relabelling is not the teacher choosing
+        try:
+            chosen, form = self.today.value, self.answer_forms.value
+            self.today.options = [(f"{k}. {t.gettext(ex.title)}", ex.id) for k, ex in enumerate(EXERCISES, 1)]
+            self.today.value = chosen
+            self.answer_forms.options = [(t.gettext(label), key) for key, label in ANSWER_FORMS.items()]
+            if form is not None:
+                self.answer_forms.value = form
+        finally:
+            self._quiet = False
+        self.answer_forms.description = t.gettext("Answers")
         self.row_picker.description = t.gettext("Learner")
         self.into_picker.description = t.gettext("is the same as")
         self.merge_button.description = t.gettext("Merge the two rows")
@@ -333,6 +357,28 @@ class TeacherApp:
             self.rows_note.value = self._error(self.t.refusal(error))
             return False
         return True
+
+    def _show_today(self) -> None:
+        """The lesson's exercises and answer forms as the database holds them (none chosen: all)."""
+        read = self._read(lambda storage: (storage.setting(LESSON_EXERCISES_SETTING, ""), fractions_only(storage)))
+        if read is None:
+            return
+        self._quiet = True
+        try:
+            self.today.value = tuple(e for e in read[0].split() if e in dict((v, k) for k, v in self.today.options))
+            self.answer_forms.value = "fractions" if read[1] else "decimals"
+        finally:
+            self._quiet = False
+
+    def set_today(self) -> None:
+        """The teacher chose today's exercises or the answer forms: learners' pages follow."""
+        if self._quiet:
+            return
+        def write(storage: Storage) -> None:
+            set_lesson_exercises(storage, list(self.today.value))
+            storage.set_setting(ANSWER_FORMS_SETTING, str(self.answer_forms.value))
+
+        self._change(write)
 
     def start_lesson(self) -> str | None:
         """A new lesson: a new code, and a dashboard that starts empty (earlier answers are kept)."""
