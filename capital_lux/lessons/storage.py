@@ -37,6 +37,7 @@ together never apply one twice.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import secrets
@@ -130,10 +131,16 @@ SCHEMA_VERSION = len(MIGRATIONS)
 _ID = {"sqlite": "INTEGER PRIMARY KEY AUTOINCREMENT", "postgresql": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"}
 #: Any fixed number: PostgreSQL's advisory lock that serialises migrations.
 _MIGRATION_LOCK = 7_314_159
+LOG = logging.getLogger("capital_lux.storage")
 
 
 class StorageError(CapitalLuxError):
     """A name, answer or database the class storage refuses; the message says why."""
+
+
+class StorageUnavailable(StorageError):
+    """The class database does not answer now (restarted, or the network is down): the next
+    call connects again, so what could not be stored can be tried again later."""
 
 
 @dataclass(frozen=True)
@@ -282,19 +289,48 @@ class Storage:
         writers queue instead of deadlocking) and a reader's takes none: in WAL mode it reads a
         snapshot while learners write."""
         with self._lock:
-            cursor = self._connection.cursor()
-            if self.dialect == "sqlite":
-                cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
+            self._reconnect_if_lost()
+            cursor = None
             try:
+                cursor = self._connection.cursor()
+                if self.dialect == "sqlite":
+                    cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
                 yield cursor
                 self._connection.commit()
             except BaseException as error:
-                self._connection.rollback()
+                try:
+                    self._connection.rollback()
+                except self._errors:
+                    pass  # a connection that died has nothing to roll back
                 if isinstance(error, self._errors):
+                    if self._lost():
+                        LOG.warning("The class database does not answer: %s", error)
+                        raise StorageUnavailable(N_("the class database does not answer: {reason}"),
+                                                 reason=error) from None
                     raise StorageError(N_("the class database refused a change: {reason}"), reason=error) from None
                 raise
             finally:
-                cursor.close()
+                if cursor is not None:
+                    try:
+                        cursor.close()
+                    except self._errors:
+                        pass
+
+    def _lost(self) -> bool:
+        """Is the connection gone (a PostgreSQL server restarted, the network cut)?"""
+        return self.dialect == "postgresql" and bool(self._connection.closed or self._connection.broken)
+
+    def _reconnect_if_lost(self) -> None:
+        """Connect again after the server came back; say it does not answer while it is away."""
+        if not self._lost():
+            return
+        import psycopg
+
+        try:
+            self._connection = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT)
+        except psycopg.Error as error:
+            raise StorageUnavailable(N_("the class database does not answer: {reason}"), reason=error) from None
+        LOG.info("Connected to the class database again")
 
     def _run(self, cursor: Any, statement: str, params: tuple[Any, ...] = ()) -> Any:
         cursor.execute(self._sql(statement), params)

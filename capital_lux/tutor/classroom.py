@@ -33,7 +33,7 @@ from ..lessons.classroom import (
 from ..lessons.exercises import Checked
 from ..lessons.pace import Pace
 from ..lessons.progress import MAX_PROGRESS_BYTES, Progress, ProgressError
-from ..lessons.storage import Storage, StorageError, new_session
+from ..lessons.storage import Storage, StorageError, StorageUnavailable, new_session
 from .base import tagged
 
 PROGRESS_DOWNLOAD = "capital_lux_progress.json"
@@ -58,6 +58,8 @@ class LearnerPanel:
         #: a person's pace of checking answers; the clock is a parameter for the tests
         self.pace, self.clock = Pace(CHECK_BURST, CHECKS_PER_MINUTE), time.monotonic
         self._checked: set[tuple[str, str]] = set()
+        #: answers checked while the class database did not answer, kept in order until stored
+        self.pending: list[tuple[str, str, bool, str | None, str | None]] = []
         self.name = tagged(W.Text(layout=W.Layout(width="18em"), continuous_update=False), "cl-learner-name")
         self.code = tagged(W.Text(layout=W.Layout(width="12em"), continuous_update=False), "cl-learner-code")
         self.name_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-learner-join")
@@ -65,10 +67,12 @@ class LearnerPanel:
         self.upload = tagged(W.FileUpload(accept=".json", multiple=False), "cl-ex-upload")
         self.note = tagged(W.HTML(), "cl-learner-note")
         self.name_button.on_click(lambda _: self.set_name())
+        self.retry_button = tagged(W.Button(layout=W.Layout(width="auto", display="none")), "cl-learner-retry")
+        self.retry_button.on_click(lambda _: self.send_pending())
         self.code.observe(lambda change: self.set_name() if self.name.value.strip() else None, names="value")
         self.name.observe(lambda change: self.set_name() if change["new"].strip() else None, names="value")
         row = W.Layout(flex_flow="row wrap", align_items="center")
-        self.box = W.VBox([W.HBox([self.name, self.code, self.name_button, self.note], layout=row),
+        self.box = W.VBox([W.HBox([self.name, self.code, self.name_button, self.note, self.retry_button], layout=row),
                            W.HBox([self.download, self.upload], layout=row)])
         self.box.add_class("cl-learner")
         self._message = ""
@@ -85,6 +89,7 @@ class LearnerPanel:
         self.code.placeholder = t.gettext("on the board")
         self.name_button.description = t.gettext("This is me")
         self.upload.description = t.gettext("Upload progress")
+        self.retry_button.description = t.gettext("Send my answers now")
         self._show_download()
         self._show_note()
 
@@ -180,12 +185,41 @@ class LearnerPanel:
         self._show_download()
         if self.storage is None:
             return
-        try:
-            self.storage.record_attempt(self.session, exercise, answer, checked.status == "correct",
-                                        None if instance is None else str(instance), mistake)
-        except StorageError as error:
-            self._say(self.t.gettext("Your answer was checked but not saved: {reason}").format(
-                reason=self.t.refusal(error)), error=True)
+        self.pending.append((exercise, answer, checked.status == "correct",
+                             None if instance is None else str(instance), mistake))
+        self.send_pending()
+
+    def send_pending(self) -> bool:
+        """Store the answers kept on this page, oldest first; those the class database cannot
+        take now stay, and the page says so. Nothing the learner typed is lost."""
+        if self.storage is None or not self.pending:
+            return True
+        was_waiting = len(self.pending) > 1 or self.retry_button.layout.display != "none"
+        while self.pending:
+            exercise, answer, correct, instance, mistake = self.pending[0]
+            try:
+                self.storage.record_attempt(self.session, exercise, answer, correct, instance, mistake)
+            except StorageUnavailable:
+                self.retry_button.layout.display = None
+                self._say(self.t.ngettext(
+                    "The class database does not answer right now. Your {n} answer is kept on this page and will "
+                    "reach your teacher when it is back: it is sent again with your next answer, or now with "
+                    "the button.",
+                    "The class database does not answer right now. Your {n} answers are kept on this page and "
+                    "will reach your teacher when it is back: they are sent again with your next answer, or now "
+                    "with the button.", len(self.pending)).format(n=len(self.pending)), error=True)
+                return False
+            except StorageError as error:  # refused for good (too long, say): said, and not kept
+                self.pending.pop(0)
+                self._say(self.t.gettext("Your answer was checked but not saved: {reason}").format(
+                    reason=self.t.refusal(error)), error=True)
+                continue
+            self.pending.pop(0)
+        self.retry_button.layout.display = "none"
+        if was_waiting:
+            self._say(self.t.gettext("The class database answers again: every answer kept here reached your "
+                                     "teacher."))
+        return True
 
     def load_upload(self, value: Any) -> bool:
         """Take the progress from an uploaded file, or say why not and keep the one we had."""
