@@ -529,3 +529,25 @@ def test_a_postgresql_restart_under_an_open_page_loses_no_answer(tmp_path: Path)
             assert storage.progress(app.learner.session)[0] == {"modifier-after-draw": 4}
     finally:
         server.remove()
+
+
+def test_postgresql_keeps_booleans_and_times_with_their_own_types(postgres: str) -> None:
+    import psycopg
+
+    name = f"class_{next(_databases)}"
+    with psycopg.connect(postgres, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    url = postgres.rsplit("/", 1)[0] + "/" + name
+    with Storage(url) as storage:
+        storage.set_name("s1", "Ana")
+        storage.record_attempt("s1", "deal-any-six", "1/2", False, mistake="binomial")
+        storage.record_attempt("s1", "deal-any-six", "3/4", True)
+        [wrong, right] = storage.attempts()
+        assert (wrong.correct, right.correct, wrong.mistake) == (False, True, "binomial")
+        assert wrong.at.startswith("20") and "+00:00" in wrong.at
+    with psycopg.connect(url) as connection:
+        types = dict(connection.execute(
+            "SELECT table_name || '.' || column_name, data_type FROM information_schema.columns "
+            "WHERE table_name IN ('attempts', 'learners', 'solutions_seen')").fetchall())
+    assert types["attempts.correct"] == "boolean" and types["attempts.mistake"] == "text"
+    assert {types[c] for c in ("attempts.at", "learners.started", "solutions_seen.at")} == {"timestamp with time zone"}

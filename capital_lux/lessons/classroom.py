@@ -54,7 +54,7 @@ from pathlib import Path
 from ..engine.cards import N_, CapitalLuxError
 from ..i18n import Translator, translator
 from ..i18n.formatting import spreadsheet_delimiter
-from .storage import Attempt, Storage, StorageError
+from .storage import EPOCH, Attempt, Storage, StorageError
 
 TEACHER_KEY_VARIABLE = "CAPITAL_LUX_TEACHER_KEY"
 #: A shorter key could be guessed by trying; the teacher page refuses to open with one.
@@ -450,7 +450,7 @@ CODE_LENGTH = 5
 
 def lesson(storage: Storage) -> tuple[str, str]:
     """The lesson's code ("" when the teacher has not started one: names alone) and start."""
-    return storage.setting(LESSON_CODE_SETTING, ""), storage.setting(LESSON_STARTED_SETTING, "")
+    return storage.setting(LESSON_CODE_SETTING, ""), storage.setting(LESSON_STARTED_SETTING, EPOCH)
 
 
 def new_lesson(storage: Storage) -> str:

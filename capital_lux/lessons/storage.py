@@ -28,9 +28,12 @@ Schema (version 4):
   learner and exercise, and each wrong answer once per learner, never the whole log;
 - ``solutions_seen(session, exercise, at)`` (version 4): when a learner first opened an
   exercise's worked solution, so the teacher can tell a learner who found the answer
-  from one who read it.
+  from one who read it;
+- version 5, in PostgreSQL only: ``correct`` a boolean, times ``timestamptz`` (SQLite
+  keeps 1/0 and ISO 8601 text); ``mistake`` holds the mistake's stable id.
 
-A migration is a list of statements appended to ``MIGRATIONS``; ``open_storage``
+A migration is a list of statements appended to ``MIGRATIONS`` (``"postgresql: …"``
+for one dialect only); ``open_storage``
 applies the missing ones in one transaction, under a lock, so kernels starting
 together never apply one twice.
 """
@@ -126,8 +129,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " at TEXT NOT NULL,"
         " PRIMARY KEY (session, exercise))",
     ),
+    (
+        # PostgreSQL's own types, for a school's tools that read the database: answers right or
+        # wrong as booleans, times as timestamptz (SQLite has neither: it keeps 1/0 and ISO text).
+        "postgresql: ALTER TABLE attempts DROP CONSTRAINT IF EXISTS attempts_correct_check",
+        "postgresql: ALTER TABLE attempts ALTER COLUMN correct TYPE BOOLEAN USING correct = 1",
+        "postgresql: ALTER TABLE attempts ALTER COLUMN at TYPE TIMESTAMPTZ USING at::timestamptz",
+        "postgresql: ALTER TABLE learners ALTER COLUMN started TYPE TIMESTAMPTZ USING started::timestamptz",
+        "postgresql: ALTER TABLE solutions_seen ALTER COLUMN at TYPE TIMESTAMPTZ USING at::timestamptz",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The earliest time: "since the beginning", where a lesson has no start.
+EPOCH = "1970-01-01T00:00:00.000+00:00"
 _ID = {"sqlite": "INTEGER PRIMARY KEY AUTOINCREMENT", "postgresql": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"}
 #: Any fixed number: PostgreSQL's advisory lock that serialises migrations.
 _MIGRATION_LOCK = 7_314_159
@@ -206,6 +220,11 @@ def name_key(name: str) -> str:
     """What makes two names the same learner's: the same letters, whatever the case, the
     spaces, or an accent typed as one character or two."""
     return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+
+
+def _text(moment: Any) -> str:
+    """A time as the app passes it around: ISO 8601 text (PostgreSQL gives a datetime)."""
+    return moment.isoformat(timespec="milliseconds") if isinstance(moment, datetime) else str(moment)
 
 
 def _now() -> str:
@@ -355,7 +374,12 @@ class Storage:
                                       "knows up to {known}"), found=version, known=SCHEMA_VERSION)
             for statements in MIGRATIONS[version:]:
                 for statement in statements:
-                    cursor.execute(statement.format(id=_ID[self.dialect]))
+                    dialect, _, only = statement.partition(": ")
+                    if dialect in _ID and only:  # a statement for one dialect
+                        if dialect == self.dialect:
+                            cursor.execute(only)
+                    else:
+                        cursor.execute(statement.format(id=_ID[self.dialect]))
             if row is None:
                 self._run(cursor, "INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             elif version < SCHEMA_VERSION:
@@ -391,7 +415,7 @@ class Storage:
                               "ON CONFLICT (session) DO UPDATE SET name = excluded.name", (session, cleaned, _now()))
         return cleaned
 
-    def find_learner(self, name: str, since: str = "") -> tuple[str, str] | None:
+    def find_learner(self, name: str, since: str = EPOCH) -> tuple[str, str] | None:
         """(session, name kept) of the learner called ``name`` (case, accents typed apart and
         spaces aside) who started at or after ``since`` (the lesson's start), the earliest if several."""
         wanted = name_key(name)
@@ -456,7 +480,7 @@ class Storage:
                               "ON CONFLICT (session) DO NOTHING", (session, _now()))
             attempt = self._run(cursor, "INSERT INTO attempts (session, exercise, instance, answer, correct, mistake, "
                                         "at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                                (session, exercise, instance, answer, int(correct), mistake, _now())).fetchone()[0]
+                                (session, exercise, instance, answer, bool(correct), mistake, _now())).fetchone()[0]
             self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved, solved_after) "
                               "VALUES (?, ?, 1, ?, ?) "
                               "ON CONFLICT (session, exercise) DO UPDATE SET attempts = progress.attempts + 1, "
@@ -487,7 +511,7 @@ class Storage:
                           (session, exercise, count, solved.get(exercise)))
 
     # -- the class --------------------------------------------------------------------------------
-    def attempts(self, since: str = "") -> list[Attempt]:
+    def attempts(self, since: str = EPOCH) -> list[Attempt]:
         """Every attempt of the class (of learners who started at or after ``since``: the
         lesson's start), oldest first, with the learner's name."""
         with self._transaction(write=False) as cursor:
@@ -495,7 +519,7 @@ class Storage:
                                      "a.mistake, a.at, s.at FROM attempts a JOIN learners l ON l.session = a.session "
                                      "LEFT JOIN solutions_seen s ON s.session = a.session AND s.exercise = a.exercise "
                                      "WHERE l.started >= ? ORDER BY a.id", (since,)).fetchall()
-        return [Attempt(int(r[0]), r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8],
+        return [Attempt(int(r[0]), r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], _text(r[8]),
                         r[9] is not None and r[9] <= r[8]) for r in rows]
 
     def record_solution_seen(self, session: str, exercise: str) -> None:
@@ -506,16 +530,16 @@ class Storage:
             self._run(cursor, "INSERT INTO solutions_seen (session, exercise, at) VALUES (?, ?, ?) "
                               "ON CONFLICT (session, exercise) DO NOTHING", (session, exercise, _now()))
 
-    def solutions_seen(self, since: str = "") -> list[tuple[str, str]]:
+    def solutions_seen(self, since: str = EPOCH) -> list[tuple[str, str]]:
         """(session, exercise) for every solution a learner saw before solving its exercise."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, "SELECT s.session, s.exercise FROM solutions_seen s "
                                      "JOIN learners l ON l.session = s.session WHERE l.started >= ? AND NOT EXISTS ("
                                      "SELECT 1 FROM attempts a WHERE a.session = s.session AND "
-                                     "a.exercise = s.exercise AND a.correct = 1 AND a.at < s.at)", (since,)).fetchall()
+                                     "a.exercise = s.exercise AND a.correct AND a.at < s.at)", (since,)).fetchall()
         return [(str(r[0]), str(r[1])) for r in rows]
 
-    def learner_exercises(self, since: str = "") -> list[tuple[str, str, str, int, int, bool]]:
+    def learner_exercises(self, since: str = EPOCH) -> list[tuple[str, str, str, int, int, bool]]:
         """Per exercise and learner: (exercise, session, name, answers, answers up to the first
         correct one, solved), from the progress kept with every answer (one row each)."""
         with self._transaction(write=False) as cursor:
@@ -525,7 +549,7 @@ class Storage:
                 "WHERE p.attempts > 0 AND l.started >= ?"), (since,)).fetchall()
         return [(r[0], r[1], r[2], int(r[3]), int(r[4]), bool(r[5])) for r in rows]
 
-    def stuck(self, since: str, wrong: int = 3, lesson: str = "") -> list[tuple[str, str, str, int, str]]:
+    def stuck(self, since: str, wrong: int = 3, lesson: str = EPOCH) -> list[tuple[str, str, str, int, str]]:
         """Learners stuck now: (session, name, exercise, answers, last answer's time) for every
         exercise not solved after at least ``wrong`` answers, the last one given after ``since``
         (an ISO time), latest first."""
@@ -537,9 +561,9 @@ class Storage:
                 "GROUP BY session, exercise) r ON r.session = p.session AND r.exercise = p.exercise "
                 "WHERE p.solved IS NULL AND p.attempts >= ? AND l.started >= ? ORDER BY r.last DESC"),
                 (since, wrong, lesson)).fetchall()
-        return [(str(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4])) for r in rows]
+        return [(str(r[0]), str(r[1]), str(r[2]), int(r[3]), _text(r[4])) for r in rows]
 
-    def wrong_answers(self, since: str = "") -> list[tuple[str, str, int, str | None]]:
+    def wrong_answers(self, since: str = EPOCH) -> list[tuple[str, str, int, str | None]]:
         """Per exercise, each wrong answer: (exercise, answer, learners who gave it, a mistake it
         was diagnosed as), most learners first, then first given first."""
         with self._transaction(write=False) as cursor:
@@ -549,7 +573,7 @@ class Storage:
                 "GROUP BY w.exercise, w.answer ORDER BY w.exercise, 3 DESC, 5"), (since,)).fetchall()
         return [(r[0], r[1], int(r[2]), r[3]) for r in rows]
 
-    def mistakes_made(self, since: str = "") -> list[tuple[str, str, int]]:
+    def mistakes_made(self, since: str = EPOCH) -> list[tuple[str, str, int]]:
         """Per exercise, each diagnosed mistake: (exercise, mistake, learners who made it), most first."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, (
