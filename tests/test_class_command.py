@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -177,3 +178,19 @@ def test_a_class_keeps_its_key_and_takes_the_environments(tmp_path: Path, monkey
     with pytest.raises(C.Refused, match="shorter than 12 characters"):
         C.class_key(kept, t)
     assert kept.read_text().strip() == drawn  # the refusal changed nothing
+
+
+def test_a_class_that_cannot_start_says_why_and_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    t = translator("en")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.delenv(TEACHER_KEY_VARIABLE, raising=False)
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(C.Refused, match=f"Port {port} is already in use on this machine"):
+            C.start("", port, (), t)
+    monkeypatch.setenv("CAPITAL_LUX_DB", str(tmp_path / "no such folder" / "class.sqlite3"))
+    with pytest.raises(C.Refused, match="The class cannot start: the class database cannot be used"):
+        C.start("", B.free_port(), (), t)
+    assert sorted(path.name for path in (tmp_path / "capital-lux").iterdir()) == []  # no key, no PID file

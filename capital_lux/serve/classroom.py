@@ -210,8 +210,7 @@ def start(address: str, port: int, voila_options: Sequence[str], t: Translator) 
     try:
         open_storage(database).close()  # the schema made, or why the database cannot be used said now
     except StorageError as error:
-        raise Refused(t.gettext("The class database cannot be used: {reason}").format(
-            reason=t.refusal(error))) from None
+        raise Refused(t.gettext("The class cannot start: {reason}").format(reason=t.refusal(error))) from None
     key = class_key(paths["key"], t)
     environment[TEACHER_KEY_VARIABLE] = key
 
