@@ -40,7 +40,8 @@ from ..lessons.classroom import MIN_TEACHER_KEY, TEACHER_KEY_VARIABLE, data_fold
 from ..lessons.storage import ENVIRONMENT_VARIABLE as DATABASE_VARIABLE
 from ..lessons.storage import StorageError, open_storage
 
-#: The checkout the package is installed from (editable): ``voila.json`` and ``notebooks/``.
+#: The checkout the package is installed from (editable): ``voila.json`` and ``notebooks/``; a
+#: package installed elsewhere starts the class from the current folder, if it is a checkout.
 CHECKOUT = Path(__file__).resolve().parents[2]
 DEFAULT_PORT = 8866
 LEARNERS_PAGE = "probability_exercises.ipynb"
@@ -150,6 +151,11 @@ def running(pid: int) -> bool:
     return state not in ("Z", "X") and b"capital_lux.serve" in command
 
 
+def is_checkout(folder: Path) -> bool:
+    """Whether ``folder`` holds what the class server starts from: ``voila.json`` and the pages."""
+    return (folder / "voila.json").is_file() and (folder / "notebooks" / LEARNERS_PAGE).is_file()
+
+
 def pid_in(path: Path) -> int | None:
     try:
         text = path.read_text().strip()
@@ -195,9 +201,10 @@ def start(address: str, port: int, voila_options: Sequence[str], t: Translator) 
         raise Refused(t.gettext("A class is already running (process {pid}): stop it first with "
                                 "make class-stop.").format(pid=pid))
     paths["pid"].unlink(missing_ok=True)
-    if not (CHECKOUT / "voila.json").is_file() or not (CHECKOUT / "notebooks" / LEARNERS_PAGE).is_file():
+    checkout = next((folder for folder in (CHECKOUT, Path.cwd()) if is_checkout(folder)), None)
+    if checkout is None:
         raise Refused(t.gettext("The class starts from the project’s checkout, and {folder} is not one: run "
-                                "make class there.").format(folder=CHECKOUT))
+                                "make class there.").format(folder=Path.cwd()))
     listen = address or "0.0.0.0"
     if not port_free(listen, port):
         raise Refused(t.gettext("Port {port} is already in use on this machine: choose another, e.g. make class "
@@ -218,7 +225,7 @@ def start(address: str, port: int, voila_options: Sequence[str], t: Translator) 
                f"--Voila.ip={listen}", "--Voila.port_retries=0", *voila_options]
     descriptor = os.open(paths["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(descriptor, "wb") as log:
-        server = subprocess.Popen(command, cwd=CHECKOUT, env=environment, stdin=subprocess.DEVNULL,
+        server = subprocess.Popen(command, cwd=checkout, env=environment, stdin=subprocess.DEVNULL,
                                   stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     write_private(paths["pid"], f"{server.pid}\n")
     host = "127.0.0.1" if listen == "0.0.0.0" else listen
