@@ -121,13 +121,19 @@ def server_key(storage: Storage | None) -> bytes:
     return file_key(key_file())
 
 
+def data_folder() -> Path:
+    """The server's own folder, outside any checkout: ``$XDG_DATA_HOME/capital-lux``, by default
+    ``~/.local/share/capital-lux`` (its key without a class database, and ``make class``'s files)."""
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(data) / "capital-lux"
+
+
 def key_file() -> Path:
     """Where a server with no class database keeps its key (``CAPITAL_LUX_KEY_FILE``)."""
     named = os.environ.get(KEY_FILE_VARIABLE)
     if named:
         return Path(named)
-    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(data) / "capital-lux" / "server.key"
+    return data_folder() / "server.key"
 
 
 def file_key(path: Path) -> bytes:
