@@ -551,3 +551,17 @@ def test_postgresql_keeps_booleans_and_times_with_their_own_types(postgres: str)
             "WHERE table_name IN ('attempts', 'learners', 'solutions_seen')").fetchall())
     assert types["attempts.correct"] == "boolean" and types["attempts.mistake"] == "text"
     assert {types[c] for c in ("attempts.at", "learners.started", "solutions_seen.at")} == {"timestamp with time zone"}
+
+
+def test_the_default_class_database_lives_outside_the_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # It sat in notebooks/, inside the checkout, where a page's folder could serve it.
+    from capital_lux.lessons.storage import database_url
+
+    monkeypatch.delenv("CAPITAL_LUX_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert database_url() == str(tmp_path / "data" / "capital-lux" / "class.sqlite3")
+    with Storage() as storage:
+        storage.set_name("s1", "Ana")
+    folder = tmp_path / "data" / "capital-lux"
+    assert (folder.stat().st_mode & 0o777, (folder / "class.sqlite3").stat().st_mode & 0o777) == (0o700, 0o600)
+    assert not str(database_url()).startswith(str(Path(__file__).resolve().parent.parent))

@@ -54,7 +54,7 @@ from pathlib import Path
 from ..engine.cards import N_, CapitalLuxError
 from ..i18n import Translator, translator
 from ..i18n.formatting import spreadsheet_delimiter
-from .storage import EPOCH, Attempt, Storage, StorageError
+from .storage import EPOCH, Attempt, Storage, StorageError, data_folder
 
 TEACHER_KEY_VARIABLE = "CAPITAL_LUX_TEACHER_KEY"
 #: A shorter key could be guessed by trying; the teacher page refuses to open with one.
@@ -119,13 +119,6 @@ def server_key(storage: Storage | None) -> bytes:
             raise StorageError(N_("the class database's key is damaged: start a new class database"))
         return key
     return file_key(key_file())
-
-
-def data_folder() -> Path:
-    """The server's own folder, outside any checkout: ``$XDG_DATA_HOME/capital-lux``, by default
-    ``~/.local/share/capital-lux`` (its key without a class database, and ``make class``'s files)."""
-    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(data) / "capital-lux"
 
 
 def key_file() -> Path:

@@ -2,12 +2,12 @@
 
 ``open_storage()`` connects to the database named by the environment variable
 ``CAPITAL_LUX_DB`` (a file path for SQLite, or a ``postgresql://`` URL), or to
-``capital_lux_class.sqlite3`` in the kernel's working directory, and brings its
+``class.sqlite3`` in the server's own folder (``data_folder()``), and brings its
 schema up to date: the app sets the database up itself, with no manual step.
 Only the standard DB-API is used (``sqlite3`` from the standard library,
 ``psycopg`` 3 for PostgreSQL, installed with ``pip install capital-lux[postgresql]``).
 
-Schema (version 4):
+Schema (version 5):
 
 - ``schema_version(version)``: one row, the number of migrations applied;
 - ``learners(session, name, started)``: a session id is made for each page a
@@ -58,7 +58,7 @@ from typing import Any
 from ..engine.cards import N_, CapitalLuxError
 
 ENVIRONMENT_VARIABLE = "CAPITAL_LUX_DB"
-DEFAULT_DATABASE = "capital_lux_class.sqlite3"
+DEFAULT_DATABASE = "class.sqlite3"  # in ``data_folder()``
 #: What names a database in memory to SQLite: each kernel would have its own.
 MEMORY_MARKS = (":memory:", "mode=memory")
 #: Seconds to wait for PostgreSQL to answer a connection.
@@ -174,8 +174,17 @@ class Attempt:
     saw_solution: bool = False
 
 
+def data_folder() -> Path:
+    """The server's own folder, outside any checkout: ``$XDG_DATA_HOME/capital-lux``, by default
+    ``~/.local/share/capital-lux`` (the class database, the key without one, ``make class``'s files)."""
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(data) / "capital-lux"
+
+
 def database_url() -> str:
-    return os.environ.get(ENVIRONMENT_VARIABLE, "").strip() or DEFAULT_DATABASE
+    """``CAPITAL_LUX_DB``, else the class database in the server's own folder: never inside the
+    checkout, where a page's folder could serve it or a ``git clean`` delete it."""
+    return os.environ.get(ENVIRONMENT_VARIABLE, "").strip() or str(data_folder() / DEFAULT_DATABASE)
 
 
 def _owner_only(path: Path) -> None:
@@ -262,6 +271,8 @@ class Storage:
             self._connection: Any = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT)
         else:
             path = Path(self.url.removeprefix("sqlite:///"))
+            if path.parent == data_folder():
+                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             _owner_only(path)
             # isolation_level=None: transactions are begun here, explicitly, as BEGIN IMMEDIATE, so two
             # writers queue for the lock (up to ``timeout``) instead of failing on an upgrade deadlock.
@@ -612,5 +623,5 @@ class Storage:
 
 
 def open_storage(url: str | None = None) -> Storage:
-    """The class database (``CAPITAL_LUX_DB``, or ``capital_lux_class.sqlite3`` here), schema up to date."""
+    """The class database (``database_url()``), schema up to date."""
     return Storage(url)

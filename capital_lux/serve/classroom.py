@@ -5,7 +5,7 @@ checkout (Voila reads ``voila.json`` from the folder it starts in), listens beyo
 ``localhost`` for the learners' machines to reach it, has a teacher's key in its environment,
 and keeps the class database out of the folder it serves. ``start`` does all four:
 
-- the class's files live in the server's own folder (``lessons.classroom.data_folder()``,
+- the class's files live in the server's own folder (``lessons.storage.data_folder()``,
   0700): the class database ``class.sqlite3`` unless ``CAPITAL_LUX_DB`` names another, the
   teacher's key ``teacher.key`` (0600) unless ``CAPITAL_LUX_TEACHER_KEY`` is set, the server's
   log ``class.log`` and its process id ``class.pid``;
@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Sequence
 
 from ..i18n import LANGUAGES, Translator, default_language, translator
-from ..lessons.classroom import MIN_TEACHER_KEY, TEACHER_KEY_VARIABLE, data_folder, teacher_key
-from ..lessons.storage import ENVIRONMENT_VARIABLE as DATABASE_VARIABLE
-from ..lessons.storage import StorageError, open_storage
+from ..lessons.classroom import MIN_TEACHER_KEY, TEACHER_KEY_VARIABLE, teacher_key
+from ..lessons.storage import DEFAULT_DATABASE, ENVIRONMENT_VARIABLE as DATABASE_VARIABLE
+from ..lessons.storage import StorageError, data_folder, open_storage
 
 #: The checkout the package is installed from (editable): ``voila.json`` and ``notebooks/``; a
 #: package installed elsewhere starts the class from the current folder, if it is a checkout.
@@ -46,7 +46,7 @@ CHECKOUT = Path(__file__).resolve().parents[2]
 DEFAULT_PORT = 8866
 LEARNERS_PAGE = "probability_exercises.ipynb"
 TEACHERS_PAGE = "teacher.ipynb"
-DATABASE_FILE = "class.sqlite3"
+DATABASE_FILE = DEFAULT_DATABASE
 KEY_FILE = "teacher.key"
 PID_FILE = "class.pid"
 LOG_FILE = "class.log"
