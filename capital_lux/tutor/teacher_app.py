@@ -410,9 +410,16 @@ class TeacherApp:
         return True
 
     def _table(self, summaries: dict[str, ExerciseSummary]) -> str:
+        """Per exercise: who answered, who solved, the median answers, and the classic mistakes
+        made. The most common wrong numbers only when everyone has the same cards: on their own
+        cards, one number means different things for different learners."""
         t = self.t
+        numbers = self._read(class_numbers)
+        same_cards = numbers is not None and numbers[0] == "class"
         head = [t.gettext("Exercise"), t.gettext("Learners who answered"), t.gettext("Solved"),
-                t.gettext("Median answers per learner"), t.gettext("Most common wrong answers"),
+                t.gettext("Median answers per learner"),
+                t.gettext("Most common wrong answers") if same_cards else
+                t.gettext("Most common wrong answers (shown when everyone has the same cards)"),
                 t.gettext("Most common mistakes")]
         rows = []
         for number, ex in enumerate(EXERCISES, 1):
@@ -421,7 +428,7 @@ class TeacherApp:
                 cells = [escape(f"{number}. {t.gettext(ex.title)}"), "0", "0", "-", "", ""]
             else:
                 wrong = []
-                for answer, count, mistake in s.wrong:
+                for answer, count, mistake in (s.wrong if same_cards else ()):
                     text = t.gettext("{answer} ({count}×)").format(answer=answer, count=self._number(count))
                     if mistake:
                         text = t.gettext("{answer}: {mistake}").format(answer=text, mistake=mistake_label(t, mistake))
