@@ -776,3 +776,11 @@ def test_the_teacher_chooses_todays_exercises_and_asks_for_exact_fractions(
     learner.picker.value = "scholar-green"
     learner.answer.value = "0.5"
     assert learner.check() != "invalid" or "decimal" in learner.feedback.value
+
+
+def test_a_learner_working_alone_reads_a_note_not_an_error_and_a_download_button() -> None:
+    from capital_lux.tutor.exercises_app import build_app
+
+    alone = build_app("en", storage=None)._exercises.learner
+    assert "working on your own" in alone.note.value and "cl-error" not in alone.note.value
+    assert 'role="button"' in alone.download.value and "Download my progress" in alone.download.value

@@ -37,6 +37,9 @@ from ..lessons.storage import Storage, StorageError, StorageUnavailable, new_ses
 from .base import tagged
 
 PROGRESS_DOWNLOAD = "capital_lux_progress.json"
+#: A link the learner should see as something to click, like the page's buttons.
+BUTTON_STYLE = ("display:inline-block;padding:3px 10px;border:1px solid #767676;border-radius:4px;"
+                "background:#f3f3f3;color:#1a1a1a;text-decoration:none;font:13px sans-serif")
 #: Answers one learner may check at once, then a minute: as fast as a person works them out.
 CHECK_BURST, CHECKS_PER_MINUTE = 6, 12
 
@@ -77,8 +80,9 @@ class LearnerPanel:
         self.box.add_class("cl-learner")
         self._message = ""
         self._error = False
-        if storage is None:
-            self._say(t.gettext("Class results are not being kept on this server."), error=True)
+        if storage is None:  # a learner working alone: nothing is wrong, say where their work is
+            self._say(t.gettext("You are working on your own: your answers stay on this page. Download your "
+                                "progress to keep it."))
         self.relabel(t)
 
     def relabel(self, t: Translator) -> None:
@@ -116,8 +120,9 @@ class LearnerPanel:
 
     def _show_download(self) -> None:
         data = base64.b64encode(self.progress.to_json(self.key(), self.joined).encode()).decode()
-        self.download.value = (f'<a download="{PROGRESS_DOWNLOAD}" href="data:application/json;base64,{data}">'
-                               f"{escape(self.t.gettext('Download my progress'))}</a>")
+        self.download.value = (f'<a class="cl-button" download="{PROGRESS_DOWNLOAD}" role="button" '
+                               f'style="{BUTTON_STYLE}" href="data:application/json;base64,{data}">'
+                               f"⬇ {escape(self.t.gettext('Download my progress'))}</a>")
 
     # -- what the learner does ----------------------------------------------------------------
     def set_name(self) -> None:
