@@ -779,8 +779,8 @@ def test_the_teacher_chooses_todays_exercises_and_asks_for_exact_fractions(
 
 
 def test_a_learner_working_alone_reads_a_note_not_an_error_and_a_download_button() -> None:
-    from capital_lux.tutor.exercises_app import build_app
+    from capital_lux.tutor.classroom import LearnerPanel
 
-    alone = build_app("en", storage=None)._exercises.learner
+    alone = LearnerPanel(translator("en"), None)  # no class database could be opened
     assert "working on your own" in alone.note.value and "cl-error" not in alone.note.value
     assert 'role="button"' in alone.download.value and "Download my progress" in alone.download.value
