@@ -32,7 +32,7 @@ HOST      ?= 127.0.0.1
 export CAPITAL_LUX_CHROMIUM ?= $(CHROMIUM)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD ?= 1
 
-.PHONY: all venv chromium test typecheck pytest tutor bench clean
+.PHONY: all venv chromium test typecheck pytest tutor class class-stop bench clean
 
 all: test
 
@@ -76,6 +76,17 @@ pytest: venv chromium
 # Voila reads voila.json from the current directory, so run from the repo root.
 tutor: venv
 	cd $(ROOT) && $(VOILA) $(TUTOR_NB) --port=$(PORT) --no-browser --Voila.ip=$(HOST)
+
+# A class: the exercises and the teacher's page served to the room's network, in the background
+# (capital_lux/serve/classroom.py). ADDRESS= listens on one address only (default: every one);
+# CLASS_OPTIONS= passes more settings to the server, e.g. --ClassKernels.max_kernels=40.
+ADDRESS   ?=
+CLASS_OPTIONS ?=
+class: venv
+	@cd $(ROOT) && $(VPY) -m capital_lux.serve.classroom start --port=$(PORT) $(if $(ADDRESS),--address=$(ADDRESS)) $(CLASS_OPTIONS)
+
+class-stop:
+	@cd $(ROOT) && $(VPY) -m capital_lux.serve.classroom stop
 
 bench: venv
 	cd $(ROOT) && $(VPY) -m capital_lux bench

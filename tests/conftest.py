@@ -12,8 +12,8 @@ import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # Set before any notebook kernel or Voila server starts, so none of them writes a
-    # capital_lux_class.sqlite3 beside the notebooks or into a teacher's real database.
+    # Set before any notebook kernel or Voila server starts, so none of them writes
+    # the class database in the home folder or into a teacher's real database.
     folder = Path(tempfile.mkdtemp(prefix="capital-lux-test-db-"))
     os.environ["CAPITAL_LUX_DB"] = str(folder / "class.sqlite3")
     os.environ["CAPITAL_LUX_KEY_FILE"] = str(folder / "server.key")  # never the home folder's

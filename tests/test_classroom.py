@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import json
+from datetime import datetime, timedelta, timezone
 from dataclasses import replace
 from html import escape
 from pathlib import Path
@@ -14,10 +16,12 @@ import pytest
 
 from capital_lux.i18n import LANGUAGES, translator
 from capital_lux.lessons.classroom import (
-    TEACHER_KEY_VARIABLE, class_numbers, instance_seed, results_csv, server_key, solution_open, summarise,
+    STUCK_MINUTES, TEACHER_KEY_VARIABLE, class_numbers, instance_seed, mistake_label, results_csv, server_key,
+    set_class_numbers, solution_open, stuck_now, summarise,
 )
 from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, check_answer, format_number
 from capital_lux.lessons.problems.checker import classic_values
+from capital_lux.lessons.problems.mistakes import LABELS
 from capital_lux.lessons.progress import MAX_PROGRESS_BYTES, PROGRESS_FORMAT, Progress, ProgressError, signature
 from capital_lux.lessons.storage import Attempt, Storage
 
@@ -50,6 +54,20 @@ def _learner(storage: Storage, lang: str = "en", numbers: Any = None) -> Any:
     from capital_lux.tutor.exercises_app import build_app
 
     return build_app(lang, storage=storage, numbers=numbers)._exercises
+
+
+def _answered(storage: Storage, learners: list[tuple[str, list[str]]], exercise: str = "modifier-after-draw") -> list[Any]:
+    """A page per (name, answers), each answer checked on ``exercise``."""
+    pages = []
+    for name, answers in learners:
+        app = _learner(storage)
+        app.learner.name.value = name
+        app.picker.value = exercise
+        for answer in answers:
+            app.answer.value = answer
+            app.check()
+        pages.append(app)
+    return pages
 
 
 def _teacher(storage: Storage, monkeypatch: pytest.MonkeyPatch, key: str | None = KEY) -> Any:
@@ -144,21 +162,70 @@ def test_the_learners_page_has_no_path_no_teacher_control_and_no_answer(storage:
     assert "-4/3" in app.solution.value
 
 
-def test_answers_go_to_the_database_under_the_learners_session(storage: Storage) -> None:
-    first, second = _learner(storage), _learner(storage)
+def test_a_name_is_one_learner_and_coming_back_restores_what_they_solved(storage: Storage) -> None:
+    # A reload used to make a new row ("Learners: 10" for 7) and "Solved: 0 of 21" for a
+    # learner who had solved exercise 3 and typed the same name again.
+    first = _learner(storage)
     first.learner.name.value = "  Ana  "
-    second.learner.name.value = "Ana"
-    assert first.learner.session != second.learner.session
     first.picker.value = "modifier-after-draw"
-    for answer in ("1/2", "a third", "1/3"):
+    for answer in ("1/2", "a third", format_number(first.exercise.exact())):
         first.answer.value = answer
         first.check()
-    assert storage.progress(first.learner.session) == ({"modifier-after-draw": 2}, {"modifier-after-draw": "1/3"})
-    assert storage.progress(second.learner.session) == ({}, {})
-    assert f"0 of {len(EXERCISES)}" in second.progress_note.value and f"1 of {len(EXERCISES)}" in first.progress_note.value
+    assert f"1 of {len(EXERCISES)}" in first.progress_note.value
+    again = _learner(storage)  # the same learner, after a reload: a new page
+    again.picker.value = "scholar-green"
+    again.answer.value = "1/2"  # answered before typing the name: it joins her row
+    again.check()
+    again.learner.name.value = "ana"
+    assert again.learner.session == first.learner.session
+    assert f"1 of {len(EXERCISES)}" in again.progress_note.value and "Welcome back, Ana" in again.learner.note.value
+    attempts, solved = storage.progress(first.learner.session)
+    assert attempts == {"modifier-after-draw": 2, "scholar-green": 1} and list(solved) == ["modifier-after-draw"]
+    assert [name for _, _, name, *_ in storage.learner_exercises()] == ["Ana", "Ana"]  # one learner, two exercises
+    other = _learner(storage)
+    other.learner.name.value = "Bea"
+    assert other.learner.session != first.learner.session and "Welcome, Bea" in other.learner.note.value
     rows = storage.attempts()
-    assert [(r.name, r.answer, r.correct) for r in rows] == [("Ana", "1/2", False), ("Ana", "1/3", True)]
-    assert "Welcome, Ana" in first.learner.note.value
+    assert [(r.name, r.answer, r.correct) for r in rows] == [
+        ("Ana", "1/2", False), ("Ana", format_number(first.exercise.exact()), True), ("Ana", "1/2", False)]
+
+
+def test_a_lesson_code_keeps_others_out_and_a_new_lesson_starts_empty(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana = _learner(storage)
+    ana.learner.name.value = "Ana"
+    ana.picker.value = "modifier-after-draw"
+    ana.answer.value = "1/2"
+    ana.check()
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    assert teacher.unlock() and "Learners: 1." in teacher.summary.value
+    code = teacher.start_lesson()
+    assert code and code in teacher.lesson_note.value and "Learners: 0." in teacher.summary.value
+    assert len(storage.attempts()) == 1  # the earlier lesson's answers are kept
+    late = _learner(storage)
+    late.learner.name.value = "Ana"  # no code: not in the lesson
+    assert "lesson code" in late.learner.note.value and late.learner.joined == ""
+    late.learner.code.value = f" {code.lower()} "  # typed loosely: spaces and case do not matter
+    assert late.learner.joined == "Ana" and late.learner.session != ana.learner.session  # a new lesson, a new row
+    assert f"0 of {len(EXERCISES)}" in late.progress_note.value
+
+
+def test_the_teacher_merges_two_rows_of_one_learner_and_removes_a_stray_one(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana, typo, stray = _answered(storage, [("Ana", ["1/2"]), ("Anna", ["0.9", "1/3"]), ("test", ["0.99"])])
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    assert teacher.unlock() and "Learners: 3. Answers checked: 4." in teacher.summary.value
+    teacher.row_picker.value, teacher.into_picker.value = typo.learner.session, ana.learner.session
+    assert teacher.merge_rows()
+    assert storage.progress(ana.learner.session) == ({"modifier-after-draw": 3}, {"modifier-after-draw": "1/3"})
+    figures = teacher._figures()
+    assert figures is not None and figures.summaries["modifier-after-draw"].outcomes[2] == 1  # solved at the 3rd
+    teacher.row_picker.value = stray.learner.session
+    assert teacher.remove_row()
+    assert "Learners: 1. Answers checked: 3." in teacher.summary.value
+    assert {a.name for a in storage.attempts()} == {"Ana"}
 
 
 def test_a_learner_without_a_name_is_asked_for_one_and_still_counted(storage: Storage) -> None:
@@ -223,32 +290,33 @@ def test_wrong_keys_are_refused_then_the_page_locks(storage: Storage, monkeypatc
 
 
 def test_the_dashboard_shows_the_class_and_exports_it(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
-    learners = [_learner(storage) for _ in range(3)]
-    for n, (app, answers) in enumerate(zip(learners, (["1/2", "1/3"], ["1/2"], ["1/4", "1/2", "1/3"]))):
-        app.learner.name.value = ["Ana", "Ana", "=cmd|' /C calc'!A0"][n]
-        app.picker.value = "modifier-after-draw"
-        for answer in answers:
-            app.answer.value = answer
-            app.check()
+    set_class_numbers(storage, "class", 7)  # everyone the same cards: the same number is the same answer
+    _answered(storage, [("Ana", ["1/2", "1/3"]), ("Ana", ["1/2"]), ("=cmd|' /C calc'!A0", ["1/4", "1/2", "1/3"])])
     teacher = _teacher(storage, monkeypatch)
     teacher.key.value = KEY
     assert teacher.unlock() is True and teacher.key.value == ""
-    assert "Learners: 3. Answers checked: 6." in teacher.summary.value
+    assert "Learners: 2. Answers checked: 6." in teacher.summary.value  # the two Ana pages are one learner
     row = teacher.table.value.split('data-exercise="modifier-after-draw">')[1].split("</tr>")[0]
     cells = [c.split("</td>")[0] for c in row.split("<td>")[1:]]
-    assert cells[1:4] == ["3", "2", "2"]  # answered, solved, median answers (2, 1, 3)
-    assert cells[4].startswith("1/2 (3×)")
+    assert cells[1:4] == ["2", "2", "2.5"]  # answered, solved, median answers to solve (2, 3)
+    assert cells[4].startswith("1/2 (2×)")
     assert len(teacher.charts.children) == 1 and teacher.charts.children[0].value[:4] == b"\x89PNG"
-    assert teacher.learners.value.count("Ana") == 2 and "&#x27;" in teacher.learners.value  # names escaped
+    assert teacher.learners.value.count("Ana") == 1 and "&#x27;" in teacher.learners.value  # names escaped
     teacher.solutions.value = "never"
     assert storage.setting("solutions", "") == "never"
     teacher.export_csv()
     import base64
 
     data = base64.b64decode(teacher.csv_link.value.split("base64,")[1].split('"')[0]).decode()
-    rows = list(csv.DictReader(io.StringIO(data)))
-    assert len(rows) == 6 and rows[0]["answer"] == "1/2" and {r["learner"] for r in rows} >= {"Ana"}
-    assert all(not r["learner"].startswith("=") for r in rows)  # no formula runs in a spreadsheet
+    assert data.startswith("\ufeff")  # a spreadsheet reads the accents as UTF-8
+    rows = list(csv.DictReader(io.StringIO(data[1:])))
+    assert len(rows) == 6 and rows[0]["Answer"] == "1/2" and {r["Learner"] for r in rows} >= {"Ana"}
+    assert all(not r["Learner"].startswith("=") for r in rows)  # no formula runs in a spreadsheet
+    exact = format_number(EXERCISES_BY_ID["modifier-after-draw"].exact())
+    assert {r["Right answer"] for r in rows} == {exact} and {r["Exercise number"] for r in rows} == {"7"}
+    assert [r["Score"] for r in rows] == ["1" if r["Answer"] == exact else "0" for r in rows]
+    assert {r["Mistake"] for r in rows if r["Answer"] == "1/2"} == {"prior"}  # its id, not its sentence
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", r["Time (UTC)"]) for r in rows)
     teacher.language.value = "fr"
     assert translator("fr").gettext("Most common wrong answers") in teacher.table.value
 
@@ -259,6 +327,7 @@ def test_summaries_diagnose_and_csv_keep_negative_answers() -> None:
     [(answer, count, mistake)] = summarise(rows)["x"].wrong
     assert (answer, count, mistake) == ("-4/3", 2, "with replacement")
     assert "\n'-4/3" not in results_csv(rows) and ",-4/3," in results_csv(rows)
+    assert ";-4/3;" in results_csv(rows, "fr")  # a French spreadsheet splits columns at semicolons
 
 
 def test_a_diagnosed_mistake_reaches_the_dashboard(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -271,12 +340,16 @@ def test_a_diagnosed_mistake_reaches_the_dashboard(storage: Storage, monkeypatch
     app.answer.value = format_number(value)
     assert app.check() == "wrong"
     [row] = storage.attempts()
-    assert row.mistake == mistake.text
+    assert row.mistake == mistake.id  # a stable id in the data, not the learner's sentence
     teacher = _teacher(storage, monkeypatch)
     teacher.key.value = KEY
     teacher.unlock()
     teacher.language.value = "fr"
-    assert escape(translator("fr").gettext(mistake.text)) in teacher.table.value
+    label = translator("fr").gettext(LABELS[mistake.id])
+    assert escape(label) in teacher.table.value and label != LABELS[mistake.id]
+    assert escape(translator("fr").gettext(mistake.text)) not in teacher.table.value  # a short label, not it
+    # a class database written before ids: the sentence it holds reads as the same label
+    assert mistake_label(translator("fr"), mistake.text) == label
 
 
 # -- every learner their own numbers --------------------------------------------------------------------
@@ -368,7 +441,7 @@ def test_answers_are_graded_against_the_learners_own_instance(storage: Storage,
     # The dashboard checks each stored answer afresh against the instance its learner saw
     forged = replace(rows[0], correct=True, mistake=None)  # a row the database holds wrongly
     assert regrade(forged).correct is False
-    assert regrade(rows[1]).mistake == ana.exercise.mistakes[0].text
+    assert regrade(rows[1]).mistake == ana.exercise.mistakes[0].id
     assert regrade(replace(rows[2], correct=False)).correct is True
     assert regrade(replace(rows[2], instance=None)).correct is (mine == EXERCISES_BY_ID[exercise].exact())
     teacher = _teacher(storage, monkeypatch)
@@ -377,8 +450,10 @@ def test_answers_are_graded_against_the_learners_own_instance(storage: Storage,
     row = teacher.table.value.split(f'data-exercise="{exercise}">')[1].split("</tr>")[0]
     cells = [c.split("</td>")[0] for c in row.split("<td>")[1:]]
     assert cells[1:3] == ["2", "2"]  # both solved, each on their own cards
-    assert escape(ana.exercise.mistakes[0].text) in cells[4]
-    assert cells[5] == escape(f"{ana.exercise.mistakes[0].text} (1 learner)")  # counted by learner
+    label = LABELS[ana.exercise.mistakes[0].id]  # the teacher reads a short label, not the learner's sentence
+    assert cells[4] == ""  # on their own cards one number means different things: not grouped
+    assert "shown when everyone has the same cards" in teacher.table.value
+    assert cells[5] == escape(f"{label} (1 learner)")  # the mistakes are counted by learner
 
 
 def test_the_same_mistake_on_other_cards_is_counted_together() -> None:
@@ -564,8 +639,10 @@ def test_the_simulation_keeps_the_answer_until_solved_and_the_teacher_sees_who_r
     teacher = _teacher(storage, monkeypatch)
     teacher.key.value = KEY
     teacher.unlock()
-    row = teacher.learners.value.split("<td>Ana</td>")[1].split("</tr>")[0]
-    assert row.endswith("<td>1</td>")  # one solution read before solving
+    row = teacher.learners.value.split("<th>Ana</th>")[1].split("</tr>")[0]
+    cells = row.split("<td")[1:]
+    number = next(k for k, ex in enumerate(EXERCISES, 1) if ex.id == "modifier-after-draw")
+    assert 'class="cl-solved cl-seen"' in cells[number - 1] and "✓👁" in cells[number - 1]  # read, then solved
     bea = _learner(storage)
     bea.learner.name.value = "Bea"
     bea.picker.value = "modifier-after-draw"
@@ -619,3 +696,91 @@ def test_a_second_wrong_answer_with_the_same_verdict_changes_the_page(storage: S
         shown.append(app.feedback.value)
     assert shown[0] != shown[1] and 'data-mistake="prior"' in shown[1]
     assert "Attempt 2: you wrote" in shown[1] and f"{float(prior):.4f}" in shown[1]
+
+
+def test_the_gradebook_has_one_row_per_learner_and_one_column_per_exercise(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana, bea = _learner(storage), _learner(storage)
+    ana.learner.name.value, bea.learner.name.value = "Ana", "Béa"
+    for app, exercise, answers in ((ana, "modifier-after-draw", ["1/2", "1/3"]), (ana, "scholar-green", ["1/2"]),
+                                   (bea, "scholar-green", [])):
+        app.picker.value = exercise
+        for answer in answers or [format_number(app.exercise.exact())]:
+            app.answer.value = answer
+            app.check()
+    bea.show_solution()  # Béa read the solution of an exercise she had solved: not "before solving"
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    assert teacher.unlock()
+    teacher.language.value = "fr"
+    teacher.gradebook_button.click()
+    import base64
+
+    data = base64.b64decode(teacher.csv_link.value.split("base64,")[1].split('"')[0]).decode()
+    table = list(csv.reader(io.StringIO(data.lstrip("\ufeff")), delimiter=";"))
+    number = {ex.id: k for k, ex in enumerate(EXERCISES, 1)}
+    assert table[0][0] == "Élève" and table[0][number["scholar-green"]] == f"Exercice {number['scholar-green']}"
+    assert len(table[0]) == len(EXERCISES) + 3 and [row[0] for row in table[1:]] == ["Ana", "Béa"]
+    ana_row, bea_row = table[1], table[2]
+    assert ana_row[number["modifier-after-draw"]] == "1" and ana_row[number["scholar-green"]] == "0"
+    assert bea_row[number["scholar-green"]] == "1" and bea_row[number["modifier-after-draw"]] == ""
+    assert ana_row[-2:] == ["1", "0"] and bea_row[-2:] == ["1", "0"]  # total solved, solutions read first
+    others = [k for ex, k in number.items() if ex not in ("modifier-after-draw", "scholar-green")]
+    assert all(row[k] == "" for row in (ana_row, bea_row) for k in others)
+
+
+def test_the_grid_shows_each_learner_by_exercise_and_who_is_stuck_now(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana, bea = _learner(storage), _learner(storage)
+    ana.learner.name.value, bea.learner.name.value = "Ana", "Bea"
+    ana.picker.value = bea.picker.value = "modifier-after-draw"
+    for answer in ("1/2", "0.9", "3/4"):  # three wrong answers, nothing right yet: stuck
+        ana.answer.value = answer
+        assert ana.check() == "wrong"
+    bea.answer.value = "1/2"
+    assert bea.check() == "wrong"  # one wrong answer: still working
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    assert teacher.unlock()
+    html = teacher.learners.value
+    number = next(k for k, ex in enumerate(EXERCISES, 1) if ex.id == "modifier-after-draw")
+    assert "Stuck now" in html and f"Ana: exercise {number}, 3 answers and none right yet" in html
+    assert "Bea: exercise" not in html
+    ana_cells = html.split("<th>Ana</th>")[1].split("</tr>")[0].split("<td")[1:]
+    assert 'class="cl-tried"' in ana_cells[number - 1] and "✗3" in ana_cells[number - 1]
+    assert all('class=""' in cell for k, cell in enumerate(ana_cells[:len(EXERCISES)], 1) if k != number)
+    later = datetime.now(timezone.utc) + timedelta(minutes=STUCK_MINUTES + 1)
+    assert stuck_now(storage, later) == []  # nothing answered for a while: not "stuck now"
+
+
+def test_the_teacher_chooses_todays_exercises_and_asks_for_exact_fractions(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    teacher = _teacher(storage, monkeypatch)
+    teacher.key.value = KEY
+    assert teacher.unlock()
+    teacher.today.value = ("modifier-after-draw", "scholar-green")
+    teacher.answer_forms.value = "fractions"
+    learner = _learner(storage)
+    learner.learner.name.value = "Ana"
+    assert [value for _, value in learner.picker.options] == ["scholar-green", "modifier-after-draw"]
+    assert "Solved: 0 of 2" in learner.progress_note.value
+    learner.picker.value = "modifier-after-draw"
+    assert "exact fractions today" in learner.question.value
+    exact = learner.exercise.exact()
+    learner.answer.value = f"{float(exact):.4f}"
+    assert learner.check() == "invalid" and "exact fractions today" in learner.feedback.value
+    assert storage.attempts() == []  # not counted
+    learner.answer.value = format_number(exact)
+    assert learner.check() == "correct" and "Solved: 1 of 2" in learner.progress_note.value
+    teacher.answer_forms.value = "decimals"  # back to decimals: the next answer is read as one
+    learner.picker.value = "scholar-green"
+    learner.answer.value = "0.5"
+    assert learner.check() != "invalid" or "decimal" in learner.feedback.value
+
+
+def test_a_learner_working_alone_reads_a_note_not_an_error_and_a_download_button() -> None:
+    from capital_lux.tutor.classroom import LearnerPanel
+
+    alone = LearnerPanel(translator("en"), None)  # no class database could be opened
+    assert "working on your own" in alone.note.value and "cl-error" not in alone.note.value
+    assert 'role="button"' in alone.download.value and "Download my progress" in alone.download.value

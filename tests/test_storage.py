@@ -28,6 +28,7 @@ from typing import Iterator
 
 import pytest
 
+from capital_lux.lessons.exercises import format_number
 from capital_lux.lessons.storage import MIGRATIONS, SCHEMA_VERSION, Storage, StorageError, clean_name, new_session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,45 +63,68 @@ def _free_port() -> int:
         return port
 
 
+class PostgresServer:
+    """A throwaway PostgreSQL server on 127.0.0.1 that a test can stop and start again."""
+
+    def __init__(self) -> None:
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            pytest.skip("psycopg is not installed (pip install capital-lux[postgresql])")
+        problem = _install_postgresql()
+        if problem:
+            pytest.skip(problem)
+        binaries = _pg_bin()
+        assert binaries is not None
+        self.binaries = binaries
+        self.folder = Path(tempfile.mkdtemp(prefix="capital-lux-pg-"))
+        self.data = self.folder / "data"
+        # PostgreSQL refuses to run as root: as root, the server runs as Debian's postgres user.
+        self.run_as: list[str] = []
+        if os.geteuid() == 0:
+            if shutil.which("runuser") is None:
+                pytest.skip("running as root without runuser to start PostgreSQL as the postgres user")
+            shutil.chown(self.folder, "postgres", "postgres")
+            self.run_as = ["runuser", "-u", "postgres", "--"]
+        self.port = _free_port()
+        self.log = self.folder / "server.log"
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        try:
+            subprocess.run(self.run_as + [str(binaries / "initdb"), "-D", str(self.data), "-A", "trust", "-U",
+                                          "postgres", "--no-sync"], check=True, capture_output=True, timeout=120)
+            self.start()
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as error:
+            details = self.log.read_text(errors="replace")[-500:] if self.log.exists() else ""
+            shutil.rmtree(self.folder, ignore_errors=True)
+            pytest.skip(f"could not start PostgreSQL: {error} {details}")
+
+    def _ctl(self, *arguments: str) -> None:
+        subprocess.run(self.run_as + [str(self.binaries / "pg_ctl"), "-D", str(self.data), *arguments],
+                       check=True, capture_output=True, timeout=120)
+
+    def start(self) -> None:
+        self._ctl("-l", str(self.log), "-w", "-t", "60", "-o",
+                  f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.folder} -c fsync=off", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        self._ctl("-m", mode, "-w", "stop")
+
+    def remove(self) -> None:
+        try:
+            self.stop("immediate")
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
+            pass
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="module")
 def postgres() -> Iterator[str]:
     """The URL of a throwaway PostgreSQL server on 127.0.0.1 (skipped, with the reason, when impossible)."""
+    server = PostgresServer()
     try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        pytest.skip("psycopg is not installed (pip install capital-lux[postgresql])")
-    problem = _install_postgresql()
-    if problem:
-        pytest.skip(problem)
-    binaries = _pg_bin()
-    assert binaries is not None
-    folder = Path(tempfile.mkdtemp(prefix="capital-lux-pg-"))
-    data = folder / "data"
-    # PostgreSQL refuses to run as root: as root, the server runs as Debian's postgres user.
-    run_as: list[str] = []
-    if os.geteuid() == 0:
-        if shutil.which("runuser") is None:
-            pytest.skip("running as root without runuser to start PostgreSQL as the postgres user")
-        shutil.chown(folder, "postgres", "postgres")
-        run_as = ["runuser", "-u", "postgres", "--"]
-    port = _free_port()
-    log = folder / "server.log"
-    try:
-        subprocess.run(run_as + [str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
-                                 "--no-sync"], check=True, capture_output=True, timeout=120)
-        subprocess.run(run_as + [str(binaries / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60",
-                                 "-o", f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off",
-                                 "start"], check=True, capture_output=True, timeout=120)
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as error:
-        details = log.read_text(errors="replace")[-500:] if log.exists() else ""
-        shutil.rmtree(folder, ignore_errors=True)
-        pytest.skip(f"could not start PostgreSQL: {error} {details}")
-    try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        yield server.url
     finally:
-        subprocess.run(run_as + [str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True, timeout=60)
-        shutil.rmtree(folder, ignore_errors=True)
+        server.remove()
 
 
 _databases = iter(range(1, 10**6))
@@ -460,3 +484,84 @@ def test_the_class_database_benchmark_runs_small() -> None:
     figures = classdb(rows=2000, learners=5, repeats=1)
     assert figures["rows"] == 2000 and figures["dashboard_sql_ms_cpu"] >= 0
     assert figures["answer_wait_ms_median_while_teacher_reads"] > 0
+
+
+def test_who_is_stuck_now_is_read_from_the_database(url: str) -> None:
+    with Storage(url) as storage:
+        storage.set_name("s1", "Ana")
+        storage.set_name("s2", "Bea")
+        for answer in ("1/2", "1/3", "1/4"):
+            storage.record_attempt("s1", "deal-any-six", answer, False)
+        storage.record_attempt("s2", "deal-any-six", "1/2", False)
+        for answer in ("1/2", "1/3", "3/4"):  # solved at the third: not stuck
+            storage.record_attempt("s2", "scholar-green", answer, answer == "3/4")
+        [(session, name, exercise, answers, last)] = storage.stuck("2000-01-01T00:00:00.000+00:00", 3)
+        assert (session, name, exercise, answers) == ("s1", "Ana", "deal-any-six", 3) and last > "2000"
+        assert storage.stuck("2999-01-01T00:00:00.000+00:00", 3) == []  # nothing answered since
+
+
+def test_a_postgresql_restart_under_an_open_page_loses_no_answer(tmp_path: Path) -> None:
+    # The learner's Check gave no feedback, the page still said "your answers now go to your
+    # teacher", and the answers were in neither the database nor the CSV: for good.
+    from capital_lux.tutor.exercises_app import build_app
+
+    server = PostgresServer()
+    try:
+        with Storage(server.url) as storage:
+            app = build_app("en", storage=storage)._exercises
+            app.learner.name.value = "Ana"
+            app.picker.value = "modifier-after-draw"
+            answers = ["1/2", "0.9", "3/4", format_number(app.exercise.exact())]
+            app.answer.value = answers[0]
+            assert app.check() == "wrong"
+            server.stop()  # the database restarts under the open page
+            for answer in answers[1:3]:
+                app.answer.value = answer
+                assert app.check() == "wrong"  # checked all the same
+            note = app.learner.note.value
+            assert "does not answer right now" in note and "Your 2 answers are kept on this page" in note
+            assert app.learner.retry_button.layout.display is None and len(app.learner.pending) == 2
+            server.start()
+            app.answer.value = answers[3]
+            assert app.check() == "correct"
+            assert app.learner.pending == [] and "every answer kept here reached your teacher" in app.learner.note.value
+            assert [a.answer for a in storage.attempts()] == answers  # each once, in order
+            assert storage.progress(app.learner.session)[0] == {"modifier-after-draw": 4}
+    finally:
+        server.remove()
+
+
+def test_postgresql_keeps_booleans_and_times_with_their_own_types(postgres: str) -> None:
+    import psycopg
+
+    name = f"class_{next(_databases)}"
+    with psycopg.connect(postgres, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    url = postgres.rsplit("/", 1)[0] + "/" + name
+    with Storage(url) as storage:
+        storage.set_name("s1", "Ana")
+        storage.record_attempt("s1", "deal-any-six", "1/2", False, mistake="binomial")
+        storage.record_attempt("s1", "deal-any-six", "3/4", True)
+        [wrong, right] = storage.attempts()
+        assert (wrong.correct, right.correct, wrong.mistake) == (False, True, "binomial")
+        assert wrong.at.startswith("20") and "+00:00" in wrong.at
+    with psycopg.connect(url) as connection:
+        types = dict(connection.execute(
+            "SELECT table_name || '.' || column_name, data_type FROM information_schema.columns "
+            "WHERE table_name IN ('attempts', 'learners', 'solutions_seen')").fetchall())
+    assert types["attempts.correct"] == "boolean" and types["attempts.mistake"] == "text"
+    assert {types[c] for c in ("attempts.at", "learners.started", "solutions_seen.at")} == {"timestamp with time zone"}
+
+
+def test_the_default_class_database_lives_outside_the_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # It sat in notebooks/, inside the checkout, where a page's folder could serve it.
+    from capital_lux.lessons.storage import database_url
+
+    monkeypatch.delenv("CAPITAL_LUX_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert database_url() == str(tmp_path / "data" / "capital-lux" / "class.sqlite3")
+    with Storage() as storage:
+        storage.set_name("s1", "Ana")
+    folder = tmp_path / "data" / "capital-lux"
+    assert (folder.stat().st_mode & 0o777, (folder / "class.sqlite3").stat().st_mode & 0o777) == (0o700, 0o600)
+    assert not str(database_url()).startswith(str(Path(__file__).resolve().parent.parent))

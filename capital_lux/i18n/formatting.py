@@ -25,10 +25,10 @@ from typing import Final, Mapping, Union
 
 from babel import Locale
 from babel.lists import format_list as _babel_list
-from babel.numbers import format_decimal, format_percent as _babel_percent
+from babel.numbers import format_decimal, format_percent as _babel_percent, get_decimal_symbol
 
 __all__ = ["BABEL_LOCALES", "babel_locale", "format_interval", "format_list", "format_number", "format_percent",
-           "format_range"]
+           "format_range", "spreadsheet_delimiter"]
 
 #: The Babel locale of each language code users type: the Portuguese texts follow the
 #: Brazilian rulebook, so numbers follow Brazil's conventions too.
@@ -123,3 +123,14 @@ def format_list(items: list[str], lang: str) -> str:
     'A, B et C'
     """
     return _babel_list(items, locale=babel_locale(lang))
+
+
+def spreadsheet_delimiter(lang: str) -> str:
+    """The column separator a spreadsheet set to ``lang``'s locale reads from a CSV file: ``;``
+    where the decimal separator is a comma (a French spreadsheet reads a comma-separated file
+    as one column), else ``,``.
+
+    >>> spreadsheet_delimiter("en"), spreadsheet_delimiter("fr"), spreadsheet_delimiter("pt")
+    (',', ';', ';')
+    """
+    return ";" if get_decimal_symbol(babel_locale(lang)) == "," else ","

@@ -46,12 +46,15 @@ import secrets
 import statistics
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta, timezone
 from fractions import Fraction
 from pathlib import Path
 
 from ..engine.cards import N_, CapitalLuxError
-from .storage import Attempt, Storage, StorageError
+from ..i18n import Translator, translator
+from ..i18n.formatting import spreadsheet_delimiter
+from .storage import EPOCH, Attempt, Storage, StorageError, data_folder
 
 TEACHER_KEY_VARIABLE = "CAPITAL_LUX_TEACHER_KEY"
 #: A shorter key could be guessed by trying; the teacher page refuses to open with one.
@@ -123,8 +126,7 @@ def key_file() -> Path:
     named = os.environ.get(KEY_FILE_VARIABLE)
     if named:
         return Path(named)
-    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(data) / "capital-lux" / "server.key"
+    return data_folder() / "server.key"
 
 
 def file_key(path: Path) -> bytes:
@@ -190,7 +192,7 @@ def _graded(exercise: str, seed: int | None, answer: str) -> tuple[bool, str | N
     if checked.status == "invalid":
         return None
     mistake = diagnose(ex, answer) if checked.status == "wrong" else None
-    return checked.status == "correct", None if mistake is None else mistake.text
+    return checked.status == "correct", None if mistake is None else mistake.id
 
 
 def regrade(attempt: Attempt) -> Attempt:
@@ -323,39 +325,206 @@ class ClassFigures:
     #: (session, name, exercises solved, answers checked, solutions seen before solving), per learner
     learners: list[tuple[str, str, int, int, int]]
     answers: int
+    #: per (session, exercise) a learner answered: (answers checked, solved)
+    cells: dict[tuple[str, str], tuple[int, bool]] = field(default_factory=dict)
+    #: (session, exercise) whose worked solution the learner read before solving it
+    seen: frozenset[tuple[str, str]] = frozenset()
 
 
-def class_figures(storage: Storage, top: int = 3) -> ClassFigures:
+def class_figures(storage: Storage, top: int = 3, since: str | None = None) -> ClassFigures:
     """The dashboard's figures, aggregated by the database (per exercise and learner, from an
     index), so a class with 300,000 answers reads as fast as one with 300; ``summarise`` is the
     same from the attempts themselves (raises ``StorageError``)."""
-    rows = storage.learner_exercises()
+    if since is None:
+        since = lesson(storage)[1]  # the lesson under way
+    rows = storage.learner_exercises(since)
     wrong: dict[str, list[tuple[str, int, str | None]]] = {}
-    for exercise, answer, learners, mistake in storage.wrong_answers():
+    for exercise, answer, learners, mistake in storage.wrong_answers(since):
         wrong.setdefault(exercise, []).append((answer, learners, mistake))
     made: dict[str, list[tuple[str, int]]] = {}
-    for exercise, mistake, learners in storage.mistakes_made():
+    for exercise, mistake, learners in storage.mistakes_made(since):
         made.setdefault(exercise, []).append((mistake, learners))
     summaries = _summaries([(e, until, solved) for e, _, _, _, until, solved in rows], wrong, made, top)
     people: dict[str, tuple[str, int, int]] = {}
     for _, session, name, answers, _, solved in rows:
         _, done, total = people.get(session, (name, 0, 0))
         people[session] = (name, done + solved, total + answers)
-    seen = Counter(session for session, _ in storage.solutions_seen())
+    read_first = storage.solutions_seen(since)
+    seen = Counter(session for session, _ in read_first)
     return ClassFigures(summaries, [(session, *figures, seen[session]) for session, figures in people.items()],
-                        sum(total for _, _, total in people.values()))
+                        sum(total for _, _, total in people.values()),
+                        {(session, e): (answers, solved) for e, session, _, answers, _, solved in rows},
+                        frozenset(read_first))
 
 
-def results_csv(attempts: list[Attempt]) -> str:
-    """Every attempt, one row each, for a spreadsheet."""
+def _spreadsheet(rows: list[list[str | int]], lang: str) -> str:
+    """A CSV file a spreadsheet set to ``lang``'s locale opens as columns: its separator, a
+    byte-order mark (so accents survive), and no cell a spreadsheet would run as a formula."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer = csv.writer(out, delimiter=spreadsheet_delimiter(lang), lineterminator="\n")
+    for row in rows:
+        writer.writerow([_inert(c) if isinstance(c, str) else c for c in row])
+    return "\ufeff" + out.getvalue()
+
+
+def _time(at: str) -> str:
+    """A stored time (ISO 8601, UTC) as every spreadsheet reads a date and time: 2026-11-25 00:27:41."""
+    try:
+        return datetime.fromisoformat(at).astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return at
+
+
+def _right_answer(exercise: str, instance: str | None) -> str:
+    from .problems import EXERCISES_BY_ID, format_number
+
+    if exercise not in EXERCISES_BY_ID or (instance is not None and parse_instance(instance) is None):
+        return ""
+    try:
+        return format_number(EXERCISES_BY_ID[exercise].instance(parse_instance(instance)).exact())
+    except CapitalLuxError:
+        return ""
+
+
+@functools.lru_cache(maxsize=1)
+def _mistake_ids() -> dict[str, str]:
+    from .problems import EXERCISES
+    from .problems.checker import PERCENT_OF_FRACTION, PERCENT_WITHOUT_SIGN
+    from .problems.core import COMPLEMENT
+
+    known = [m for ex in EXERCISES for m in ex.mistakes] + [COMPLEMENT, PERCENT_OF_FRACTION, PERCENT_WITHOUT_SIGN]
+    return {m.text: m.id for m in known}
+
+
+def mistake_id(stored: str | None) -> str:
+    """A stored mistake as its stable id (``binomial``): older rows hold the learner's sentence."""
+    if not stored:
+        return ""
+    return _mistake_ids().get(stored, stored)
+
+
+def mistake_label(t: Translator, stored: str | None) -> str:
+    """A stored mistake's short label in the teacher's language (its id if it has none)."""
+    from .problems.mistakes import LABELS
+
+    key = mistake_id(stored)
+    return t.gettext(LABELS[key]) if key in LABELS else key
+
+
+def exercise_number(exercise: str) -> int | None:
+    """The exercise's number on the learners' page, the worksheet and the gradebook (1 for the first)."""
+    from .problems import EXERCISES
+
+    return next((k for k, ex in enumerate(EXERCISES, 1) if ex.id == exercise), None)
+
+
+#: A learner is stuck on an exercise after this many answers without a right one, the last
+#: given within the last ``STUCK_MINUTES`` minutes.
+STUCK_ANSWERS = 3
+STUCK_MINUTES = 10
+
+
+def stuck_now(storage: Storage, now: datetime | None = None) -> list[tuple[str, str, str, int, int]]:
+    """Who is stuck right now: (session, name, exercise, answers, minutes since the last one)."""
+    moment = now or datetime.now(timezone.utc)
+    since = (moment - timedelta(minutes=STUCK_MINUTES)).isoformat(timespec="milliseconds")
+    found = []
+    for session, name, exercise, answers, last in storage.stuck(since, STUCK_ANSWERS, lesson(storage)[1]):
+        try:
+            minutes = int((moment - datetime.fromisoformat(last)).total_seconds() // 60)
+        except ValueError:
+            minutes = 0
+        found.append((session, name, exercise, answers, max(0, minutes)))
+    return found
+
+
+#: The lesson under way: the code learners type with their name, and when it started
+#: (learners who started before belong to earlier lessons: kept, not shown).
+LESSON_CODE_SETTING = "lesson_code"
+LESSON_STARTED_SETTING = "lesson_started"
+#: Letters and digits that cannot be misread for one another on a board (no 0/O, 1/I, 2/Z, 5/S, 8/B).
+CODE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"
+CODE_LENGTH = 5
+
+
+def lesson(storage: Storage) -> tuple[str, str]:
+    """The lesson's code ("" when the teacher has not started one: names alone) and start."""
+    return storage.setting(LESSON_CODE_SETTING, ""), storage.setting(LESSON_STARTED_SETTING, EPOCH)
+
+
+def new_lesson(storage: Storage) -> str:
+    """Start a new lesson: a new code for learners to type, and a dashboard that starts
+    empty; the earlier lessons' answers stay in the database. Returns the code."""
+    code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    storage.set_setting(LESSON_STARTED_SETTING, datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
+    storage.set_setting(LESSON_CODE_SETTING, code)
+    return code
+
+
+#: The exercises of the lesson (ids, space-separated; empty: all of them), and whether
+#: answers must be exact fractions ("fractions") or may be decimals too ("decimals").
+LESSON_EXERCISES_SETTING = "lesson_exercises"
+ANSWER_FORMS_SETTING = "answer_forms"
+ANSWER_FORMS = {"decimals": N_("Fractions, decimals and percentages"), "fractions": N_("Exact fractions only")}
+
+
+def lesson_exercises(storage: Storage | None) -> tuple[str, ...]:
+    """The ids of today's exercises, in the page's order (all when the teacher chose none)."""
+    from .problems import EXERCISES
+
+    chosen = set(storage.setting(LESSON_EXERCISES_SETTING, "").split()) if storage is not None else set()
+    return tuple(ex.id for ex in EXERCISES if not chosen or ex.id in chosen)
+
+
+def set_lesson_exercises(storage: Storage, exercises: list[str]) -> None:
+    from .problems import EXERCISES_BY_ID
+
+    storage.set_setting(LESSON_EXERCISES_SETTING, " ".join(e for e in exercises if e in EXERCISES_BY_ID))
+
+
+def fractions_only(storage: Storage | None) -> bool:
+    return storage is not None and storage.setting(ANSWER_FORMS_SETTING, "decimals") == "fractions"
+
+
+def code_matches(typed: str, code: str) -> bool:
+    """The code as a learner types it: any case, spaces ignored."""
+    return hmac.compare_digest("".join(typed.split()).upper().encode(), code.encode())
+
+
+def results_csv(attempts: list[Attempt], lang: str = "en") -> str:
+    """Every attempt, one row each, for a spreadsheet in the teacher's language: the exercise's
+    number, the learner's answer and the right answer on their cards, 1 or 0, the mistake's
+    id, the time (UTC) and whether the solution had been read."""
+    t = translator(lang)
+    rows: list[list[str | int]] = [[
+        t.gettext("Learner"), t.gettext("Session"), t.gettext("Exercise number"), t.gettext("Exercise"),
+        t.gettext("Answer"), t.gettext("Right answer"), t.gettext("Score"), t.gettext("Mistake"),
+        t.gettext("Time (UTC)"), t.gettext("Solution read before")]]
     for a in attempts:
-        cells = [a.name, a.session, a.exercise, a.instance or "", a.answer, int(a.correct), a.mistake or "", a.at,
-                 int(a.saw_solution)]
-        writer.writerow([_inert(c) if isinstance(c, str) else c for c in cells])
-    return out.getvalue()
+        rows.append([a.name, a.session, exercise_number(a.exercise) or "", a.exercise, a.answer,
+                     _right_answer(a.exercise, a.instance), int(a.correct), mistake_id(a.mistake),
+                     _time(a.at), int(a.saw_solution)])
+    return _spreadsheet(rows, lang)
+
+
+def gradebook_csv(figures: ClassFigures, rows: list[tuple[str, str, str, int, int, bool]], lang: str = "en") -> str:
+    """One row per learner, one column per exercise (1 solved, 0 tried and not solved yet,
+    empty not tried), the total solved and the solutions read before solving: a gradebook.
+    ``rows`` are ``Storage.learner_exercises()``."""
+    from .problems import EXERCISES
+
+    t = translator(lang)
+    cells: dict[str, dict[str, int]] = {}
+    for exercise, session, _, _, _, done in rows:
+        cells.setdefault(session, {})[exercise] = int(done)
+    head: list[str | int] = [t.gettext("Learner")]
+    head += [t.gettext("Exercise {number}").format(number=k) for k in range(1, len(EXERCISES) + 1)]
+    head += [t.gettext("Total solved"), t.gettext("Solutions read before solving")]
+    table: list[list[str | int]] = [head]
+    for session, name, solved, _, seen in sorted(figures.learners, key=lambda row: (row[1].casefold(), row[0])):
+        mine = cells.get(session, {})
+        table.append([name, *(mine.get(ex.id, "") for ex in EXERCISES), solved, seen])
+    return _spreadsheet(table, lang)
 
 
 def _inert(cell: str) -> str:

@@ -2,12 +2,12 @@
 
 ``open_storage()`` connects to the database named by the environment variable
 ``CAPITAL_LUX_DB`` (a file path for SQLite, or a ``postgresql://`` URL), or to
-``capital_lux_class.sqlite3`` in the kernel's working directory, and brings its
+``class.sqlite3`` in the server's own folder (``data_folder()``), and brings its
 schema up to date: the app sets the database up itself, with no manual step.
 Only the standard DB-API is used (``sqlite3`` from the standard library,
 ``psycopg`` 3 for PostgreSQL, installed with ``pip install capital-lux[postgresql]``).
 
-Schema (version 4):
+Schema (version 5):
 
 - ``schema_version(version)``: one row, the number of migrations applied;
 - ``learners(session, name, started)``: a session id is made for each page a
@@ -28,21 +28,26 @@ Schema (version 4):
   learner and exercise, and each wrong answer once per learner, never the whole log;
 - ``solutions_seen(session, exercise, at)`` (version 4): when a learner first opened an
   exercise's worked solution, so the teacher can tell a learner who found the answer
-  from one who read it.
+  from one who read it;
+- version 5, in PostgreSQL only: ``correct`` a boolean, times ``timestamptz`` (SQLite
+  keeps 1/0 and ISO 8601 text); ``mistake`` holds the mistake's stable id.
 
-A migration is a list of statements appended to ``MIGRATIONS``; ``open_storage``
+A migration is a list of statements appended to ``MIGRATIONS`` (``"postgresql: …"``
+for one dialect only); ``open_storage``
 applies the missing ones in one transaction, under a lock, so kernels starting
 together never apply one twice.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import secrets
 import sqlite3
 import threading
 import time
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -53,7 +58,7 @@ from typing import Any
 from ..engine.cards import N_, CapitalLuxError
 
 ENVIRONMENT_VARIABLE = "CAPITAL_LUX_DB"
-DEFAULT_DATABASE = "capital_lux_class.sqlite3"
+DEFAULT_DATABASE = "class.sqlite3"  # in ``data_folder()``
 #: What names a database in memory to SQLite: each kernel would have its own.
 MEMORY_MARKS = (":memory:", "mode=memory")
 #: Seconds to wait for PostgreSQL to answer a connection.
@@ -124,15 +129,32 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " at TEXT NOT NULL,"
         " PRIMARY KEY (session, exercise))",
     ),
+    (
+        # PostgreSQL's own types, for a school's tools that read the database: answers right or
+        # wrong as booleans, times as timestamptz (SQLite has neither: it keeps 1/0 and ISO text).
+        "postgresql: ALTER TABLE attempts DROP CONSTRAINT IF EXISTS attempts_correct_check",
+        "postgresql: ALTER TABLE attempts ALTER COLUMN correct TYPE BOOLEAN USING correct = 1",
+        "postgresql: ALTER TABLE attempts ALTER COLUMN at TYPE TIMESTAMPTZ USING at::timestamptz",
+        "postgresql: ALTER TABLE learners ALTER COLUMN started TYPE TIMESTAMPTZ USING started::timestamptz",
+        "postgresql: ALTER TABLE solutions_seen ALTER COLUMN at TYPE TIMESTAMPTZ USING at::timestamptz",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+#: The earliest time: "since the beginning", where a lesson has no start.
+EPOCH = "1970-01-01T00:00:00.000+00:00"
 _ID = {"sqlite": "INTEGER PRIMARY KEY AUTOINCREMENT", "postgresql": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"}
 #: Any fixed number: PostgreSQL's advisory lock that serialises migrations.
 _MIGRATION_LOCK = 7_314_159
+LOG = logging.getLogger("capital_lux.storage")
 
 
 class StorageError(CapitalLuxError):
     """A name, answer or database the class storage refuses; the message says why."""
+
+
+class StorageUnavailable(StorageError):
+    """The class database does not answer now (restarted, or the network is down): the next
+    call connects again, so what could not be stored can be tried again later."""
 
 
 @dataclass(frozen=True)
@@ -152,8 +174,17 @@ class Attempt:
     saw_solution: bool = False
 
 
+def data_folder() -> Path:
+    """The server's own folder, outside any checkout: ``$XDG_DATA_HOME/capital-lux``, by default
+    ``~/.local/share/capital-lux`` (the class database, the key without one, ``make class``'s files)."""
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(data) / "capital-lux"
+
+
 def database_url() -> str:
-    return os.environ.get(ENVIRONMENT_VARIABLE, "").strip() or DEFAULT_DATABASE
+    """``CAPITAL_LUX_DB``, else the class database in the server's own folder: never inside the
+    checkout, where a page's folder could serve it or a ``git clean`` delete it."""
+    return os.environ.get(ENVIRONMENT_VARIABLE, "").strip() or str(data_folder() / DEFAULT_DATABASE)
 
 
 def _owner_only(path: Path) -> None:
@@ -194,6 +225,17 @@ def clean_name(name: str) -> str:
     return cleaned
 
 
+def name_key(name: str) -> str:
+    """What makes two names the same learner's: the same letters, whatever the case, the
+    spaces, or an accent typed as one character or two."""
+    return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+
+
+def _text(moment: Any) -> str:
+    """A time as the app passes it around: ISO 8601 text (PostgreSQL gives a datetime)."""
+    return moment.isoformat(timespec="milliseconds") if isinstance(moment, datetime) else str(moment)
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
@@ -229,6 +271,8 @@ class Storage:
             self._connection: Any = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT)
         else:
             path = Path(self.url.removeprefix("sqlite:///"))
+            if path.parent == data_folder():
+                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             _owner_only(path)
             # isolation_level=None: transactions are begun here, explicitly, as BEGIN IMMEDIATE, so two
             # writers queue for the lock (up to ``timeout``) instead of failing on an upgrade deadlock.
@@ -275,19 +319,48 @@ class Storage:
         writers queue instead of deadlocking) and a reader's takes none: in WAL mode it reads a
         snapshot while learners write."""
         with self._lock:
-            cursor = self._connection.cursor()
-            if self.dialect == "sqlite":
-                cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
+            self._reconnect_if_lost()
+            cursor = None
             try:
+                cursor = self._connection.cursor()
+                if self.dialect == "sqlite":
+                    cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN DEFERRED")
                 yield cursor
                 self._connection.commit()
             except BaseException as error:
-                self._connection.rollback()
+                try:
+                    self._connection.rollback()
+                except self._errors:
+                    pass  # a connection that died has nothing to roll back
                 if isinstance(error, self._errors):
+                    if self._lost():
+                        LOG.warning("The class database does not answer: %s", error)
+                        raise StorageUnavailable(N_("the class database does not answer: {reason}"),
+                                                 reason=error) from None
                     raise StorageError(N_("the class database refused a change: {reason}"), reason=error) from None
                 raise
             finally:
-                cursor.close()
+                if cursor is not None:
+                    try:
+                        cursor.close()
+                    except self._errors:
+                        pass
+
+    def _lost(self) -> bool:
+        """Is the connection gone (a PostgreSQL server restarted, the network cut)?"""
+        return self.dialect == "postgresql" and bool(self._connection.closed or self._connection.broken)
+
+    def _reconnect_if_lost(self) -> None:
+        """Connect again after the server came back; say it does not answer while it is away."""
+        if not self._lost():
+            return
+        import psycopg
+
+        try:
+            self._connection = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT)
+        except psycopg.Error as error:
+            raise StorageUnavailable(N_("the class database does not answer: {reason}"), reason=error) from None
+        LOG.info("Connected to the class database again")
 
     def _run(self, cursor: Any, statement: str, params: tuple[Any, ...] = ()) -> Any:
         cursor.execute(self._sql(statement), params)
@@ -312,7 +385,12 @@ class Storage:
                                       "knows up to {known}"), found=version, known=SCHEMA_VERSION)
             for statements in MIGRATIONS[version:]:
                 for statement in statements:
-                    cursor.execute(statement.format(id=_ID[self.dialect]))
+                    dialect, _, only = statement.partition(": ")
+                    if dialect in _ID and only:  # a statement for one dialect
+                        if dialect == self.dialect:
+                            cursor.execute(only)
+                    else:
+                        cursor.execute(statement.format(id=_ID[self.dialect]))
             if row is None:
                 self._run(cursor, "INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             elif version < SCHEMA_VERSION:
@@ -348,6 +426,61 @@ class Storage:
                               "ON CONFLICT (session) DO UPDATE SET name = excluded.name", (session, cleaned, _now()))
         return cleaned
 
+    def find_learner(self, name: str, since: str = EPOCH) -> tuple[str, str] | None:
+        """(session, name kept) of the learner called ``name`` (case, accents typed apart and
+        spaces aside) who started at or after ``since`` (the lesson's start), the earliest if several."""
+        wanted = name_key(name)
+        with self._transaction(write=False) as cursor:
+            rows = self._run(cursor, "SELECT session, name FROM learners WHERE started >= ? ORDER BY started, session",
+                             (since,)).fetchall()
+        return next(((str(session), str(known)) for session, known in rows if known and name_key(known) == wanted),
+                    None)
+
+    def merge_learner(self, source: str, target: str) -> None:
+        """Everything ``source`` answered becomes ``target``'s, in the order given, and
+        ``source`` is gone: one learner, one row (a reload made a second one)."""
+        if source == target:
+            return
+        with self._transaction() as cursor:
+            self._run(cursor, "UPDATE attempts SET session = ? WHERE session = ?", (target, source))
+            self._run(cursor, "INSERT INTO solutions_seen (session, exercise, at) SELECT ?, exercise, at "
+                              "FROM solutions_seen WHERE session = ? ON CONFLICT (session, exercise) DO UPDATE "
+                              "SET at = CASE WHEN excluded.at < solutions_seen.at THEN excluded.at "
+                              "ELSE solutions_seen.at END", (target, source))
+            for table in ("solutions_seen", "wrong_answers", "progress"):
+                self._run(cursor, f"DELETE FROM {table} WHERE session = ?", (source,))
+            self._run(cursor, "DELETE FROM wrong_answers WHERE session = ?", (target,))
+            self._run(cursor, "DELETE FROM progress WHERE session = ?", (target,))
+            self._refill(cursor, target)
+            self._run(cursor, "DELETE FROM learners WHERE session = ?", (source,))
+
+    def _refill(self, cursor: Any, session: str) -> None:
+        """The learner's progress and wrong answers, rebuilt from their attempts in order."""
+        rows = self._run(cursor, "SELECT id, exercise, answer, correct, mistake FROM attempts WHERE session = ? "
+                                 "ORDER BY id", (session,)).fetchall()
+        progress: dict[str, list[Any]] = {}  # exercise: [answers, solving answer, answers up to it]
+        wrong: dict[tuple[str, str], list[Any]] = {}  # (exercise, answer): [mistake, first id]
+        for attempt, exercise, answer, correct, mistake in rows:
+            mine = progress.setdefault(exercise, [0, None, None])
+            mine[0] += 1
+            if correct and mine[1] is None:
+                mine[1], mine[2] = answer, mine[0]
+            if not correct:
+                seen = wrong.setdefault((exercise, answer), [mistake, attempt])
+                seen[0] = max(filter(None, (seen[0], mistake)), default=None)
+        for exercise, (count, solved, after) in progress.items():
+            self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved, solved_after) "
+                              "VALUES (?, ?, ?, ?, ?)", (session, exercise, count, solved, after))
+        for (exercise, answer), (mistake, first) in wrong.items():
+            self._run(cursor, "INSERT INTO wrong_answers (session, exercise, answer, mistake, first_id) "
+                              "VALUES (?, ?, ?, ?, ?)", (session, exercise, answer, mistake, first))
+
+    def remove_learner(self, session: str) -> None:
+        """The learner and everything they answered leave the class database."""
+        with self._transaction() as cursor:
+            for table in ("solutions_seen", "wrong_answers", "progress", "attempts", "learners"):
+                self._run(cursor, f"DELETE FROM {table} WHERE session = ?", (session,))
+
     def record_attempt(self, session: str, exercise: str, answer: str, correct: bool,
                        instance: str | None = None, mistake: str | None = None) -> None:
         """Store one checked answer and update the learner's progress, both or neither."""
@@ -358,7 +491,7 @@ class Storage:
                               "ON CONFLICT (session) DO NOTHING", (session, _now()))
             attempt = self._run(cursor, "INSERT INTO attempts (session, exercise, instance, answer, correct, mistake, "
                                         "at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                                (session, exercise, instance, answer, int(correct), mistake, _now())).fetchone()[0]
+                                (session, exercise, instance, answer, bool(correct), mistake, _now())).fetchone()[0]
             self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved, solved_after) "
                               "VALUES (?, ?, 1, ?, ?) "
                               "ON CONFLICT (session, exercise) DO UPDATE SET attempts = progress.attempts + 1, "
@@ -389,14 +522,15 @@ class Storage:
                           (session, exercise, count, solved.get(exercise)))
 
     # -- the class --------------------------------------------------------------------------------
-    def attempts(self) -> list[Attempt]:
-        """Every attempt of the class, oldest first, with the learner's name."""
+    def attempts(self, since: str = EPOCH) -> list[Attempt]:
+        """Every attempt of the class (of learners who started at or after ``since``: the
+        lesson's start), oldest first, with the learner's name."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, "SELECT a.id, a.session, l.name, a.exercise, a.instance, a.answer, a.correct, "
                                      "a.mistake, a.at, s.at FROM attempts a JOIN learners l ON l.session = a.session "
                                      "LEFT JOIN solutions_seen s ON s.session = a.session AND s.exercise = a.exercise "
-                                     "ORDER BY a.id").fetchall()
-        return [Attempt(int(r[0]), r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8],
+                                     "WHERE l.started >= ? ORDER BY a.id", (since,)).fetchall()
+        return [Attempt(int(r[0]), r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], _text(r[8]),
                         r[9] is not None and r[9] <= r[8]) for r in rows]
 
     def record_solution_seen(self, session: str, exercise: str) -> None:
@@ -407,39 +541,56 @@ class Storage:
             self._run(cursor, "INSERT INTO solutions_seen (session, exercise, at) VALUES (?, ?, ?) "
                               "ON CONFLICT (session, exercise) DO NOTHING", (session, exercise, _now()))
 
-    def solutions_seen(self) -> list[tuple[str, str]]:
+    def solutions_seen(self, since: str = EPOCH) -> list[tuple[str, str]]:
         """(session, exercise) for every solution a learner saw before solving its exercise."""
         with self._transaction(write=False) as cursor:
-            rows = self._run(cursor, "SELECT s.session, s.exercise FROM solutions_seen s WHERE NOT EXISTS ("
+            rows = self._run(cursor, "SELECT s.session, s.exercise FROM solutions_seen s "
+                                     "JOIN learners l ON l.session = s.session WHERE l.started >= ? AND NOT EXISTS ("
                                      "SELECT 1 FROM attempts a WHERE a.session = s.session AND "
-                                     "a.exercise = s.exercise AND a.correct = 1 AND a.at < s.at)").fetchall()
+                                     "a.exercise = s.exercise AND a.correct AND a.at < s.at)", (since,)).fetchall()
         return [(str(r[0]), str(r[1])) for r in rows]
 
-    def learner_exercises(self) -> list[tuple[str, str, str, int, int, bool]]:
+    def learner_exercises(self, since: str = EPOCH) -> list[tuple[str, str, str, int, int, bool]]:
         """Per exercise and learner: (exercise, session, name, answers, answers up to the first
         correct one, solved), from the progress kept with every answer (one row each)."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, (
                 "SELECT p.exercise, p.session, l.name, p.attempts, COALESCE(p.solved_after, p.attempts), "
                 "p.solved IS NOT NULL FROM progress p JOIN learners l ON l.session = p.session "
-                "WHERE p.attempts > 0")).fetchall()
+                "WHERE p.attempts > 0 AND l.started >= ?"), (since,)).fetchall()
         return [(r[0], r[1], r[2], int(r[3]), int(r[4]), bool(r[5])) for r in rows]
 
-    def wrong_answers(self) -> list[tuple[str, str, int, str | None]]:
+    def stuck(self, since: str, wrong: int = 3, lesson: str = EPOCH) -> list[tuple[str, str, str, int, str]]:
+        """Learners stuck now: (session, name, exercise, answers, last answer's time) for every
+        exercise not solved after at least ``wrong`` answers, the last one given after ``since``
+        (an ISO time), latest first."""
+        with self._transaction(write=False) as cursor:
+            rows = self._run(cursor, (
+                "SELECT p.session, l.name, p.exercise, p.attempts, r.last FROM progress p "
+                "JOIN learners l ON l.session = p.session "
+                "JOIN (SELECT session, exercise, MAX(at) AS last FROM attempts WHERE at > ? "
+                "GROUP BY session, exercise) r ON r.session = p.session AND r.exercise = p.exercise "
+                "WHERE p.solved IS NULL AND p.attempts >= ? AND l.started >= ? ORDER BY r.last DESC"),
+                (since, wrong, lesson)).fetchall()
+        return [(str(r[0]), str(r[1]), str(r[2]), int(r[3]), _text(r[4])) for r in rows]
+
+    def wrong_answers(self, since: str = EPOCH) -> list[tuple[str, str, int, str | None]]:
         """Per exercise, each wrong answer: (exercise, answer, learners who gave it, a mistake it
         was diagnosed as), most learners first, then first given first."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, (
-                "SELECT exercise, answer, COUNT(*), MAX(mistake), MIN(first_id) FROM wrong_answers "
-                "GROUP BY exercise, answer ORDER BY exercise, 3 DESC, 5")).fetchall()
+                "SELECT w.exercise, w.answer, COUNT(*), MAX(w.mistake), MIN(w.first_id) FROM wrong_answers w "
+                "JOIN learners l ON l.session = w.session WHERE l.started >= ? "
+                "GROUP BY w.exercise, w.answer ORDER BY w.exercise, 3 DESC, 5"), (since,)).fetchall()
         return [(r[0], r[1], int(r[2]), r[3]) for r in rows]
 
-    def mistakes_made(self) -> list[tuple[str, str, int]]:
+    def mistakes_made(self, since: str = EPOCH) -> list[tuple[str, str, int]]:
         """Per exercise, each diagnosed mistake: (exercise, mistake, learners who made it), most first."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, (
-                "SELECT exercise, mistake, COUNT(DISTINCT session), MIN(first_id) FROM wrong_answers "
-                "WHERE mistake IS NOT NULL GROUP BY exercise, mistake ORDER BY exercise, 3 DESC, 4")).fetchall()
+                "SELECT w.exercise, w.mistake, COUNT(DISTINCT w.session), MIN(w.first_id) FROM wrong_answers w "
+                "JOIN learners l ON l.session = w.session WHERE w.mistake IS NOT NULL AND l.started >= ? "
+                "GROUP BY w.exercise, w.mistake ORDER BY w.exercise, 3 DESC, 4"), (since,)).fetchall()
         return [(r[0], r[1], int(r[2])) for r in rows]
 
     def setting(self, name: str, default: str) -> str:
@@ -472,5 +623,5 @@ class Storage:
 
 
 def open_storage(url: str | None = None) -> Storage:
-    """The class database (``CAPITAL_LUX_DB``, or ``capital_lux_class.sqlite3`` here), schema up to date."""
+    """The class database (``database_url()``), schema up to date."""
     return Storage(url)

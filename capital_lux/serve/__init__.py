@@ -14,6 +14,10 @@ against something one page could do to everyone else on the server:
 - ``app.ClassVoila`` (``python -m capital_lux.serve``): Voila with the above and a limit on
   how fast one client may start kernels.
 
+``classroom`` (``make class``, ``python -m capital_lux.serve.classroom``) starts that server
+for a class in one command: on the room's network, with a teacher's key and the class
+database outside the checkout, and stops it.
+
 As a Jupyter Server extension (``jupyter server --ServerApp.jpserver_extensions=
 "{'capital_lux.serve': True}"``, as a JupyterHub single-user server runs it), the same
 websocket guard and kernel ceiling apply to Voila's pages there.

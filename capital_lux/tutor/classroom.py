@@ -1,7 +1,10 @@
 """The learner's side of the classroom, as a strip of widgets on the exercises page.
 
-The learner types a name or nickname (no password); the page's session id keeps
-two learners with the same name apart. Every checked answer goes to the class
+The learner types a name or nickname (no password), and the lesson's code when the
+teacher has started one: in a lesson, a name is one learner. Coming back (a reload, a
+culled tab, another computer) with the same name and code continues the same row:
+what they solved is restored from the server, and answers given before typing the
+name join it. Every checked answer goes to the class
 database (``lessons.storage``), where the learner's progress is kept, with the seed
 of the learner's own instance of each exercise. Those seeds are HMACs under the
 server's key (``lessons.classroom.instance_seed``); neither they nor the key are ever
@@ -24,16 +27,19 @@ import ipywidgets as W
 
 from ..i18n import Translator
 from ..lessons.classroom import (
-    DEFAULT_NUMBERS, DEFAULT_POLICY, MAX_SEED, SOLUTIONS_SETTING, class_numbers, instance_seed, server_key,
-    solution_open,
+    DEFAULT_NUMBERS, DEFAULT_POLICY, MAX_SEED, SOLUTIONS_SETTING, class_numbers, code_matches, fractions_only,
+    instance_seed, lesson, lesson_exercises, server_key, solution_open,
 )
 from ..lessons.exercises import Checked
 from ..lessons.pace import Pace
 from ..lessons.progress import MAX_PROGRESS_BYTES, Progress, ProgressError
-from ..lessons.storage import Storage, StorageError, new_session
+from ..lessons.storage import Storage, StorageError, StorageUnavailable, new_session
 from .base import tagged
 
 PROGRESS_DOWNLOAD = "capital_lux_progress.json"
+#: A link the learner should see as something to click, like the page's buttons.
+BUTTON_STYLE = ("display:inline-block;padding:3px 10px;border:1px solid #767676;border-radius:4px;"
+                "background:#f3f3f3;color:#1a1a1a;text-decoration:none;font:13px sans-serif")
 #: Answers one learner may check at once, then a minute: as fast as a person works them out.
 CHECK_BURST, CHECKS_PER_MINUTE = 6, 12
 
@@ -55,29 +61,39 @@ class LearnerPanel:
         #: a person's pace of checking answers; the clock is a parameter for the tests
         self.pace, self.clock = Pace(CHECK_BURST, CHECKS_PER_MINUTE), time.monotonic
         self._checked: set[tuple[str, str]] = set()
+        #: answers checked while the class database did not answer, kept in order until stored
+        self.pending: list[tuple[str, str, bool, str | None, str | None]] = []
         self.name = tagged(W.Text(layout=W.Layout(width="18em"), continuous_update=False), "cl-learner-name")
+        self.code = tagged(W.Text(layout=W.Layout(width="12em"), continuous_update=False), "cl-learner-code")
         self.name_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-learner-join")
         self.download = tagged(W.HTML(), "cl-ex-download")
         self.upload = tagged(W.FileUpload(accept=".json", multiple=False), "cl-ex-upload")
         self.note = tagged(W.HTML(), "cl-learner-note")
         self.name_button.on_click(lambda _: self.set_name())
+        self.retry_button = tagged(W.Button(layout=W.Layout(width="auto", display="none")), "cl-learner-retry")
+        self.retry_button.on_click(lambda _: self.send_pending())
+        self.code.observe(lambda change: self.set_name() if self.name.value.strip() else None, names="value")
         self.name.observe(lambda change: self.set_name() if change["new"].strip() else None, names="value")
         row = W.Layout(flex_flow="row wrap", align_items="center")
-        self.box = W.VBox([W.HBox([self.name, self.name_button, self.note], layout=row),
+        self.box = W.VBox([W.HBox([self.name, self.code, self.name_button, self.note, self.retry_button], layout=row),
                            W.HBox([self.download, self.upload], layout=row)])
         self.box.add_class("cl-learner")
         self._message = ""
         self._error = False
-        if storage is None:
-            self._say(t.gettext("Class results are not being kept on this server."), error=True)
+        if storage is None:  # a learner working alone: nothing is wrong, say where their work is
+            self._say(t.gettext("You are working on your own: your answers stay on this page. Download your "
+                                "progress to keep it."))
         self.relabel(t)
 
     def relabel(self, t: Translator) -> None:
         self.t = t
         self.name.description = t.gettext("Your name")
         self.name.placeholder = t.gettext("a name or nickname")
+        self.code.description = t.gettext("Lesson code")
+        self.code.placeholder = t.gettext("on the board")
         self.name_button.description = t.gettext("This is me")
         self.upload.description = t.gettext("Upload progress")
+        self.retry_button.description = t.gettext("Send my answers now")
         self._show_download()
         self._show_note()
 
@@ -104,19 +120,43 @@ class LearnerPanel:
 
     def _show_download(self) -> None:
         data = base64.b64encode(self.progress.to_json(self.key(), self.joined).encode()).decode()
-        self.download.value = (f'<a download="{PROGRESS_DOWNLOAD}" href="data:application/json;base64,{data}">'
-                               f"{escape(self.t.gettext('Download my progress'))}</a>")
+        self.download.value = (f'<a class="cl-button" download="{PROGRESS_DOWNLOAD}" role="button" '
+                               f'style="{BUTTON_STYLE}" href="data:application/json;base64,{data}">'
+                               f"⬇ {escape(self.t.gettext('Download my progress'))}</a>")
 
     # -- what the learner does ----------------------------------------------------------------
     def set_name(self) -> None:
+        """Join the lesson under the name typed: the same learner's row if the name is already
+        there (what they solved comes back), else a new one."""
         if self.storage is None:
             return
+        t = self.t
         try:
-            self.joined = self.name.value = self.storage.set_name(self.session, self.name.value)
+            code, since = lesson(self.storage)
+            if code and not code_matches(self.code.value, code):
+                self._say(t.gettext("Type the lesson code your teacher shows, then your name again."), error=True)
+                return
+            same = self.storage.find_learner(self.name.value, since)
+            if same is not None and same[0] != self.session:
+                self.storage.merge_learner(self.session, same[0])  # answers given before the name join the row
+                self.session = same[0]
+                self.joined = self.name.value = same[1]  # the name as first given: the teacher's row
+            else:
+                self.joined = self.name.value = self.storage.set_name(self.session, self.name.value)
+            attempts, solved = self.storage.progress(self.session)
         except StorageError as error:
-            self._say(self.t.refusal(error), error=True)
+            self._say(t.refusal(error), error=True)
             return
-        self._say(self.t.gettext("Welcome, {name}: your answers now go to your teacher.").format(name=self.name.value))
+        self.progress = Progress(attempts, solved)
+        self._checked = {key for key in self._checked if key[0] in attempts}
+        self._show_download()
+        if same is not None and solved:
+            self._say(t.ngettext("Welcome back, {name}: your {n} solved exercise is here, and your answers go "
+                                 "to your teacher.",
+                                 "Welcome back, {name}: your {n} solved exercises are here, and your answers go "
+                                 "to your teacher.", len(solved)).format(name=self.name.value, n=len(solved)))
+        else:
+            self._say(t.gettext("Welcome, {name}: your answers now go to your teacher.").format(name=self.name.value))
         if self.on_name is not None:
             self.on_name()
 
@@ -142,7 +182,7 @@ class LearnerPanel:
                mistake: str | None = None) -> None:
         """Count an answer on the cards of seed ``instance`` (``None``: the base position)
         here and in the class database; an invalid one changes nothing.
-        ``mistake``: what the checker says a wrong answer looks like (a catalogue text)."""
+        ``mistake``: the id of the classic mistake the checker says a wrong answer looks like."""
         if checked.status == "invalid":
             return
         self._checked.add((exercise, answer.strip()))
@@ -150,12 +190,41 @@ class LearnerPanel:
         self._show_download()
         if self.storage is None:
             return
-        try:
-            self.storage.record_attempt(self.session, exercise, answer, checked.status == "correct",
-                                        None if instance is None else str(instance), mistake)
-        except StorageError as error:
-            self._say(self.t.gettext("Your answer was checked but not saved: {reason}").format(
-                reason=self.t.refusal(error)), error=True)
+        self.pending.append((exercise, answer, checked.status == "correct",
+                             None if instance is None else str(instance), mistake))
+        self.send_pending()
+
+    def send_pending(self) -> bool:
+        """Store the answers kept on this page, oldest first; those the class database cannot
+        take now stay, and the page says so. Nothing the learner typed is lost."""
+        if self.storage is None or not self.pending:
+            return True
+        was_waiting = len(self.pending) > 1 or self.retry_button.layout.display != "none"
+        while self.pending:
+            exercise, answer, correct, instance, mistake = self.pending[0]
+            try:
+                self.storage.record_attempt(self.session, exercise, answer, correct, instance, mistake)
+            except StorageUnavailable:
+                self.retry_button.layout.display = None
+                self._say(self.t.ngettext(
+                    "The class database does not answer right now. Your {n} answer is kept on this page and will "
+                    "reach your teacher when it is back: it is sent again with your next answer, or now with "
+                    "the button.",
+                    "The class database does not answer right now. Your {n} answers are kept on this page and "
+                    "will reach your teacher when it is back: they are sent again with your next answer, or now "
+                    "with the button.", len(self.pending)).format(n=len(self.pending)), error=True)
+                return False
+            except StorageError as error:  # refused for good (too long, say): said, and not kept
+                self.pending.pop(0)
+                self._say(self.t.gettext("Your answer was checked but not saved: {reason}").format(
+                    reason=self.t.refusal(error)), error=True)
+                continue
+            self.pending.pop(0)
+        self.retry_button.layout.display = "none"
+        if was_waiting:
+            self._say(self.t.gettext("The class database answers again: every answer kept here reached your "
+                                     "teacher."))
+        return True
 
     def load_upload(self, value: Any) -> bool:
         """Take the progress from an uploaded file, or say why not and keep the one we had."""
@@ -199,6 +268,20 @@ class LearnerPanel:
     def solution_open(self, exercise: str) -> bool:
         """The teacher's setting decides, read afresh so a change applies at once."""
         return solution_open(self._policy(), self.progress.attempts.get(exercise, 0))
+
+    def today(self) -> tuple[str, ...]:
+        """The exercises the teacher chose for the lesson (all when none), read afresh."""
+        try:
+            return lesson_exercises(self.storage)
+        except StorageError:
+            return lesson_exercises(None)  # the database does not answer: every exercise
+
+    def fractions_only(self) -> bool:
+        """Does the teacher ask for exact fractions today (read afresh)?"""
+        try:
+            return fractions_only(self.storage)
+        except StorageError:
+            return False
 
     def _policy(self) -> str:
         if self.storage is not None:

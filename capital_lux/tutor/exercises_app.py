@@ -106,7 +106,7 @@ class ExercisesApp:
             self.chart,
         )
         self._relabel()
-        self.picker.value = EXERCISES[0].id
+        self.picker.value = self.learner.today()[0]  # the first of today's exercises
         self.show_exercise()
         self.root.add_class("cl-ready")
 
@@ -131,9 +131,11 @@ class ExercisesApp:
             self.numbers = self.learner.numbers(str(self.picker.value))
 
     def _follow_name(self) -> None:
-        """A learner's numbers come from their name too: a new name, new cards."""
+        """A learner's numbers come from their name too: a new name, new cards; and what they
+        solved (restored when they come back) shows in the picker."""
         before = self.numbers
         self._own_numbers()
+        self._refresh_picker()
         if self.numbers != before:
             self.show_exercise()
 
@@ -155,7 +157,10 @@ class ExercisesApp:
         t = self.t
         current = self.picker.value
         options = []
+        today = self.learner.today()
         for number, ex in enumerate(EXERCISES, 1):
+            if ex.id not in today:
+                continue
             mark = " ✓" if ex.id in self.progress.solved else ""
             label = t.gettext("{number}. {topic}: {title}").format(
                 number=number, topic=t.gettext(ex.topic), title=t.gettext(ex.title))
@@ -163,13 +168,15 @@ class ExercisesApp:
         self._quiet = True  # relabelling the options must not reset the exercise shown
         try:
             self.picker.options = options
-            if current is not None:
+            if current in today:
                 self.picker.value = current
         finally:
             self._quiet = False
-        solved = len(self.progress.solved)
+        if current is not None and current not in today and options:
+            self.show_exercise()  # the teacher took it out of the lesson: the picker moved on
+        solved = len(set(self.progress.solved) & set(today))
         self.progress_note.value = escape(t.gettext("Solved: {solved} of {total}").format(
-            solved=solved, total=len(EXERCISES)))
+            solved=solved, total=len(today)))
 
     def show_exercise(self) -> None:
         """Show the chosen exercise afresh, on the learner's numbers: question and position,
@@ -180,10 +187,12 @@ class ExercisesApp:
         kind = (t.gettext("Answer with a probability.") if ex.probability
                 else t.gettext("Answer with a number (an expected value)."))
         assumptions = "".join(f"<li>{escape(a)}</li>" for a in assumptions_text(ex, t))
+        rule = (t.gettext("Your teacher asks for exact fractions today: write your answer like 3/8.")
+                if self.learner.fractions_only() else tolerance_text(ex, t))
         self.question.value = (
             f"<h3>{escape(t.gettext(ex.title))}</h3><p>{question_text(ex, t)}</p>"
             + (f'<ul class="cl-note cl-ex-assumptions">{assumptions}</ul>' if assumptions else "")
-            + f'<p class="cl-note">{escape(kind)} {escape(tolerance_text(ex, t))}</p>'
+            + f'<p class="cl-note">{escape(kind)} {escape(rule)}</p>'
         )
         self.answer.value = ""
         self.feedback.value = ""
@@ -209,7 +218,7 @@ class ExercisesApp:
         long to wait and the answer stays in its box (status ``"wait"``)."""
         ex = self.exercise
         if self.learner.already_checked(ex.id, self.answer.value):
-            checked = check(ex, self.answer.value, self.t.lang)
+            checked = check(ex, self.answer.value, self.t.lang, self.learner.fractions_only())
             self._feedback(checked, self.t.gettext("You checked this answer already: {verdict}").format(
                 verdict=checked.message))
             return checked.status
@@ -220,9 +229,9 @@ class ExercisesApp:
                 "You are checking answers faster than anyone can work them out: wait {n} seconds, then check again.",
                 wait).format(n=wait)))
             return "wait"
-        checked = check(ex, self.answer.value, self.t.lang)
+        checked = check(ex, self.answer.value, self.t.lang, self.learner.fractions_only())
         diagnosed = diagnose(ex, self.answer.value) if checked.status == "wrong" else None
-        self.learner.record(ex.id, self.answer.value, checked, self.numbers, diagnosed.text if diagnosed else None)
+        self.learner.record(ex.id, self.answer.value, checked, self.numbers, diagnosed.id if diagnosed else None)
         if checked.status == "wrong":  # a second wrong answer with the same verdict must not look like no answer
             self.attempts[ex.id] = self.attempts.get(ex.id, 0) + 1
             self._feedback(checked, self.t.gettext("Attempt {n}: you wrote {answer}. {verdict}").format(

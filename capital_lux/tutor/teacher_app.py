@@ -42,10 +42,20 @@ from ..lessons.classroom import (
     ExerciseSummary,
     class_figures,
     class_numbers,
+    gradebook_csv,
     instance_seed,
+    ANSWER_FORMS,
+    ANSWER_FORMS_SETTING,
+    LESSON_EXERCISES_SETTING,
+    fractions_only,
     key_wait,
+    lesson,
+    mistake_label,
+    new_lesson,
     server_key,
     results_csv,
+    set_lesson_exercises,
+    stuck_now,
     set_class_numbers,
     teacher_key,
     teacher_key_matches,
@@ -140,6 +150,7 @@ class TeacherApp:
         self.solutions = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-solutions")
         self.refresh_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-refresh")
         self.export_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-export")
+        self.gradebook_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-gradebook")
         self.csv_link = tagged(W.HTML(), "cl-teacher-csv")
         self.summary = tagged(W.HTML(), "cl-teacher-summary")
         self.table = tagged(W.HTML(), "cl-teacher-table")
@@ -153,24 +164,47 @@ class TeacherApp:
         self.worksheet_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-worksheet")
         self.key_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-answer-key")
         self.sheet_links = tagged(W.HTML(), "cl-teacher-sheets")
+        self.lesson_note = tagged(W.HTML(), "cl-teacher-lesson")
+        self.today = tagged(W.SelectMultiple(rows=8, layout=W.Layout(width="32em")), "cl-teacher-today")
+        self.answer_forms = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-answer-forms")
+        self.new_lesson_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-new-lesson")
+        self.row_picker = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-row")
+        self.into_picker = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-into")
+        self.merge_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-merge")
+        self.remove_button = tagged(W.Button(layout=W.Layout(width="auto"), button_style="danger"),
+                                    "cl-teacher-remove")
+        self.rows_note = tagged(W.HTML(), "cl-teacher-rows-note")
+        self.new_lesson_button.on_click(lambda _: self.start_lesson())
+        self.merge_button.on_click(lambda _: self.merge_rows())
+        self.remove_button.on_click(lambda _: self.remove_row())
         self.refresh_button.on_click(lambda _: self.refresh())
         self.export_button.on_click(lambda _: self.export_csv())
+        self.gradebook_button.on_click(lambda _: self.export_gradebook())
         self.new_seed_button.on_click(lambda _: self.new_class_seed())
         self.worksheet_button.on_click(lambda _: self.make_sheet(answers=False))
         self.key_button.on_click(lambda _: self.make_sheet(answers=True))
         row = W.Layout(flex_flow="row wrap", align_items="center")
         self.body.children = [
-            W.HBox([self.solutions, self.refresh_button, self.export_button, self.csv_link], layout=row),
+            W.HBox([self.solutions, self.refresh_button, self.gradebook_button, self.export_button, self.csv_link],
+                   layout=row),
             W.HBox([self.numbers, self.class_seed, self.new_seed_button], layout=row),
             self.numbers_note,
             W.HBox([self.worksheet_button, self.key_button, self.sheet_links], layout=row),
+            W.HBox([self.lesson_note, self.new_lesson_button], layout=row),
+            W.HBox([self.today, self.answer_forms], layout=row),
             self.summary, self.table, self.charts, self.learners,
+            W.HBox([self.row_picker, self.into_picker, self.merge_button, self.remove_button], layout=row),
+            self.rows_note,
         ]
         self._relabel()
         if self.storage is not None:
             self.solutions.value = self._policy()
             self._show_numbers()
+        if self.storage is not None:
+            self._show_today()
         self.solutions.observe(lambda change: self.set_policy(change["new"]), names="value")
+        self.today.observe(lambda change: self.set_today(), names="value")
+        self.answer_forms.observe(lambda change: self.set_today(), names="value")
         self.numbers.observe(lambda change: self.set_numbers(), names="value")
         self.class_seed.observe(lambda change: self.set_numbers(), names="value")
         self.root.add_class("cl-teacher-unlocked")
@@ -202,7 +236,25 @@ class TeacherApp:
         if current is not None:
             self.solutions.value = current
         self.refresh_button.description = t.gettext("Refresh")
-        self.export_button.description = t.gettext("Export the results (CSV)")
+        self.export_button.description = t.gettext("Export every answer (CSV)")
+        self.gradebook_button.description = t.gettext("Export the gradebook (CSV)")
+        self.new_lesson_button.description = t.gettext("Start a new lesson")
+        self.today.description = t.gettext("Today's exercises")
+        self._quiet = True  # relabelling is not the teacher choosing
+        try:
+            chosen, form = self.today.value, self.answer_forms.value
+            self.today.options = [(f"{k}. {t.gettext(ex.title)}", ex.id) for k, ex in enumerate(EXERCISES, 1)]
+            self.today.value = chosen
+            self.answer_forms.options = [(t.gettext(label), key) for key, label in ANSWER_FORMS.items()]
+            if form is not None:
+                self.answer_forms.value = form
+        finally:
+            self._quiet = False
+        self.answer_forms.description = t.gettext("Answers")
+        self.row_picker.description = t.gettext("Learner")
+        self.into_picker.description = t.gettext("is the same as")
+        self.merge_button.description = t.gettext("Merge the two rows")
+        self.remove_button.description = t.gettext("Remove this learner")
         self.numbers.description = t.gettext("Numbers")
         current = self.numbers.value
         self._quiet = True  # relabelling is not the teacher choosing
@@ -240,7 +292,7 @@ class TeacherApp:
             return None
 
     def _attempts(self) -> list[Attempt] | None:
-        return self._read(Storage.attempts)
+        return self._read(lambda storage: storage.attempts(lesson(storage)[1]))
 
     def _figures(self) -> ClassFigures | None:
         return self._read(class_figures)
@@ -262,7 +314,17 @@ class TeacherApp:
             self.summary.value = escape(t.gettext("Learners: {learners}. Answers checked: {answers}.").format(
                 learners=self._number(len(figures.learners)), answers=self._number(figures.answers)))
             self.table.value = self._table(summaries)
-            self.learners.value = self._learners(figures.learners)
+            stuck = self._read(stuck_now)
+            self.learners.value = self._stuck(stuck or []) + self._grid(figures)
+            self._show_lesson()
+            people = sorted(figures.learners, key=lambda row: (row[1].casefold(), row[0]))
+            choices = [(f"{name or t.gettext('(no name given)')} ({self._number(answers)})", session)
+                       for session, name, _, answers, _ in people]
+            for picker in (self.row_picker, self.into_picker):
+                current = picker.value
+                picker.options = choices
+                if current in dict((v, k) for k, v in choices):
+                    picker.value = current
             images = []
             for number, ex in enumerate(EXERCISES, 1):
                 if ex.id in summaries:
@@ -272,10 +334,92 @@ class TeacherApp:
     def _number(self, value: float) -> str:
         return format_number(value, self.t.lang)
 
-    def _table(self, summaries: dict[str, ExerciseSummary]) -> str:
+    # -- the lesson and its rows ---------------------------------------------------------------------
+    def _show_lesson(self) -> None:
         t = self.t
+        found = self._read(lesson)
+        code = found[0] if found else ""
+        if code:
+            text = t.gettext("Lesson code: {code}. Learners type it with their name; the same name with the "
+                             "code comes back to the same row.").format(code=code)
+        else:
+            text = t.gettext("No lesson code: learners join by their name alone, and the same name comes back "
+                             "to the same row. Start a lesson to give them a code to type.")
+        self.lesson_note.value = f'<span class="cl-note">{escape(text)}</span>'
+
+    def _change(self, change: Callable[[Storage], object]) -> bool:
+        """Apply a change to the class database, or say why it cannot be made."""
+        if self.storage is None:
+            return False
+        try:
+            change(self.storage)
+        except StorageError as error:
+            self.rows_note.value = self._error(self.t.refusal(error))
+            return False
+        return True
+
+    def _show_today(self) -> None:
+        """The lesson's exercises and answer forms as the database holds them (none chosen: all)."""
+        read = self._read(lambda storage: (storage.setting(LESSON_EXERCISES_SETTING, ""), fractions_only(storage)))
+        if read is None:
+            return
+        self._quiet = True
+        try:
+            self.today.value = tuple(e for e in read[0].split() if e in dict((v, k) for k, v in self.today.options))
+            self.answer_forms.value = "fractions" if read[1] else "decimals"
+        finally:
+            self._quiet = False
+
+    def set_today(self) -> None:
+        """The teacher chose today's exercises or the answer forms: learners' pages follow."""
+        if self._quiet:
+            return
+        def write(storage: Storage) -> None:
+            set_lesson_exercises(storage, list(self.today.value))
+            storage.set_setting(ANSWER_FORMS_SETTING, str(self.answer_forms.value))
+
+        self._change(write)
+
+    def start_lesson(self) -> str | None:
+        """A new lesson: a new code, and a dashboard that starts empty (earlier answers are kept)."""
+        code = self._read(new_lesson)
+        self.refresh()
+        return code
+
+    def merge_rows(self) -> bool:
+        """The chosen learner's row joins the other one's: a reload had made two of one learner."""
+        source, target = self.row_picker.value, self.into_picker.value
+        if not source or not target or source == target:
+            self.rows_note.value = self._error(self.t.gettext("Choose two different rows to merge."))
+            return False
+        if not self._change(lambda storage: storage.merge_learner(str(source), str(target))):
+            return False
+        self.rows_note.value = f'<span class="cl-note">{escape(self.t.gettext("The two rows are one now."))}</span>'
+        self.refresh()
+        return True
+
+    def remove_row(self) -> bool:
+        """The chosen learner and their answers leave the class (a test row, a name typed by mistake)."""
+        session = self.row_picker.value
+        if not session:
+            return False
+        if not self._change(lambda storage: storage.remove_learner(str(session))):
+            return False
+        self.rows_note.value = f'<span class="cl-note">{escape(self.t.gettext("The learner is removed."))}</span>'
+        self.refresh()
+        return True
+
+    def _table(self, summaries: dict[str, ExerciseSummary]) -> str:
+        """Per exercise: who answered, who solved, the median answers, and the classic mistakes
+        made. The most common wrong numbers only when everyone has the same cards: on their own
+        cards, one number means different things for different learners."""
+        t = self.t
+        numbers = self._read(class_numbers)
+        same_cards = numbers is not None and numbers[0] == "class"
         head = [t.gettext("Exercise"), t.gettext("Learners who answered"), t.gettext("Solved"),
-                t.gettext("Median answers per learner"), t.gettext("Most common wrong answers"),
+                t.gettext("Median answers per learner"),
+                t.gettext("Most common wrong answers") if same_cards else
+                t.gettext("Most common wrong answers (shown when everyone has the same cards)"),
                 t.gettext("Most common mistakes")]
         rows = []
         for number, ex in enumerate(EXERCISES, 1):
@@ -284,13 +428,13 @@ class TeacherApp:
                 cells = [escape(f"{number}. {t.gettext(ex.title)}"), "0", "0", "-", "", ""]
             else:
                 wrong = []
-                for answer, count, mistake in s.wrong:
+                for answer, count, mistake in (s.wrong if same_cards else ()):
                     text = t.gettext("{answer} ({count}×)").format(answer=answer, count=self._number(count))
                     if mistake:
-                        text = t.gettext("{answer}: {mistake}").format(answer=text, mistake=t.gettext(mistake))
+                        text = t.gettext("{answer}: {mistake}").format(answer=text, mistake=mistake_label(t, mistake))
                     wrong.append(escape(text))
                 made = [escape(t.ngettext("{mistake} ({count} learner)", "{mistake} ({count} learners)", count).format(
-                    mistake=t.gettext(mistake), count=self._number(count))) for mistake, count in s.mistakes]
+                    mistake=mistake_label(t, mistake), count=self._number(count))) for mistake, count in s.mistakes]
                 cells = [escape(f"{number}. {t.gettext(ex.title)}"), self._number(s.attempted),
                          self._number(s.solved), self._number(float(s.median_attempts)), "<br>".join(wrong),
                          "<br>".join(made)]
@@ -298,17 +442,48 @@ class TeacherApp:
         header = "".join(f"<th>{escape(h)}</th>" for h in head)
         return '<table class="cl-table cl-teacher-figures"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
 
-    def _learners(self, learners: list[tuple[str, str, int, int, int]]) -> str:
+    def _stuck(self, stuck: list[tuple[str, str, str, int, int]]) -> str:
+        """Who is stuck right now, one sentence each: the teacher's next visit."""
         t = self.t
-        head = [t.gettext("Learner"), t.gettext("Exercises solved"), t.gettext("Answers checked"),
-                t.gettext("Solutions read before solving")]
+        if not stuck:
+            return ""
+        numbers = {ex.id: k for k, ex in enumerate(EXERCISES, 1)}
+        lines = [t.ngettext(
+            "{name}: exercise {number}, {answers} answers and none right yet; the last one {minutes} minute ago.",
+            "{name}: exercise {number}, {answers} answers and none right yet; the last one {minutes} minutes ago.",
+            minutes).format(name=name or t.gettext("(no name given)"), number=numbers.get(exercise, "?"),
+                            answers=self._number(answers), minutes=self._number(minutes))
+            for _, name, exercise, answers, minutes in stuck]
+        items = "".join(f"<li>{escape(line)}</li>" for line in lines)
+        return (f'<div class="cl-teacher-stuck"><h3>{escape(t.gettext("Stuck now"))}</h3>'
+                f"<ul>{items}</ul></div>")
+
+    def _grid(self, figures: ClassFigures) -> str:
+        """Learners by exercises: ✓ solved, ✗ and the answers given when not yet, 👁 the solution
+        read before solving; symbols and words, never colour alone."""
+        t = self.t
+        marks = {"solved": ("✓", t.gettext("solved")), "tried": ("✗", t.gettext("tried, not solved yet")),
+                 "seen": ("👁", t.gettext("solution read before solving"))}
+        head = "".join(f'<th title="{escape(t.gettext(ex.title))}">{k}</th>' for k, ex in enumerate(EXERCISES, 1))
+        head = (f"<tr><th>{escape(t.gettext('Learner'))}</th>{head}<th>{escape(t.gettext('Exercises solved'))}</th>"
+                f"<th>{escape(t.gettext('Answers checked'))}</th></tr>")
         rows = []
-        for session, name, solved, answers, seen in sorted(learners, key=lambda row: (row[1].casefold(), row[0])):
-            name = name or t.gettext("(no name given)")
-            cells = [escape(name), self._number(solved), self._number(answers), self._number(seen)]
-            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-        header = "".join(f"<th>{escape(h)}</th>" for h in head)
-        return '<table class="cl-table cl-teacher-learner-table"><tr>' + header + "</tr>" + "".join(rows) + "</table>"
+        for session, name, solved, answers, _ in sorted(figures.learners, key=lambda row: (row[1].casefold(), row[0])):
+            cells = []
+            for ex in EXERCISES:
+                cell = figures.cells.get((session, ex.id))
+                kinds = [] if cell is None else ["solved" if cell[1] else "tried"]
+                kinds += ["seen"] if (session, ex.id) in figures.seen else []
+                text = "".join(marks[k][0] for k in kinds) + (str(cell[0]) if cell and not cell[1] else "")
+                label = "; ".join(marks[k][1] for k in kinds)
+                cells.append(f'<td class="{" ".join(f"cl-{k}" for k in kinds)}" title="{escape(label)}">'
+                             f"{escape(text)}</td>")
+            rows.append(f"<tr><th>{escape(name or t.gettext('(no name given)'))}</th>{''.join(cells)}"
+                        f"<td>{self._number(solved)}</td><td>{self._number(answers)}</td></tr>")
+        legend = t.gettext("✓ solved; ✗ tried, not solved yet, with the number of answers given; 👁 the worked "
+                           "solution read before solving.")
+        return (f'<table class="cl-table cl-teacher-learner-table cl-teacher-grid">{head}{"".join(rows)}</table>'
+                f'<div class="cl-note">{escape(legend)}</div>')
 
     def _chart(self, summary: ExerciseSummary, title: str) -> W.Image:
         key = (self.t.lang, title, summary.outcomes)
@@ -395,9 +570,20 @@ class TeacherApp:
         attempts = self._attempts()
         if attempts is None:
             return
-        data = base64.b64encode(results_csv(attempts).encode("utf-8")).decode()
-        self.csv_link.value = (f'<a download="class_results.csv" href="data:text/csv;charset=utf-8;base64,{data}">'
-                               f"{escape(self.t.gettext('Download the results'))}</a>")
+        self._download("class_answers.csv", results_csv(attempts, self.t.lang),
+                       self.t.gettext("Download every answer"))
+
+    def export_gradebook(self) -> None:
+        """A download link holding the gradebook: one row per learner, one column per exercise."""
+        read = self._read(lambda storage: (class_figures(storage), storage.learner_exercises(lesson(storage)[1])))
+        if read is None:
+            return
+        self._download("class_gradebook.csv", gradebook_csv(*read, self.t.lang), self.t.gettext("Download the gradebook"))
+
+    def _download(self, name: str, text: str, label: str) -> None:
+        data = base64.b64encode(text.encode("utf-8")).decode()
+        self.csv_link.value = (f'<a download="{name}" href="data:text/csv;charset=utf-8;base64,{data}">'
+                               f"{escape(label)}</a>")
 
     def set_language(self, lang: str) -> None:
         self.t = translator(lang)

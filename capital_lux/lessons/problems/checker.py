@@ -166,9 +166,10 @@ def _match(value: Fraction, form: str, decimals: int, exact: Fraction, probabili
 
 
 def check_answer(text: str, exact: Fraction, lang: str = "en", probability: bool = True,
-                 classics: list[tuple[Mistake, Fraction]] | None = None) -> Checked:
+                 classics: list[tuple[Mistake, Fraction]] | None = None, fractions_only: bool = False) -> Checked:
     """Compare an answer with the exact value (see the module's rule), and name the
-    classic mistake among ``classics`` (a mistake and its value) it looks like."""
+    classic mistake among ``classics`` (a mistake and its value) it looks like.
+    ``fractions_only``: the teacher asks for exact fractions; a decimal is not counted."""
     t = translator(lang)
     classics = classics or []
     try:
@@ -176,6 +177,9 @@ def check_answer(text: str, exact: Fraction, lang: str = "en", probability: bool
     except AnswerError:
         return Checked("invalid", t.gettext(
             "Write a number: a fraction like 3/8, a decimal like 0.375 or a percentage like 37.5%."))
+    if fractions_only and form != "fraction" and value.denominator != 1:
+        return Checked("invalid", t.gettext("Your teacher asks for exact fractions today: write your answer like "
+                                            "3/8."), value)
     decimals = decimal_places(text)
     mistake = _match(value, form, decimals, exact, probability, classics)
     if mistake is not None:
@@ -204,9 +208,9 @@ def check_answer(text: str, exact: Fraction, lang: str = "en", probability: bool
     return Checked("wrong", hint, value)
 
 
-def check(ex: Exercise, text: str, lang: str = "en") -> Checked:
+def check(ex: Exercise, text: str, lang: str = "en", fractions_only: bool = False) -> Checked:
     """Check an answer to an exercise (or instance), naming its classic mistakes."""
-    return check_answer(text, ex.exact(), lang, ex.probability, classic_values(ex))
+    return check_answer(text, ex.exact(), lang, ex.probability, classic_values(ex), fractions_only)
 
 
 def diagnose(ex: Exercise, answer: str) -> Mistake | None:

@@ -53,3 +53,34 @@ NOT_SQUARED = N_("It looks like 1.96 was not squared. The number of samples is 1
 NOT_ROUNDED_UP = N_("Round up. The number of samples is a whole number, the smallest one that is enough.")
 CHOICE_IGNORED = N_("It looks like you left out the player's choice. Playing a Scholar into the Capital is "
                     "only one of the moves they may choose.")
+
+#: Each mistake's short label, for the teacher's dashboard and exports (by its stable id).
+LABELS: dict[str, str] = {
+    "at-least": N_("at least instead of exactly"),
+    "binomial": N_("binomial (with replacement)"),
+    "choice-ignored": N_("player's choice left out"),
+    "cleric-half": N_("half the Cleric's effect"),
+    "complement": N_("opposite event"),
+    "disc-forgotten": N_("gold disc forgotten"),
+    "discards-unseen": N_("discards counted as unseen"),
+    "equal-exceeds": N_("equal counted as exceeding"),
+    "expected-for-probability": N_("expected number, not a probability"),
+    "gold-ignored": N_("gold left out"),
+    "independence": N_("taken as independent"),
+    "known-unseen": N_("known cards counted as unseen"),
+    "likelihood": N_("Bayes turned the wrong way"),
+    "mean-of-squares": N_("mean of squares"),
+    "not-rounded-up": N_("not rounded up"),
+    "not-squared": N_("1.96 not squared"),
+    "one-modifier": N_("one modifier only"),
+    "per-card": N_("one card only"),
+    "percent-of-fraction": N_("% after a number below 1"),
+    "percent-without-sign": N_("percentage without %"),
+    "prior": N_("before the new information"),
+    "probability-for-expected": N_("probability, not an expected value"),
+    "sample-variance": N_("divided by n - 1"),
+    "sign": N_("sign the wrong way"),
+    "tie-order": N_("tie order the wrong way"),
+    "variances-added": N_("variances added"),
+    "with-replacement": N_("with replacement"),
+}
