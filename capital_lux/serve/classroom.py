@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..i18n import LANGUAGES, Translator, default_language, translator
+from ..engine.errors import CapitalLuxError
 from ..lessons.classroom import MIN_TEACHER_KEY, TEACHER_KEY_VARIABLE, teacher_key
 from ..lessons.storage import DEFAULT_DATABASE, ENVIRONMENT_VARIABLE as DATABASE_VARIABLE
 from ..lessons.storage import StorageError, data_folder, open_storage
@@ -61,7 +62,7 @@ ROUTE_PROBE = ("192.0.2.1", 9)
 SIOCGIFADDR = 0x8915  # Linux: an interface's IPv4 address
 
 
-class Refused(Exception):
+class Refused(CapitalLuxError):
     """The command cannot go on; the message (already in the teacher's language) says why."""
 
 

@@ -90,6 +90,10 @@ def class_chart(summary: ExerciseSummary, title: str, t: Translator) -> Figure:
 
 T = TypeVar("T")
 
+#: The grid's cells: a shade beside the symbol and the words (never the colour alone).
+GRID_SHADES = {"solved": "background:#dcefdc", "tried": "background:#f8dede"}
+
+
 class TeacherApp:
     """The page's parts; every handler is a plain method, so tests call them directly."""
 
@@ -476,7 +480,8 @@ class TeacherApp:
                 kinds += ["seen"] if (session, ex.id) in figures.seen else []
                 text = "".join(marks[k][0] for k in kinds) + (str(cell[0]) if cell and not cell[1] else "")
                 label = "; ".join(marks[k][1] for k in kinds)
-                cells.append(f'<td class="{" ".join(f"cl-{k}" for k in kinds)}" title="{escape(label)}">'
+                shade = f' style="{GRID_SHADES[kinds[0]]}"' if kinds and kinds[0] in GRID_SHADES else ""
+                cells.append(f'<td class="{" ".join(f"cl-{k}" for k in kinds)}" title="{escape(label)}"{shade}>'
                              f"{escape(text)}</td>")
             rows.append(f"<tr><th>{escape(name or t.gettext('(no name given)'))}</th>{''.join(cells)}"
                         f"<td>{self._number(solved)}</td><td>{self._number(answers)}</td></tr>")
