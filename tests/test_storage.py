@@ -565,3 +565,35 @@ def test_the_default_class_database_lives_outside_the_checkout(tmp_path: Path, m
     folder = tmp_path / "data" / "capital-lux"
     assert (folder.stat().st_mode & 0o777, (folder / "class.sqlite3").stat().st_mode & 0o777) == (0o700, 0o600)
     assert not str(database_url()).startswith(str(Path(__file__).resolve().parent.parent))
+
+
+def test_a_page_opened_while_postgresql_is_down_keeps_the_answers_and_sends_them_when_it_is_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from capital_lux.tutor import classroom
+    from capital_lux.tutor.exercises_app import build_app
+
+    server = PostgresServer()
+    try:
+        monkeypatch.setenv("CAPITAL_LUX_DB", server.url)
+        with Storage(server.url):
+            pass  # the class's schema exists; then the server goes down before the page opens
+        server.stop()
+        monkeypatch.setattr(classroom, "REOPEN_SECONDS", 0.0)
+        app = build_app("en")._exercises
+        assert app.learner.storage is None and "does not answer yet" in app.learner.note.value
+        app.learner.name.value = "Ana"
+        app.picker.value = "modifier-after-draw"
+        for answer in ("1/2", "0.9"):
+            app.answer.value = answer
+            assert app.check() == "wrong"
+        assert len(app.learner.pending) == 2 and "Your 2 answers are kept on this page" in app.learner.note.value
+        server.start()
+        right = format_number(app.exercise.exact())  # on the cards shown while the database was away
+        app.answer.value = right
+        assert app.check() == "correct"
+        assert app.learner.pending == [] and "every answer kept here reached your teacher" in app.learner.note.value
+        with Storage(server.url) as storage:
+            assert [(a.name, a.answer, a.correct) for a in storage.attempts()] == [
+                ("Ana", "1/2", False), ("Ana", "0.9", False), ("Ana", right, True)]
+    finally:
+        server.remove()

@@ -42,14 +42,21 @@ BUTTON_STYLE = ("display:inline-block;padding:3px 10px;border:1px solid #767676;
                 "background:#f3f3f3;color:#1a1a1a;text-decoration:none;font:13px sans-serif")
 #: Answers one learner may check at once, then a minute: as fast as a person works them out.
 CHECK_BURST, CHECKS_PER_MINUTE = 6, 12
+#: Seconds between two tries to open a class database that did not answer when the page was built.
+REOPEN_SECONDS = 5.0
 
 
 class LearnerPanel:
     """Name, progress download and upload, and the class database behind them."""
 
-    def __init__(self, t: Translator, storage: Storage | None) -> None:
+    def __init__(self, t: Translator, storage: Storage | None,
+                 reopen: Callable[[], Storage] | None = None) -> None:
         self.t = t
         self.storage = storage
+        #: opens the class database that could not be opened when the page was built (it may
+        #: come back: a PostgreSQL restarting); tried again with the answers kept meanwhile
+        self.reopen = reopen if storage is None else None
+        self._reopened_at = -math.inf
         self.session = new_session()
         self.progress = Progress.empty()
         #: the name the class database holds for this learner ("" until they give one)
@@ -80,7 +87,10 @@ class LearnerPanel:
         self.box.add_class("cl-learner")
         self._message = ""
         self._error = False
-        if storage is None:  # a learner working alone: nothing is wrong, say where their work is
+        if storage is None and self.reopen is not None:
+            self._say(t.gettext("The class database does not answer yet: your answers are kept on this page and "
+                                "sent to your teacher when it does."), error=True)
+        elif storage is None:  # a learner working alone: nothing is wrong, say where their work is
             self._say(t.gettext("You are working on your own: your answers stay on this page. Download your "
                                 "progress to keep it."))
         self.relabel(t)
@@ -188,31 +198,45 @@ class LearnerPanel:
         self._checked.add((exercise, answer.strip()))
         self.progress.record(exercise, answer, checked)
         self._show_download()
-        if self.storage is None:
+        if self.storage is None and self.reopen is None:
             return
         self.pending.append((exercise, answer, checked.status == "correct",
                              None if instance is None else str(instance), mistake))
         self.send_pending()
 
+    def _open_again(self) -> bool:
+        """Open the class database the page was built without, at most every few seconds; the
+        name typed meanwhile joins it first."""
+        if self.storage is not None:
+            return True
+        if self.reopen is None or self.clock() - self._reopened_at < REOPEN_SECONDS:
+            return False
+        self._reopened_at = self.clock()
+        try:
+            self.storage = self.reopen()
+        except StorageError:
+            return False
+        self.reopen = None
+        if self.name.value.strip():
+            self.set_name()
+        return True
+
     def send_pending(self) -> bool:
         """Store the answers kept on this page, oldest first; those the class database cannot
         take now stay, and the page says so. Nothing the learner typed is lost."""
-        if self.storage is None or not self.pending:
+        if not self.pending:
             return True
         was_waiting = len(self.pending) > 1 or self.retry_button.layout.display != "none"
         while self.pending:
+            if not self._open_again():
+                self._keep_waiting()
+                return False
+            assert self.storage is not None
             exercise, answer, correct, instance, mistake = self.pending[0]
             try:
                 self.storage.record_attempt(self.session, exercise, answer, correct, instance, mistake)
             except StorageUnavailable:
-                self.retry_button.layout.display = None
-                self._say(self.t.ngettext(
-                    "The class database does not answer right now. Your {n} answer is kept on this page and will "
-                    "reach your teacher when it is back: it is sent again with your next answer, or now with "
-                    "the button.",
-                    "The class database does not answer right now. Your {n} answers are kept on this page and "
-                    "will reach your teacher when it is back: they are sent again with your next answer, or now "
-                    "with the button.", len(self.pending)).format(n=len(self.pending)), error=True)
+                self._keep_waiting()
                 return False
             except StorageError as error:  # refused for good (too long, say): said, and not kept
                 self.pending.pop(0)
@@ -225,6 +249,16 @@ class LearnerPanel:
             self._say(self.t.gettext("The class database answers again: every answer kept here reached your "
                                      "teacher."))
         return True
+
+    def _keep_waiting(self) -> None:
+        self.retry_button.layout.display = None
+        self._say(self.t.ngettext(
+                    "The class database does not answer right now. Your {n} answer is kept on this page and will "
+                    "reach your teacher when it is back: it is sent again with your next answer, or now with "
+                    "the button.",
+                    "The class database does not answer right now. Your {n} answers are kept on this page and "
+                    "will reach your teacher when it is back: they are sent again with your next answer, or now "
+                    "with the button.", len(self.pending)).format(n=len(self.pending)), error=True)
 
     def load_upload(self, value: Any) -> bool:
         """Take the progress from an uploaded file, or say why not and keep the one we had."""

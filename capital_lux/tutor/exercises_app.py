@@ -17,7 +17,7 @@ exercise is shown, and follow the learner's name when they give it.
 from __future__ import annotations
 
 from html import escape
-from typing import Final, Literal
+from typing import Callable, Final, Literal
 
 import ipywidgets as W
 
@@ -57,9 +57,9 @@ class ExercisesApp:
     """The page's parts; every handler is a plain method, so tests call them directly."""
 
     def __init__(self, lang: str = "en", seed: int = 1, storage: Storage | None = None,
-                 numbers: Numbers = OWN) -> None:
+                 numbers: Numbers = OWN, reopen: Callable[[], Storage] | None = None) -> None:
         self.t = translator(lang)
-        self.learner = LearnerPanel(self.t, storage)
+        self.learner = LearnerPanel(self.t, storage, reopen)
         self.learner.on_name = self._follow_name
         #: fixed numbers (a seed, or None for the base positions), or the learner's own
         self._fixed = numbers != OWN
@@ -297,11 +297,12 @@ def build_app(lang: str = "en", seed: int = 1, storage: Storage | None = None,
     the class database (``CAPITAL_LUX_DB``) is opened, or the page says why it cannot be.
     ``numbers`` fixes the seed of this learner's cards (``None``: the base positions);
     by default (``OWN``) they are the learner's own, as the class's setting says."""
+    reopen = None
     if storage is None:
         try:
             storage = open_storage()
-        except StorageError:
-            storage = None  # the learner can still practise alone; the page says results are not kept
-    app = ExercisesApp(lang, seed, storage, numbers)
+        except StorageError:  # it may come back (a PostgreSQL restarting): answers wait on the page
+            storage, reopen = None, open_storage
+    app = ExercisesApp(lang, seed, storage, numbers, reopen)
     app.root._exercises = app
     return app.root
