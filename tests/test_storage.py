@@ -597,3 +597,23 @@ def test_a_page_opened_while_postgresql_is_down_keeps_the_answers_and_sends_them
                 ("Ana", "1/2", False), ("Ana", "0.9", False), ("Ana", right, True)]
     finally:
         server.remove()
+
+
+def test_a_sqlite_file_held_by_another_program_keeps_the_answer_on_the_page(tmp_path: Path) -> None:
+    import sqlite3
+
+    from capital_lux.tutor.exercises_app import build_app
+
+    path = tmp_path / "class.sqlite3"
+    with Storage(str(path), timeout=0.2) as storage:
+        app = build_app("en", storage=storage)._exercises
+        app.learner.name.value = "Ana"
+        app.picker.value = "modifier-after-draw"
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")  # a backup tool, say, holds the file past the wait
+        app.answer.value = "1/2"
+        assert app.check() == "wrong" and app.learner.pending and "kept on this page" in app.learner.note.value
+        holder.execute("COMMIT")
+        holder.close()
+        app.learner.retry_button.click()
+        assert app.learner.pending == [] and [a.answer for a in storage.attempts()] == ["1/2"]

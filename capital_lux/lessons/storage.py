@@ -231,6 +231,12 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
 
 
+def _busy(error: BaseException) -> bool:
+    """SQLite's file held by another program past the wait (a backup, a stuck kernel): the
+    answer can be stored later, as when a PostgreSQL server is away."""
+    return isinstance(error, sqlite3.OperationalError) and ("locked" in str(error) or "busy" in str(error))
+
+
 def _text(moment: Any) -> str:
     """A time as the app passes it around: ISO 8601 text (PostgreSQL gives a datetime)."""
     return moment.isoformat(timespec="milliseconds") if isinstance(moment, datetime) else str(moment)
@@ -333,7 +339,7 @@ class Storage:
                 except self._errors:
                     pass  # a connection that died has nothing to roll back
                 if isinstance(error, self._errors):
-                    if self._lost():
+                    if self._lost() or _busy(error):
                         LOG.warning("The class database does not answer: %s", error)
                         raise StorageUnavailable(N_("the class database does not answer: {reason}"),
                                                  reason=error) from None
