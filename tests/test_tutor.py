@@ -533,3 +533,16 @@ def test_the_exercises_and_the_what_if_explorer_are_reached_from_the_tutor() -> 
     app.language.value = "fr"  # one picker for the whole page
     assert exercises.t.lang == "fr" and app.extras["whatif"].t.lang == "fr"
     assert app.tabs.get_title(len(titles) - 2) != "Probability exercises"
+
+
+def test_a_new_game_leaves_no_decision_of_the_last_one_on_the_risk_chart() -> None:
+    # After "New game" the chart kept the previous game's decisions until the first play.
+    app = tutor(build_app(players=2, seed=3))
+    panel = app.free_play.panel
+    assert panel.risk is not None
+    old = [(None, object()), (None, object())]  # the last game's decisions, as drawn
+    panel.risk.timeline = list(old)
+    panel.risk._timeline_round = panel.session.view().round
+    app.free_play.new_game.click()
+    panel.risk.wait(60)  # the new game's own first point may be drawn: none of the old ones
+    assert not any(point in panel.risk.timeline for point in old) and len(panel.risk.timeline) <= 1

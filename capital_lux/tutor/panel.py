@@ -83,6 +83,8 @@ class GamePanel:
 
     def set_session(self, session: Session) -> None:
         self.session = session
+        if self.risk is not None:
+            self.risk.forget_game()  # a new game: the last game's decisions leave the chart at once
         self.controls.selected = None
         self._notice = None
         self._recent_from = None

@@ -275,6 +275,11 @@ class RiskPanel:
 
         self._worker.start(work)
 
+    def forget_game(self) -> None:
+        """Another game starts: no earlier decision stays on the chart, even in the same round."""
+        self.timeline, self._timeline_round, self._previous = [], 0, None
+        self.image.layout.display = "none"
+
     def _add_to_timeline(self, v: PlayerView, risk: Any) -> None:
         if v.round != self._timeline_round:
             self.timeline, self._timeline_round, self._previous = [], v.round, None
