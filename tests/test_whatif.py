@@ -306,3 +306,12 @@ def test_a_comparison_over_its_budget_stops_within_a_move_and_shows_the_moves_it
     assert app.analysis.value.count("<tr") == 2 and len(app.moves) == 1  # the first move's figures, shown
     assert clock.looks < 2 * 200 // 10  # stopped inside the second move, not after it
     app.runner.close()
+
+
+def test_the_page_says_first_what_it_is_for_in_the_readers_language() -> None:
+    from capital_lux.tutor.whatif_app import WHAT_IT_IS_FOR, build_app
+
+    app = build_app("fr")._whatif
+    assert "cl-wi-purpose" in app.title.value and "Installez une table" in app.title.value
+    app.set_language("es")
+    assert "Prepara una mesa" in app.title.value and WHAT_IT_IS_FOR not in app.title.value

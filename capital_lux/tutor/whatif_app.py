@@ -55,6 +55,9 @@ from ..lessons.table import card_html, position_html
 from .work import Job, WorkStopped, page_runner
 
 SAMPLES = (20, 50, 200, 1000)
+#: The page's first sentence: what a learner opening it can do here.
+WHAT_IT_IS_FOR = N_("Set up a table as you like (the rulebook's examples are here), then compare the moves of the "
+                    "player to move: every figure comes from what that player can see, never from hidden cards.")
 BOTS = ("quick", "random", "rule")
 
 
@@ -241,7 +244,9 @@ class WhatIfApp:
     # -- labels ------------------------------------------------------------------------------------
     def _relabel(self) -> None:
         t = self.t
-        self.title.value = f"<h2>{escape(t.gettext('What if? Explore a position'))}</h2>"
+        self.title.value = (
+            f"<h2>{escape(t.gettext('What if? Explore a position'))}</h2>"
+            f'<p class="cl-note cl-wi-purpose">{escape(t.gettext(WHAT_IT_IS_FOR))}</p>')
         label_picker(self.language, t)
         chosen = self.gallery.value
         self.gallery.options = [(t.gettext(gallery.TITLES[n]), n) for n in gallery.NAMES]
