@@ -74,8 +74,8 @@ def brute_force(s: GameState, p: int, include_hand: bool = False) -> dict[str, o
     count = 0
     for arrangement in permutations(unseen):
         t = s.clone()
-        if include_hand:
-            for card in t.hands[p]:
+        if include_hand:  # the hand, and during the draft the cards set aside for it
+            for card in t.hands[p] + t.draft_picks[p]:
                 t.hometowns[p][card.colour].append(card.value)
         for (c, i), value in zip(hidden, arrangement):
             t.modifiers_above[c][i] = (t.modifiers_above[c][i][0], value)
@@ -519,3 +519,20 @@ def test_compare_moves_stops_at_the_round_a_move_ends() -> None:
         after = s.child(move.action)
         assert after.round == 2 and after.phase == "deal"
         assert move.score.low == move.score.high == after.scores()[0]
+
+
+def test_during_the_draft_the_cards_set_aside_count_as_the_hand_to_come() -> None:
+    # The risk table's "your Hometown with your hand" showed 0 in every colour while the
+    # learner's set-aside cards waited to become their hand.
+    from capital_lux.engine.game import sample_chance
+    from capital_lux.engine.state import DRAFT, new_game
+
+    rng, s = random.Random(4), new_game(3)
+    while not (s.phase == DRAFT and s.draft_picks[0]):
+        s.apply_action(sample_chance(s, rng) if s.is_chance_node() else rng.choice(s.legal_actions()))
+    v = view(s, 0)
+    now = risk.round_end_risk(v, include_hand=True)
+    for c in COLOURS:
+        picked = sum(card.value for card in v.draft_picks if card.colour == c)
+        assert now.colours[c].hometown_total == v.hometown_total(0, c) + picked
+    assert v.draft_picks and sum(r.hometown_total for r in now.colours.values()) > 0

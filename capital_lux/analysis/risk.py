@@ -102,7 +102,7 @@ def unseen_modifiers(v: PlayerView) -> tuple[int, ...]:
 def _problem(v: PlayerView, include_hand: bool) -> _Problem:
     hometown = {c: v.hometown_total(v.viewer, c) for c in COLOURS}
     if include_hand:  # at the round end the hand goes face up into the hometown (ruling R9)
-        for card in v.hand:
+        for card in (*v.hand, *v.draft_picks):  # during the draft, the cards set aside are the hand to come
             hometown[card.colour] += card.value
     known = {c: sum(v.capital[c]) + v.known_modifiers(c) for c in COLOURS}
     slots = tuple(c for c in COLOURS for m in v.modifiers_above[c] if m.value is None)
