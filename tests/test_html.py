@@ -28,3 +28,22 @@ def test_view_html_hides_what_the_viewer_cannot_know() -> None:
     assert "Cleric <b>6</b>" not in html and "1 card<" in html
     assert "P1: ?" in html and "-3" not in html and "P0: +4" in html
     assert re.search(r"Cleric <b>6</b>", view(s, 1)._repr_html_())
+
+
+def test_the_hand_column_during_the_draft_says_what_is_set_aside() -> None:
+    # "6 cards" after 2 were set aside read as if nothing had happened.
+    import random
+
+    from capital_lux.engine.game import sample_chance
+    from capital_lux.engine.state import DRAFT, new_game
+    from capital_lux.engine.views import view
+    from capital_lux.i18n import translator
+    from capital_lux.lessons.table import table_html
+
+    rng, s = random.Random(4), new_game(3)
+    while not (s.phase == DRAFT and s.draft_picks[0]):
+        s.apply_action(sample_chance(s, rng) if s.is_chance_node() else rng.choice(s.legal_actions()))
+    v = view(s, 0)
+    held, aside = v.draft_hand_sizes[0], v.draft_pick_counts[0]
+    assert f"{held} cards to choose from · {aside} set aside" in table_html(translator("en"), v, 0)
+    assert f"{aside} mises de côté" in table_html(translator("fr"), v, 0)

@@ -141,11 +141,14 @@ def table_html(t: Translator, v: PlayerView, move: int, bots: bool = True, doing
             values = v.hometowns[p][c]
             town_total = f'<div class="cl-total">= {sum(values)}</div>' if values else ""
             cells.append(f"<td>{cards_html(t, [Card(c, x) for x in values])}{town_total}</td>")
-        if v.phase in (DEAL, DRAFT):
-            held = v.draft_hand_sizes[p] + v.draft_pick_counts[p]
+        if v.phase in (DEAL, DRAFT) and v.draft_pick_counts[p]:
+            # "6 cards" after 2 were set aside read as if nothing had happened: say both
+            held, aside = v.draft_hand_sizes[p], v.draft_pick_counts[p]
+            hand = escape(t.ngettext("{n} card to choose from", "{n} cards to choose from", held).format(n=held)
+                          + " · " + t.ngettext("{n} set aside", "{n} set aside", aside).format(n=aside))
         else:
-            held = v.hand_sizes[p]
-        hand = escape(t.ngettext("{n} card", "{n} cards", held).format(n=held))
+            held = v.draft_hand_sizes[p] if v.phase in (DEAL, DRAFT) else v.hand_sizes[p]
+            hand = escape(t.ngettext("{n} card", "{n} cards", held).format(n=held))
         gold = escape(t.term("gold disc", v.gold[p]))
         bonus = cards_html(t, v.bonus[p])
         cls = ' class="cl-you"' if p == me else ""
