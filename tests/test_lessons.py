@@ -88,3 +88,14 @@ def test_the_tutors_first_screen_imports_no_schema_validator() -> None:
               "print(sorted(m for m in ('jsonschema', 'matplotlib.pyplot') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_rulebooks_gold_example_names_each_colour_with_its_numbers() -> None:
+    # "(Capital 9, 3, 9, 12 against Hometown 11, 4, 6, 13)": a learner could not map the numbers.
+    from capital_lux.i18n import translator
+    from capital_lux.lessons.chapters import CHAPTERS
+
+    [lesson] = [lesson for chapter in CHAPTERS for lesson in chapter.lessons if lesson.key == "gold_example"]
+    english = lesson.text
+    assert "blue 9, yellow 3, green 9, pink 12" in english and "blue 11, yellow 4, green 6, pink 13" in english
+    assert "bleu 9, jaune 3, vert 9, rose 12" in translator("fr").gettext(english)

@@ -173,7 +173,8 @@ CHAPTERS: tuple[Chapter, ...] = (
             Lesson("gold_example", N_("The rulebook's gold example"),
                    N_("Like the rulebook's example: three of your colours exceed and you have 3 gold discs, "
                       "too few to keep them all. Here you exceed blue by 1, yellow by 2 and pink by 5; in the "
-                      "rulebook's picture (Capital 9, 3, 9, 12 against Hometown 11, 4, 6, 13) blue and yellow "
+                      "rulebook's picture (Capital: blue 9, yellow 3, green 9, pink 12; Hometown: blue 11, yellow 4, "
+                      "green 6, pink 13) blue and yellow "
                       "exceed by 3 together and pink by 1. What would you pay for? The rulebook's player pays "
                       "3 discs to keep blue and yellow, and discards only the pink card."),
                    ROUND_ENDED, N_("Done: compare your choice with the rulebook's in the steps below."),
