@@ -145,7 +145,8 @@ def test_spanish_says_tu() -> None:
 def test_spanish_asks_which_colours_and_names_the_discard_pile() -> None:
     rulebook = translation("es", "Like the rulebook's example: three of your colours exceed and you have 3 gold discs, "
                                  "too few to keep them all. Here you exceed blue by 1, yellow by 2 and pink by 5; in the "
-                                 "rulebook's picture (Capital 9, 3, 9, 12 against Hometown 11, 4, 6, 13) blue and yellow "
+                                 "rulebook's picture (Capital: blue 9, yellow 3, green 9, pink 12; Hometown: blue 11, "
+                                 "yellow 4, green 6, pink 13) blue and yellow "
                                  "exceed by 3 together and pink by 1. What would you pay for? The rulebook's player pays "
                                  "3 discs to keep blue and yellow, and discards only the pink card.")
     assert "¿Por qué pagarías?" not in rulebook and "colores pagarías?" in rulebook
