@@ -47,3 +47,5 @@ def test_the_hand_column_during_the_draft_says_what_is_set_aside() -> None:
     held, aside = v.draft_hand_sizes[0], v.draft_pick_counts[0]
     assert f"{held} cards to choose from · {aside} set aside" in table_html(translator("en"), v, 0)
     assert f"{aside} mises de côté" in table_html(translator("fr"), v, 0)
+    # everyone picks at once: the starting player is said to play first after the draft, not to "start" now
+    assert "plays first after the draft" in table_html(translator("en"), v, 0)

@@ -132,8 +132,9 @@ def table_html(t: Translator, v: PlayerView, move: int, bots: bool = True, doing
     for p in range(v.players):
         name = escape(player_name(t, p, me, bots=bots))
         marks = []
-        if p == v.starting_player:
-            marks.append(escape(t.gettext("starts")))
+        if p == v.starting_player:  # in the draft everyone picks at once: who starts plays first after it
+            marks.append(escape(t.gettext("plays first after the draft") if v.phase in (DEAL, DRAFT)
+                                else t.gettext("starts")))
         if v.to_move == p:
             marks.append("▶ " + escape(t.gettext("to move")))
         cells = []
