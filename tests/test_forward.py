@@ -325,3 +325,25 @@ def test_samples_built_for_the_kernel_are_the_games_determinize_would_deal() -> 
                 phases.add(s.phase)
         game.play(bot.choose(view(s, s.current), rng))
     assert {"draft", "play", "agent"} <= phases and checked > 100
+
+
+def test_a_guess_certain_only_under_the_model_is_not_shown_as_100_percent() -> None:
+    # "probably negative (100% chance)": a number that contradicted its words, and a certainty
+    # that holds only if the others place modifiers like the model.
+    from capital_lux.i18n import translator
+    from capital_lux.tutor.riskpanel import modifier_sentences
+
+    s = arrange(3, hands=["B3", "G4", "P2"], hometowns=["G5", "Y4 Y5", "P4"], capital="Y5 G6 P6 B2",
+                modifiers_above=[("Y", 1, 4)])
+    then = arrange(3, current=1, hands=["B3", "G4", "P2"], hometowns=["G5", "Y4 Y5", "P4"], capital="Y5 G6 P6 B2")
+    then.phase, then.pending_modifier = AGENT, 4
+    then.modifier_deck.remove(4)
+    v = view(s, 0)
+    views = {("Y", 0): view(then, 0)}
+    prior = modifier_posterior(v, "rule", views)
+    p = prior.p_negative(0)
+    risk = forward.forward_risk(v, "rule", "bayes", samples=50, exact_limit=0, placement_views=views)
+    said = " ".join(modifier_sentences(translator("en"), v, risk))
+    assert "100%" not in said and "0% chance" not in said
+    assert p == 0  # only +4 fits where Bot 1 put it, under the rule of thumb's placement
+    assert "is positive if they place modifiers like the" in said and "every value that fits where it lies" in said

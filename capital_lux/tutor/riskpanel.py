@@ -92,6 +92,12 @@ def modifier_sentences(t: Translator, v: PlayerView, risk: Any) -> list[str]:
         if k in prior.unseen_placements:
             text = t.gettext("The modifier {player} put above {colour} was placed before the tutor followed this "
                              "game: its values are taken as equally likely ({p} chance that it is negative).")
+        elif p in (0, 1):  # certain under the model only: no "100%" for what is not a fact
+            values["bot"] = model_name(risk.model, t)
+            text = (t.gettext("The modifier {player} put above {colour} is negative if they place modifiers like "
+                              "the {bot}: every value that fits where it lies is negative.") if p == 1 else
+                    t.gettext("The modifier {player} put above {colour} is positive if they place modifiers like "
+                              "the {bot}: every value that fits where it lies is positive."))
         elif p >= 0.7:
             text = t.gettext("The modifier {player} put above {colour} is probably negative ({p} chance).")
         elif p <= 0.3:
