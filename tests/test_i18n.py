@@ -38,7 +38,7 @@ RULES_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "rules"
 PLURAL_FORMS = {
     "fr": "nplurals=2; plural=(n > 1);",
     "es": "nplurals=2; plural=(n != 1);",
-    "pt": "nplurals=2; plural=(n > 1);",  # Brazilian Portuguese, like the rulebook: "0 moeda"
+    "pt": "nplurals=2; plural=(n != 1);",  # "0 cartas", as the review of the catalogue asks
 }
 
 # Glossary key -> its word in the en, fr, es and pt rulebooks. Plural terms give
@@ -278,7 +278,7 @@ def test_plural_rules_per_language() -> None:
     assert [discs("fr", n) for n in (0, 1, 2)] == ["disque d'or", "disque d'or", "disques d'or"]
     assert [discs("es", n) for n in (0, 1, 2)] == ["discos de oro", "disco de oro", "discos de oro"]
     assert [discs("pt", n) for n in (0, 1, 2)] == [
-        "moeda de ouro", "moeda de ouro", "moedas de ouro",
+        "moedas de ouro", "moeda de ouro", "moedas de ouro",
     ]
 
 
