@@ -49,7 +49,7 @@ from .stats import Z95
 __all__ = [
     "MODELS", "PLACEMENTS", "EXACT_LIMIT", "DEFAULT_SAMPLES", "Quantity", "ForwardColour",
     "ForwardRisk", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "decider", "play_round",
-    "Ranking", "rank_moves", "ranked", "RANK_GAMES", "EQUIVALENT_POINTS",
+    "Ranking", "rank_moves", "RANK_GAMES", "EQUIVALENT_POINTS",
     "rollout", "KERNEL_MODELS",
     "mean", "half_width",
 ]
@@ -446,11 +446,6 @@ class Ranking:
         return self.moves[0]
 
 
-def ranked(moves: list[MoveRisk]) -> list[MoveRisk]:
-    """Most expected points first, then the smaller chance of exceeding."""
-    return sorted(moves, key=lambda m: (-mean(m.risk.score_change), mean(m.risk.p_exceed_any)))
-
-
 def _paired(first: Sequence[float], second: Sequence[float]) -> tuple[float, float]:
     """``first`` minus ``second`` over the same games: the mean and its 95% half-width."""
     gaps = [a - b for a, b in zip(first, second)]
@@ -475,6 +470,14 @@ def _choose(v: PlayerView, points: list[float], risks: list[float], group: set[i
     chosen = thumb if thumb in calm else calm[0]
     rest = [k for k in order if k != chosen]
     return [chosen] + [k for k in rest if k in group] + [k for k in rest if k not in group]
+
+
+def _order(v: PlayerView, outcomes: list[list[Outcome]], group: set[int], model: str, placement: str,
+           prior: ModifierPrior) -> tuple[list[MoveRisk], list[int]]:
+    """Each legal move's figures from its games, and the ranking's order of their indices."""
+    moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior)) for a, o in zip(v.legal_actions, outcomes)]
+    return moves, _choose(v, [mean(m.risk.score_change) for m in moves], [mean(m.risk.p_exceed_any) for m in moves],
+                          group)
 
 
 def rank_moves(
@@ -514,10 +517,8 @@ def rank_moves(
         best = max(range(len(scores)), key=lambda k: sum(scores[k]))
         gaps = {k: _paired(scores[best], scores[k]) for k in range(len(scores)) if k != best}
         group = {best} | {k for k, (average, half) in gaps.items() if average - half < EQUIVALENT_POINTS}
-        moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior)) for a, o in zip(v.legal_actions, outcomes)]
-        chosen = _choose(v, [mean(m.risk.score_change) for m in moves], [mean(m.risk.p_exceed_any) for m in moves],
-                         group)
         if partial is not None:
+            moves, chosen = _order(v, outcomes, group, model, placement, prior)
             partial(Ranking([moves[k] for k in chosen], len(group), moves[chosen[0]].risk, n))
         if progress is not None:
             progress(n / most)
@@ -525,6 +526,7 @@ def rank_moves(
                       for average, half in gaps.values())
         if n >= most or (n >= min_games and settled):
             break
+    moves, chosen = _order(v, outcomes, group, model, placement, prior)
     fresh: list[Outcome] = []
     for i in range(n):
         if should_stop is not None and i % 25 == 0 and should_stop():
