@@ -20,7 +20,7 @@ import secrets
 import threading
 import time
 from html import escape
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 import ipywidgets as W
 from matplotlib.figure import Figure
@@ -235,45 +235,39 @@ class TeacherApp:
             self.lock_note.value = f'<span class="cl-note">{escape(text)}</span>' if text else ""
             return
         self.solutions.description = t.gettext("Learners see the solutions")
-        current = self.solutions.value
-        self.solutions.options = [(t.gettext(label), key) for key, label in SOLUTION_POLICIES.items()]
-        if current is not None:
-            self.solutions.value = current
+        self._relabel_choice(self.solutions, [(t.gettext(label), key) for key, label in SOLUTION_POLICIES.items()])
         self.refresh_button.description = t.gettext("Refresh")
         self.export_button.description = t.gettext("Export every answer (CSV)")
         self.gradebook_button.description = t.gettext("Export the gradebook (CSV)")
         self.new_lesson_button.description = t.gettext("Start a new lesson")
         self.today.description = t.gettext("Today's exercises")
-        self._quiet = True  # relabelling is not the teacher choosing
-        try:
-            chosen, form = self.today.value, self.answer_forms.value
-            self.today.options = [(f"{k}. {t.gettext(ex.title)}", ex.id) for k, ex in enumerate(EXERCISES, 1)]
-            self.today.value = chosen
-            self.answer_forms.options = [(t.gettext(label), key) for key, label in ANSWER_FORMS.items()]
-            if form is not None:
-                self.answer_forms.value = form
-        finally:
-            self._quiet = False
+        self._relabel_choice(self.today, [(f"{k}. {t.gettext(ex.title)}", ex.id) for k, ex in enumerate(EXERCISES, 1)])
+        self._relabel_choice(self.answer_forms, [(t.gettext(label), key) for key, label in ANSWER_FORMS.items()])
         self.answer_forms.description = t.gettext("Answers")
         self.row_picker.description = t.gettext("Learner")
         self.into_picker.description = t.gettext("is the same as")
         self.merge_button.description = t.gettext("Merge the two rows")
         self.remove_button.description = t.gettext("Remove this learner")
         self.numbers.description = t.gettext("Numbers")
-        current = self.numbers.value
-        self._quiet = True  # relabelling is not the teacher choosing
-        try:
-            self.numbers.options = [(t.gettext(label), key) for key, label in NUMBERS_POLICIES.items()]
-            if current is not None:
-                self.numbers.value = current
-        finally:
-            self._quiet = False
+        self._relabel_choice(self.numbers, [(t.gettext(label), key) for key, label in NUMBERS_POLICIES.items()])
         self.class_seed.description = t.gettext("Class seed")
         self.new_seed_button.description = t.gettext("New class seed")
         self.worksheet_button.description = t.gettext("Worksheet")
         self.key_button.description = t.gettext("Answer key")
         self.sheet_links.value = ""  # made again on demand, in the new language
         self._numbers_note()
+
+    def _relabel_choice(self, choice: Any, options: list[tuple[str, str]]) -> None:
+        """A choice's labels in the page's language, keeping what is chosen: relabelling is not
+        the teacher choosing, so no setting is written."""
+        self._quiet = True
+        try:
+            chosen = choice.value
+            choice.options = options
+            if chosen is not None:
+                choice.value = chosen
+        finally:
+            self._quiet = False
 
     def _policy(self) -> str:
         assert self.storage is not None
