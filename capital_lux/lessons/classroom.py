@@ -411,11 +411,16 @@ def mistake_label(t: Translator, stored: str | None) -> str:
     return t.gettext(LABELS[key]) if key in LABELS else key
 
 
-def exercise_number(exercise: str) -> int | None:
-    """The exercise's number on the learners' page, the worksheet and the gradebook (1 for the first)."""
+@functools.lru_cache(maxsize=1)
+def _numbers() -> dict[str, int]:
     from .problems import EXERCISES
 
-    return next((k for k, ex in enumerate(EXERCISES, 1) if ex.id == exercise), None)
+    return {ex.id: k for k, ex in enumerate(EXERCISES, 1)}
+
+
+def exercise_number(exercise: str) -> int | None:
+    """The exercise's number on the learners' page, the worksheet and the gradebook (1 for the first)."""
+    return _numbers().get(exercise)
 
 
 #: A learner is stuck on an exercise after this many answers without a right one, the last

@@ -42,6 +42,7 @@ from ..lessons.classroom import (
     ExerciseSummary,
     class_figures,
     class_numbers,
+    exercise_number,
     gradebook_csv,
     instance_seed,
     ANSWER_FORMS,
@@ -445,11 +446,10 @@ class TeacherApp:
         t = self.t
         if not stuck:
             return ""
-        numbers = {ex.id: k for k, ex in enumerate(EXERCISES, 1)}
         lines = [t.ngettext(
             "{name}: exercise {number}, {answers} answers and none right yet; the last one {minutes} minute ago.",
             "{name}: exercise {number}, {answers} answers and none right yet; the last one {minutes} minutes ago.",
-            minutes).format(name=name or t.gettext("(no name given)"), number=numbers.get(exercise, "?"),
+            minutes).format(name=name or t.gettext("(no name given)"), number=exercise_number(exercise) or "?",
                             answers=self._number(answers), minutes=self._number(minutes))
             for _, name, exercise, answers, minutes in stuck]
         items = "".join(f"<li>{escape(line)}</li>" for line in lines)
