@@ -496,6 +496,23 @@ def code_matches(typed: str, code: str) -> bool:
     return hmac.compare_digest("".join(typed.split()).upper().encode(), code.encode())
 
 
+def join_lesson(storage: Storage, session: str, name: str, code: str) -> tuple[str, str, bool]:
+    """A learner names themselves in the lesson under way: (session, name kept, came back).
+
+    In a lesson a name is a learner: when the name (any case, spacing or accent form) is
+    already there, the page continues that learner's row, and what it answered before the
+    name joins it; else ``session`` takes the name. A lesson with a code refuses a wrong one
+    (``StorageError``), and nothing changes."""
+    lesson_code, since = lesson(storage)
+    if lesson_code and not code_matches(code, lesson_code):
+        raise StorageError(N_("Type the lesson code your teacher shows, then your name again."))
+    same = storage.find_learner(name, since)
+    if same is not None and same[0] != session:
+        storage.merge_learner(session, same[0])
+        return same[0], same[1], True  # the name as first given: the teacher's row
+    return session, storage.set_name(session, name), False
+
+
 def results_csv(attempts: list[Attempt], lang: str = "en") -> str:
     """Every attempt, one row each, for a spreadsheet in the teacher's language: the exercise's
     number, the learner's answer and the right answer on their cards, 1 or 0, the mistake's

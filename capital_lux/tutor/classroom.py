@@ -27,8 +27,8 @@ import ipywidgets as W
 
 from ..i18n import Translator
 from ..lessons.classroom import (
-    DEFAULT_NUMBERS, DEFAULT_POLICY, MAX_SEED, SOLUTIONS_SETTING, class_numbers, code_matches, fractions_only,
-    instance_seed, lesson, lesson_exercises, server_key, solution_open,
+    DEFAULT_NUMBERS, DEFAULT_POLICY, MAX_SEED, SOLUTIONS_SETTING, class_numbers, fractions_only, instance_seed,
+    join_lesson, lesson_exercises, server_key, solution_open,
 )
 from ..lessons.exercises import Checked
 from ..lessons.pace import Pace
@@ -142,17 +142,9 @@ class LearnerPanel:
             return
         t = self.t
         try:
-            code, since = lesson(self.storage)
-            if code and not code_matches(self.code.value, code):
-                self._say(t.gettext("Type the lesson code your teacher shows, then your name again."), error=True)
-                return
-            same = self.storage.find_learner(self.name.value, since)
-            if same is not None and same[0] != self.session:
-                self.storage.merge_learner(self.session, same[0])  # answers given before the name join the row
-                self.session = same[0]
-                self.joined = self.name.value = same[1]  # the name as first given: the teacher's row
-            else:
-                self.joined = self.name.value = self.storage.set_name(self.session, self.name.value)
+            self.session, self.joined, came_back = join_lesson(self.storage, self.session, self.name.value,
+                                                               self.code.value)
+            self.name.value = self.joined
             attempts, solved = self.storage.progress(self.session)
         except StorageError as error:
             self._say(t.refusal(error), error=True)
@@ -160,7 +152,7 @@ class LearnerPanel:
         self.progress = Progress(attempts, solved)
         self._checked = {key for key in self._checked if key[0] in attempts}
         self._show_download()
-        if same is not None and solved:
+        if came_back and solved:
             self._say(t.ngettext("Welcome back, {name}: your {n} solved exercise is here, and your answers go "
                                  "to your teacher.",
                                  "Welcome back, {name}: your {n} solved exercises are here, and your answers go "
