@@ -179,6 +179,8 @@ def test_a_name_is_one_learner_and_coming_back_restores_what_they_solved(storage
     again.learner.name.value = "ana"
     assert again.learner.session == first.learner.session
     assert f"1 of {len(EXERCISES)}" in again.progress_note.value and "Welcome back, Ana" in again.learner.note.value
+    again.learner.name_button.click()  # "This is me" after typing: the same row, still a welcome back
+    assert "Welcome back, Ana" in again.learner.note.value
     attempts, solved = storage.progress(first.learner.session)
     assert attempts == {"modifier-after-draw": 2, "scholar-green": 1} and list(solved) == ["modifier-after-draw"]
     assert [name for _, _, name, *_ in storage.learner_exercises()] == ["Ana", "Ana"]  # one learner, two exercises

@@ -497,7 +497,8 @@ def code_matches(typed: str, code: str) -> bool:
 
 
 def join_lesson(storage: Storage, session: str, name: str, code: str) -> tuple[str, str, bool]:
-    """A learner names themselves in the lesson under way: (session, name kept, came back).
+    """A learner names themselves in the lesson under way: (session, name kept, known), where
+    ``known`` says the name already had a row in the lesson (this page's own, asked again, too).
 
     In a lesson a name is a learner: when the name (any case, spacing or accent form) is
     already there, the page continues that learner's row, and what it answered before the
@@ -510,7 +511,7 @@ def join_lesson(storage: Storage, session: str, name: str, code: str) -> tuple[s
     if same is not None and same[0] != session:
         storage.merge_learner(session, same[0])
         return same[0], same[1], True  # the name as first given: the teacher's row
-    return session, storage.set_name(session, name), False
+    return session, storage.set_name(session, name), same is not None
 
 
 def results_csv(attempts: list[Attempt], lang: str = "en") -> str:
