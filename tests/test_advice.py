@@ -67,12 +67,12 @@ def test_the_hint_names_the_panels_first_move_never_beaten_on_both_points_and_ri
 
 def test_the_ranking_says_when_moves_are_as_good_as_each_other_and_chooses_without_noise() -> None:
     v = view_with(3, 2026, PLAY, lambda v: len(v.legal_actions) >= 6)
-    a = rank_moves(v, "rule", "bayes", seed=1, exact_limit=0)
-    assert a == rank_moves(v, "rule", "bayes", seed=1, exact_limit=0)  # seeded: the same ranking
+    a = rank_moves(v, "rule", "bayes", seed=1, exact_ms=0)
+    assert a == rank_moves(v, "rule", "bayes", seed=1, exact_ms=0)  # seeded: the same ranking
     # the figures quoted were measured again on other games than those that chose the move
     assert a.quote.samples == a.games and a.quote != a.best.risk
     group = {m.action for m in a.moves[:a.tied]}
-    b = rank_moves(v, "rule", "bayes", seed=2, exact_limit=0)  # a second look, other games
+    b = rank_moves(v, "rule", "bayes", seed=2, exact_ms=0)  # a second look, other games
     assert b.best.action in group or a.best.action in {m.action for m in b.moves[:b.tied]}
 
 

@@ -143,7 +143,7 @@ def test_forward_move_chart_ranks_moves_with_learner_labels() -> None:
 
     s = arrange(2, hands=["Y3 B6", "P5"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2",
                 modifiers_above=[("Y", 1, -1), ("B", 0, 2)])
-    moves = forward.rank_moves(view(s, 0), model="random", placement="random", exact_limit=0, games=400).moves
+    moves = forward.rank_moves(view(s, 0), model="random", placement="random", exact_ms=0, games=400).moves
     fig = charts.forward_move_chart(moves, EN)
     exceed, score, ahead = fig.axes
     labels = [t.get_text() for t in exceed.get_yticklabels()]

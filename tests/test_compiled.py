@@ -52,7 +52,7 @@ for players in (2, 3, 4):
     state = Game(players, players).state
     rng = random.Random(players)
     games[f"search {players}p"] = [str(ismcts(view(state, state.current), rng, iterations=50)), rng.random()]
-risk = forward_risk(example_view(), model="rule", samples=60, seed=3, exact_limit=0)
+risk = forward_risk(example_view(), model="rule", samples=60, seed=3, exact_ms=0)
 modules = {name: sys.modules[name].__file__ for name in compiled.MODULES}
 print(json.dumps({"implementation": compiled.IMPLEMENTATION, "reason": compiled.REASON, "modules": modules,
                   "games": games, "risk": repr(risk)}))

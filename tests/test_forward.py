@@ -101,7 +101,7 @@ def brute_force(s: GameState, p: int, model: str, monkeypatch: pytest.MonkeyPatc
 
 
 def assert_exact_matches(s: GameState, p: int, model: str, monkeypatch: pytest.MonkeyPatch) -> forward.ForwardRisk:
-    risk = forward.forward_risk(view(s, p), model=model, placement="random", exact_limit=100_000, samples=1)
+    risk = forward.forward_risk(view(s, p), model=model, placement="random", exact_ms=60_000, samples=1)
     assert risk.exact and risk.samples == 0
     expected = brute_force(s, p, model, monkeypatch)
     for c in COLOURS:
@@ -162,7 +162,7 @@ def test_simulation_lands_within_its_interval_of_the_exact_value() -> None:
     for s in (two_players_opponent_last_turn(), four_players_last_turns()):
         v = view(s, 0)
         exact = forward.forward_risk(v, model="random", placement="random")
-        simulated = forward.forward_risk(v, model="random", placement="random", exact_limit=0, samples=800, seed=4)
+        simulated = forward.forward_risk(v, model="random", placement="random", exact_ms=0, samples=800, seed=4)
         assert exact.exact and not simulated.exact and simulated.samples == 800
         for c in COLOURS:
             estimate = simulated.colours[c].p_exceed
@@ -230,7 +230,7 @@ def test_a_placement_the_tutor_did_not_see_tells_nothing_and_the_panel_says_so()
     prior = modifier_posterior(v, "rule")  # no view of the table when it was placed
     assert not prior.used_placements and prior.unseen_placements == {0}
     assert prior.distribution(0) == {value: Fraction(1, 4) for value in MODIFIERS}
-    risk = forward.forward_risk(v, "rule", "bayes", samples=50, exact_limit=0)
+    risk = forward.forward_risk(v, "rule", "bayes", samples=50, exact_ms=0)
     said = " ".join(modifier_sentences(translator("en"), v, risk))
     assert "placed before the tutor followed this game" in said and "equally likely" in said
 
@@ -282,11 +282,11 @@ def test_the_ranking_is_exact_on_small_trees_most_points_first() -> None:
 def test_the_ranking_simulates_every_move_on_the_same_games_and_can_be_stopped() -> None:
     v = view(four_players_last_turns(), 0)
     seen: list[float] = []
-    ranking = forward.rank_moves(v, model="random", placement="random", exact_limit=0, seed=2, progress=seen.append)
+    ranking = forward.rank_moves(v, model="random", placement="random", exact_ms=0, seed=2, progress=seen.append)
     assert all(not m.risk.exact and m.risk.samples == ranking.games for m in ranking.moves)
     assert seen == sorted(seen) and seen[-1] <= 1
     with pytest.raises(forward.Cancelled):
-        forward.rank_moves(v, model="random", exact_limit=0, should_stop=lambda: True)
+        forward.rank_moves(v, model="random", exact_ms=0, should_stop=lambda: True)
 
 
 def test_posterior_is_calibrated_over_simulated_games() -> None:
@@ -342,7 +342,7 @@ def test_a_guess_certain_only_under_the_model_is_not_shown_as_100_percent() -> N
     views = {("Y", 0): view(then, 0)}
     prior = modifier_posterior(v, "rule", views)
     p = prior.p_negative(0)
-    risk = forward.forward_risk(v, "rule", "bayes", samples=50, exact_limit=0, placement_views=views)
+    risk = forward.forward_risk(v, "rule", "bayes", samples=50, exact_ms=0, placement_views=views)
     said = " ".join(modifier_sentences(translator("en"), v, risk))
     assert "100%" not in said and "0% chance" not in said
     assert p == 0  # only +4 fits where Bot 1 put it, under the rule of thumb's placement

@@ -57,7 +57,7 @@ def panel_text(panel: RiskPanel, t: object, v: PlayerView) -> str:
 
 def quick() -> RiskPanel:
     """A panel that settles for fewer games, so tests stay quick."""
-    return RiskPanel(samples=100, exact_limit=400)
+    return RiskPanel(samples=100, exact_ms=50)
 
 
 def test_panel_shows_now_beside_the_round_end_and_says_exact_or_interval() -> None:
@@ -90,7 +90,7 @@ def test_panel_numbers_do_not_depend_on_what_the_learner_cannot_see() -> None:
 def test_comparison_ranks_every_move_with_learner_labels_and_can_be_cancelled() -> None:
     v = small_table()
     comparison = MoveComparison()
-    comparison.start(EN, v, model="random", placement="random", games=100 * len(v.legal_actions), exact_limit=0)
+    comparison.start(EN, v, model="random", placement="random", games=100 * len(v.legal_actions), exact_ms=0)
     comparison.wait(120)
     html = comparison.html.value
     assert html.count("<tr") == len(v.legal_actions) + 1
@@ -108,7 +108,7 @@ def test_timeline_keeps_the_forward_risk_after_each_of_the_learners_plays() -> N
     from capital_lux.engine.notation import Play
 
     game, rng, bot = Game(2, seed=3), random.Random(3), RuleOfThumbBot()
-    panel = RiskPanel(samples=60, exact_limit=300)
+    panel = RiskPanel(samples=60, exact_ms=50)
     panel.chart_toggle.value = True
     learner, labels = 0, []
     while game.state.round == 1:
@@ -160,8 +160,8 @@ def test_panel_compares_through_the_work_runner_with_the_chosen_model_and_progre
         monkeypatch: pytest.MonkeyPatch) -> None:
     spy = Spy(monkeypatch)
     runner = WorkRunner(budget_seconds=600)
-    panel = RiskPanel(samples=60, exact_limit=400, runner=runner)
-    panel.compare_options = {"games": 800, "exact_limit": 0}
+    panel = RiskPanel(samples=60, exact_ms=50, runner=runner)
+    panel.compare_options = {"games": 800, "exact_ms": 0}
     seen: list[float] = []
     panel.comparison.progress.observe(lambda change: seen.append(change["new"]), names="value")
     v = small_table()
@@ -190,7 +190,7 @@ def test_panel_compares_through_the_work_runner_with_the_chosen_model_and_progre
 
 
 def test_panel_comparison_says_exact_when_it_is() -> None:
-    panel = RiskPanel(samples=60, exact_limit=400)
+    panel = RiskPanel(samples=60, exact_ms=50)
     panel.render(EN, last_turn_small_deck())
     panel.model.value = "random"
     job = panel.compare()
@@ -209,7 +209,7 @@ def test_the_stop_button_cancels_the_comparison_and_a_new_request_replaces_it() 
     comparison = MoveComparison(runner)
     started = threading.Event()
     comparison.progress.observe(lambda change: started.set(), names="value")
-    job = comparison.start(EN, view(game.state, p), model="random", placement="random", exact_limit=0,
+    job = comparison.start(EN, view(game.state, p), model="random", placement="random", exact_ms=0,
                            min_games=100_000, batch=20)
     assert comparison.stop.layout.display is None and comparison.stop.description == "Stop"
     assert started.wait(120)  # it reports progress while it runs
@@ -217,7 +217,7 @@ def test_the_stop_button_cancels_the_comparison_and_a_new_request_replaces_it() 
     with pytest.raises((WorkStopped, Cancelled)):
         job.result(120)
     assert job.cancelled and comparison.html.value == "" and comparison.progress.layout.display == "none"
-    first = comparison.start(EN, view(game.state, p), model="random", exact_limit=0, min_games=100_000, batch=20)
+    first = comparison.start(EN, view(game.state, p), model="random", exact_ms=0, min_games=100_000, batch=20)
     latest = comparison.start(EN, small_table(), model="random", placement="random")
     assert latest.result(120) is not None
     assert first.cancelled and "<table" in comparison.html.value
@@ -236,7 +236,7 @@ def test_a_comparison_over_the_time_budget_says_so_and_keeps_the_figures_so_far(
             now[0] = 100.0  # the first partial ranking is on show: the budget runs out now
 
     comparison.html.observe(watch, names="value")
-    job = comparison.start(EN, small_table(), model="random", placement="random", exact_limit=0, min_games=100_000,
+    job = comparison.start(EN, small_table(), model="random", placement="random", exact_ms=0, min_games=100_000,
                            batch=10)
     with pytest.raises((WorkStopped, Cancelled)):
         job.result(120)

@@ -20,16 +20,20 @@ cannot know enters. Face-down modifiers follow a prior over their values:
 where each owner put theirs, using the model's own placement policy as the likelihood
 (``modifiers.modifier_posterior``).
 
-Exact or simulated: when the rest of the round is a small tree (at most ``EXACT_LIMIT``
-engine steps over every hidden deal, chance outcome and model decision) the answer is
-enumerated as ``Fraction``s; otherwise it is simulated (``DEFAULT_SAMPLES`` games by
-default) and every probability carries its 95% interval. ``ForwardRisk.exact`` says which.
+Exact or simulated: for the random and rule-of-thumb models the rest of the round is first
+enumerated as ``Fraction``s in the kernel (``endgame``: every hidden hand, draw and model
+decision), for at most ``EXACT_MS`` milliseconds of the thread's CPU time; a tree that does
+not fit is simulated instead (``DEFAULT_SAMPLES`` games by default) and every probability
+carries its 95% interval. ``ForwardRisk.exact`` says which. ``exact_by_engine`` walks the
+same tree through the engine, one step at a time: the reference the tests hold the kernel's
+enumeration to.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterator, Sequence, Union
@@ -40,14 +44,15 @@ from ..engine.errors import Cancelled as Cancelled  # re-exported: work stopped 
 from ..engine.notation import Action, PlaceModifier
 from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY, GameState
 from ..engine.views import PlayerView, determinize
+from . import endgame
 from .modifiers import ModifierPrior, modifier_posterior
-from .reveal import (KERNEL_MODELS, MODELS, QUICK, Outcome, Start, decider, exact_choices,
+from .reveal import (FIGURES, KERNEL_MODELS, MODELS, QUICK, Outcome, Start, decider, exact_choices,
                      play_round, reckon, rollout, rollout_kernel)
 from .risk import Estimate
 from .stats import Z95
 
 __all__ = [
-    "MODELS", "PLACEMENTS", "EXACT_LIMIT", "DEFAULT_SAMPLES", "Quantity", "ForwardColour",
+    "MODELS", "PLACEMENTS", "EXACT_MS", "DEFAULT_SAMPLES", "exact_by_engine", "Quantity", "ForwardColour",
     "ForwardRisk", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "decider", "play_round",
     "Ranking", "rank_moves", "RANK_GAMES", "EQUIVALENT_POINTS",
     "rollout", "KERNEL_MODELS",
@@ -55,9 +60,8 @@ __all__ = [
 ]
 
 PLACEMENTS = ("bayes", "random")
-#: Engine steps an exact enumeration may take before the answer is simulated instead
-#: (a step costs 0.05 to 0.3 ms, the rule of thumb's decisions being the dearest).
-EXACT_LIMIT = 3000
+#: Milliseconds of CPU time the exact search may take before the answer is simulated instead.
+EXACT_MS = 200.0
 DEFAULT_SAMPLES = 2000
 
 Quantity = Union[Fraction, Estimate]
@@ -177,15 +181,57 @@ def _state(v: PlayerView, rng: random.Random, cards: Sequence[object] | None, va
 
 
 # -- exact -----------------------------------------------------------------------------------
-class _TooBig(Exception):
-    pass
+def _roots(v: PlayerView, prior: ModifierPrior) -> list[tuple[endgame.Root, Fraction]]:
+    """The kernel's starts for the exact search, one per value of the hidden modifiers: the
+    others' hands not dealt yet (their cards with the deck's)."""
+    sample = kernel.sampler(v)
+    roots = []
+    for values, weight in prior.assignments:
+        ks = sample(random.Random(0), values)  # the modifiers are fixed by ``values``; the cards are put back below
+        undealt = [0 if q == v.viewer else len(ks.hands[q]) for q in range(v.players)]
+        for q in range(v.players):
+            if q != v.viewer:
+                ks.deck += ks.hands[q]
+                ks.hands[q] = []
+        ks.deck.sort()
+        roots.append((endgame.Root(ks, undealt), weight))
+    return roots
 
 
-def _exact(
+def _exact_figures(
+    v: PlayerView, model: str, prior: ModifierPrior, firsts: Sequence[Action | None], exact_ms: float,
+    should_stop: Callable[[], bool] | None = None, clock: Callable[[], float] = time.thread_time,
+) -> list[list[Fraction]] | None:
+    """For each of ``firsts`` (None: the viewer's own model decides), the expectation of every
+    ``Outcome.figures`` figure at the reveal, exact; None when the search does not fit in
+    ``exact_ms`` milliseconds of ``clock`` or the model's decisions cannot be enumerated."""
+    if exact_ms <= 0 or model not in endgame.MODELS or v.phase in (DRAFT, GOLD, OVER) or v.round < 1:
+        return None
+    roots = _roots(v, prior)
+    score = kernel.scores(roots[0][0].ks)[v.viewer]  # public: any root's will do
+    search = endgame.Search(v.viewer, score, model, clock() + exact_ms / 1000, clock, should_stop)
+    found = []
+    try:
+        for first in firsts:
+            decision = None if first is None else kernel.from_action(first)
+            figures = [Fraction(0)] * len(FIGURES)
+            for root, weight in roots:
+                value = search.value(root, decision)
+                for i in range(len(figures)):
+                    figures[i] += weight * Fraction(value[i + 1], value[0])
+            found.append(figures)
+    except endgame.TooBig:
+        return None
+    return found
+
+
+def exact_by_engine(
     v: PlayerView, model: str, prior: ModifierPrior, first: Action | None, limit: int,
     should_stop: Callable[[], bool] | None = None,
 ) -> list[tuple[Fraction, Outcome]] | None:
-    """Every outcome with its exact probability, or None beyond ``limit`` engine steps."""
+    """Every outcome with its exact probability, walked through the engine one step at a time
+    (every deal of the hidden cards up front), or None beyond ``limit`` engine steps: the
+    reference the kernel's search (``endgame``) is tested against."""
     choose = exact_choices(model)
     if choose is None or v.phase in (DRAFT, GOLD, OVER) or v.round < 1:
         return None
@@ -235,24 +281,29 @@ def _exact(
     return results
 
 
-def _exact_summary(results: list[tuple[Fraction, Outcome]], model: str, placement: str,
-                   prior: ModifierPrior) -> ForwardRisk:
-    def expect(f: Callable[[Outcome], int | bool]) -> Fraction:
-        return sum((w * int(f(o)) for w, o in results), Fraction(0))
+class _TooBig(Exception):
+    pass
 
-    colours = {}
-    for i, c in enumerate(COLOURS):
-        colours[c] = ForwardColour(
-            colour=c,
-            p_exceed=sum((w for w, o in results if o.needed[i] > 0), Fraction(0)),
-            cards_lost=sum((w * o.cards_lost[i] for w, o in results), Fraction(0)),
-            points_lost=sum((w * o.points_lost[i] for w, o in results), Fraction(0)),
-            gold_needed=sum((w * o.needed[i] for w, o in results), Fraction(0)),
-        )
+
+def expected_figures(results: list[tuple[Fraction, Outcome]]) -> list[Fraction]:
+    """The expectation of every ``Outcome.figures`` figure over weighted outcomes."""
+    figures = [Fraction(0)] * len(FIGURES)
+    for weight, o in results:
+        for i, n in enumerate(o.figures()):
+            figures[i] += weight * n
+    return figures
+
+
+def _exact_summary(figures: list[Fraction], model: str, placement: str, prior: ModifierPrior) -> ForwardRisk:
+    """The forward risk from the exact expectations of ``Outcome.figures``."""
+    colours = {
+        c: ForwardColour(colour=c, p_exceed=figures[i], cards_lost=figures[4 + i], points_lost=figures[8 + i],
+                         gold_needed=figures[12 + i])
+        for i, c in enumerate(COLOURS)
+    }
     return ForwardRisk(
-        model=model, placement=placement, exact=True, samples=0, colours=colours,
-        p_exceed_any=expect(lambda o: any(o.needed)), p_gold_keeps_all=expect(lambda o: o.keeps_all),
-        score_change=expect(lambda o: o.score_change), p_ahead=expect(lambda o: o.ahead), prior=prior,
+        model=model, placement=placement, exact=True, samples=0, colours=colours, p_exceed_any=figures[16],
+        p_gold_keeps_all=figures[17], score_change=figures[18], p_ahead=figures[19], prior=prior,
     )
 
 
@@ -331,7 +382,7 @@ def _check(v: PlayerView, model: str, placement: str) -> None:
 
 def iter_forward_risk(
     v: PlayerView, model: str = "rule", placement: str = "bayes", samples: int = DEFAULT_SAMPLES, seed: int = 0,
-    exact_limit: int = EXACT_LIMIT, placement_views: dict[tuple[str, int], PlayerView] | None = None,
+    exact_ms: float = EXACT_MS, placement_views: dict[tuple[str, int], PlayerView] | None = None,
     batch: int = 250, target: float = 0.0, should_stop: Callable[[], bool] | None = None,
 ) -> Iterator[ForwardRisk]:
     """``forward_risk`` as partial results: the exact answer once, or the simulation so far
@@ -342,11 +393,10 @@ def iter_forward_risk(
     if samples <= 0 or batch <= 0:
         raise ValueError("simulation needs at least one game")
     prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
-    if exact_limit > 0:
-        results = _exact(v, model, prior, None, exact_limit, should_stop)
-        if results is not None:
-            yield _exact_summary(results, model, placement, prior)
-            return
+    exact = _exact_figures(v, model, prior, [None], exact_ms, should_stop)
+    if exact is not None:
+        yield _exact_summary(exact[0], model, placement, prior)
+        return
     sampler = _Sampler(v, prior, model)
     outcomes: list[Outcome] = []
     while len(outcomes) < samples:
@@ -362,18 +412,18 @@ def iter_forward_risk(
 
 def forward_risk(
     v: PlayerView, model: str = "rule", placement: str = "bayes", samples: int = DEFAULT_SAMPLES, seed: int = 0,
-    exact_limit: int = EXACT_LIMIT, placement_views: dict[tuple[str, int], PlayerView] | None = None,
+    exact_ms: float = EXACT_MS, placement_views: dict[tuple[str, int], PlayerView] | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> ForwardRisk:
     """The viewer's risk at the real round end, every seat playing like ``model``.
 
-    Exact when the rest of the round fits in ``exact_limit`` engine steps (``exact_limit=0``
-    forces simulation), else ``samples`` seeded games. ``placement_views`` gives, for a
+    Exact when the rest of the round is enumerated within ``exact_ms`` milliseconds of CPU
+    time (``exact_ms=0`` forces simulation), else ``samples`` seeded games. ``placement_views`` gives, for a
     face-down modifier (colour, index), the viewer's view just before it was placed; the
     current table stands in for missing ones.
     """
     last: ForwardRisk | None = None
-    for last in iter_forward_risk(v, model, placement, samples, seed, exact_limit, placement_views,
+    for last in iter_forward_risk(v, model, placement, samples, seed, exact_ms, placement_views,
                                   batch=samples, should_stop=should_stop):
         pass
     assert last is not None
@@ -381,24 +431,14 @@ def forward_risk(
 
 
 def _exact_moves(
-    v: PlayerView, model: str, placement: str, prior: ModifierPrior, exact_limit: int,
-    progress: Callable[[float], None] | None, should_stop: Callable[[], bool] | None,
+    v: PlayerView, model: str, placement: str, prior: ModifierPrior, exact_ms: float,
+    should_stop: Callable[[], bool] | None,
 ) -> list[MoveRisk] | None:
-    """Every legal move's exact risk, or None when one of their trees is too big."""
-    if exact_limit <= 0:
+    """Every legal move's exact risk, or None when their trees do not fit in ``exact_ms``."""
+    figures = _exact_figures(v, model, prior, v.legal_actions, exact_ms, should_stop)
+    if figures is None:
         return None
-    per_move = exact_limit // len(v.legal_actions)
-    moves = []
-    for k, action in enumerate(v.legal_actions):
-        if should_stop is not None and should_stop():
-            raise Cancelled
-        results = _exact(v, model, prior, action, per_move, should_stop)
-        if results is None:
-            return None
-        moves.append(MoveRisk(action, _exact_summary(results, model, placement, prior)))
-        if progress is not None:
-            progress((k + 1) / len(v.legal_actions))
-    return moves
+    return [MoveRisk(a, _exact_summary(f, model, placement, prior)) for a, f in zip(v.legal_actions, figures)]
 
 
 def _play_games(sampler: _Sampler, v: PlayerView, seed: int, outcomes: list[list[Outcome]], n: int,
@@ -482,7 +522,7 @@ def _order(v: PlayerView, outcomes: list[list[Outcome]], group: set[int], model:
 
 def rank_moves(
     v: PlayerView, model: str = "rule", placement: str = "bayes", seed: int = 0, games: int = RANK_GAMES,
-    batch: int = 50, exact_limit: int = EXACT_LIMIT, placement_views: dict[tuple[str, int], PlayerView] | None = None,
+    batch: int = 50, exact_ms: float = EXACT_MS, placement_views: dict[tuple[str, int], PlayerView] | None = None,
     progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
     partial: Callable[[Ranking], None] | None = None, min_games: int = RANK_MIN_GAMES,
 ) -> Ranking:
@@ -499,8 +539,10 @@ def rank_moves(
     if not v.legal_actions:
         raise ValueError(f"player {v.viewer} has no decision to make now")
     prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
-    exact = _exact_moves(v, model, placement, prior, exact_limit, progress, should_stop)
+    exact = _exact_moves(v, model, placement, prior, exact_ms, should_stop)
     if exact is not None:
+        if progress is not None:
+            progress(1.0)
         points = [mean(m.risk.score_change) for m in exact]
         risks = [mean(m.risk.p_exceed_any) for m in exact]
         group = {k for k in range(len(exact)) if max(points) - points[k] < EQUIVALENT_POINTS}

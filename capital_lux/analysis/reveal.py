@@ -23,7 +23,7 @@ from ..engine.views import view
 from ..players.policies import make as kernel_policy
 
 __all__ = ["MODELS", "QUICK", "KERNEL_MODELS", "SEARCH_ITERATIONS", "Decider", "decider", "exact_choices", "play_round",
-           "rollout", "rollout_kernel", "Start", "Outcome", "outcome", "reckon"]
+           "rollout", "rollout_kernel", "kernel_outcome", "Start", "Outcome", "FIGURES", "outcome", "reckon"]
 
 MODELS = ("random", "rule", "search")
 #: A cheaper stand-in for the rule of thumb in rollouts (the search bot's play-out rule, one move
@@ -110,6 +110,12 @@ def rollout_kernel(ks: kernel.KState, model: str, rng: random.Random, viewer: in
     if first is not None:
         seats[ks.current] = kernel.First(inner, kernel.from_action(first))
     kernel.play_out(ks, seats, rng, until="round")
+    return kernel_outcome(ks, viewer, score)
+
+
+def kernel_outcome(ks: kernel.KState, viewer: int, score: int) -> Outcome:
+    """The reveal for ``viewer`` read from a kernel state after its round end (what the
+    round end cost is kept in ``ks``: cards and points lost, gold spent, the limits then)."""
     home, lost = ks.home[viewer], ks.points_lost[viewer]
     return outcome(
         viewer, score, ks.reveal_limits, home=[sum(home[i]) + lost[i] for i in range(len(COLOURS))],
@@ -158,6 +164,19 @@ class Outcome:
     keeps_all: bool
     score_change: int
     ahead: bool
+
+    def figures(self) -> list[int]:
+        """The whole numbers whose expectations the forward risk reports (``FIGURES`` names
+        them): per colour, whether it exceeds, the cards and points lost and the gold
+        needed; then whether any exceeds, whether the gold keeps all, the score change, and
+        whether the viewer is ahead."""
+        row = [int(n > 0) for n in self.needed] + list(self.cards_lost) + list(self.points_lost) + list(self.needed)
+        return row + [int(any(self.needed)), int(self.keeps_all), self.score_change, int(self.ahead)]
+
+
+#: What each of ``Outcome.figures`` is, in order.
+FIGURES = tuple(f"{name} {c}" for name in ("exceeds", "cards lost", "points lost", "gold needed") for c in COLOURS) + (
+    "any exceeds", "gold keeps all", "score change", "ahead")
 
 
 def outcome(viewer: int, score: int, limits: Sequence[int], home: list[int], cards_lost: tuple[int, ...],

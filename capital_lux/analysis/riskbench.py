@@ -112,7 +112,7 @@ def quick_bias(samples: int = 600) -> Figures:
         p = {}
         for model in cpu:
             start = time.process_time()
-            p[model] = mean(forward_risk(v, model, samples=samples, seed=1, exact_limit=0).p_exceed_any)
+            p[model] = mean(forward_risk(v, model, samples=samples, seed=1, exact_ms=0).p_exceed_any)
             cpu[model] += time.process_time() - start
         gaps.append(abs(p["rule"] - p[QUICK]) * 100)
     games = 4 * samples / 1000
@@ -132,7 +132,7 @@ def figures(repeats: int = 5) -> Figures:
     out.update(timed("exact_forward_last_turns_4p_rule_ms", lambda: forward_risk(last, "rule"), repeats, 1000))
     for model in ("rule", "random"):
         out.update(timed(f"simulated_forward_2000_games_{model}_4p_mid_round_s",
-                         lambda: forward_risk(mid, model, samples=2000, seed=1, exact_limit=0), repeats))
+                         lambda: forward_risk(mid, model, samples=2000, seed=1, exact_ms=0), repeats))
     for model in ("rule", "random"):
         ranking = rank_moves(six, model, seed=1)
         out[f"rank_6_card_hand_{model}_moves"] = float(len(ranking.moves))

@@ -134,7 +134,7 @@ def _forward_samples(samples: int = 2000) -> float:
     from ..analysis.forward import forward_risk
     from ..analysis.risk import example_view
 
-    forward_risk(example_view(players=4, seed=34, cards_left=4), "rule", samples=samples, seed=1, exact_limit=0)
+    forward_risk(example_view(players=4, seed=34, cards_left=4), "rule", samples=samples, seed=1, exact_ms=0)
     return samples
 
 

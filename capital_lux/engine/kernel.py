@@ -49,7 +49,7 @@ __all__ = [
     "capital_total", "cleric_options", "draft_options", "excess", "from_action", "from_state", "gold_options",
     "kind_of", "legal_actions", "limits", "new_state", "options", "ranks", "sampler", "scores", "standings",
     "to_action", "to_state", "total", "turn_order", "winners", "KernelPolicy", "First", "RandomPolicy", "randbelow",
-    "random_bits", "policy", "play_out", "play_game",
+    "random_bits", "policy", "play_out", "play_game", "round_end", "finish_round",
 ]
 
 # -- policies -------------------------------------------------------------------------------
@@ -308,7 +308,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             if ks.gold_queue:
                 cur = ks.gold_queue[0]
                 continue
-            _finish_round(ks)
+            finish_round(ks)
             phase, cur = ks.phase, ks.current
             if ks.round > last_round:
                 break
@@ -378,7 +378,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 break
         else:
             ks.phase, ks.current = phase, cur
-            _round_end(ks)
+            round_end(ks)
             phase, cur = ks.phase, ks.current
             if ks.round > last_round:
                 break
@@ -414,7 +414,7 @@ def _start_round(ks: KState, number: int) -> None:
     ks.last_turns = None
     ks.deal_size = min(hand_size(ks.players), len(ks.deck) // ks.players)  # ruling R15
     if ks.deal_size == 0:
-        _round_end(ks)
+        round_end(ks)
         return
     ks.phase, ks.current = DEAL, ks.starting
 
@@ -450,7 +450,7 @@ _KIND_OF: Final = [[kind_of(c, v) if v >= 2 else -1 for v in range(7)] for c in 
 _SORTED_MODIFIERS: Final = sorted(MODIFIERS)
 
 
-def _round_end(ks: KState) -> None:
+def round_end(ks: KState) -> None:
     """Hands into hometowns, reveal, then gold decisions (if any)."""
     home, hands, n = ks.home, ks.hands, ks.players
     for p in range(n):
@@ -479,10 +479,10 @@ def _round_end(ks: KState) -> None:
     if queue:
         ks.current = queue[0]
         return
-    _finish_round(ks, tops, sums)
+    finish_round(ks, tops, sums)
 
 
-def _finish_round(ks: KState, tops: list[int] | None = None, sums: list[list[int]] | None = None) -> None:
+def finish_round(ks: KState, tops: list[int] | None = None, sums: list[list[int]] | None = None) -> None:
     """Pay gold and discard (R6, R8), bonus cards (R4), then the next round (R12, R13).
 
     ``tops`` are ``limits(ks)`` and ``sums`` the hometowns' colour totals if the caller

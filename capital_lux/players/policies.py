@@ -29,11 +29,13 @@ from .quick_rule import QuickRule
 from .rule_of_thumb import Table, estimate_limits, rule_decision
 
 
-def table_for(ks: KState, seat: int) -> Table:
+def table_for(ks: KState, seat: int, deck: int = -1) -> Table:
     """The ``Table`` seat ``seat`` reasons with, equal to ``table_of(view(state, seat))``.
 
     It shares the state's lists of capital cards, gold and the seat's own cards (the rule
-    of thumb only reads a table): use it before the state changes."""
+    of thumb only reads a table): use it before the state changes. ``deck`` is the deck's
+    size when ``ks.deck`` holds more than the deck (the exact search keeps the cards of
+    hands not dealt yet there too)."""
     phase = ks.phase
     revealed = phase == GOLD or phase == OVER
     capital = ks.capital
@@ -44,7 +46,7 @@ def table_for(ks: KState, seat: int) -> Table:
     held = ks.draft_picks[seat] if phase == DRAFT else ks.hands[seat]
     home = [[total(b), total(g), total(p), total(y)] for b, g, p, y in ks.home]
     return Table(  # me, home, capital, limit, gold, gold_pile, hand, deck, modifier_deck
-        seat, home, capital, estimate_limits(capital, seen, pending), ks.gold, ks.gold_pile, held, len(ks.deck),
+        seat, home, capital, estimate_limits(capital, seen, pending), ks.gold, ks.gold_pile, held, len(ks.deck) if deck < 0 else deck,
         len(ks.modifier_deck),
     )
 
@@ -61,10 +63,16 @@ class RulePolicy:
         self.rng = rng  # the rule of thumb draws nothing; kept for a uniform signature
 
     def decide(self, ks: KState) -> kernel.Decision:
-        phase = ks.phase
         choices = kernel.options(ks)
-        pending = ks.pending if phase == AGENT else None
-        return choices[rule_decision(table_for(ks, ks.current), PHASES[phase], choices, pending)]
+        return choices[rule_index(ks, choices)]
+
+
+def rule_index(ks: KState, choices: list[kernel.Decision], deck: int = -1) -> int:
+    """The rule of thumb's choice for the seat to move, as an index into ``choices``
+    (``kernel.options(ks)``); ``deck`` as for ``table_for``."""
+    phase = ks.phase
+    pending = ks.pending if phase == AGENT else None
+    return rule_decision(table_for(ks, ks.current, deck), PHASES[phase], choices, pending)
 
 
 #: Kernel policies by name: the bots "random" and "rule", and the search's play-out rule

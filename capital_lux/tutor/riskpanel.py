@@ -162,12 +162,12 @@ def _played(before: PlayerView, after: PlayerView) -> Action | None:
 class RiskPanel:
     """Each colour's chance to exceed: if the round ended now (exact) and at the real round end."""
 
-    def __init__(self, samples: int = PANEL_SAMPLES, target: float = PANEL_TARGET, exact_limit: int | None = None,
+    def __init__(self, samples: int = PANEL_SAMPLES, target: float = PANEL_TARGET, exact_ms: float | None = None,
                  runner: WorkRunner | None = None) -> None:
-        from ..analysis.forward import EXACT_LIMIT
+        from ..analysis.forward import EXACT_MS
 
         self.samples, self.target = samples, target
-        self.exact_limit = EXACT_LIMIT if exact_limit is None else exact_limit
+        self.exact_ms = EXACT_MS if exact_ms is None else exact_ms
         self.show = tagged(W.Checkbox(value=True, indent=False), "cl-risk-toggle")
         self.model = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-wrap")  # options: in the reader's language
         self.model.add_class("cl-risk-model")
@@ -269,7 +269,7 @@ class RiskPanel:
             from ..analysis.forward import iter_forward_risk
 
             for risk in iter_forward_risk(v, model, placement, samples=self.samples, seed=v.round,
-                                          exact_limit=self.exact_limit, placement_views=placement_views,
+                                          exact_ms=self.exact_ms, placement_views=placement_views,
                                           batch=200, target=self.target, should_stop=stale):
                 if stale():
                     return

@@ -1,0 +1,124 @@
+"""Figures for ``python -m capital_lux bench endgame``: how often the last turns are exact, and how fast.
+
+Positions: seeded games of 2, 3 and 4 players between rule-of-thumb bots (one seat in
+four plays at random, for variety), taken at every decision of a round's last turns
+where no seat holds more than two cards: plays before and during the last turns (ruling
+R9), Agent placements and Cleric choices, seen by the seat to decide.
+
+For each position and each model (random, rule of thumb) the bench asks what the tutor
+asks: the risk panel's forward risk (``forward_risk``), then the ranking of every legal
+move (``rank_moves``), each with the default budget, and reports the share answered exactly,
+the CPU time of each (median, 99th percentile, most), by number of players and by model,
+and where the positions that were not exact lie. ``check`` positions are also walked
+through the engine (``exact_by_engine``) and every figure compared.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+from ..engine.game import sample_chance
+from ..engine.state import AGENT, CLERIC, OVER, PLAY, GameState, new_game
+from ..engine.views import PlayerView, view
+from ..players.bots import RuleOfThumbBot
+from . import endgame
+from .forward import EXACT_MS, _exact_figures, exact_by_engine, expected_figures, forward_risk, rank_moves
+from .modifiers import modifier_posterior
+
+Figures = dict[str, Any]
+
+
+def last_turn_positions(per_players: int, seed: int = 26) -> list[PlayerView]:
+    """``per_players`` seeded last-turns decisions for each of 2, 3 and 4 players (see the module)."""
+    rng, bot, found = random.Random(seed), RuleOfThumbBot(), list[PlayerView]()
+    for players in (2, 3, 4):
+        mine: list[PlayerView] = []
+        while len(mine) < per_players:
+            s = new_game(players)
+            wild = rng.randrange(players)  # this seat plays at random
+            while s.phase != OVER and len(mine) < per_players:
+                if s.is_chance_node():
+                    s.apply_action(sample_chance(s, rng))
+                    continue
+                if _last_turns(s) and rng.random() < 0.5:
+                    v = view(s, s.current_player())
+                    if len(v.legal_actions) > 1:
+                        mine.append(v)
+                p = s.current_player()
+                s.apply_action(rng.choice(s.legal_actions()) if p == wild else bot.choose(view(s, p), rng))
+        found += mine
+    return found
+
+
+def _last_turns(s: GameState) -> bool:
+    return s.phase in (PLAY, AGENT, CLERIC) and s.round >= 1 and max(map(len, s.hands)) <= 2
+
+
+def _where(v: PlayerView) -> str:
+    held = "+".join(str(n) for n in v.hand_sizes)
+    return f"{v.players}p {v.phase}{' last turns' if v.last_turns is not None else ''} hands {held}"
+
+
+def _cpu(task: Any) -> tuple[Any, float]:
+    start = time.thread_time()
+    result = task()
+    return result, (time.thread_time() - start) * 1000
+
+
+def _spread(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    return {"median_ms": round(statistics.median(ordered), 2),
+            "p99_ms": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 2),
+            "most_ms": round(ordered[-1], 2)}
+
+
+def benchmark(per_players: int = 70, check: int = 12, exact_ms: float = EXACT_MS) -> Figures:
+    positions = last_turn_positions(per_players)
+    out: Figures = {"positions": len(positions), "budget_ms": exact_ms}
+    missed: dict[str, int] = {}
+    for model in endgame.MODELS:
+        panel: dict[int, list[float]] = {2: [], 3: [], 4: []}
+        ranking: dict[int, list[float]] = {2: [], 3: [], 4: []}
+        exact = 0
+        for v in positions:
+            risk, panel_ms = _cpu(lambda: forward_risk(v, model, exact_ms=exact_ms, samples=200))
+            ranked, rank_ms = _cpu(lambda: rank_moves(v, model, exact_ms=exact_ms, games=200 * len(v.legal_actions)))
+            panel[v.players].append(panel_ms)
+            ranking[v.players].append(rank_ms)
+            if risk.exact and ranked.games == 0:
+                exact += 1
+            else:
+                where = f"{model}: {_where(v)}"
+                missed[where] = missed.get(where, 0) + 1
+        out[f"{model}_exact_share"] = round(exact / len(positions), 4)
+        for players in (2, 3, 4):
+            out[f"{model}_{players}p_panel"] = _spread(panel[players])
+            out[f"{model}_{players}p_ranking"] = _spread(ranking[players])
+        out[f"{model}_all_panel"] = _spread([t for times in panel.values() for t in times])
+        out[f"{model}_all_ranking"] = _spread([t for times in ranking.values() for t in times])
+    out["not_exact"] = dict(sorted(missed.items(), key=lambda kv: -kv[1]))
+    out["engine_walk_checked"], out["engine_walk_disagreements"] = _against_engine(positions, check)
+    return out
+
+
+def _against_engine(positions: list[PlayerView], count: int) -> tuple[int, int]:
+    """How many of ``count`` spread-out positions were compared, figure by figure, with the
+    engine walk (both models, every move), and how many figures disagreed."""
+    checked = wrong = 0
+    for v in positions[:: max(1, len(positions) // count)][:count]:
+        for model in endgame.MODELS:
+            prior = modifier_posterior(v, model)
+            firsts = [None, *v.legal_actions]
+            kernel_figures = _exact_figures(v, model, prior, firsts, 60_000)
+            if kernel_figures is None:
+                continue
+            for first, figures in zip(firsts, kernel_figures):
+                walked = exact_by_engine(v, model, prior, first, 2_000_000)
+                if walked is None:
+                    continue
+                checked += 1
+                wrong += sum(a != b for a, b in zip(figures, expected_figures(walked)))
+    return checked, wrong
