@@ -43,7 +43,7 @@ venv: $(STAMP)
 # stale build would otherwise leave the package on its pure-Python fallback.
 COMPILED_SOURCES := $(addprefix $(ROOT)/capital_lux/,engine/kernel.py engine/kernel_state.py \
                       players/rule_of_thumb.py players/policies.py players/quick_rule.py \
-                      players/search_tree.py)
+                      players/search_tree.py analysis/endgame.py)
 TEMPLATE := share/jupyter/voila/templates/capital-lux
 $(STAMP): $(ROOT)/pyproject.toml $(ROOT)/setup.py $(COMPILED_SOURCES)
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)

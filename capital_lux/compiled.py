@@ -41,6 +41,7 @@ MODULES = (
     "capital_lux.players.policies",
     "capital_lux.players.quick_rule",
     "capital_lux.players.search_tree",
+    "capital_lux.analysis.endgame",
 )
 #: Set to 1 to import the pure-Python modules (and, at install, to compile nothing).
 ENV = "CAPITAL_LUX_PURE"

@@ -1,9 +1,9 @@
 """Figures for ``python -m capital_lux bench endgame``: how often the last turns are exact, and how fast.
 
-Positions: seeded games of 2, 3 and 4 players between rule-of-thumb bots (one seat in
-four plays at random, for variety), taken at every decision of a round's last turns
-where no seat holds more than two cards: plays before and during the last turns (ruling
-R9), Agent placements and Cleric choices, seen by the seat to decide.
+Positions: seeded games of 2, 3 and 4 players between rule-of-thumb bots (one seat plays
+at random, for variety), taken at decisions of a round's last turns (ruling R9: a hand has
+run out, each other seat has one more turn) where no seat holds more than two cards: plays,
+Agent placements and Cleric choices, seen by the seat to decide.
 
 For each position and each model (random, rule of thumb) the bench asks what the tutor
 asks: the risk panel's forward risk (``forward_risk``), then the ranking of every legal
@@ -54,7 +54,8 @@ def last_turn_positions(per_players: int, seed: int = 26) -> list[PlayerView]:
 
 
 def _last_turns(s: GameState) -> bool:
-    return s.phase in (PLAY, AGENT, CLERIC) and s.round >= 1 and max(map(len, s.hands)) <= 2
+    """A decision of the last turns (ruling R9: a hand has run out), no seat holding more than two cards."""
+    return s.phase in (PLAY, AGENT, CLERIC) and s.last_turns is not None and max(map(len, s.hands)) <= 2
 
 
 def _where(v: PlayerView) -> str:
