@@ -1,25 +1,32 @@
 """Exact figures for the rest of a round, enumerated in the playout kernel.
 
 The forward risk is exact when the rest of the round can be enumerated: every hidden
-card, every draw, every decision of the opponent model, with its probability. The
-engine can walk that tree (``forward.exact_by_engine``, the reference the tests keep),
-one engine step at a time. This module walks the same tree in the kernel's terms, and
+card, every draw, every face-down modifier's value, every decision of the opponent model,
+with its probability. The engine can walk that tree (``forward.exact_by_engine``, the
+reference the tests keep), one engine step at a time, every hidden card dealt and every
+modifier valued at the start. This module walks the same tree in the kernel's terms, and
 walks much less of it:
 
-* **Hands are dealt when they matter.** An opponent's hidden hand is dealt (as a
-  multiset of card kinds, with its hypergeometric weight) only when that seat is to
-  play; until then its cards stay in the pool with the deck. The unseen cards are a
-  uniformly shuffled deck, so a Scholar's draw from the deck is a draw from the pool as
-  long as no decision so far hung on which cards the undealt hands hold, and none did:
-  a seat decides only once its own hand is dealt. The deck's size (ruling R10: the
-  Scholar draws only from a deck with cards) is the pool less the undealt cards.
-* **Cards of a kind are one branch**, weighted by the copies left; a modifier draw is one
-  branch per value.
+* **Cards are dealt when they matter.** The unseen cards are a uniformly shuffled pool:
+  the deck and the others' hands. A hidden hand is dealt (as a multiset of card kinds,
+  with its hypergeometric weight) only when its seat is to decide, or at the round end
+  when it goes home; a Scholar's draw (ruling R10: only from a deck with cards) joins its
+  seat's undealt cards. Until then the cards stay in the pool, which is exact because no
+  decision so far hung on which cards they are: a seat decides only once its own hand is
+  dealt. The deck's size is the pool less the undealt cards.
+* **Face-down modifiers are valued when they matter.** Each hidden modifier is a
+  placeholder, and every position carries the modifier values still possible
+  (``alive``: indices into the prior's equally likely assignments). They are split only
+  where the play depends on them: an Agent's draw (the values not assigned are the
+  modifier deck), a rule-of-thumb decision by the seat that owns one (it sees its own),
+  and the reveal.
+* **Cards of a kind are one branch**, weighted by the copies left.
 * **A position met twice is valued once**: a table keyed on what still matters for the
-  reveal (hometowns as each colour's total and card count; the rest of the position in
-  full).
-* **No fractions in the loop**: a position's value is the expectation of the whole
-  numbers ``reveal.Outcome.figures`` gives, kept as integers over one denominator.
+  reveal (hometowns as each colour's total and card count; at the round end, the deck's
+  size only).
+* **No fractions in the loop**: a value is a sum over the alive assignments of the
+  expectations of the whole numbers ``reveal.Outcome.figures`` gives, kept as integers
+  over one denominator.
 
 Opponent models: ``"random"`` (every seat, the viewer's later turns too, uniform over its
 legal decisions) and ``"rule"`` (the rule of thumb, a function of the seat's own view:
@@ -33,18 +40,23 @@ machine does not turn an exact answer into a simulated one); past it the search 
 from __future__ import annotations
 
 import math
+import random
 import time
-from typing import Callable, Final, Sequence
+from typing import TYPE_CHECKING, Callable, Final, Sequence
 
 from ..engine import kernel
+from ..engine.cards import COLOURS, MODIFIERS
 from ..engine.errors import Cancelled
-from ..engine.kernel import (AGENT, AGENT_DRAW, B, CLERIC, CLERIC_COLOURS, COLOUR_OF, G, GOLD, OVER, PLAY, SCHOLAR,
-                             VALUE_OF, Y, KState)
+from ..engine.kernel import (AGENT, AGENT_DRAW, B, CLERIC, CLERIC_COLOURS, COLOUR_OF, G, GOLD, OVER, PLAY, VALUE_OF,
+                             Y, KState)
 from ..engine.kernel_state import insort, total
 from ..players.policies import rule_index
 from .reveal import kernel_outcome
 
-__all__ = ["MODELS", "TooBig", "Root", "Search", "values"]
+if TYPE_CHECKING:
+    from ..engine.views import PlayerView
+
+__all__ = ["MODELS", "TooBig", "Root", "Search"]
 
 #: The opponent models whose decisions the search can enumerate.
 MODELS: Final = ("random", "rule")
@@ -52,6 +64,9 @@ MODELS: Final = ("random", "rule")
 ROUND_END: Final = 100
 #: Positions valued between two looks at the clock and at ``should_stop``.
 CHECK_EVERY: Final = 256
+#: A hidden modifier's value in a position is ``HIDDEN - k``: the ``k``-th value of an assignment.
+HIDDEN: Final = -1000
+assert len(set(MODIFIERS)) == len(MODIFIERS)  # an Agent's draw is one value of each: a weight of 0 or 1
 
 
 class TooBig(Exception):
@@ -59,47 +74,70 @@ class TooBig(Exception):
 
 
 class Root:
-    """One exact start: a kernel state whose hidden hands are not dealt (``undealt[q]``
-    cards for seat ``q``, their cards in ``ks.deck`` with the deck's), and its weight."""
+    """Where the search starts, from a view: the others' hands not dealt (their cards in
+    the deck), the hidden modifiers as placeholders, and the values they may take
+    (``assignments``, equally likely)."""
 
-    def __init__(self, ks: KState, undealt: list[int]) -> None:
-        self.ks = ks
-        self.undealt = undealt
+    def __init__(self, v: PlayerView, assignments: Sequence[tuple[int, ...]]) -> None:
+        ks = kernel.sampler(v)(random.Random(0), assignments[0])
+        self.undealt = [0 if q == v.viewer else len(ks.hands[q]) for q in range(v.players)]
+        for q in range(v.players):
+            if q != v.viewer:
+                ks.deck += ks.hands[q]
+                ks.hands[q] = []
+        ks.deck.sort()
+        k = 0
+        for c in range(len(COLOURS)):
+            for i, seen in enumerate(v.modifiers_above[COLOURS[c]]):
+                if seen.value is None:
+                    ks.mods[c][i] = (seen.owner, HIDDEN - k)
+                    k += 1
+        if ks.phase == AGENT and v.current != v.viewer:  # an opponent's draw the viewer has not seen
+            ks.pending = HIDDEN - k
+            k += 1
+        ks.modifier_deck = sorted(v.unseen_modifiers())  # the deck and the hidden values: the pool
+        self.ks, self.hidden = ks, k
+        self.assignments = [tuple(a) for a in assignments]
+        self.score = kernel.scores(ks)[v.viewer]  # public: whatever the hidden cards
 
 
 class Search:
-    """The rest of one round from roots that share a viewer, a model and a time budget.
+    """The rest of one round from a ``Root``, for one viewer and model, within a time budget.
 
-    A value is ``[denominator, figure numerators...]``: the expectation of every figure of
-    ``Outcome.figures`` at the reveal, as integers over one denominator, in lowest terms.
+    A value is ``[denominator, numerators...]``: for every figure of ``Outcome.figures``,
+    the sum over the position's alive assignments of its expectation at the reveal, as
+    integers over one denominator, in lowest terms.
     """
 
-    def __init__(self, viewer: int, score: int, model: str, deadline: float,
+    def __init__(self, root: Root, viewer: int, model: str, deadline: float,
                  clock: Callable[[], float] = time.thread_time, should_stop: Callable[[], bool] | None = None) -> None:
         if model not in MODELS:
             raise ValueError(f"the exact search plays the models {', '.join(MODELS)}, not {model!r}")
-        self.viewer, self.score, self.rule = viewer, score, model == "rule"
+        self.root, self.viewer, self.rule = root, viewer, model == "rule"
         self.deadline, self.clock, self.should_stop = deadline, clock, should_stop
         self.table: dict[tuple[object, ...], list[int]] = {}
         self.valued = 0  # positions valued (not found in the table)
-        self.round = -1
+        self.round = root.ks.round
+        self.score = root.score
+        self.values = root.assignments
+
+    def figures(self, first: kernel.Decision | None = None) -> tuple[int, list[int]]:
+        """The expectation of every figure at the reveal, as a denominator and numerators,
+        the seat to move making ``first`` if given (else deciding by the model)."""
+        ks, undealt = self.root.ks.copy(), self.root.undealt[:]
+        alive = tuple(range(len(self.values)))
+        if first is not None:
+            if first not in kernel.options(ks):
+                raise ValueError(f"{first!r} is not a decision of the seat to move")
+            self._decide(ks, undealt, first)
+        value = self._value(ks, undealt, alive)
+        return value[0] * len(alive), value[1:]
 
     # -- the tree ------------------------------------------------------------------------
-    def value(self, root: Root, first: kernel.Decision | None = None) -> list[int]:
-        """The value of ``root``, its seat to move making ``first`` if given."""
-        ks, undealt = root.ks.copy(), root.undealt[:]
-        self.round = ks.round
-        if first is None:
-            return self._value(ks, undealt)
-        if first not in kernel.options(ks):
-            raise ValueError(f"{first!r} is not a decision of the seat to move")
-        self._decide(ks, undealt, first)
-        return self._value(ks, undealt)
-
-    def _value(self, ks: KState, undealt: list[int]) -> list[int]:
-        if ks.phase == OVER or ks.round != self.round:  # the round is over: the reveal is read (not kept:
-            return [1] + kernel_outcome(ks, self.viewer, self.score).figures()  # what it cost is not in the key)
-        key = _key(ks, undealt)
+    def _value(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
+        if ks.phase == OVER or ks.round != self.round:  # the reveal, read (not kept: what the round
+            return [1] + kernel_outcome(ks, self.viewer, self.score).figures()  # end cost is not in the key)
+        key = _key(ks, undealt, alive)
         found = self.table.get(key)
         if found is not None:
             return found
@@ -109,72 +147,92 @@ class Search:
                 raise TooBig
             if self.should_stop is not None and self.should_stop():
                 raise Cancelled
-        value = self._expand(ks, undealt)
+        value = self._expand(ks, undealt, alive)
         self.table[key] = value
         return value
 
-    def _expand(self, ks: KState, undealt: list[int]) -> list[int]:
+    def _expand(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         phase, cur = ks.phase, ks.current
         if phase == ROUND_END:
             for q in range(ks.players):
                 if undealt[q]:
-                    return self._deal(ks, undealt, q)
-            kernel.round_end(ks)  # hands home, the reveal, then gold decisions if any
-            return self._value(ks, undealt)
+                    return self._deal(ks, undealt, alive, q)
+            return self._reveal(ks, undealt, alive)
         if phase == PLAY and undealt[cur]:
-            return self._deal(ks, undealt, cur)
-        if phase == SCHOLAR:
-            return self._draw_card(ks, undealt)
+            return self._deal(ks, undealt, alive, cur)
         if phase == AGENT_DRAW:
-            return self._draw_modifier(ks, undealt)
+            return self._draw_modifier(ks, undealt, alive)
         choices = kernel.options(ks)
         if not choices:
             raise ValueError(f"no move is possible for seat {cur} in phase {phase}: not a possible table")
-        if self.rule:
-            child, left = ks.copy(), undealt[:]
-            self._decide(child, left, choices[rule_index(ks, choices, _deck_size(ks, undealt))])
-            return self._value(child, left)
-        branches: list[tuple[int, list[int]]] = []
-        for choice in choices:
-            child, left = ks.copy(), undealt[:]
-            self._decide(child, left, choice)
-            branches.append((1, self._value(child, left)))
-        return _mix(branches)
+        if not self.rule:
+            branches: list[tuple[int, list[int]]] = []
+            for choice in choices:
+                child, left = ks.copy(), undealt[:]
+                self._decide(child, left, choice)
+                branches.append((1, self._value(child, left, alive)))
+            return _mix(branches, len(branches))
+        owned = _owned(ks, cur)
+        if not owned:  # the seat sees every value it decides by
+            return self._rule_child(ks, undealt, alive, ks)
+        groups: dict[tuple[int, ...], list[int]] = {}  # the alive assignments by the values the seat sees
+        for a in alive:
+            groups.setdefault(tuple(self.values[a][k] for k in owned), []).append(a)
+        branches = []
+        for seen, group in groups.items():
+            shown = ks.copy()
+            _show(shown, dict(zip(owned, seen)))
+            branches.append((1, self._rule_child(ks, undealt, tuple(group), shown)))
+        return _mix(branches, 1)
 
-    def _deal(self, ks: KState, undealt: list[int], seat: int) -> list[int]:
-        """Seat ``seat``'s hidden hand, each multiset of kinds with its chance."""
-        size, counts = undealt[seat], _counts(ks.deck)
+    def _rule_child(self, ks: KState, undealt: list[int], alive: tuple[int, ...], shown: KState) -> list[int]:
+        """The rule of thumb's decision, taken on ``shown`` (``ks`` with the seat's own values)."""
+        choices = kernel.options(shown)
+        child, left = ks.copy(), undealt[:]
+        modifiers = len(ks.modifier_deck) - self.root.hidden
+        self._decide(child, left, choices[rule_index(shown, choices, _deck_size(ks, undealt), modifiers)])
+        return self._value(child, left, alive)
+
+    def _deal(self, ks: KState, undealt: list[int], alive: tuple[int, ...], seat: int) -> list[int]:
+        """Seat ``seat``'s undealt cards, each multiset of kinds with its chance (into its
+        hand, or straight home at the round end)."""
+        size = undealt[seat]
         branches: list[tuple[int, list[int]]] = []
-        for hand, ways in _multisets(counts, size):
+        home = ks.phase == ROUND_END
+        for hand, ways in _multisets(_counts(ks.deck), size):
             child, left = ks.copy(), undealt[:]
             for kind in hand:
                 child.deck.remove(kind)
-            child.hands[seat] = hand
+                insort(child.home[seat][COLOUR_OF[kind]] if home else child.hands[seat],
+                       VALUE_OF[kind] if home else kind)
             left[seat] = 0
-            branches.append((ways, self._value(child, left)))
-        return _mix(branches)
+            branches.append((ways, self._value(child, left, alive)))
+        return _mix(branches, math.comb(len(ks.deck), size))
 
-    def _draw_card(self, ks: KState, undealt: list[int]) -> list[int]:
-        """The Scholar's draw for the seat to move, then the end of its turn."""
+    def _draw_modifier(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
+        """The Agent's modifier for the seat to move, which then places it: each value of the
+        pool, for the assignments that left it in the deck."""
+        size = len(ks.modifier_deck) - self.root.hidden  # the deck: the pool less the values assigned
         branches: list[tuple[int, list[int]]] = []
-        for kind, copies in _counts(ks.deck).items():
-            child, left = ks.copy(), undealt[:]
-            child.deck.remove(kind)
-            insort(child.hands[child.current], kind)
-            child.phase = PLAY
-            self._end_turn(child, left)
-            branches.append((copies, self._value(child, left)))
-        return _mix(branches)
-
-    def _draw_modifier(self, ks: KState, undealt: list[int]) -> list[int]:
-        """The Agent's modifier for the seat to move, which then places it."""
-        branches: list[tuple[int, list[int]]] = []
-        for value, copies in _counts(ks.modifier_deck).items():
+        for value in sorted(set(ks.modifier_deck)):
+            drawn = tuple(a for a in alive if value not in self.values[a])
+            if not drawn:
+                continue
             child = ks.copy()
             child.modifier_deck.remove(value)
             child.pending, child.phase = value, AGENT
-            branches.append((copies, self._value(child, undealt[:])))
-        return _mix(branches)
+            branches.append((1, self._value(child, undealt[:], drawn)))
+        return _mix(branches, size)
+
+    def _reveal(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
+        """The round end, for each alive assignment: the reveal shows every modifier."""
+        branches: list[tuple[int, list[int]]] = []
+        for a in alive:
+            child = ks.copy() if len(alive) > 1 else ks
+            _show(child, dict(enumerate(self.values[a])))
+            kernel.round_end(child)  # the reveal, then gold decisions if any
+            branches.append((1, self._value(child, undealt, (a,))))
+        return _mix(branches, 1)
 
     def _decide(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> None:
         """Make the seat to move's ``decision`` in place (as ``kernel.play_out`` does)."""
@@ -187,16 +245,15 @@ class Search:
                 insort(ks.home[cur][c], v)
             else:
                 insort(ks.capital[c], v)
-                if c == G:  # Scholar: a card if the deck has one (ruling R10)
+                if c == G:  # Scholar: a card if the deck has one (ruling R10), dealt when it matters
                     if _deck_size(ks, undealt):
-                        ks.phase = SCHOLAR
-                        return
+                        undealt[cur] += 1
                 elif c == Y:  # Merchant: a gold disc if the pile has one
                     if ks.gold_pile:
                         ks.gold_pile -= 1
                         ks.gold[cur] += 1
                 elif c == B:  # Agent: a modifier if there is one (ruling R11)
-                    if ks.modifier_deck:
+                    if len(ks.modifier_deck) > self.root.hidden:
                         ks.phase = AGENT_DRAW
                         return
                 else:  # Cleric (rulings R1, R2, R21)
@@ -223,52 +280,70 @@ class Search:
             return
         else:
             raise ValueError(f"no decision is made in phase {phase}")
-        self._end_turn(ks, undealt)
-
-    def _end_turn(self, ks: KState, undealt: list[int]) -> None:
-        """The next seat clockwise, or the last turns once a hand runs out (ruling R9), or
-        the round end (``ROUND_END``), as ``kernel.play_out`` ends a turn."""
-        n, cur = ks.players, ks.current
-        if ks.last_turns is None:
-            if ks.hands[cur] or undealt[cur]:
-                ks.current = cur + 1 if cur + 1 < n else 0
-                return
-            ks.last_turns = [(cur + i) % n for i in range(1, n)]
-        last = ks.last_turns
-        while last:
-            q = last.pop(0)
-            if ks.hands[q] or undealt[q]:
-                ks.current = q
-                return
-        ks.phase = ROUND_END
+        _end_turn(ks, undealt)
 
 
 # -- values ------------------------------------------------------------------------------
-def _mix(branches: Sequence[tuple[int, list[int]]]) -> list[int]:
-    """The branches' values averaged with weights ``branches[k][0]`` (whole numbers), in lowest terms."""
-    weights = 0
+def _mix(branches: Sequence[tuple[int, list[int]]], over: int) -> list[int]:
+    """The sum of the branches' values, each times its weight ``branches[k][0]``, divided by
+    ``over``, in lowest terms."""
     common = 1
-    for weight, value in branches:
-        weights += weight
+    for _, value in branches:
         common = math.lcm(common, value[0])
     mixed = [0] * len(branches[0][1])
     for weight, value in branches:
         scale = weight * (common // value[0])
         for i in range(1, len(value)):
             mixed[i] += scale * value[i]
-    mixed[0] = weights * common
+    mixed[0] = over * common
     divisor = math.gcd(*mixed)
     if divisor > 1:
         mixed = [n // divisor for n in mixed]
     return mixed
 
 
-def values(value: list[int]) -> tuple[int, list[int]]:
-    """A value's denominator and numerators."""
-    return value[0], value[1:]
-
-
 # -- positions ---------------------------------------------------------------------------
+def _end_turn(ks: KState, undealt: list[int]) -> None:
+    """The next seat clockwise, or the last turns once a hand runs out (ruling R9), or the
+    round end (``ROUND_END``, the hands dealt so far gone home), as ``kernel.play_out`` ends
+    a turn."""
+    n, cur = ks.players, ks.current
+    if ks.last_turns is None:
+        if ks.hands[cur] or undealt[cur]:
+            ks.current = cur + 1 if cur + 1 < n else 0
+            return
+        ks.last_turns = [(cur + i) % n for i in range(1, n)]
+    last = ks.last_turns
+    while last:
+        q = last.pop(0)
+        if ks.hands[q] or undealt[q]:
+            ks.current = q
+            return
+    ks.phase = ROUND_END
+    for q in range(n):  # hands go home (ruling R9), as the round end would take them
+        for kind in ks.hands[q]:
+            insort(ks.home[q][COLOUR_OF[kind]], VALUE_OF[kind])
+        ks.hands[q] = []
+
+
+def _owned(ks: KState, seat: int) -> list[int]:
+    """The hidden modifiers ``seat`` owns (it sees their values): their places in an assignment."""
+    owned = [HIDDEN - value for above in ks.mods for owner, value in above if owner == seat and value <= HIDDEN]
+    if ks.phase == AGENT and ks.pending is not None and ks.pending <= HIDDEN:
+        owned.append(HIDDEN - ks.pending)
+    return owned
+
+
+def _show(ks: KState, values: dict[int, int]) -> None:
+    """Put ``values`` (by place in an assignment) in their placeholders, in place."""
+    for above in ks.mods:
+        for i, (owner, value) in enumerate(above):
+            if value <= HIDDEN and HIDDEN - value in values:
+                above[i] = (owner, values[HIDDEN - value])
+    if ks.pending is not None and ks.pending <= HIDDEN and HIDDEN - ks.pending in values:
+        ks.pending = values[HIDDEN - ks.pending]
+
+
 def _deck_size(ks: KState, undealt: list[int]) -> int:
     size = len(ks.deck)
     for cards in undealt:
@@ -303,14 +378,16 @@ def _multisets(counts: dict[int, int], size: int) -> list[tuple[list[int], int]]
     return found
 
 
-def _key(ks: KState, undealt: list[int]) -> tuple[object, ...]:
-    """What of ``ks`` still matters for the reveal. A hometown counts by each colour's total
-    and number of cards: the scores, the limits' comparisons, the rule of thumb's table and
-    the cards lost read nothing else of it."""
+def _key(ks: KState, undealt: list[int], alive: tuple[int, ...]) -> tuple[object, ...]:
+    """What of the position still matters for the reveal. A hometown counts by each colour's
+    total and number of cards: the scores, the limits' comparisons, the rule of thumb's table
+    and the cards lost read nothing else of it. Once every card is dealt at the round end,
+    only the deck's size matters (a round with no cards to deal ends at once, ruling R15)."""
     home = tuple(tuple((total(cards), len(cards)) for cards in town) for town in ks.home)
+    dealt = ks.phase == ROUND_END and not any(undealt)
     return (
-        ks.phase, ks.current, tuple(ks.deck), tuple(tuple(h) for h in ks.hands), tuple(undealt), home,
-        tuple(tuple(c) for c in ks.capital), tuple(tuple(m) for m in ks.mods), ks.pending,
+        ks.phase, ks.current, len(ks.deck) if dealt else tuple(ks.deck), tuple(tuple(h) for h in ks.hands),
+        tuple(undealt), home, tuple(tuple(c) for c in ks.capital), tuple(tuple(m) for m in ks.mods), ks.pending,
         tuple(ks.modifier_deck), tuple(ks.gold), ks.gold_pile,
-        None if ks.last_turns is None else tuple(ks.last_turns), tuple(ks.gold_queue), tuple(ks.gold_choices),
+        None if ks.last_turns is None else tuple(ks.last_turns), tuple(ks.gold_queue), tuple(ks.gold_choices), alive,
     )

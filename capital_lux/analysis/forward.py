@@ -181,23 +181,6 @@ def _state(v: PlayerView, rng: random.Random, cards: Sequence[object] | None, va
 
 
 # -- exact -----------------------------------------------------------------------------------
-def _roots(v: PlayerView, prior: ModifierPrior) -> list[tuple[endgame.Root, Fraction]]:
-    """The kernel's starts for the exact search, one per value of the hidden modifiers: the
-    others' hands not dealt yet (their cards with the deck's)."""
-    sample = kernel.sampler(v)
-    roots = []
-    for values, weight in prior.assignments:
-        ks = sample(random.Random(0), values)  # the modifiers are fixed by ``values``; the cards are put back below
-        undealt = [0 if q == v.viewer else len(ks.hands[q]) for q in range(v.players)]
-        for q in range(v.players):
-            if q != v.viewer:
-                ks.deck += ks.hands[q]
-                ks.hands[q] = []
-        ks.deck.sort()
-        roots.append((endgame.Root(ks, undealt), weight))
-    return roots
-
-
 def _exact_figures(
     v: PlayerView, model: str, prior: ModifierPrior, firsts: Sequence[Action | None], exact_ms: float,
     should_stop: Callable[[], bool] | None = None, clock: Callable[[], float] = time.thread_time,
@@ -207,19 +190,15 @@ def _exact_figures(
     ``exact_ms`` milliseconds of ``clock`` or the model's decisions cannot be enumerated."""
     if exact_ms <= 0 or model not in endgame.MODELS or v.phase in (DRAFT, GOLD, OVER) or v.round < 1:
         return None
-    roots = _roots(v, prior)
-    score = kernel.scores(roots[0][0].ks)[v.viewer]  # public: any root's will do
-    search = endgame.Search(v.viewer, score, model, clock() + exact_ms / 1000, clock, should_stop)
+    if len({weight for _, weight in prior.assignments}) > 1:  # the search takes equally likely values
+        return None
+    root = endgame.Root(v, [values for values, _ in prior.assignments])
+    search = endgame.Search(root, v.viewer, model, clock() + exact_ms / 1000, clock, should_stop)
     found = []
     try:
         for first in firsts:
-            decision = None if first is None else kernel.from_action(first)
-            figures = [Fraction(0)] * len(FIGURES)
-            for root, weight in roots:
-                value = search.value(root, decision)
-                for i in range(len(figures)):
-                    figures[i] += weight * Fraction(value[i + 1], value[0])
-            found.append(figures)
+            denominator, numerators = search.figures(None if first is None else kernel.from_action(first))
+            found.append([Fraction(n, denominator) for n in numerators])
     except endgame.TooBig:
         return None
     return found

@@ -29,13 +29,14 @@ from .quick_rule import QuickRule
 from .rule_of_thumb import Table, estimate_limits, rule_decision
 
 
-def table_for(ks: KState, seat: int, deck: int = -1) -> Table:
+def table_for(ks: KState, seat: int, deck: int = -1, modifier_deck: int = -1) -> Table:
     """The ``Table`` seat ``seat`` reasons with, equal to ``table_of(view(state, seat))``.
 
     It shares the state's lists of capital cards, gold and the seat's own cards (the rule
-    of thumb only reads a table): use it before the state changes. ``deck`` is the deck's
-    size when ``ks.deck`` holds more than the deck (the exact search keeps the cards of
-    hands not dealt yet there too)."""
+    of thumb only reads a table): use it before the state changes. ``deck`` and
+    ``modifier_deck`` are the decks' sizes when ``ks`` holds more there (the exact search
+    keeps the cards not dealt yet with the deck, and the hidden modifiers' values with
+    the modifier deck)."""
     phase = ks.phase
     revealed = phase == GOLD or phase == OVER
     capital = ks.capital
@@ -47,7 +48,7 @@ def table_for(ks: KState, seat: int, deck: int = -1) -> Table:
     home = [[total(b), total(g), total(p), total(y)] for b, g, p, y in ks.home]
     return Table(  # me, home, capital, limit, gold, gold_pile, hand, deck, modifier_deck
         seat, home, capital, estimate_limits(capital, seen, pending), ks.gold, ks.gold_pile, held, len(ks.deck) if deck < 0 else deck,
-        len(ks.modifier_deck),
+        len(ks.modifier_deck) if modifier_deck < 0 else modifier_deck,
     )
 
 
@@ -67,12 +68,12 @@ class RulePolicy:
         return choices[rule_index(ks, choices)]
 
 
-def rule_index(ks: KState, choices: list[kernel.Decision], deck: int = -1) -> int:
+def rule_index(ks: KState, choices: list[kernel.Decision], deck: int = -1, modifier_deck: int = -1) -> int:
     """The rule of thumb's choice for the seat to move, as an index into ``choices``
-    (``kernel.options(ks)``); ``deck`` as for ``table_for``."""
+    (``kernel.options(ks)``); ``deck`` and ``modifier_deck`` as for ``table_for``."""
     phase = ks.phase
     pending = ks.pending if phase == AGENT else None
-    return rule_decision(table_for(ks, ks.current, deck), PHASES[phase], choices, pending)
+    return rule_decision(table_for(ks, ks.current, deck, modifier_deck), PHASES[phase], choices, pending)
 
 
 #: Kernel policies by name: the bots "random" and "rule", and the search's play-out rule
