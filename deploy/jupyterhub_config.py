@@ -8,10 +8,11 @@ Run from a checkout where ``make venv proxy`` has been run (README, "A class on 
 Everything a school sets comes from the hub's own environment (or is edited below):
 
 ``CAPITAL_LUX_HUB_DB``
-    The class database every server writes to: a ``postgresql://`` URL with its password.
-    The hub hands it to each server it starts; it is never a setting of a learner's, and no
-    learner's page can run the code that would read it (``capital_lux.serve.hub``). Unset: a
-    SQLite file in the state folder, which only servers on this machine can share.
+    The class database: a ``postgresql://`` URL with its owner's password, which stays here.
+    The hub brings its schema up to date, then gives each server it starts a role of its own
+    that may only read and write the class's rows, with a password drawn for that server and
+    voided when it stops (``capital_lux.serve.roles``; the owner's role needs ``CREATEROLE``).
+    Unset: a SQLite file in the state folder, which only servers on this machine can share.
 ``CAPITAL_LUX_HUB_TEACHERS``
     The teachers' user names, separated by commas (default ``teacher``). Their servers open
     the teacher's page and hold the teacher's key; a learner's server has neither.
@@ -34,9 +35,14 @@ Everything a school sets comes from the hub's own environment (or is edited belo
 """
 
 import os
-import secrets
 import sys
 from pathlib import Path
+
+from capital_lux.i18n import default_language, translator
+from capital_lux.lessons.classroom import TEACHER_KEY_VARIABLE
+from capital_lux.lessons.storage import StorageError
+from capital_lux.serve import roles
+from capital_lux.serve.classroom import Refused, class_key
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 (JupyterHub runs this file with get_config)
 
@@ -46,33 +52,21 @@ STATE = Path(os.environ.get("CAPITAL_LUX_HUB_STATE") or os.getcwd()).resolve()
 LEARNERS_PAGE = "/voila/render/probability_exercises.ipynb"
 TEACHERS_PAGE = "/voila/render/teacher.ipynb"
 TEACHERS = {name.strip() for name in os.environ.get("CAPITAL_LUX_HUB_TEACHERS", "teacher").split(",") if name.strip()}
-MIN_TEACHER_KEY = 12  # as capital_lux.lessons.classroom: a shorter key leaves the teacher's page locked
 IDLE_MINUTES = float(os.environ.get("CAPITAL_LUX_HUB_IDLE_MINUTES") or 20)
 PROXY = CHECKOUT / ".node" / "node_modules" / ".bin" / "configurable-http-proxy"  # make proxy
 
 
-def private(path: Path, text: str) -> None:
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w") as out:
-        out.write(text)
-
-
-def the_teacher_key() -> str:
-    """The key from the hub's environment, else the one kept in the state folder (drawn the first time)."""
-    key = os.environ.get("CAPITAL_LUX_TEACHER_KEY", "").strip()
-    if key:
-        if len(key) < MIN_TEACHER_KEY:
-            sys.exit(f"CAPITAL_LUX_TEACHER_KEY is shorter than {MIN_TEACHER_KEY} characters: set a longer one.")
-        return key
-    kept = STATE / "teacher.key"
-    if not kept.exists():
-        private(kept, secrets.token_urlsafe(12) + "\n")
-    return kept.read_text().strip()
-
-
 STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
-TEACHER_KEY = the_teacher_key()
 DATABASE = os.environ.get("CAPITAL_LUX_HUB_DB", "").strip() or str(STATE / "class.sqlite3")
+t = translator(default_language())
+try:
+    # the key from the hub's environment, else the one kept in the state folder (drawn the first time)
+    TEACHER_KEY = class_key(STATE / "teacher.key", t)
+    roles.prepare(DATABASE)  # a class database that cannot be used is said now, not as learners arrive
+except Refused as refusal:
+    sys.exit(str(refusal))
+except StorageError as error:
+    sys.exit(t.gettext("The class cannot start: {reason}").format(reason=t.refusal(error)))
 
 # -- the hub and its proxy -----------------------------------------------------------------------
 c.JupyterHub.bind_url = os.environ.get("CAPITAL_LUX_HUB_URL", "http://:8000")
@@ -104,20 +98,27 @@ c.Spawner.args = ["--ServerApp.allow_root=True"] if os.environ.get("CAPITAL_LUX_
 c.Spawner.environment = {
     # jupyter_server_config.py here (the guards), and voila.json at the checkout's root (the pages)
     "JUPYTER_CONFIG_PATH": os.pathsep.join((str(DEPLOY), str(CHECKOUT))),
-    "CAPITAL_LUX_DB": DATABASE,
 }
 c.Spawner.http_timeout = 120  # a server's first start on a busy machine
 c.Spawner.start_timeout = 120
 
 
 def pre_spawn_hook(spawner):  # type: ignore[no-untyped-def]
-    """A teacher's server opens the teacher's page and holds the key; a learner's has neither."""
+    """Each server its own way into the class database; a teacher's server opens the teacher's
+    page and holds the key, a learner's neither."""
+    environment = {**spawner.environment, "CAPITAL_LUX_DB": roles.server_url(DATABASE, spawner.user.name)}
     if spawner.user.name in TEACHERS:
-        spawner.environment = {**spawner.environment, "CAPITAL_LUX_TEACHER_KEY": TEACHER_KEY}
+        environment[TEACHER_KEY_VARIABLE] = TEACHER_KEY
         spawner.default_url = TEACHERS_PAGE
+    spawner.environment = environment
+
+
+def post_stop_hook(spawner):  # type: ignore[no-untyped-def]
+    roles.retire(DATABASE, spawner.user.name)
 
 
 c.Spawner.pre_spawn_hook = pre_spawn_hook
+c.Spawner.post_stop_hook = post_stop_hook
 
 # -- idle servers stopped --------------------------------------------------------------------------
 c.JupyterHub.load_roles = [{

@@ -71,7 +71,7 @@ def _postgres() -> tuple[PostgresServer, str]:
     import psycopg
 
     with psycopg.connect(server.url, autocommit=True) as connection:
-        connection.execute(f"CREATE ROLE capital_lux LOGIN PASSWORD '{DATABASE_PASSWORD}'")
+        connection.execute(f"CREATE ROLE capital_lux LOGIN CREATEROLE PASSWORD '{DATABASE_PASSWORD}'")
         connection.execute("CREATE DATABASE capital_lux_class OWNER capital_lux")
     (server.data / "pg_hba.conf").write_text(
         "local all all trust\nhost all postgres 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 scram-sha-256\n")
@@ -80,6 +80,16 @@ def _postgres() -> tuple[PostgresServer, str]:
     with pytest.raises(psycopg.OperationalError, match="password"):  # the password is what lets the hub in
         psycopg.connect(f"postgresql://capital_lux{address}", connect_timeout=5).close()
     return server, f"postgresql://capital_lux:{DATABASE_PASSWORD}{address}"
+
+
+def _servers(hub_pid: int) -> dict[str, list[dict[str, str]]]:
+    """The environments of each person's server and of its kernels, by user name."""
+    found: dict[str, list[dict[str, str]]] = {}
+    for process in psutil.Process(hub_pid).children(recursive=True):
+        if "jupyterhub.singleuser" in " ".join(process.cmdline()):
+            environments = [process.environ()] + [kernel.environ() for kernel in process.children(recursive=True)]
+            found[environments[0]["JUPYTERHUB_USER"]] = environments
+    return found
 
 
 def _answers(url: str) -> list[tuple[str, str, str, bool]]:
@@ -92,8 +102,9 @@ def _answers(url: str) -> list[tuple[str, str, str, bool]]:
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Path]]:
-    """(the hub's URL, the class database's URL, the hub's log), everything stopped afterwards."""
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Path, int]]:
+    """(the hub's URL, the class database's owner's URL, the hub's log, its process id), everything
+    stopped afterwards."""
     for module in ("jupyterhub", "jupyterhub_idle_culler"):
         try:
             __import__(module)
@@ -130,7 +141,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Pa
                  f"--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{api_port}"],
                 cwd=state, env=environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         _wait_for(lambda: _answers_http(f"{base}/hub/api/"), hub_process, log_path, 60)
-        yield base, url, log_path
+        yield base, url, log_path, hub_process.pid
         started = psutil.Process(hub_process.pid).children(recursive=True)
         assert any("jupyterhub.singleuser" in " ".join(p.cmdline()) for p in started)
     finally:
@@ -227,8 +238,8 @@ def _kernel_socket(base: str, user: str, cookies: list[dict[str, Any]], kernel: 
         return thread.submit(asyncio.run, talk()).result()
 
 
-def test_two_learners_and_the_teacher_through_the_hub(hub: tuple[str, str, Path]) -> None:
-    base, url, log_path = hub
+def test_two_learners_and_the_teacher_through_the_hub(hub: tuple[str, str, Path, int]) -> None:
+    base, url, log_path, hub_pid = hub
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
         browser = B.launch(p)
@@ -260,6 +271,7 @@ def test_two_learners_and_the_teacher_through_the_hub(hub: tuple[str, str, Path]
             teacher.screenshot(path=str(ARTIFACTS / "hub-teacher.png"), full_page=True)
 
             _learners_server_has_the_guards(base, pages["alice"], pages["bob"])
+            _each_server_has_only_its_own_secrets(_servers(hub_pid))
         finally:
             browser.close()
     # jupyterhub-idle-culler runs as the hub's service, and its role lets it read the users' servers.
@@ -293,3 +305,21 @@ def _learners_server_has_the_guards(base: str, alice: Any, bob: Any) -> None:
     assert status == 101 and "kernel_info_reply" in answered
     assert not {"execute_reply", "stream", "execute_input"} & set(answered), answered
 
+
+
+def _each_server_has_only_its_own_secrets(servers: dict[str, list[dict[str, str]]]) -> None:
+    """The owner's password stays in the hub; the teacher's key is in the teacher's server alone;
+    each server reaches the class database as a role of its own that may not change its tables."""
+    import psycopg
+
+    assert sorted(servers) == ["alice", "bob", "teacher"]
+    roles = set()
+    for user, environments in servers.items():
+        for environment in environments:
+            assert not any(DATABASE_PASSWORD in value for value in environment.values()), user
+            assert (environment.get("CAPITAL_LUX_TEACHER_KEY") == TEACHER_KEY) == (user == "teacher"), user
+        roles.add(environments[0]["CAPITAL_LUX_DB"].split("//")[1].split(":")[0])
+    assert len(roles) == 3 and "capital_lux" not in roles
+    with psycopg.connect(servers["alice"][0]["CAPITAL_LUX_DB"], autocommit=True) as connection:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            connection.execute("DROP TABLE attempts")
