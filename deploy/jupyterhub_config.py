@@ -39,22 +39,19 @@ import sys
 from pathlib import Path
 
 from capital_lux.i18n import default_language, translator
-from capital_lux.lessons.classroom import TEACHER_KEY_VARIABLE
 from capital_lux.lessons.storage import StorageError
 from capital_lux.serve import roles
 from capital_lux.serve.classroom import Refused, class_key
+from capital_lux.serve.spawning import ClassSpawning
 
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 (JupyterHub runs this file with get_config)
 
 DEPLOY = Path(__file__).resolve().parent
 CHECKOUT = DEPLOY.parent
 STATE = Path(os.environ.get("CAPITAL_LUX_HUB_STATE") or os.getcwd()).resolve()
-LEARNERS_PAGE = "/voila/render/probability_exercises.ipynb"
-TEACHERS_PAGE = "/voila/render/teacher.ipynb"
 TEACHERS = {name.strip() for name in os.environ.get("CAPITAL_LUX_HUB_TEACHERS", "teacher").split(",") if name.strip()}
 IDLE_MINUTES = float(os.environ.get("CAPITAL_LUX_HUB_IDLE_MINUTES") or 20)
 PROXY = CHECKOUT / ".node" / "node_modules" / ".bin" / "configurable-http-proxy"  # make proxy
-
 
 STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
 DATABASE = os.environ.get("CAPITAL_LUX_HUB_DB", "").strip() or str(STATE / "class.sqlite3")
@@ -93,7 +90,6 @@ if class_password:
 # -- each person's server --------------------------------------------------------------------------
 c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
 c.Spawner.notebook_dir = str(CHECKOUT / "notebooks")
-c.Spawner.default_url = LEARNERS_PAGE
 c.Spawner.args = ["--ServerApp.allow_root=True"] if os.environ.get("CAPITAL_LUX_HUB_ALLOW_ROOT") == "1" else []
 c.Spawner.environment = {
     # jupyter_server_config.py here (the guards), and voila.json at the checkout's root (the pages)
@@ -101,24 +97,7 @@ c.Spawner.environment = {
 }
 c.Spawner.http_timeout = 120  # a server's first start on a busy machine
 c.Spawner.start_timeout = 120
-
-
-def pre_spawn_hook(spawner):  # type: ignore[no-untyped-def]
-    """Each server its own way into the class database; a teacher's server opens the teacher's
-    page and holds the key, a learner's neither."""
-    environment = {**spawner.environment, "CAPITAL_LUX_DB": roles.server_url(DATABASE, spawner.user.name)}
-    if spawner.user.name in TEACHERS:
-        environment[TEACHER_KEY_VARIABLE] = TEACHER_KEY
-        spawner.default_url = TEACHERS_PAGE
-    spawner.environment = environment
-
-
-def post_stop_hook(spawner):  # type: ignore[no-untyped-def]
-    roles.retire(DATABASE, spawner.user.name)
-
-
-c.Spawner.pre_spawn_hook = pre_spawn_hook
-c.Spawner.post_stop_hook = post_stop_hook
+ClassSpawning(DATABASE, TEACHERS, TEACHER_KEY).apply(c)  # pages, the teacher's key, a database role each
 
 # -- idle servers stopped --------------------------------------------------------------------------
 c.JupyterHub.load_roles = [{

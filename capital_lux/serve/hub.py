@@ -11,7 +11,8 @@ terminals and runs any code a page sends to a kernel. ``configure`` (called by
   info, shutdown): never ``execute_request``, so no code typed by a learner runs;
 - ``KernelSocket`` (the ``capital_lux.serve`` extension) and ``ClassKernels``, with a ceiling
   fit for one person's pages;
-- no terminals, and files that can be read but never written (``ClassContents``): a notebook
+- no other server extension (JupyterLab, terminals, a language server, whatever the image
+  holds), and files that can be read but never written (``ClassContents``): a notebook
   written through the API would run as soon as Voila rendered it;
 - the teacher's page is served only by a server that holds the teacher's key (which the hub
   gives the teacher's server alone): on a learner's server it does not exist.
@@ -20,8 +21,11 @@ terminals and runs any code a page sends to a kernel. ``configure`` (called by
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Sequence
 from typing import Any, Final
 
+from jupyter_core.paths import jupyter_config_dir, jupyter_config_path
+from jupyter_server.extension.config import ExtensionConfigManager
 from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
 from tornado import web
 from traitlets import List, Unicode
@@ -29,6 +33,8 @@ from traitlets import List, Unicode
 from ..lessons.classroom import teacher_key
 from .guards import ClassKernels
 
+#: The server extensions a class's server runs (JupyterHub's own is started by jupyterhub-singleuser).
+SERVER_EXTENSIONS: Final = ("voila.server_extension", "capital_lux.serve")
 #: What a page may send to its kernel: the list Voila's own server allows (``voila.app``).
 PAGE_MESSAGES: Final = ("comm_open", "comm_close", "comm_msg", "comm_info_request", "kernel_info_request",
                         "shutdown_request")
@@ -83,10 +89,18 @@ class ClassContents(AsyncLargeFileManager):
         raise self._read_only(path)
 
 
-def configure(c: Any, max_kernels: int = KERNELS_PER_PERSON) -> None:
-    """Set a Jupyter Server's configuration ``c`` (a traitlets ``Config``) to serve the class's pages only."""
-    c.ServerApp.jpserver_extensions = {"voila.server_extension": True, "capital_lux.serve": True,
-                                       "jupyter_server_terminals": False}
+def installed_extensions(config_path: Sequence[str] | None = None) -> set[str]:
+    """The server extensions Jupyter's configuration folders enable (as Jupyter Server finds them)."""
+    path = [jupyter_config_dir(), *jupyter_config_path()] if config_path is None else list(config_path)
+    manager = ExtensionConfigManager(read_config_path=path)
+    return set(manager.get_jpserver_extensions())  # type: ignore[no-untyped-call]
+
+
+def configure(c: Any, max_kernels: int = KERNELS_PER_PERSON, config_path: Sequence[str] | None = None) -> None:
+    """Set a Jupyter Server's configuration ``c`` (a traitlets ``Config``) to serve the class's pages only:
+    any other extension installed beside them (JupyterLab, terminals, a language server) is left off."""
+    extensions = dict.fromkeys(installed_extensions(config_path), False)
+    c.ServerApp.jpserver_extensions = {**extensions, **dict.fromkeys(SERVER_EXTENSIONS, True)}
     c.ServerApp.terminals_enabled = False
     c.ServerApp.kernel_manager_class = ClassKernels
     c.ServerApp.contents_manager_class = ClassContents
