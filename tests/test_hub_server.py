@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -20,6 +23,8 @@ from capital_lux.lessons.classroom import TEACHER_KEY_VARIABLE
 from capital_lux.serve.guards import ClassKernels
 from capital_lux.serve.hub import ClassContents, configure
 from capital_lux.serve.spawning import LEARNERS_PAGE, TEACHERS_PAGE, ClassSpawning
+
+DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 
 
 def test_the_servers_configuration_runs_no_code_a_page_sends_and_no_other_extension(tmp_path: Path) -> None:
@@ -92,3 +97,22 @@ def test_the_hub_gives_the_teachers_key_and_page_to_a_teachers_server_only(tmp_p
     assert servers["teacher"].environment[TEACHER_KEY_VARIABLE] == "the teacher's long key"
     assert {s.environment["CAPITAL_LUX_DB"] for s in servers.values()} == {database}
     assert all(s.environment["JUPYTER_CONFIG_PATH"] == "deploy" for s in servers.values())
+
+
+@pytest.mark.parametrize(("setting", "value", "language", "said"), [
+    ("CAPITAL_LUX_HUB_DB", "postgresql://class:pw@127.0.0.1:1/class", "en", "The class cannot start: the class database"),
+    ("CAPITAL_LUX_HUB_DB", "postgresql://class:pw@127.0.0.1:1/class", "fr", "base de données de la classe"),
+    ("CAPITAL_LUX_TEACHER_KEY", "too short", "en", "shorter than 12 characters"),
+])
+def test_a_hub_that_cannot_hold_the_class_says_why_and_starts_nothing(
+        tmp_path: Path, setting: str, value: str, language: str, said: str) -> None:
+    environment = {name: v for name, v in os.environ.items() if not name.startswith(("CAPITAL_LUX", "LANG", "LC_"))}
+    environment.update({"CAPITAL_LUX_HUB_STATE": str(tmp_path), "CAPITAL_LUX_TEACHER_KEY": "a long enough key",
+                        "LANGUAGE": language, setting: value})
+    done = subprocess.run([sys.executable, "-m", "jupyterhub", "-f", str(DEPLOY / "jupyterhub_config.py"),
+                           "--JupyterHub.bind_url=http://127.0.0.1:1"], cwd=tmp_path, env=environment,
+                          capture_output=True, text=True, timeout=60)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0 and said in output
+    assert "class:pw" not in output  # the owner's password is not printed with the reason
+    assert not (tmp_path / "jupyterhub.sqlite").exists()  # the hub itself never started
