@@ -1,4 +1,5 @@
-"""The class on JupyterHub (deploy/): two learners and the teacher through the hub, in Chromium.
+"""The class on JupyterHub (deploy/): two learners and the teacher through the hub, in Chromium,
+and an idle server stopped by the hub's culler.
 
 The test starts what a school would run: PostgreSQL (Debian's binaries, a password required
 of the class's role), JupyterHub with deploy/jupyterhub_config.py (its proxy from npm through
@@ -6,8 +7,10 @@ of the class's role), JupyterHub with deploy/jupyterhub_config.py (its proxy fro
 through the hub, gets a server of their own and answers one exercise there; the teacher reads
 both answers on the teacher's page, and the test reads them in PostgreSQL. On a learner's
 server it checks the guards: no teacher's page, files that cannot be written, no terminals,
-a kernel websocket that refuses the old protocol and never runs code a page sends. Everything
-started is stopped, and the test checks that nothing the hub started outlives it.
+a kernel websocket that refuses the old protocol and never runs code a page sends; and in every
+server's and kernel's environment, whose secrets are there. A second hub, whose culler stops a
+server after 12 s idle, shows a learner's idle server stopped and its database password voided.
+Everything started is stopped, and the tests check that nothing a hub started outlives it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import sys
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -33,6 +37,7 @@ from test_storage import PostgresServer
 
 from capital_lux.lessons.storage import Storage
 from capital_lux.serve.guards import V1
+from capital_lux.serve.roles import role_name
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -86,9 +91,12 @@ def _servers(hub_pid: int) -> dict[str, list[dict[str, str]]]:
     """The environments of each person's server and of its kernels, by user name."""
     found: dict[str, list[dict[str, str]]] = {}
     for process in psutil.Process(hub_pid).children(recursive=True):
-        if "jupyterhub.singleuser" in " ".join(process.cmdline()):
-            environments = [process.environ()] + [kernel.environ() for kernel in process.children(recursive=True)]
-            found[environments[0]["JUPYTERHUB_USER"]] = environments
+        try:
+            if "jupyterhub.singleuser" in " ".join(process.cmdline()):
+                environments = [process.environ()] + [kernel.environ() for kernel in process.children(recursive=True)]
+                found[environments[0]["JUPYTERHUB_USER"]] = environments
+        except psutil.NoSuchProcess:
+            continue  # a server or kernel stopping as it was read
     return found
 
 
@@ -102,9 +110,9 @@ def _answers(url: str) -> list[tuple[str, str, str, bool]]:
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Path, int]]:
-    """(the hub's URL, the class database's owner's URL, the hub's log, its process id), everything
-    stopped afterwards."""
+def class_database() -> Iterator[tuple[PostgresServer, str]]:
+    """PostgreSQL and the class database's owner's URL, for the whole module; every piece the hub
+    needs checked first."""
     for module in ("jupyterhub", "jupyterhub_idle_culler"):
         try:
             __import__(module)
@@ -115,48 +123,50 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Pa
     _proxy()
     ARTIFACTS.mkdir(exist_ok=True)
     database, url = _postgres()
-    state = tmp_path_factory.mktemp("hub")
-    log_path = ARTIFACTS / "jupyterhub.log"
-    hub_process = None
-    started: list[Any] = []
     try:
         with Storage(url) as storage:  # the class's numbers fixed, so the test knows the answers
             storage.set_setting("numbers", "class")
             storage.set_setting("class_seed", str(CLASS_SEED))
             storage.set_setting("server_key", SERVER_KEY.hex())
-        port, hub_port, api_port = B.free_port(), B.free_port(), B.free_port()
-        environment = {name: value for name, value in os.environ.items()
-                       if not name.startswith(("CAPITAL_LUX_DB", "CAPITAL_LUX_TEACHER", "JUPYTER"))}
-        environment.update({
-            "CAPITAL_LUX_HUB_STATE": str(state), "CAPITAL_LUX_HUB_DB": url, "CAPITAL_LUX_HUB_TEACHERS": "teacher",
-            "CAPITAL_LUX_TEACHER_KEY": TEACHER_KEY, "CAPITAL_LUX_HUB_CLASS_PASSWORD": CLASS_PASSWORD,
-            "CAPITAL_LUX_HUB_TEACHER_PASSWORD": TEACHER_PASSWORD,
-            "CAPITAL_LUX_HUB_ALLOW_ROOT": "1" if os.geteuid() == 0 else "0",
-        })
-        base = f"http://127.0.0.1:{port}"
-        with open(log_path, "w") as log:
-            hub_process = subprocess.Popen(
-                [sys.executable, "-m", "jupyterhub", "-f", str(DEPLOY / "jupyterhub_config.py"),
-                 f"--JupyterHub.bind_url={base}", f"--JupyterHub.hub_bind_url=http://127.0.0.1:{hub_port}",
-                 f"--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{api_port}"],
-                cwd=state, env=environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        _wait_for(lambda: _answers_http(f"{base}/hub/api/"), hub_process, log_path, 60)
-        yield base, url, log_path, hub_process.pid
-        started = psutil.Process(hub_process.pid).children(recursive=True)
-        assert any("jupyterhub.singleuser" in " ".join(p.cmdline()) for p in started)
+        yield database, url
     finally:
-        if hub_process is not None:
-            if not started:
-                started = psutil.Process(hub_process.pid).children(recursive=True)
-            hub_process.terminate()  # the hub stops the servers, the culler and the proxy it started
-            try:
-                hub_process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                hub_process.kill()
+        database.remove()
+
+
+@contextmanager
+def _running_hub(state: Path, url: str, log_path: Path, **settings: str) -> Iterator[tuple[str, int]]:
+    """JupyterHub on deploy/jupyterhub_config.py, (its URL, its process id); stopped afterwards,
+    and nothing it started left running."""
+    port, hub_port, api_port = B.free_port(), B.free_port(), B.free_port()
+    environment = {name: value for name, value in os.environ.items()
+                   if not name.startswith(("CAPITAL_LUX_DB", "CAPITAL_LUX_TEACHER", "JUPYTER"))}
+    environment.update({
+        "CAPITAL_LUX_HUB_STATE": str(state), "CAPITAL_LUX_HUB_DB": url, "CAPITAL_LUX_HUB_TEACHERS": "teacher",
+        "CAPITAL_LUX_TEACHER_KEY": TEACHER_KEY, "CAPITAL_LUX_HUB_CLASS_PASSWORD": CLASS_PASSWORD,
+        "CAPITAL_LUX_HUB_TEACHER_PASSWORD": TEACHER_PASSWORD,
+        "CAPITAL_LUX_HUB_ALLOW_ROOT": "1" if os.geteuid() == 0 else "0", **settings,
+    })
+    base = f"http://127.0.0.1:{port}"
+    with open(log_path, "w") as log:
+        hub_process = subprocess.Popen(
+            [sys.executable, "-m", "jupyterhub", "-f", str(DEPLOY / "jupyterhub_config.py"),
+             f"--JupyterHub.bind_url={base}", f"--JupyterHub.hub_bind_url=http://127.0.0.1:{hub_port}",
+             f"--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{api_port}"],
+            cwd=state, env=environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    started: list[Any] = []
+    try:
+        _wait_for(lambda: _answers_http(f"{base}/hub/api/"), hub_process, log_path, 60)
+        yield base, hub_process.pid
+    finally:
+        started = psutil.Process(hub_process.pid).children(recursive=True)
+        hub_process.terminate()  # the hub stops the servers, the culler and the proxy it started
+        try:
+            hub_process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            hub_process.kill()
         left = [p for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
         for process in left:
             process.kill()
-        database.remove()
     assert not left, f"the hub left these running: {[' '.join(p.cmdline()) for p in left]}"
 
 
@@ -238,10 +248,12 @@ def _kernel_socket(base: str, user: str, cookies: list[dict[str, Any]], kernel: 
         return thread.submit(asyncio.run, talk()).result()
 
 
-def test_two_learners_and_the_teacher_through_the_hub(hub: tuple[str, str, Path, int]) -> None:
-    base, url, log_path, hub_pid = hub
+def test_two_learners_and_the_teacher_through_the_hub(class_database: tuple[PostgresServer, str],
+                                                      tmp_path: Path) -> None:
+    _, url = class_database
+    log_path = ARTIFACTS / "jupyterhub.log"
     sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
+    with _running_hub(tmp_path, url, log_path) as (base, hub_pid), sync_api.sync_playwright() as p:
         browser = B.launch(p)
         try:
             pages = {}
@@ -277,6 +289,48 @@ def test_two_learners_and_the_teacher_through_the_hub(hub: tuple[str, str, Path,
     # jupyterhub-idle-culler runs as the hub's service, and its role lets it read the users' servers.
     assert any(" 200 GET /hub/api/users" in line and "(idle-culler@" in line
                for line in log_path.read_text(errors="replace").splitlines())
+
+
+def _until(condition: Any, seconds: float, failure: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, failure
+        time.sleep(0.5)
+
+
+def test_an_idle_server_is_stopped_by_the_culler_and_its_database_password_voided(
+        class_database: tuple[PostgresServer, str], tmp_path: Path) -> None:
+    import psycopg
+    import requests
+
+    database, url = class_database
+    log_path = ARTIFACTS / "jupyterhub-idle.log"
+
+    def password() -> Any:  # the hash of carol's server's database password, None once voided
+        with psycopg.connect(database.url) as connection:
+            row = connection.execute("SELECT rolpassword FROM pg_authid WHERE rolname = %s",
+                                     (role_name("carol"),)).fetchone()
+        return row and row[0]
+
+    # idle for 12 s: stopped (the culler looks every 5 s)
+    with _running_hub(tmp_path, url, log_path, CAPITAL_LUX_HUB_IDLE_MINUTES="0.2") as (base, hub_pid):
+        carol = requests.Session()
+        carol.get(f"{base}/hub/login", timeout=30)
+        carol.post(f"{base}/hub/login", timeout=120,
+                   data={"username": "carol", "password": CLASS_PASSWORD, "_xsrf": carol.cookies.get("_xsrf")})
+
+        def servers() -> dict[str, Any]:
+            answer = carol.get(f"{base}/hub/api/user", headers={"X-XSRFToken": carol.cookies.get("_xsrf", "")},
+                               timeout=30)
+            assert answer.status_code == 200, answer.text
+            found: dict[str, Any] = answer.json()["servers"]
+            return found
+
+        _until(lambda: servers().get("", {}).get("ready"), 120, "carol's server did not start")
+        assert password() is not None and "carol" in _servers(hub_pid)
+        _until(lambda: not servers(), 120, "jupyterhub-idle-culler did not stop carol's idle server")
+        assert password() is None and "carol" not in _servers(hub_pid)
+    assert "Culling server carol" in log_path.read_text(errors="replace")
 
 
 def _learners_server_has_the_guards(base: str, alice: Any, bob: Any) -> None:

@@ -99,9 +99,12 @@ def test_the_hub_gives_the_teachers_key_and_page_to_a_teachers_server_only(tmp_p
     assert all(s.environment["JUPYTER_CONFIG_PATH"] == "deploy" for s in servers.values())
 
 
+NOWHERE = "postgresql://class:pw@127.0.0.1:1/class"  # a port nothing listens on
+
+
 @pytest.mark.parametrize(("setting", "value", "language", "said"), [
-    ("CAPITAL_LUX_HUB_DB", "postgresql://class:pw@127.0.0.1:1/class", "en", "The class cannot start: the class database"),
-    ("CAPITAL_LUX_HUB_DB", "postgresql://class:pw@127.0.0.1:1/class", "fr", "base de données de la classe"),
+    ("CAPITAL_LUX_HUB_DB", NOWHERE, "en", "The class cannot start: the class database"),
+    ("CAPITAL_LUX_HUB_DB", NOWHERE, "fr", "base de données de la classe"),
     ("CAPITAL_LUX_TEACHER_KEY", "too short", "en", "shorter than 12 characters"),
 ])
 def test_a_hub_that_cannot_hold_the_class_says_why_and_starts_nothing(
