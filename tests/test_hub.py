@@ -338,6 +338,8 @@ def _learners_server_has_the_guards(base: str, alice: Any, bob: Any) -> None:
     request = alice.context.request
     # The teacher's page: not on a learner's server, and the teacher's server is not a learner's to open.
     assert request.get(f"{own}/voila/render/teacher.ipynb").status == 404
+    assert request.get(f"{own}/files/teacher.ipynb").status == 404  # nor its source
+    assert request.get(f"{own}/files/probability_exercises.ipynb").status == 200
     listed = {entry["name"] for entry in request.get(f"{own}/api/contents").json()["content"]}
     assert "probability_exercises.ipynb" in listed and "teacher.ipynb" not in listed  # what the tree lists
     teachers = bob.context.request.get(f"{base}/user/teacher/voila/render/teacher.ipynb")

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 
 import nbformat
 import pytest
+from jupyter_server.files.handlers import FilesHandler
 from tornado import web
 from traitlets.config import Config
 
@@ -61,6 +62,7 @@ def test_a_learners_server_has_no_teachers_page(pages: ClassContents, monkeypatc
     assert refused.value.status_code == 404
     assert not asyncio.run(pages.file_exists("teacher.ipynb"))
     assert _listed(pages) == {"probability_exercises.ipynb"}
+    assert pages.files_handler_class is FilesHandler  # /files/ asks get() too, not the disk
     monkeypatch.setenv(TEACHER_KEY_VARIABLE, "a long enough teacher's key")  # the teacher's server
     assert asyncio.run(pages.get("teacher.ipynb"))["type"] == "notebook"
     assert _listed(pages) == {"probability_exercises.ipynb", "teacher.ipynb"}

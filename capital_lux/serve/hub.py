@@ -26,9 +26,10 @@ from typing import Any, Final
 
 from jupyter_core.paths import jupyter_config_dir, jupyter_config_path
 from jupyter_server.extension.config import ExtensionConfigManager
+from jupyter_server.files.handlers import FilesHandler
 from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
 from tornado import web
-from traitlets import List, Unicode
+from traitlets import List, Unicode, default
 
 from ..lessons.classroom import teacher_key
 from .guards import ClassKernels
@@ -50,6 +51,11 @@ class ClassContents(AsyncLargeFileManager):
 
     teacher_pages = List(Unicode(), [TEACHERS_PAGE], config=True,
                          help="Pages served only by a server that holds the teacher's key.")
+
+    @default("files_handler_class")
+    def _files_through_this_manager(self) -> type:
+        # The file-based default reads /files/ from the disk itself, past get(): this one asks get().
+        return FilesHandler
 
     def _teachers_only(self, path: str) -> bool:
         name = posixpath.basename(path.strip("/"))
