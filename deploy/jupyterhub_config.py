@@ -22,6 +22,8 @@ Everything a school sets comes from the hub's own environment (or is edited belo
 ``CAPITAL_LUX_HUB_STATE``
     The hub's own folder (its user database, cookie secret, the servers' home folders);
     default: the folder the hub starts in. Keep it outside the checkout.
+``CAPITAL_LUX_HUB_URL``
+    Where the hub listens (default ``http://:8000``, every interface; put HTTPS in front of it).
 ``CAPITAL_LUX_HUB_IDLE_MINUTES``
     A server nobody has used for this long is stopped by jupyterhub-idle-culler (default 20).
 ``CAPITAL_LUX_HUB_CLASS_PASSWORD``, ``CAPITAL_LUX_HUB_TEACHER_PASSWORD``
