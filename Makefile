@@ -32,7 +32,7 @@ HOST      ?= 127.0.0.1
 export CAPITAL_LUX_CHROMIUM ?= $(CHROMIUM)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD ?= 1
 
-.PHONY: all venv chromium test typecheck pytest tutor class class-stop bench clean
+.PHONY: all venv chromium proxy test typecheck pytest tutor class class-stop bench clean
 
 all: test
 
@@ -63,14 +63,27 @@ chromium:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y chromium; \
 	fi
 
-test: venv chromium
+# JupyterHub's proxy (deploy/, tests/test_hub.py), from npm into the checkout's .node folder.
+NPM       ?= npm
+NODE_DIR  ?= $(ROOT)/.node
+PROXY     := $(NODE_DIR)/node_modules/.bin/configurable-http-proxy
+PROXY_VERSION ?= 5
+proxy: $(PROXY)
+
+$(PROXY):
+	@command -v $(NPM) >/dev/null || { echo "make proxy: npm is missing: install Node.js and npm (configurable-http-proxy, JupyterHub's proxy, comes from npm)" >&2; exit 1; }
+	$(NPM) install --prefix $(NODE_DIR) --no-save --no-audit --no-fund configurable-http-proxy@$(PROXY_VERSION) \
+	  || { echo "make proxy: npm could not install configurable-http-proxy into $(NODE_DIR) (see above)" >&2; exit 1; }
+	@test -x $@ || { echo "make proxy: npm finished but $@ is missing" >&2; exit 1; }
+
+test: venv chromium proxy
 	cd $(ROOT) && $(MYPY) $(MYPYFLAGS)
 	cd $(ROOT) && $(PYTEST) $(TESTS) $(NBVAL_ARGS) $(PYTESTFLAGS)
 
 typecheck: venv
 	cd $(ROOT) && $(MYPY) $(MYPYFLAGS)
 
-pytest: venv chromium
+pytest: venv chromium proxy
 	cd $(ROOT) && $(PYTEST) $(TESTS) $(NBVAL_ARGS) $(PYTESTFLAGS)
 
 # Voila reads voila.json from the current directory, so run from the repo root.
@@ -93,6 +106,6 @@ bench: venv
 
 clean:
 	rm -rf $(VENV) $(ROOT)/.pytest_cache $(ROOT)/.mypy_cache $(ROOT)/.hypothesis \
-	  $(ROOT)/build $(ROOT)/dist $(ROOT)/*.egg-info $(ROOT)/test-artifacts
+	  $(ROOT)/build $(ROOT)/dist $(ROOT)/*.egg-info $(ROOT)/test-artifacts $(NODE_DIR)
 	find $(ROOT) -path $(VENV) -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
 	find $(ROOT)/capital_lux \( -name '*.so' -o -name '_compiled_sources.json' \) -delete

@@ -19,8 +19,10 @@ for a class in one command: on the room's network, with a teacher's key and the 
 database outside the checkout, and stops it.
 
 As a Jupyter Server extension (``jupyter server --ServerApp.jpserver_extensions=
-"{'capital_lux.serve': True}"``, as a JupyterHub single-user server runs it), the same
-websocket guard and kernel ceiling apply to Voila's pages there.
+"{'capital_lux.serve': True}"``), the same websocket guard applies to Voila's pages there.
+``hub`` configures a JupyterHub single-user server with it and the rest (``deploy/``), and
+``roles`` and ``spawning`` are the hub's side: each server's database role, and what each
+server is given as it starts.
 """
 
 from __future__ import annotations
