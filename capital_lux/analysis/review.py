@@ -116,6 +116,14 @@ class Decision:
         return self.loss_half == 0.0
 
     @property
+    def sure(self) -> bool:
+        """Whether the loss's whole interval lies in one verdict's band (exact figures always
+        do): otherwise the verdict is the mildest the interval allows, and may be too mild."""
+        if self.verdict == "best" or self.exact:
+            return True
+        return _band(self.loss - self.loss_half) == _band(self.loss + self.loss_half)
+
+    @property
     def reason(self) -> str:
         """Why the best move was better, as a key: "gold", "risk" (the played move made an
         exceeding colour more likely), "riskier_best" (the best took more risk for its points)
@@ -140,6 +148,11 @@ class Summary:
     counts: dict[str, int]
     accuracy: float | None  # None when there was no decision
     mean_loss: float | None
+
+
+def _band(loss: float) -> int:
+    """0 good, 1 inaccuracy, 2 mistake, 3 blunder."""
+    return sum(loss >= THRESHOLDS[k] for k in ("good", "inaccuracy", "mistake"))
 
 
 def verdict_of(loss: float, half: float, rank: int, tied: int) -> str:
@@ -324,6 +337,7 @@ def review_game(
         raise ValueError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
     if not 0 <= seat < record.players:
         raise ValueError(f"seat {seat} is not at a {record.players}-player table: choose 0 to {record.players - 1}")
+    min_games = min(min_games, games)
     wanted = set(range(record.players) if seats is None else seats) | {seat}
     todo = [(i, v, a) for i, v, a in decisions_of(record) if v.viewer in wanted]
     judged = []
