@@ -86,10 +86,6 @@ class Points:
             return cls(float(q), 0.0, str(q))
         return cls(q.mean, half_width(q))
 
-    @property
-    def value(self) -> Fraction | float:
-        return Fraction(self.exact) if self.exact is not None else self.mean
-
 
 @dataclass(frozen=True)
 class Decision:
@@ -114,6 +110,13 @@ class Decision:
     @property
     def exact(self) -> bool:
         return self.loss_half == 0.0
+
+    @property
+    def exact_loss(self) -> Fraction | None:
+        """The loss as a fraction, when both figures are exact."""
+        if self.played_points.exact is None or self.best_points.exact is None:
+            return None
+        return Fraction(self.best_points.exact) - Fraction(self.played_points.exact)
 
     @property
     def sure(self) -> bool:
@@ -296,6 +299,8 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
     best, mine = ranking.moves[0], ranking.moves[rank]
     if rank == 0:
         loss, half = 0.0, 0.0
+    elif isinstance(best.risk.score_change, Fraction) and isinstance(mine.risk.score_change, Fraction):
+        loss, half = float(best.risk.score_change - mine.risk.score_change), 0.0
     else:
         loss = mean(best.risk.score_change) - mean(mine.risk.score_change)
         half = math.hypot(half_width(best.risk.score_change), half_width(mine.risk.score_change))
