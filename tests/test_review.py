@@ -125,6 +125,8 @@ def test_the_review_is_plain_data_deterministic_and_covers_every_choice() -> Non
     again = review_game(record, 0, seed=5, **QUICK)  # type: ignore[arg-type]
     assert again == review and Review.from_json(review.to_json()) == review
     json.loads(review.to_json())  # nothing but JSON
+    for d in review.decisions:  # every legal move was judged, the one played as the table says
+        assert len(d.moves) == d.choices and d.verdict_for(d.played) == d.verdict and d.moves[0][0] == d.best
     other = review_game(record, 0, seed=6, **QUICK)  # type: ignore[arg-type]
     assert [d.played_points for d in other.decisions] != [d.played_points for d in review.decisions]
     with pytest.raises(Cancelled):
@@ -157,10 +159,10 @@ def saved_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 LANGUAGE_WORDS = {
-    "en": ("Review of a 2-player game", "Key moments", "Accuracy", "Round 1, action"),
-    "fr": ("Analyse d'une partie à 2 joueurs", "Moments clés", "Précision", "Manche 1, action"),
-    "es": ("Análisis de una partida de 2 jugadores", "Momentos clave", "Precisión", "Ronda 1, acción"),
-    "pt": ("Análise de uma partida de 2 jogadores", "Momentos-chave", "Precisão", "Rodada 1, ação"),
+    "en": ("review of a 2-player game", "Key moments", "Accuracy", "Round 1, action"),
+    "fr": ("analyse d'une partie à 2 joueurs", "Moments clés", "Précision", "Manche 1, action"),
+    "es": ("análisis de una partida de 2 jugadores", "Momentos clave", "Precisión", "Ronda 1, acción"),
+    "pt": ("análise de uma partida de 2 jogadores", "Momentos-chave", "Precisão", "Rodada 1, ação"),
 }
 
 
@@ -186,7 +188,7 @@ def test_the_page_escapes_what_it_shows() -> None:
 
     review = review_game(played_game(2, 11, ["random", "rule"], rounds=1), 0, **QUICK)  # type: ignore[arg-type]
     page = review_html(translator("fr"), review)
-    assert "Analyse d&#x27;une partie" in page and "Analyse d'une" not in page
+    assert "analyse d&#x27;une partie" in page and "analyse d'une" not in page
 
 
 def hostile(saved: Path) -> dict[str, tuple[str | bytes, str]]:
@@ -228,3 +230,72 @@ def test_a_record_of_another_version_is_refused_in_the_reader_s_language(
 def test_a_seat_not_at_the_table_is_refused(saved_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(["review", str(saved_record), "--seat", "2"], capsys)
     assert status == 2 and out == "" and "--seat must be between 0 and 1" in err
+
+
+# -- the tutor's review step -------------------------------------------------------------------
+@pytest.mark.slow
+def test_free_play_offers_the_review_at_the_end_and_teaches_from_the_mistakes() -> None:
+    from capital_lux.i18n import translator
+    from capital_lux.tutor.app import build_app
+    from capital_lux.tutor.work import WorkRunner
+
+    free = build_app("en", players=2, seed=5, bot_kind="rule", opening="free")._tutor.free_play
+    review = free.review
+    review.runner = runner = WorkRunner(budget_seconds=300)
+    try:
+        assert review.box.layout.display == "none"
+        while not free.panel.session.is_over():
+            free.panel._act(free.panel.session.view().legal_actions[-1])  # the last move listed, every time
+        assert review.box.layout.display is None and "Review my game" == review.start_button.description
+        review.start(**QUICK)
+        review.wait(300)
+        assert review.complete and review.review is not None
+        mine = review.review.of_seat(0)
+        assert review.table.value.count("<tr class=") == len(mine) and "Key moments" in review.moments.value
+        assert "Player 1" in review.summary.value and "(not of the game)" in review.note.value
+        assert review.mistakes and all(d.verdict not in ("best", "good") for d in review.mistakes)
+
+        d = review.mistakes[0]
+        assert "Learn from your mistakes" in review.learn_title.value and review.learn.layout.display is None
+        assert len(review.tries.children) == d.choices
+        assert review.try_move(d.played) == d.verdict and "the move you played" in review.feedback.value
+        assert review.next_button.layout.display == "none"
+        worse = [m for m, _ in d.moves if d.verdict_for(m) not in ("best", "good") and m != d.played]
+        if worse:
+            review.try_move(worse[0])
+            assert "Try again" in review.feedback.value and review.next_button.layout.display == "none"
+        assert review.try_move(d.moves[0][0]) == "best"
+        assert "Well found" in review.feedback.value and "Your first choice" in review.feedback.value
+        if len(review.mistakes) > 1:
+            assert review.next_button.layout.display is None
+            review.next_button.click()
+            assert review.current == 1 and review.feedback.value == ""
+
+        free.set_language(translator("fr"))
+        assert "Analyse de votre partie" in review.title.value and "Moments clés" in review.moments.value
+        free.start()  # a new game: the review goes away with the old one
+        assert review.box.layout.display == "none" and review.review is None
+    finally:
+        runner.close()
+
+
+def test_a_review_stopped_by_the_time_budget_keeps_what_it_judged_and_says_so() -> None:
+    from capital_lux.i18n import translator
+    from capital_lux.tutor.reviewpanel import ReviewPanel
+    from capital_lux.tutor.session import Session
+    from capital_lux.tutor.work import WorkRunner
+
+    session = Session.new(2, 5, "rule")
+    while not session.is_over():
+        session.play(session.view().legal_actions[0])
+    runner = WorkRunner(budget_seconds=1.0)
+    try:
+        panel = ReviewPanel(runner)
+        panel.show(translator("en"), session)
+        panel.start(**QUICK)
+        panel.wait(60)
+        assert not panel.complete and panel.review is not None and panel.review.decisions
+        assert "stopped before every decision was judged" in panel.note.value
+        assert panel.progress.layout.display == "none" and not panel.start_button.disabled
+    finally:
+        runner.close()

@@ -106,6 +106,18 @@ class Decision:
     games: int  # games per move that ranked them (0: exact)
     played_risk: float | None = None  # chance that some colour exceeds at the reveal (None for gold)
     best_risk: float | None = None
+    moves: tuple[tuple[str, Points], ...] = ()  # every legal move with its points, in the ranking's order
+    tied: int = 1  # the first ``tied`` moves are as good as each other
+
+    def verdict_for(self, move: str) -> str:
+        """The verdict ``move`` would have earned here ("Learn from your mistakes" asks it)."""
+        rank = next(r for r, (m, _) in enumerate(self.moves) if m == move)
+        if rank == 0:
+            return "best"
+        best, mine = self.moves[0][1], self.moves[rank][1]
+        if best.exact is not None and mine.exact is not None:
+            return verdict_of(float(Fraction(best.exact) - Fraction(mine.exact)), 0.0, rank, self.tied)
+        return verdict_of(best.mean - mine.mean, math.hypot(best.half, mine.half), rank, self.tied)
 
     @property
     def exact(self) -> bool:
@@ -222,12 +234,13 @@ class Review:
             raise ValueError(f"a review of version {data.get('version')!r}; this program reads version {VERSION}")
         try:
             decisions = [
-                Decision(**{**d, "played_points": Points(**d["played_points"]), "best_points": Points(**d["best_points"])})
+                Decision(**{**d, "played_points": Points(**d["played_points"]), "best_points": Points(**d["best_points"]),
+                            "moves": tuple((m, Points(**p)) for m, p in d["moves"])})
                 for d in data["decisions"]
             ]
             fields = {k: data[k] for k in ("players", "seed", "seat", "model", "review_seed", "games", "complete",
                                            "horizon", "thresholds")}
-        except (KeyError, TypeError) as e:
+        except (KeyError, TypeError, ValueError) as e:
             raise ValueError(f"not a review: a field is missing or misshapen ({e})") from None
         return cls(decisions=decisions, **fields)
 
@@ -290,9 +303,10 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
         loss = float(best_value - played_value)
         rank = next(r for r, k in enumerate(order) if values[k][0] == played)
         tied = sum(best_value - x < THRESHOLDS["good"] for _, x in values)
+        moves = tuple((str(values[k][0]), Points.of(values[k][1])) for k in order)
         return Decision(index, v.viewer, v.round, v.phase, len(values), str(played), str(best_action),
                         Points.of(played_value), Points.of(best_value), loss, 0.0, verdict_of(loss, 0.0, rank, tied),
-                        0)
+                        0, moves=moves, tied=tied)
     ranking = rank_moves(v, model, seed=seed, games=games, batch=min_games, exact_ms=exact_ms,
                          should_stop=should_stop, min_games=min_games)
     rank = next(r for r, m in enumerate(ranking.moves) if m.action == played)
@@ -307,7 +321,8 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
     return Decision(index, v.viewer, v.round, v.phase, len(ranking.moves), str(played), str(best.action),
                     Points.of(mine.risk.score_change), Points.of(best.risk.score_change), loss, half,
                     verdict_of(loss, half, rank, ranking.tied), ranking.games,
-                    _risk(ranking, played), _risk(ranking, best.action))
+                    _risk(ranking, played), _risk(ranking, best.action),
+                    tuple((str(m.action), Points.of(m.risk.score_change)) for m in ranking.moves), ranking.tied)
 
 
 def decisions_of(record: GameRecord) -> list[tuple[int, PlayerView, Action]]:
@@ -330,7 +345,8 @@ def review_game(
     progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
     on_decision: Callable[[Decision], None] | None = None, seats: Sequence[int] | None = None,
 ) -> Review:
-    """The review of ``record`` for ``seat`` (every seat's decisions, or those of ``seats``).
+    """The review of ``record`` for ``seat``: every seat's decisions, or only those of ``seats``
+    (a page may judge the learner's first and the others' after).
 
     Each decision is ranked with ``games`` games per move at most (see ``rank_moves``),
     seeded by ``seed`` and the decision's place in the record, so one decision's verdict does
@@ -343,7 +359,7 @@ def review_game(
     if not 0 <= seat < record.players:
         raise ValueError(f"seat {seat} is not at a {record.players}-player table: choose 0 to {record.players - 1}")
     min_games = min(min_games, games)
-    wanted = set(range(record.players) if seats is None else seats) | {seat}
+    wanted = set(range(record.players) if seats is None else seats)
     todo = [(i, v, a) for i, v, a in decisions_of(record) if v.viewer in wanted]
     judged = []
     for n, (index, v, action) in enumerate(todo, 1):

@@ -176,7 +176,7 @@ def _columns(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def title(t: Translator, review: Review) -> str:
-    return t.gettext("Review of a {players}-player game (seed {seed}) for {player}").format(
+    return t.gettext("{player}: review of a {players}-player game (seed {seed})").format(
         players=review.players, seed=review.seed, player=player_name(t, review.seat, None, TERMINAL))
 
 
