@@ -4,10 +4,10 @@
 than one legal move (draft picks, plays, Agent and Cleric choices, gold), takes the
 deciding seat's view at that moment (``views.view``: never the hidden cards) and ranks
 its legal moves with the one ranking of the advice (``forward.rank_moves``). The loss of
-the move played is the best move's expected points minus its own; a verdict follows
-from stated thresholds in expected points (``THRESHOLDS``). A good decision that met
-bad luck is not a mistake: the figures are expectations over what the player could not
-see, not what then happened.
+the move played is the best move's expected points (measured again on fresh games: the
+ranking's ``quote``) minus its own; a verdict follows from stated thresholds in expected
+points (``THRESHOLDS``). A good decision that met bad luck is not a mistake: the figures
+are expectations over what the player could not see, not what then happened.
 
 Honesty about noise: a simulated loss carries a 95% interval, and the verdict is read
 from the interval's low end, so a move is called a mistake only when even that end is a
@@ -155,7 +155,9 @@ class Decision:
 @dataclass(frozen=True)
 class Summary:
     """A seat's decisions (of one round, or the game): how many, each verdict's count, the
-    share within the "good" threshold (the accuracy) and the mean loss."""
+    share within the "good" threshold (the accuracy) and the mean loss. The losses are
+    averaged as estimated, a noisy one below 0 included: cutting those at 0 would add the
+    noise's size to every seat's figure."""
 
     seat: int
     round: int | None  # None: the whole game
@@ -206,7 +208,7 @@ class Review:
         counts = {v: sum(d.verdict == v for d in mine) for v in VERDICTS}
         accuracy = (counts["best"] + counts["good"]) / len(mine) if mine else None
         return Summary(seat, round_, len(mine), counts, accuracy,
-                       statistics.fmean(max(0.0, d.loss) for d in mine) if mine else None)
+                       statistics.fmean(d.loss for d in mine) if mine else None)
 
     def rounds(self) -> list[int]:
         return sorted({d.round for d in self.decisions})
@@ -311,18 +313,22 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
                          should_stop=should_stop, min_games=min_games)
     rank = next(r for r, m in enumerate(ranking.moves) if m.action == played)
     best, mine = ranking.moves[0], ranking.moves[rank]
+    # The best move's points are the ranking's quote: played again on games that took no part in
+    # choosing it. The figures that chose it are the luckiest of several estimates and would
+    # inflate every other move's loss (the more legal moves, the more).
+    top, own = ranking.quote.score_change, mine.risk.score_change
     if rank == 0:
         loss, half = 0.0, 0.0
-    elif isinstance(best.risk.score_change, Fraction) and isinstance(mine.risk.score_change, Fraction):
-        loss, half = float(best.risk.score_change - mine.risk.score_change), 0.0
+    elif isinstance(top, Fraction) and isinstance(own, Fraction):
+        loss, half = float(top - own), 0.0
     else:
-        loss = mean(best.risk.score_change) - mean(mine.risk.score_change)
-        half = math.hypot(half_width(best.risk.score_change), half_width(mine.risk.score_change))
+        loss, half = mean(top) - mean(own), math.hypot(half_width(top), half_width(own))
+    moves = ((str(best.action), Points.of(top)),
+             *((str(m.action), Points.of(m.risk.score_change)) for m in ranking.moves[1:]))
     return Decision(index, v.viewer, v.round, v.phase, len(ranking.moves), str(played), str(best.action),
-                    Points.of(mine.risk.score_change), Points.of(best.risk.score_change), loss, half,
+                    Points.of(top if rank == 0 else own), Points.of(top), loss, half,
                     verdict_of(loss, half, rank, ranking.tied), ranking.games,
-                    _risk(ranking, played), _risk(ranking, best.action),
-                    tuple((str(m.action), Points.of(m.risk.score_change)) for m in ranking.moves), ranking.tied)
+                    _risk(ranking, played), mean(ranking.quote.p_exceed_any), moves, ranking.tied)
 
 
 def decisions_of(record: GameRecord) -> list[tuple[int, PlayerView, Action]]:
