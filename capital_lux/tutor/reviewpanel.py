@@ -41,7 +41,15 @@ def _table(headers: list[str], rows: list[list[str]], classes: list[str] | None 
     head = "".join(f"<th>{escape(h)}</th>" for h in headers)
     body = "".join(f'<tr class="{classes[i] if classes else ""}">' + "".join(f"<td>{escape(c)}</td>" for c in row)
                    + "</tr>" for i, row in enumerate(rows))
-    return f'<table class="cl-review-grid"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return f'{_STYLE}<table class="cl-review-grid"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+#: The verdict is written in every row; the shade only repeats it (colour is never the only signal).
+_STYLE = ("<style>.cl-review-grid{border-collapse:collapse;margin:4px 0 12px}.cl-review-grid th,.cl-review-grid td"
+          "{border:1px solid #bbb;padding:2px 6px;text-align:left;vertical-align:top}.cl-review-grid th"
+          "{background:#eee}.cl-review-grid tr.v-blunder,.cl-review-grid tr.v-mistake{font-weight:bold}"
+          ".cl-review-grid tr.v-blunder{background:#f6d5d5}.cl-review-grid tr.v-mistake{background:#f8e6cc}"
+          ".cl-review-grid tr.v-inaccuracy{background:#fbf3d0}</style>")
 
 
 class ReviewPanel:
