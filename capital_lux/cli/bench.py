@@ -220,6 +220,15 @@ def advice(positions: int = 70, games: int = 20) -> Figures:
     return advicebench.figures(positions, games)
 
 
+def review(repeats: int = 3, games: int = 4) -> Figures:
+    """The post-game review: CPU and wall seconds for a 4-player game at the default settings
+    (target under 30 s of CPU) and to its first judged decision; random, rule-of-thumb and
+    hint-following seats' mistakes, points lost and accuracy over seeded games (``reviewbench``)."""
+    from ..analysis import reviewbench
+
+    return reviewbench.figures(repeats, games)
+
+
 def tutor() -> Figures:
     """The tutor in Chromium via Voila: seconds to an interactive page (target < 5), and the
     median time from a click playing a card to the redrawn table and risk panel in a
@@ -346,8 +355,8 @@ def long_run(games: int = 100_000) -> Figures:
 
 BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "engine": engine, "kernel": kernel_figures, "differential": differential, "bots": bots,
-    "simulation": simulation, "risk": risk, "advice": advice, "tutor": tutor, "load": load, "long_run": long_run,
-    "classdb": classdb, "worksheet": worksheet,
+    "simulation": simulation, "risk": risk, "advice": advice, "review": review, "tutor": tutor, "load": load,
+    "long_run": long_run, "classdb": classdb, "worksheet": worksheet,
 }
 
 

@@ -2,7 +2,8 @@
 
 ``play`` (a game in the terminal against bots), ``simulate`` (many seeded games,
 a summary table and a CSV), ``replay RECORD.json`` (a recorded game, step by
-step) and ``bench`` (every benchmark's figures as JSON). Bad arguments print
+step), ``review RECORD.json`` (every decision judged, ``--html`` for a page to hand
+out) and ``bench`` (every benchmark's figures as JSON). Bad arguments print
 the usage and exit with status 2.
 """
 
@@ -22,11 +23,12 @@ from pathlib import Path
 from typing import IO, Callable, Sequence
 
 from . import bench
+from ..analysis.review import REVIEW_GAMES
 from .localised import LocalisedParser, file_error, whole_number
 from ..players.bots import RuleOfThumbBot, line_up, parse_bot
 from ..engine.cards import COLOURS, SYMBOLS, Card, CapitalLuxError, format_modifier
 from ..engine.game import Game, GameRecord
-from ..i18n import LANGUAGES, Translator, default_language, format_number, sentences, translator
+from ..i18n import LANGUAGES, Translator, default_language, format_number, format_percent, sentences, translator
 from ..i18n.sentences import TERMINAL
 from ..engine.notation import Action, parse_action
 
@@ -84,6 +86,23 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
                    help=t.gettext("a record written by play --record or dumps_record"))
     r.add_argument("--pause", action="store_true", help=t.gettext("wait for Enter after each decision"))
 
+    v = commands.add_parser("review", translator=t, help=t.gettext(
+        "judge every decision of a recorded game from what its player could see"))
+    v.add_argument("record", metavar=t.gettext("RECORD.json"),
+                   help=t.gettext("a record written by play --record or dumps_record"))
+    v.add_argument("--seat", type=whole, default=0, metavar=seat_,
+                   help=t.gettext("the seat whose decisions are shown, 0 to players-1 (default 0)"))
+    v.add_argument("--model", choices=("rule", "random"), default="rule", help=t.gettext(
+        "how every player is assumed to play afterwards: rule (the rule of thumb, default) or random"))
+    v.add_argument("--seed", type=whole, default=0, metavar=seed_, help=t.gettext(
+        "seed of the simulated games (default 0): the same record and seed give the same review"))
+    v.add_argument("--games", type=positive, default=None, metavar=t.gettext("GAMES"), help=t.gettext(
+        "simulated games per move at most for each decision (default {games}): fewer is quicker and less sure").format(
+            games=REVIEW_GAMES))
+    v.add_argument("--html", metavar="HTML", default=None,
+                   help=t.gettext("also write the review as a page to hand out"))
+    v.add_argument("--force", action="store_true", help=t.gettext("replace the HTML file if it already exists"))
+
     b = commands.add_parser("bench", translator=t, help=t.gettext("print every benchmark's figures as JSON"))
     b.add_argument("names", nargs="*", metavar=t.gettext("NAME"), help=t.gettext(
         "benchmarks to run (default all: {names})").format(names=", ".join(bench.BENCHMARKS)))
@@ -98,9 +117,9 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     w.add_argument("--out", metavar="HTML", required=True, help=t.gettext("the HTML file to write"))
     w.add_argument("--answers", action="store_true",
                    help=t.gettext("write the answer key, with worked solutions, instead"))
-    for sub in (p, s, r, w):
+    for sub in (p, s, r, v, w):
         sub.add_argument("--lang", choices=LANGUAGES, default=None, help=lang_help)
-    for sub in (p, s, r, b, w):
+    for sub in (p, s, r, v, b, w):
         sub.set_defaults(subcommand_parser=sub, t=t)  # errors show the subcommand's usage
     return parser
 
@@ -174,6 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return simulate_command(args, sub)
         if args.command == "replay":
             return replay_command(args, sub)
+        if args.command == "review":
+            return review_command(args, sub)
         if args.command == "worksheet":
             return worksheet_command(args)
     except KeyboardInterrupt:
@@ -474,7 +495,9 @@ def _ask(t: Translator, v: PlayerView, adviser: RuleOfThumbBot, stdin: IO[str], 
 
 
 # -- replay ---------------------------------------------------------------------------------
-def replay_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
+def read_record(args: argparse.Namespace, sub: argparse.ArgumentParser) -> GameRecord:
+    """The record named on the command line, or a usage error naming what is wrong with it
+    (unreadable, too large, not JSON, forged, from another version, not replaying)."""
     try:
         with open(args.record, "rb") as f:
             data = f.read(MAX_INPUT_BYTES + 1)  # never the whole of /dev/zero or a huge file
@@ -488,7 +511,11 @@ def replay_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> in
         sub.error(args.t.refusal(e))
     except ValueError as e:
         sub.error(str(e))
-    return replay_terminal(record, args.t, sys.stdin, sys.stdout, args.pause)
+    return record
+
+
+def replay_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
+    return replay_terminal(read_record(args, sub), args.t, sys.stdin, sys.stdout, args.pause)
 
 
 def replay_terminal(record: GameRecord, t: Translator, stdin: IO[str], stdout: IO[str], pause: bool = False) -> int:
@@ -525,6 +552,43 @@ def replay_terminal(record: GameRecord, t: Translator, stdin: IO[str], stdout: I
         return 0
     say(t.gettext("Final scores: {scores}").format(
         scores=", ".join(f"{player_name(t, p, None)} {s}" for p, s in enumerate(state.scores()))))
+    return 0
+
+
+# -- review ---------------------------------------------------------------------------------
+def review_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
+    """Every decision of a record judged (``analysis.review``): the seat's table, every seat's
+    summary and the key moments; ``--html`` writes the same as a page."""
+    from ..analysis.review import review_game
+    from ..analysis.review_text import review_html, review_text
+
+    t: Translator = args.t
+    record = read_record(args, sub)
+    if not 0 <= args.seat < record.players:
+        sub.error(t.gettext("--seat must be between 0 and {last}").format(last=record.players - 1))
+    if args.html:  # refused now, not after the review's half minute
+        check_output_file(sub, t, args.html, args.force)
+    shown = sys.stderr.isatty()
+
+    def progress(share: float) -> None:
+        if shown:
+            print("\r" + t.gettext("Reviewing the game: {share} done.").format(share=format_percent(share, t.lang)),
+                  end="", file=sys.stderr, flush=True)
+
+    review = review_game(record, args.seat, args.model, args.seed, args.games or REVIEW_GAMES, progress=progress)
+    if shown:
+        print(file=sys.stderr)
+    print(review_text(t, review))
+    if args.html:
+        from ..analysis.simulate import replaced_on_success
+
+        try:
+            with replaced_on_success(args.html) as f:
+                f.write(review_html(t, review))
+        except OSError as e:
+            print(file_error(t, args.html, e, writing=True), file=sys.stderr)
+            return 1
+        print(t.gettext("Written to {path}.").format(path=args.html))
     return 0
 
 

@@ -177,12 +177,26 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
 def _check_schema(data: Any, name: str) -> None:
     from jsonschema.exceptions import best_match
 
+    _check_version(data, name)
     _check_sizes(data, schema(name), schema(name), name, [])
     error = best_match(_validator(name).iter_errors(data))
     if error is not None:
         where = excerpt("/".join(str(p) for p in error.absolute_path)) or "the top level"
         raise PositionError(N_("{name} does not match its schema at {where}: {problem}"), name=name, where=where,
                             problem=excerpt(error.message))
+
+
+def _check_version(data: Any, name: str) -> None:
+    """Refuse a record or position of another version by saying so, before the schema's
+    own words ("1 was expected") would."""
+    if not isinstance(data, dict) or data.get("version", VERSION) == VERSION:
+        return
+    version = excerpt(json.dumps(data["version"]))
+    if name == "record":
+        raise PositionError(N_("this record was written in version {version} of the record format; this program "
+                               "reads version {supported}"), version=version, supported=VERSION)
+    raise PositionError(N_("this position was written in version {version} of the position format; this program "
+                           "reads version {supported}"), version=version, supported=VERSION)
 
 
 def _check_sizes(data: Any, node: dict[str, Any], root: dict[str, Any], name: str, path: list[str]) -> None:

@@ -14,6 +14,7 @@ from .base import embed, label_picker, language_picker, page_root, tagged
 from . import keep
 from .chapters import ChapterView, chapters
 from .panel import GamePanel
+from .reviewpanel import ReviewPanel
 from .session import Session, available_bot_kinds
 
 LOG = logging.getLogger("capital_lux.tutor")
@@ -64,8 +65,12 @@ class FreePlay:
         self.panel.on_move.append(lambda panel, action: self.keep())
         self.panel.on_move.append(lambda panel, _action: self._show_seed())
         self.panel.on_undo.append(lambda panel: self.keep())
+        self.review = ReviewPanel()  # offered once the game is over
+        self.panel.on_move.append(lambda panel, _action: self.review.show(self.t, panel.session))
+        self.panel.on_undo.append(lambda panel: self.review.show(self.t, panel.session))
         self._show_seed()
-        self.box = tagged(W.VBox([self.intro, self.settings, self.panel.box, self.token_in, self.tag]), "cl-freeplay")
+        self.box = tagged(W.VBox([self.intro, self.settings, self.panel.box, self.review.box, self.token_in, self.tag]),
+                          "cl-freeplay")
 
     def _relabel(self, kind: str) -> None:
         t = self.t
@@ -95,6 +100,7 @@ class FreePlay:
         self.seed.value = ""
         self._shown_seed = ""
         self.panel.set_session(Session.new(int(self.players.value), seed, self.strength.value))
+        self.review.show(self.t, self.panel.session)
         self._show_seed()
         self.keep()
 
@@ -154,6 +160,7 @@ class FreePlay:
         if session.bot_kind in self.kinds:
             self.strength.value = session.bot_kind
         self.panel.set_session(session)
+        self.review.show(self.t, session)
         self.seed.value = self._shown_seed = ""
         self._show_seed()
         self.offer.layout.display = "none"
@@ -164,6 +171,7 @@ class FreePlay:
         self.t = t
         self._relabel(self.strength.value)
         self.panel.set_language(t)
+        self.review.show(t, self.panel.session)
         self.offer_text.value = keep.offer_html(t.lang)
         self.resume_button.description = t.gettext("Resume my game")
         if self._cannot_keep:

@@ -98,6 +98,14 @@ class Job(Generic[T]):
     def result(self, timeout: float | None = None) -> T:
         return self.future.result(timeout)
 
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the job has finished, been stopped or failed (the page says which), for tests
+        and scripts: its error is not raised here."""
+        try:
+            self.future.result(timeout)
+        except Exception:
+            pass
+
     def _run(self, work: Callable[[Job[T]], T]) -> None:
         if not self.future.set_running_or_notify_cancel():
             return

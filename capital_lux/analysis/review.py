@@ -1,0 +1,388 @@
+"""The review of a game: every decision judged from what its player could see then.
+
+``review_game(record, seat)`` replays a game record and, at each decision with more
+than one legal move (draft picks, plays, Agent and Cleric choices, gold), takes the
+deciding seat's view at that moment (``views.view``: never the hidden cards) and ranks
+its legal moves with the one ranking of the advice (``forward.rank_moves``). The loss of
+the move played is the best move's expected points (measured again on fresh games: the
+ranking's ``quote``) minus its own; a verdict follows from stated thresholds in expected
+points (``THRESHOLDS``). A good decision that met bad luck is not a mistake: the figures
+are expectations over what the player could not see, not what then happened.
+
+Honesty about noise: a simulated loss carries a 95% interval, and the verdict is read
+from the interval's low end, so a move is called a mistake only when even that end is a
+mistake's loss. The interval of a loss is taken as if the two moves' estimates were
+independent (``rank_moves`` plays them on the same games, so the true paired interval
+is narrower): the verdicts err towards mildness. Exact figures have no interval.
+
+Horizon: ``rank_moves`` scores a move by the points it brings by the end of the current
+round, not by the game's final result; the review says so in ``Review.horizon``. Gold
+decisions come after the reveal, where the ranking has nothing left to play out: they
+are valued exactly by the engine (every seat's gold as the opponent model would choose
+it, the round finished, the bonus cards awarded).
+
+Every seat is reviewed, so a learner can set their game beside the bots'; ``seat`` is
+the one the key moments are chosen for. The result is plain data (``to_json`` /
+``from_json``) and the same record, model and seed give the same review.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import statistics
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Final, Sequence
+
+from ..engine.errors import Cancelled
+from ..engine.game import GameRecord
+from ..engine.notation import Action, SaveWithGold, parse_action
+from ..engine.rules import gold_options, must_decide_gold
+from ..engine.state import GOLD, GameState, new_game
+from ..engine.views import PlayerView, determinize, view
+from .forward import EQUIVALENT_POINTS, MODELS, Quantity, Ranking, half_width, mean, rank_moves
+
+__all__ = [
+    "FORMAT", "VERSION", "HORIZON", "VERDICTS", "THRESHOLDS", "REVIEW_GAMES", "REVIEW_MIN_GAMES", "REVIEW_EXACT_MS",
+    "Points", "Decision", "Summary", "Review", "review_game", "verdict_of", "Cancelled",
+]
+
+FORMAT: Final = "capital-lux-review"
+VERSION: Final = 1
+#: How far ahead a move's points are counted: the end of the round it is played in.
+HORIZON: Final = "round_end"
+VERDICTS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
+#: A loss (expected points, the low end of its interval) below each figure earns that verdict:
+#: under 0.5 "good" (the ranking's own "as good as each other"), under 1.5 "inaccuracy", under 3
+#: "mistake", else "blunder". The ranking's first move, and any it found as good, is never worse
+#: than "good".
+THRESHOLDS: Final = {"good": EQUIVALENT_POINTS, "inaccuracy": 1.5, "mistake": 3.0}
+#: The default budget of one decision's ranking: games per move at most (shared as rank_moves
+#: shares them), the fewest before it may stop, and the exact search's milliseconds of CPU. A
+#: 4-player game has about a hundred decisions; these keep its whole review near 25 s of CPU.
+REVIEW_GAMES: Final = 200
+REVIEW_MIN_GAMES: Final = 40
+REVIEW_EXACT_MS: Final = 30.0
+#: A move whose chance of some colour exceeding is this much above the best's is called risky.
+RISKIER: Final = 0.1
+KEY_MOMENTS: Final = 3
+
+
+@dataclass(frozen=True)
+class Points:
+    """Expected points: ``mean`` with its 95% ``half`` width (0 when exact; then ``exact``
+    holds the fraction as text, "7/3")."""
+
+    mean: float
+    half: float
+    exact: str | None = None
+
+    @classmethod
+    def of(cls, q: Quantity) -> Points:
+        if isinstance(q, Fraction):
+            return cls(float(q), 0.0, str(q))
+        return cls(q.mean, half_width(q))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of one seat, judged from that seat's view when it was taken."""
+
+    index: int  # the action's place in the record (0-based)
+    seat: int
+    round: int
+    phase: str
+    choices: int  # legal moves
+    played: str  # notation: "home B5"
+    best: str
+    played_points: Points  # expected points to the horizon
+    best_points: Points
+    loss: float  # best's expected points minus the played move's
+    loss_half: float  # the loss's 95% half-width (0: exact)
+    verdict: str
+    games: int  # games per move that ranked them (0: exact)
+    played_risk: float | None = None  # chance that some colour exceeds at the reveal (None for gold)
+    best_risk: float | None = None
+    moves: tuple[tuple[str, Points], ...] = ()  # every legal move with its points, in the ranking's order
+    tied: int = 1  # the first ``tied`` moves are as good as each other
+
+    def verdict_for(self, move: str) -> str:
+        """The verdict ``move`` would have earned here ("Learn from your mistakes" asks it)."""
+        rank = next(r for r, (m, _) in enumerate(self.moves) if m == move)
+        if rank == 0:
+            return "best"
+        best, mine = self.moves[0][1], self.moves[rank][1]
+        if best.exact is not None and mine.exact is not None:
+            return verdict_of(float(Fraction(best.exact) - Fraction(mine.exact)), 0.0, rank, self.tied)
+        return verdict_of(best.mean - mine.mean, math.hypot(best.half, mine.half), rank, self.tied)
+
+    @property
+    def exact(self) -> bool:
+        return self.loss_half == 0.0
+
+    @property
+    def exact_loss(self) -> Fraction | None:
+        """The loss as a fraction, when both figures are exact."""
+        if self.played_points.exact is None or self.best_points.exact is None:
+            return None
+        return Fraction(self.best_points.exact) - Fraction(self.played_points.exact)
+
+    @property
+    def sure(self) -> bool:
+        """Whether the loss's whole interval lies in one verdict's band (exact figures always
+        do): otherwise the verdict is the mildest the interval allows, and may be too mild."""
+        if self.verdict == "best" or self.exact:
+            return True
+        return _band(self.loss - self.loss_half) == _band(self.loss + self.loss_half)
+
+    @property
+    def reason(self) -> str:
+        """Why the best move was better, as a key: "gold", "risk" (the played move made an
+        exceeding colour more likely), "riskier_best" (the best took more risk for its points)
+        or "points"."""
+        if self.played_risk is None or self.best_risk is None:
+            return "gold"
+        if self.played_risk - self.best_risk >= RISKIER:
+            return "risk"
+        if self.best_risk - self.played_risk >= RISKIER:
+            return "riskier_best"
+        return "points"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A seat's decisions (of one round, or the game): how many, each verdict's count, the
+    share within the "good" threshold (the accuracy) and the mean loss. The losses are
+    averaged as estimated, a noisy one below 0 included: cutting those at 0 would add the
+    noise's size to every seat's figure."""
+
+    seat: int
+    round: int | None  # None: the whole game
+    decisions: int
+    counts: dict[str, int]
+    accuracy: float | None  # None when there was no decision
+    mean_loss: float | None
+
+
+def _band(loss: float) -> int:
+    """0 good, 1 inaccuracy, 2 mistake, 3 blunder."""
+    return sum(loss >= THRESHOLDS[k] for k in ("good", "inaccuracy", "mistake"))
+
+
+def verdict_of(loss: float, half: float, rank: int, tied: int) -> str:
+    """The verdict on a move ranked ``rank`` (0 first) among ``tied`` as good as the first,
+    whose loss is ``loss`` ± ``half``: read from the low end of the interval."""
+    if rank == 0:
+        return "best"
+    low = loss - half
+    if rank < tied or low < THRESHOLDS["good"]:
+        return "good"
+    if low < THRESHOLDS["inaccuracy"]:
+        return "inaccuracy"
+    if low < THRESHOLDS["mistake"]:
+        return "mistake"
+    return "blunder"
+
+
+@dataclass(frozen=True)
+class Review:
+    players: int
+    seed: int  # the record's seed
+    seat: int
+    model: str
+    review_seed: int
+    games: int  # the budget per ranking
+    decisions: list[Decision]
+    complete: bool  # False: the record stops before the game's end
+    horizon: str = HORIZON
+    thresholds: dict[str, float] = field(default_factory=lambda: dict(THRESHOLDS))
+
+    def of_seat(self, seat: int, round_: int | None = None) -> list[Decision]:
+        return [d for d in self.decisions if d.seat == seat and (round_ is None or d.round == round_)]
+
+    def summary(self, seat: int, round_: int | None = None) -> Summary:
+        mine = self.of_seat(seat, round_)
+        counts = {v: sum(d.verdict == v for d in mine) for v in VERDICTS}
+        accuracy = (counts["best"] + counts["good"]) / len(mine) if mine else None
+        return Summary(seat, round_, len(mine), counts, accuracy,
+                       statistics.fmean(d.loss for d in mine) if mine else None)
+
+    def rounds(self) -> list[int]:
+        return sorted({d.round for d in self.decisions})
+
+    def key_moments(self, seat: int | None = None) -> list[Decision]:
+        """The ``KEY_MOMENTS`` largest losses of ``seat`` (the reviewed seat by default)
+        among moves judged worse than "good", largest first."""
+        bad = [d for d in self.of_seat(self.seat if seat is None else seat) if d.verdict not in ("best", "good")]
+        return sorted(bad, key=lambda d: (-d.loss, d.index))[:KEY_MOMENTS]
+
+    def to_json(self) -> str:
+        data = {"format": FORMAT, "version": VERSION, **asdict(self)}
+        return json.dumps(data, indent=1, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Review:
+        """A review written by ``to_json``; ``ValueError`` says what is wrong with any other."""
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as e:
+            raise ValueError(f"not a review: the text is not JSON ({e})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"not a review: its format is not {FORMAT!r}")
+        if data.get("version") != VERSION:
+            raise ValueError(f"a review of version {data.get('version')!r}; this program reads version {VERSION}")
+        try:
+            decisions = [
+                Decision(**{**d, "played_points": Points(**d["played_points"]), "best_points": Points(**d["best_points"]),
+                            "moves": tuple((m, Points(**p)) for m, p in d["moves"])})
+                for d in data["decisions"]
+            ]
+            fields = {k: data[k] for k in ("players", "seed", "seat", "model", "review_seed", "games", "complete",
+                                           "horizon", "thresholds")}
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"not a review: a field is missing or misshapen ({e})") from None
+        return cls(decisions=decisions, **fields)
+
+
+# -- gold: valued exactly --------------------------------------------------------------------
+def _model_gold(s: GameState, seat: int) -> SaveWithGold:
+    """The gold choice of ``seat`` as the rule of thumb makes it (the search's play-outs choose
+    gold the same way), from public figures alone: after the reveal everything it reads is public."""
+    from ..players.rule_of_thumb import rule_choice, table_of  # players sit below the analysis
+
+    options = gold_options(s, seat)
+    shown = view(s, seat)
+    choice = rule_choice(table_of(shown), GOLD, options, None)
+    assert isinstance(choice, SaveWithGold)
+    return choice
+
+
+def _gold_points(v: PlayerView, model: str) -> list[tuple[Action, Fraction]]:
+    """Each legal gold choice of the viewer with its exact expected points to the end of the
+    round (gold paid, cards discarded, bonus cards), the others choosing as ``model`` would."""
+    base = determinize(v, random.Random(0))  # after the reveal only the deck is unseen: it plays no part
+    before = base.scores()[v.viewer]
+    others = [q for q in range(v.players) if q != v.viewer and must_decide_gold(base, q)]
+    if model == "random":
+        combos = list(itertools.product(*(gold_options(base, q) for q in others)))
+    else:
+        combos = [tuple(_model_gold(base, q) for q in others)]
+    weight = Fraction(1, len(combos))
+    found = []
+    for action in v.legal_actions:
+        total = Fraction(0)
+        for combo in combos:
+            s = base.clone()
+            choices = dict(zip(others, combo))
+            for q, choice in choices.items():
+                if q not in s.gold_queue:  # decided before the viewer, in secret
+                    s.gold_choices[q] = choice.colours  # type: ignore[union-attr]
+            s.apply_action(action)
+            while s.phase == GOLD and s.gold_queue:
+                s.apply_action(choices[s.current])
+            total += weight * (s.scores()[v.viewer] - before)
+        found.append((action, total))
+    return found
+
+
+# -- one decision ----------------------------------------------------------------------------
+def _risk(ranking: Ranking, action: Action) -> float:
+    return next(mean(m.risk.p_exceed_any) for m in ranking.moves if m.action == action)
+
+
+def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: int = 0,
+          games: int = REVIEW_GAMES, min_games: int = REVIEW_MIN_GAMES, exact_ms: float = REVIEW_EXACT_MS,
+          should_stop: Callable[[], bool] | None = None) -> Decision:
+    """The decision ``played`` from the view ``v`` (the deciding seat's), judged."""
+    if v.phase == GOLD:
+        values = _gold_points(v, model)
+        order = sorted(range(len(values)), key=lambda k: (-values[k][1], k))
+        best_action, best_value = values[order[0]]
+        played_value = next(x for a, x in values if a == played)
+        loss = float(best_value - played_value)
+        rank = next(r for r, k in enumerate(order) if values[k][0] == played)
+        tied = sum(best_value - x < THRESHOLDS["good"] for _, x in values)
+        moves = tuple((str(values[k][0]), Points.of(values[k][1])) for k in order)
+        return Decision(index, v.viewer, v.round, v.phase, len(values), str(played), str(best_action),
+                        Points.of(played_value), Points.of(best_value), loss, 0.0, verdict_of(loss, 0.0, rank, tied),
+                        0, moves=moves, tied=tied)
+    ranking = rank_moves(v, model, seed=seed, games=games, batch=min_games, exact_ms=exact_ms,
+                         should_stop=should_stop, min_games=min_games)
+    rank = next(r for r, m in enumerate(ranking.moves) if m.action == played)
+    best, mine = ranking.moves[0], ranking.moves[rank]
+    # The best move's points are the ranking's quote: played again on games that took no part in
+    # choosing it. The figures that chose it are the luckiest of several estimates and would
+    # inflate every other move's loss (the more legal moves, the more).
+    top, own = ranking.quote.score_change, mine.risk.score_change
+    if rank == 0:
+        loss, half = 0.0, 0.0
+    elif isinstance(top, Fraction) and isinstance(own, Fraction):
+        loss, half = float(top - own), 0.0
+    else:
+        loss, half = mean(top) - mean(own), math.hypot(half_width(top), half_width(own))
+    moves = ((str(best.action), Points.of(top)),
+             *((str(m.action), Points.of(m.risk.score_change)) for m in ranking.moves[1:]))
+    return Decision(index, v.viewer, v.round, v.phase, len(ranking.moves), str(played), str(best.action),
+                    Points.of(top if rank == 0 else own), Points.of(top), loss, half,
+                    verdict_of(loss, half, rank, ranking.tied), ranking.games,
+                    _risk(ranking, played), mean(ranking.quote.p_exceed_any), moves, ranking.tied)
+
+
+def decisions_of(record: GameRecord) -> list[tuple[int, PlayerView, Action]]:
+    """Every decision of the record with a choice in it: its index, the deciding seat's view
+    just before, and the move played."""
+    state = new_game(record.players)
+    found = []
+    for index, action in enumerate(record.actions):
+        if not state.is_chance_node():
+            v = view(state, state.current_player())
+            if len(v.legal_actions) > 1:
+                found.append((index, v, action))
+        state.apply_action(action)
+    return found
+
+
+def review_game(
+    record: GameRecord, seat: int, model: str = "rule", seed: int = 0, games: int = REVIEW_GAMES,
+    min_games: int = REVIEW_MIN_GAMES, exact_ms: float = REVIEW_EXACT_MS,
+    progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
+    on_decision: Callable[[Decision], None] | None = None, seats: Sequence[int] | None = None,
+) -> Review:
+    """The review of ``record`` for ``seat``: every seat's decisions, or only those of ``seats``
+    (a page may judge the learner's first and the others' after).
+
+    Each decision is ranked with ``games`` games per move at most (see ``rank_moves``),
+    seeded by ``seed`` and the decision's place in the record, so one decision's verdict does
+    not hang on how many came before. ``progress(share)`` and ``on_decision(decision)`` are
+    called as each decision is judged, so a page can show them as they come; ``should_stop()``
+    raises ``Cancelled``.
+    """
+    if model not in MODELS:
+        raise ValueError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
+    if not 0 <= seat < record.players:
+        raise ValueError(f"seat {seat} is not at a {record.players}-player table: choose 0 to {record.players - 1}")
+    min_games = min(min_games, games)
+    wanted = set(range(record.players) if seats is None else seats)
+    todo = [(i, v, a) for i, v, a in decisions_of(record) if v.viewer in wanted]
+    judged = []
+    for n, (index, v, action) in enumerate(todo, 1):
+        if should_stop is not None and should_stop():
+            raise Cancelled
+        decision = judge(v, action, index, model, seed * 1_000_003 + index, games, min_games, exact_ms, should_stop)
+        judged.append(decision)
+        if on_decision is not None:
+            on_decision(decision)
+        if progress is not None:
+            progress(n / len(todo))
+    return Review(record.players, record.seed, seat, model, seed, games, judged, record.replay().is_terminal())
+
+
+def played_action(decision: Decision) -> Action:
+    return parse_action(decision.played)
+
+
+def best_action(decision: Decision) -> Action:
+    return parse_action(decision.best)

@@ -1,0 +1,232 @@
+"""A game's review in the reader's language: the table, the summaries and the key moments,
+as plain text (the command line) or as a page a teacher can hand out (``review_html``).
+
+Every text is a whole sentence or a label of the catalogue; numbers are written in the
+reader's locale. The tutor's page reads the same functions.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Sequence
+
+from ..engine.notation import parse_action
+from ..i18n import Translator
+from ..i18n.formatting import format_interval, format_number, format_percent
+from ..i18n.sentences import TERMINAL, action_label, player_name
+from .review import THRESHOLDS, VERDICTS, Decision, Review, Summary
+
+__all__ = [
+    "verdict_name", "verdict_label", "decision_kind", "move_text", "points_text", "loss_text", "moment_title", "moment_sentence",
+    "method_sentences", "table_headers", "table_rows", "summary_headers", "summary_rows", "review_text",
+    "review_html",
+]
+
+
+def verdict_name(t: Translator, verdict: str) -> str:
+    names = {
+        "best": t.pgettext("verdict", "best"),
+        "good": t.pgettext("verdict", "good"),
+        "inaccuracy": t.pgettext("verdict", "inaccuracy"),
+        "mistake": t.pgettext("verdict", "mistake"),
+        "blunder": t.pgettext("verdict", "blunder"),
+    }
+    return names[verdict]
+
+
+def verdict_label(t: Translator, d: Decision) -> str:
+    """The verdict, marked when the loss's interval reaches into another verdict's band."""
+    if d.sure:
+        return verdict_name(t, d.verdict)
+    # TRANSLATORS: a verdict on a move (good, inaccuracy...) whose interval of lost points is wide
+    return t.pgettext("verdict", "{verdict} (not sure)").format(verdict=verdict_name(t, d.verdict))
+
+
+def decision_kind(t: Translator, phase: str) -> str:
+    kinds = {
+        "draft": t.pgettext("decision", "draft pick"),
+        "play": t.pgettext("decision", "card played"),
+        "agent": t.pgettext("decision", "Agent's modifier"),
+        "cleric": t.pgettext("decision", "Cleric's card"),
+        "gold": t.pgettext("decision", "gold"),
+    }
+    return kinds.get(phase, phase)
+
+
+def move_text(t: Translator, notation: str) -> str:
+    """A move of the review ("home B5") as the learner's own move's label."""
+    return action_label(t, parse_action(notation))
+
+
+def _number(t: Translator, value: float) -> str:
+    return format_number(value, t.lang, 1)
+
+
+def points_text(t: Translator, mean: float, half: float) -> str:
+    """Expected points: exact, or with their 95% interval."""
+    if half == 0:
+        return _number(t, mean)
+    return format_interval(mean, mean - half, mean + half, t.lang)
+
+
+def loss_text(t: Translator, d: Decision) -> str:
+    if d.verdict == "best":
+        return _number(t, 0.0)
+    return points_text(t, d.loss, d.loss_half)
+
+
+def moment_title(t: Translator, d: Decision) -> str:
+    return t.gettext("Round {round}, action {number}: {kind}").format(
+        round=d.round, number=d.index + 1, kind=decision_kind(t, d.phase))
+
+
+def moment_sentence(t: Translator, d: Decision) -> str:
+    """Why the best move was better, in one sentence."""
+    values = {
+        "played": move_text(t, d.played), "best": move_text(t, d.best), "loss": _number(t, d.loss),
+        "hometown": t.term("Hometown"), "capital": t.term("Capital"),
+        "played_risk": format_percent(d.played_risk or 0.0, t.lang),
+        "best_risk": format_percent(d.best_risk or 0.0, t.lang),
+    }
+    reason = d.reason
+    if reason == "gold":
+        text = t.gettext("Your gold choice “{played}” left you {loss} points fewer at the end of the round than "
+                         "“{best}”.")
+    elif reason == "risk":
+        text = t.gettext("“{played}” made it more likely that a colour of your {hometown} exceeds the {capital} at "
+                         "the reveal ({played_risk} against {best_risk} with “{best}”), and cost {loss} expected "
+                         "points by the end of the round.")
+    elif reason == "riskier_best":
+        text = t.gettext("“{best}” was worth {loss} more expected points by the end of the round than “{played}”, "
+                         "even though it left a colour more likely to exceed ({best_risk} against {played_risk}).")
+    else:
+        text = t.gettext("“{best}” was worth {loss} more expected points by the end of the round than “{played}”, "
+                         "for about the same risk.")
+    return text.format(**values)
+
+
+def method_sentences(t: Translator, review: Review) -> list[str]:
+    """How the review judged: the horizon, the opponent model, the thresholds, luck and accuracy."""
+    if review.model == "random":
+        model = t.gettext("Each move is judged from what its player could see at that moment, by the points it "
+                          "could be expected to bring by the end of its round (not of the game), every player "
+                          "then choosing at random.")
+    elif review.model == "search":
+        model = t.gettext("Each move is judged from what its player could see at that moment, by the points it "
+                          "could be expected to bring by the end of its round (not of the game), every player "
+                          "then playing like the search bot.")
+    else:
+        model = t.gettext("Each move is judged from what its player could see at that moment, by the points it "
+                          "could be expected to bring by the end of its round (not of the game), every player "
+                          "then playing like the rule of thumb.")
+    thresholds = t.gettext(
+        "A move is good when it loses less than {good} expected points against the best, an inaccuracy under "
+        "{inaccuracy}, a mistake under {mistake} and a blunder from {mistake} up. A simulated loss is judged by the "
+        "low end of its 95% interval, so a move is called a mistake only when chance cannot explain the "
+        "loss.").format(good=_number(t, THRESHOLDS["good"]), inaccuracy=_number(t, THRESHOLDS["inaccuracy"]),
+                        mistake=_number(t, THRESHOLDS["mistake"]))
+    luck = t.gettext("A good move that met bad luck is not a mistake: the cards that came afterwards play no part "
+                     "in the verdict. Accuracy is the share of decisions judged best or good.")
+    sentences = [model, thresholds, luck]
+    if not review.complete:
+        sentences.append(t.gettext("The record stops before the end of the game: only the decisions it holds are "
+                                   "reviewed."))
+    return sentences
+
+
+def table_headers(t: Translator) -> list[str]:
+    return [t.pgettext("review", "Action"), t.pgettext("review", "Round"), t.pgettext("review", "Decision"),
+            t.pgettext("review", "Played"), t.pgettext("review", "Best"),
+            t.pgettext("review", "Points lost [95% interval]"), t.pgettext("review", "Verdict")]
+
+
+def table_rows(t: Translator, decisions: Sequence[Decision]) -> list[list[str]]:
+    return [[str(d.index + 1), str(d.round), decision_kind(t, d.phase), move_text(t, d.played), move_text(t, d.best),
+             loss_text(t, d), verdict_label(t, d)] for d in decisions]
+
+
+def summary_headers(t: Translator) -> list[str]:
+    return [t.pgettext("review", "Player"), t.pgettext("review", "Round"), t.pgettext("review", "Decisions"),
+            t.pgettext("review", "Accuracy"), t.pgettext("review", "Mean points lost"),
+            *(verdict_name(t, v) for v in VERDICTS)]
+
+
+def _summary_row(t: Translator, s: Summary, you: int) -> list[str]:
+    return [player_name(t, s.seat, None, TERMINAL) if s.seat != you else t.gettext("{player} (reviewed)").format(
+                player=player_name(t, s.seat, None, TERMINAL)),
+            t.pgettext("review", "game") if s.round is None else str(s.round), str(s.decisions),
+            "–" if s.accuracy is None else format_percent(s.accuracy, t.lang),
+            "–" if s.mean_loss is None else _number(t, s.mean_loss), *(str(s.counts[v]) for v in VERDICTS)]
+
+
+def summary_rows(t: Translator, review: Review) -> list[list[str]]:
+    """Per seat (the reviewed one first): each round, then the whole game."""
+    seats = [review.seat] + [p for p in range(review.players) if p != review.seat]
+    rows = []
+    for seat in seats:
+        for round_ in review.rounds():
+            rows.append(_summary_row(t, review.summary(seat, round_), review.seat))
+        rows.append(_summary_row(t, review.summary(seat), review.seat))
+    return rows
+
+
+def _columns(headers: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [headers, *rows]]
+
+
+def title(t: Translator, review: Review) -> str:
+    return t.gettext("{player}: review of a {players}-player game (seed {seed})").format(
+        players=review.players, seed=review.seed, player=player_name(t, review.seat, None, TERMINAL))
+
+
+def review_text(t: Translator, review: Review) -> str:
+    """The review as plain text: title, method, the seat's table, the summaries, the key moments."""
+    lines = [title(t, review), "", *method_sentences(t, review), ""]
+    lines += _columns(table_headers(t), table_rows(t, review.of_seat(review.seat)))
+    lines += ["", t.gettext("Summary per player and round"), *_columns(summary_headers(t), summary_rows(t, review))]
+    lines += ["", t.gettext("Key moments")]
+    moments = review.key_moments()
+    if not moments:
+        lines.append(t.gettext("No decision lost more than a good move may."))
+    for d in moments:
+        lines += [moment_title(t, d), "  " + moment_sentence(t, d)]
+    return "\n".join(lines)
+
+
+_PAGE_STYLE = (
+    "body{font:15px/1.4 sans-serif;max-width:70em;margin:1em auto;padding:0 1em;color:#111}"
+    "table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{border:1px solid #999;padding:3px 7px;text-align:left;"
+    "vertical-align:top}th{background:#eee}.v-mistake,.v-blunder{font-weight:bold}.v-blunder{background:#f6d5d5}"
+    ".v-mistake{background:#f8e6cc}.v-inaccuracy{background:#fbf3d0}.v-best,.v-good{background:#e3f1e0}"
+    "@media print{body{max-width:none}}"
+)
+
+
+def _table_html(headers: list[str], rows: list[list[str]], classes: list[str] | None = None) -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    body = "".join(
+        f'<tr class="{escape(classes[i]) if classes else ""}">' + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>"
+        for i, row in enumerate(rows))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def review_html(t: Translator, review: Review) -> str:
+    """The review as a self-contained page (no script, no outside file); every text escaped.
+    A verdict is written out and also shaded: the colour is never the only signal."""
+    mine = review.of_seat(review.seat)
+    parts = [f'<!DOCTYPE html><html lang="{escape(t.lang)}"><head><meta charset="utf-8">',
+             f"<title>{escape(title(t, review))}</title><style>{_PAGE_STYLE}</style></head><body>",
+             f"<h1>{escape(title(t, review))}</h1>"]
+    parts += [f"<p>{escape(s)}</p>" for s in method_sentences(t, review)]
+    parts.append(f"<h2>{escape(t.gettext('Key moments'))}</h2>")
+    moments = review.key_moments()
+    if not moments:
+        parts.append(f"<p>{escape(t.gettext('No decision lost more than a good move may.'))}</p>")
+    parts += [f"<h3>{escape(moment_title(t, d))}</h3><p>{escape(moment_sentence(t, d))}</p>" for d in moments]
+    parts.append(f"<h2>{escape(t.gettext('Every decision'))}</h2>")
+    parts.append(_table_html(table_headers(t), table_rows(t, mine), [f"v-{d.verdict}" for d in mine]))
+    parts.append(f"<h2>{escape(t.gettext('Summary per player and round'))}</h2>")
+    parts.append(_table_html(summary_headers(t), summary_rows(t, review)))
+    parts.append("</body></html>")
+    return "".join(parts)

@@ -1,0 +1,301 @@
+"""The post-game review: exact figures on small positions, verdicts from stated thresholds,
+determinism, random seats against rule-of-thumb seats, the command line in four languages,
+and hostile records refused."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from capital_lux.analysis import forward
+from capital_lux.analysis.modifiers import modifier_posterior
+from capital_lux.analysis.reveal import FIGURES
+from capital_lux.analysis.review import (HORIZON, Cancelled, Review, decisions_of, judge, review_game,
+                                         verdict_of)
+from capital_lux.engine.game import Game, GameRecord
+from capital_lux.engine.position import MAX_INPUT_BYTES, dumps_record
+from capital_lux.engine.state import GOLD, GameState
+from capital_lux.engine.views import view
+from capital_lux.players.bots import RandomBot, RuleOfThumbBot
+from test_cli import run
+from test_forward import four_players_last_turns, two_players_opponent_last_turn
+
+#: A small budget: the tests check what the review says, the benchmark how well.
+QUICK = {"games": 20, "min_games": 20, "exact_ms": 10.0}
+
+
+def played_game(players: int, seed: int, kinds: list[str], rounds: int = 3) -> GameRecord:
+    """A seeded game between bots ("random" or "rule" per seat), to the end or ``rounds``' end."""
+    game, rng = Game(players, seed), random.Random(seed)
+    bots = [RandomBot() if kind == "random" else RuleOfThumbBot() for kind in kinds]
+    while not game.state.is_terminal() and game.state.round <= rounds:
+        v = view(game.state, game.state.current)
+        game.play(bots[v.viewer].choose(v, rng))
+    return game.record()
+
+
+# -- exact -------------------------------------------------------------------------------------
+def engine_points(s: GameState, model: str) -> dict[str, Fraction]:
+    """Each legal move's expected points to the round end, walked through the engine."""
+    v = view(s, s.current_player())
+    prior = modifier_posterior(v, model)
+    points = {}
+    for action in v.legal_actions:
+        results = forward.exact_by_engine(v, model, prior, action, limit=10**6)
+        assert results is not None
+        points[str(action)] = forward.expected_figures(results)[FIGURES.index("score change")]
+    return points
+
+
+@pytest.mark.parametrize("model", ["random", "rule"])
+@pytest.mark.parametrize("position", [two_players_opponent_last_turn, four_players_last_turns])
+def test_on_a_small_position_the_best_move_and_the_loss_are_the_exact_figures(model: str, position: object) -> None:
+    s = position()  # type: ignore[operator]
+    truth = engine_points(s, model)
+    v = view(s, s.current_player())
+    for action in v.legal_actions:
+        d = judge(v, action, 0, model, exact_ms=60_000)
+        assert d.exact and d.games == 0 and d.loss_half == 0
+        assert Fraction(d.played_points.exact or "x") == truth[str(action)]
+        assert Fraction(d.best_points.exact or "x") == truth[d.best]
+        assert d.exact_loss == truth[d.best] - truth[str(action)] and d.loss == float(d.exact_loss)
+        assert max(truth.values()) - truth[d.best] < forward.EQUIVALENT_POINTS  # the best is among the best
+        if d.played == d.best:
+            assert d.verdict == "best" and d.sure
+        else:  # exact: the loss itself, no interval, sets the verdict
+            assert d.verdict == verdict_of(d.loss, 0.0, 1, 1) and d.sure
+
+
+def test_gold_is_valued_exactly_and_only_from_what_is_public() -> None:
+    """Every seat plays the rule of thumb; after the reveal only the others' gold choices are
+    unseen, and the model's are the ones they made: the judged points of the move played are the
+    points it really brought by the round's end."""
+    found = 0
+    for seed in range(12):
+        record = played_game(4, seed, ["rule"] * 4)
+        for index, v, action in decisions_of(record):
+            if v.phase != GOLD:
+                continue
+            d = judge(v, action, index)
+            state = GameRecord(record.players, record.seed, record.actions[:index]).replay()
+            before = state.scores()[v.viewer]
+            for later in record.actions[index:]:
+                state.apply_action(later)
+                if state.phase != GOLD:
+                    break
+            assert d.exact and Fraction(d.played_points.exact or "x") == state.scores()[v.viewer] - before
+            assert d.played == str(action) and d.verdict in ("best", "good")  # the rule's own choice
+            found += 1
+    assert found >= 2
+
+
+@pytest.mark.parametrize(
+    ("loss", "half", "rank", "tied", "verdict"),
+    [
+        (0.0, 0.0, 0, 1, "best"),
+        (0.4, 0.0, 1, 1, "good"),
+        (1.0, 0.0, 1, 1, "inaccuracy"),
+        (2.0, 0.0, 1, 1, "mistake"),
+        (3.0, 0.0, 1, 1, "blunder"),
+        (5.0, 0.5, 1, 1, "blunder"),
+        (5.0, 4.8, 1, 1, "good"),  # the noise could explain it: no mistake is claimed
+        (2.6, 0.5, 1, 1, "mistake"),
+        (4.0, 0.0, 1, 2, "good"),  # the ranking found it as good as its first
+    ],
+)
+def test_verdicts_follow_the_stated_thresholds_from_the_low_end_of_the_interval(
+        loss: float, half: float, rank: int, tied: int, verdict: str) -> None:
+    assert verdict_of(loss, half, rank, tied) == verdict
+
+
+# -- a whole game ------------------------------------------------------------------------------
+def test_the_review_is_plain_data_deterministic_and_covers_every_choice() -> None:
+    record = played_game(2, 3, ["random", "rule"], rounds=1)
+    shown: list[int] = []
+    shares: list[float] = []
+    review = review_game(record, 0, seed=5, on_decision=lambda d: shown.append(d.index), progress=shares.append,
+                         **QUICK)  # type: ignore[arg-type]
+    choices = [i for i, v, _ in decisions_of(record)]
+    assert [d.index for d in review.decisions] == shown == choices and shares[-1] == 1.0
+    assert review.horizon == HORIZON == "round_end" and not review.complete
+    again = review_game(record, 0, seed=5, **QUICK)  # type: ignore[arg-type]
+    assert again == review and Review.from_json(review.to_json()) == review
+    json.loads(review.to_json())  # nothing but JSON
+    for d in review.decisions:  # every legal move was judged, the one played as the table says
+        assert len(d.moves) == d.choices and d.verdict_for(d.played) == d.verdict and d.moves[0][0] == d.best
+    other = review_game(record, 0, seed=6, **QUICK)  # type: ignore[arg-type]
+    assert [d.played_points for d in other.decisions] != [d.played_points for d in review.decisions]
+    with pytest.raises(Cancelled):
+        review_game(record, 0, should_stop=lambda: True, **QUICK)  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_random_seats_make_more_mistakes_than_rule_of_thumb_seats() -> None:
+    bad = {"random": 0, "rule": 0}
+    lost = {"random": 0.0, "rule": 0.0}
+    count = {"random": 0, "rule": 0}
+    for seed in range(2):
+        kinds = ["random", "rule"] if seed % 2 == 0 else ["rule", "random"]
+        review = review_game(played_game(2, seed, kinds), 0, **QUICK)  # type: ignore[arg-type]
+        for seat, kind in enumerate(kinds):
+            summary = review.summary(seat)
+            bad[kind] += summary.counts["mistake"] + summary.counts["blunder"]
+            lost[kind] += (summary.mean_loss or 0.0) * summary.decisions
+            count[kind] += summary.decisions
+    assert bad["random"] / count["random"] > bad["rule"] / count["rule"]
+    assert lost["random"] / count["random"] > lost["rule"] / count["rule"]
+
+
+# -- the command line ------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def saved_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("review") / "game.json"
+    path.write_text(dumps_record(played_game(2, 11, ["random", "rule"], rounds=1)))
+    return path
+
+
+LANGUAGE_WORDS = {
+    "en": ("review of a 2-player game", "Key moments", "Accuracy", "Round 1, action"),
+    "fr": ("analyse d'une partie à 2 joueurs", "Moments clés", "Précision", "Manche 1, action"),
+    "es": ("análisis de una partida de 2 jugadores", "Momentos clave", "Precisión", "Ronda 1, acción"),
+    "pt": ("análise de uma partida de 2 jogadores", "Momentos-chave", "Precisão", "Rodada 1, ação"),
+}
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGE_WORDS))
+def test_the_command_line_reviews_a_saved_record_in_four_languages(
+        lang: str, saved_record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "review.html"
+    status, out, err = run(["review", str(saved_record), "--games", "20", "--html", str(page), "--lang", lang],
+                           capsys)
+    assert status == 0, err
+    for words in LANGUAGE_WORDS[lang]:
+        assert words in out
+    if lang != "en":
+        assert not any(english in out for english in LANGUAGE_WORDS["en"])
+    html = page.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and f'<html lang="{lang}">' in html
+    assert LANGUAGE_WORDS[lang][1] in html and "<script" not in html and "src=" not in html
+
+
+def test_the_page_escapes_what_it_shows() -> None:
+    from capital_lux.analysis.review_text import review_html
+    from capital_lux.i18n import translator
+
+    review = review_game(played_game(2, 11, ["random", "rule"], rounds=1), 0, **QUICK)  # type: ignore[arg-type]
+    page = review_html(translator("fr"), review)
+    assert "analyse d&#x27;une partie" in page and "analyse d'une" not in page
+
+
+def hostile(saved: Path) -> dict[str, tuple[str | bytes, str]]:
+    text = saved.read_text()
+    data = json.loads(text)
+    forged_action = {**data, "actions": data["actions"][:5] + ["home B5"] + data["actions"][6:]}
+    return {
+        "truncated": (text[: len(text) // 2], "not valid JSON"),
+        "another version": (json.dumps({**data, "version": 2}), "version 2 of the record format"),
+        "another seed": (json.dumps({**data, "seed": data["seed"] + 1}), "does not draw its chance outcome"),
+        "forged action": (json.dumps(forged_action), "does not replay"),
+        "forged scores": (json.dumps({**data, "scores": [99, 0]}), "claims scores"),
+        "not a record": (json.dumps([1, 2]), "does not match its schema"),
+        "too large": (b" " * (MAX_INPUT_BYTES + 1), "larger than"),
+    }
+
+
+@pytest.mark.parametrize("case", ["truncated", "another version", "another seed", "forged action", "forged scores",
+                                  "not a record", "too large"])
+def test_a_hostile_record_gets_a_clear_refusal_and_nothing_else(
+        case: str, saved_record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    content, message = hostile(saved_record)[case]
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content if isinstance(content, bytes) else content.encode())
+    page = tmp_path / "page.html"
+    status, out, err = run(["review", str(bad), "--html", str(page)], capsys)
+    assert status == 2 and out == "" and message in err and "Traceback" not in err
+    assert not page.exists()
+
+
+def test_a_record_of_another_version_is_refused_in_the_reader_s_language(
+        saved_record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**json.loads(saved_record.read_text()), "version": 7}))
+    status, out, err = run(["review", str(bad), "--lang", "fr"], capsys)
+    assert status == 2 and out == "" and "version 7 du format des enregistrements" in err
+
+
+def test_a_seat_not_at_the_table_is_refused(saved_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(["review", str(saved_record), "--seat", "2"], capsys)
+    assert status == 2 and out == "" and "--seat must be between 0 and 1" in err
+
+
+# -- the tutor's review step -------------------------------------------------------------------
+@pytest.mark.slow
+def test_free_play_offers_the_review_at_the_end_and_teaches_from_the_mistakes() -> None:
+    from capital_lux.i18n import translator
+    from capital_lux.tutor.app import build_app
+    from capital_lux.tutor.work import WorkRunner
+
+    free = build_app("en", players=2, seed=5, bot_kind="rule", opening="free")._tutor.free_play
+    review = free.review
+    review.runner = runner = WorkRunner(budget_seconds=300)
+    try:
+        assert review.box.layout.display == "none"
+        while not free.panel.session.is_over():
+            free.panel._act(free.panel.session.view().legal_actions[-1])  # the last move listed, every time
+        assert review.box.layout.display is None and "Review my game" == review.start_button.description
+        review.start(**QUICK)
+        review.wait(300)
+        assert review.complete and review.review is not None
+        mine = review.review.of_seat(0)
+        assert review.table.value.count("<tr class=") == len(mine) and "Key moments" in review.moments.value
+        assert "Player 1" in review.summary.value and "(not of the game)" in review.note.value
+        assert review.mistakes and all(d.verdict not in ("best", "good") for d in review.mistakes)
+
+        d = review.mistakes[0]
+        assert "Learn from your mistakes" in review.learn_title.value and review.learn.layout.display is None
+        assert len(review.tries.children) == d.choices
+        assert review.try_move(d.played) == d.verdict and "the move you played" in review.feedback.value
+        assert review.next_button.layout.display == "none"
+        worse = [m for m, _ in d.moves if d.verdict_for(m) not in ("best", "good") and m != d.played]
+        if worse:
+            review.try_move(worse[0])
+            assert "Try again" in review.feedback.value and review.next_button.layout.display == "none"
+        assert review.try_move(d.moves[0][0]) == "best"
+        assert "Well found" in review.feedback.value and "Your first choice" in review.feedback.value
+        if len(review.mistakes) > 1:
+            assert review.next_button.layout.display is None
+            review.next_button.click()
+            assert review.current == 1 and review.feedback.value == ""
+
+        free.set_language(translator("fr"))
+        assert "Analyse de votre partie" in review.title.value and "Moments clés" in review.moments.value
+        free.start()  # a new game: the review goes away with the old one
+        assert review.box.layout.display == "none" and review.review is None
+    finally:
+        runner.close()
+
+
+def test_a_review_stopped_by_the_time_budget_keeps_what_it_judged_and_says_so() -> None:
+    from capital_lux.i18n import translator
+    from capital_lux.tutor.reviewpanel import ReviewPanel
+    from capital_lux.tutor.session import Session
+    from capital_lux.tutor.work import WorkRunner
+
+    session = Session.new(2, 5, "rule")
+    while not session.is_over():
+        session.play(session.view().legal_actions[0])
+    runner = WorkRunner(budget_seconds=1.0)
+    try:
+        panel = ReviewPanel(runner)
+        panel.show(translator("en"), session)
+        panel.start(**QUICK)
+        panel.wait(60)
+        assert not panel.complete and panel.review is not None and panel.review.decisions
+        assert "stopped before every decision was judged" in panel.note.value
+        assert panel.progress.layout.display == "none" and not panel.start_button.disabled
+    finally:
+        runner.close()

@@ -1,0 +1,66 @@
+"""The review step in a real browser: a short free game played by clicking, then "Review my
+game", the key moments and the table as they come, and one mistake tried again until a
+good move is found."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterator
+
+import pytest
+
+import browser as B
+from capital_lux.tutor.work import BUDGET_VARIABLE
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ARTIFACTS = B.ROOT / "test-artifacts"
+
+if not os.path.exists(B.CHROMIUM):
+    pytest.skip(f"no Chromium at {B.CHROMIUM}", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    before = os.environ.get(BUDGET_VARIABLE)
+    os.environ[BUDGET_VARIABLE] = "300"  # the whole review fits on a busy machine; the budget's cut is tested in-process
+    try:
+        with B.voila_server(ARTIFACTS / "voila-review.log") as url:
+            yield url
+    finally:
+        if before is None:
+            del os.environ[BUDGET_VARIABLE]
+        else:
+            os.environ[BUDGET_VARIABLE] = before
+
+
+def test_a_finished_game_is_reviewed_and_a_mistake_is_tried_again(server: str, chromium: Any) -> None:
+    page, _ = B.open_tutor(chromium, f"{server}?players=2&seed=5&bots=rule")
+    assert not B.visible(page, ".cl-review-start")  # no review while the game goes on
+    move = 0
+    while B.learner_move(page, move):
+        move += 1
+    page.click(".cl-review-start")
+    page.wait_for_selector(".cl-review-progress:visible", timeout=30_000)
+    page.wait_for_selector(".cl-review-table tr.v-best, .cl-review-table tr.v-good, .cl-review-table tr.v-blunder, "
+                           ".cl-review-table tr.v-mistake, .cl-review-table tr.v-inaccuracy", timeout=60_000)
+    page.wait_for_selector(".cl-review-progress", state="hidden", timeout=300_000)
+    page.screenshot(path=str(ARTIFACTS / "review.png"), full_page=True)
+    assert "Key moments" in page.inner_text(".cl-review-moments")
+    assert "Round" in page.inner_text(".cl-review-summary") and "Player 1" in page.inner_text(".cl-review-summary")
+    assert "(not of the game)" in page.inner_text(".cl-review-note")
+
+    tries = B.visible(page, ".cl-review-try")
+    assert tries and "Learn from your mistakes" in page.inner_text(".cl-review")
+    for i in range(len(tries)):
+        said = page.inner_text(".cl-review-feedback")
+        B.visible(page, ".cl-review-try")[i].click()
+        page.wait_for_function("said => document.querySelector('.cl-review-feedback').innerText !== said", arg=said,
+                               timeout=30_000)
+        if page.query_selector(".cl-review-feedback .cl-review-found"):
+            break
+    found = page.inner_text(".cl-review-feedback")
+    assert "Well found" in found and "Your first choice" in found
+    assert "cl-error" not in page.inner_html(".cl-freeplay")
