@@ -53,9 +53,17 @@ for players in (2, 3, 4):
     rng = random.Random(players)
     games[f"search {players}p"] = [str(ismcts(view(state, state.current), rng, iterations=50)), rng.random()]
 risk = forward_risk(example_view(), model="rule", samples=60, seed=3, exact_ms=0)
+from capital_lux.analysis.endgamebench import last_turn_positions
+from capital_lux.analysis.forward import _exact_figures
+from capital_lux.analysis.modifiers import modifier_posterior
+exact = {}
+for i, v in enumerate(last_turn_positions(3, seed=7)):
+    for model in ("random", "rule"):
+        figures = _exact_figures(v, model, modifier_posterior(v, model), [None, *v.legal_actions], 60_000)
+        exact[f"{i} {model}"] = [[str(f) for f in row] for row in figures]
 modules = {name: sys.modules[name].__file__ for name in compiled.MODULES}
 print(json.dumps({"implementation": compiled.IMPLEMENTATION, "reason": compiled.REASON, "modules": modules,
-                  "games": games, "risk": repr(risk)}))
+                  "games": games, "risk": repr(risk), "exact": exact}))
 """
 
 
@@ -79,6 +87,8 @@ def test_compiled_and_pure_play_the_same_games() -> None:
     assert len(pure["games"]) == 3 * 42
     assert installed["games"] == pure["games"]
     assert installed["risk"] == pure["risk"] and "samples=60" in pure["risk"]
+    # the exact search at the end of a round: the same Fractions, figure by figure
+    assert len(pure["exact"]) == 2 * 9 and installed["exact"] == pure["exact"]
 
 
 def test_the_compiled_modules_docstring_examples_run_in_python() -> None:

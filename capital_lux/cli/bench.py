@@ -220,6 +220,16 @@ def advice(positions: int = 70, games: int = 20) -> Figures:
     return advicebench.figures(positions, games)
 
 
+def endgame(per_players: int = 70, check: int = 12) -> Figures:
+    """The exact search at the end of a round: over seeded last-turns positions of 2, 3 and 4
+    players, the share the risk panel and the ranking answer exactly within the default
+    budget, their CPU milliseconds by players and model, where the others lie, and a sample
+    compared figure by figure with the engine walk (``endgamebench``)."""
+    from ..analysis import endgamebench
+
+    return endgamebench.benchmark(per_players, check)
+
+
 def review(repeats: int = 3, games: int = 4) -> Figures:
     """The post-game review: CPU and wall seconds for a 4-player game at the default settings
     (target under 30 s of CPU) and to its first judged decision; random, rule-of-thumb and
@@ -355,7 +365,7 @@ def long_run(games: int = 100_000) -> Figures:
 
 BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "engine": engine, "kernel": kernel_figures, "differential": differential, "bots": bots,
-    "simulation": simulation, "risk": risk, "advice": advice, "review": review, "tutor": tutor, "load": load,
+    "simulation": simulation, "risk": risk, "advice": advice, "endgame": endgame, "review": review, "tutor": tutor, "load": load,
     "long_run": long_run, "classdb": classdb, "worksheet": worksheet,
 }
 

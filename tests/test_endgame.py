@@ -1,0 +1,103 @@
+"""The exact search at the end of a round (analysis/endgame.py) against the engine walk.
+
+``forward.exact_by_engine`` walks the rest of the round through the engine with every hidden
+card dealt and every modifier valued up front: the reference. The kernel's search deals and
+values only when it matters, and must give the same Fractions, figure by figure, for both
+models, the whole-move figures and every move's.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from capital_lux.analysis import endgame, forward
+from capital_lux.analysis.endgamebench import last_turn_positions
+from capital_lux.analysis.modifiers import modifier_posterior
+from capital_lux.analysis.risk import Estimate, example_view
+from capital_lux.engine.errors import Cancelled
+from capital_lux.engine.state import AGENT
+from capital_lux.engine.views import PlayerView
+
+#: Last-turns decisions with at most two cards hidden from the viewer (small enough for the engine walk).
+POSITIONS = [v for v in last_turn_positions(12, seed=11) if sum(v.hand_sizes) - len(v.hand) <= 2]
+
+
+def compare(v: PlayerView, model: str) -> int:
+    """Figures compared with the engine walk (every first move and none); asserts they agree."""
+    prior = modifier_posterior(v, model)
+    firsts = [None, *v.legal_actions]
+    searched = forward._exact_figures(v, model, prior, firsts, 2_000)
+    if searched is None:  # kept for the benchmark: the suite stays short
+        return 0
+    compared = 0
+    for first, figures in zip(firsts, searched):
+        walked = forward.exact_by_engine(v, model, prior, first, 6_000)
+        if walked is None:  # too big for the engine: the search is the only way there
+            continue
+        assert figures == forward.expected_figures(walked), (v.players, v.phase, model, first)
+        assert all(isinstance(f, Fraction) for f in figures)
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("model", endgame.MODELS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_search_gives_the_engine_walks_fractions(players: int, model: str) -> None:
+    positions = [v for v in POSITIONS if v.players == players][:4]
+    assert len(positions) == 4
+    assert sum(compare(v, model) for v in positions) >= 4
+
+
+def test_hidden_modifiers_a_pending_draw_and_scholar_draws_are_among_the_positions_checked() -> None:
+    """The placeholders and the undealt Scholar cards are exercised, not only plain plays."""
+    hidden = [v for v in POSITIONS if any(m.value is None for c in "BGPY" for m in v.modifiers_above[c])]
+    assert hidden and any(v.phase == AGENT for v in POSITIONS)
+    assert any("G" in {card.colour for card in v.hand} for v in POSITIONS)
+
+
+def test_a_tree_too_big_is_simulated_with_its_interval_and_says_so() -> None:
+    v = example_view(players=4, seed=34, cards_left=4)  # mid-round: far beyond the budget
+    risk = forward.forward_risk(v, "random", samples=200, seed=1)
+    assert not risk.exact and risk.samples == 200
+    assert isinstance(risk.p_exceed_any, Estimate) and risk.p_exceed_any.low <= risk.p_exceed_any.high
+
+
+def test_the_budget_is_read_on_the_clock_it_is_given() -> None:
+    v = next(v for v in POSITIONS if v.players == 4)
+    prior = modifier_posterior(v, "random")
+    ticks = iter(range(10**9))  # a clock that moves a second at each look: the budget is soon spent
+    assert forward._exact_figures(v, "random", prior, [None], 5_000, clock=lambda: float(next(ticks))) is None
+    assert forward._exact_figures(v, "random", prior, [None], 5_000) is not None  # a real clock: exact
+
+
+def test_cancelling_mid_search_leaves_nothing_half_done() -> None:
+    v = max(POSITIONS, key=lambda v: sum(v.hand_sizes))
+    prior = modifier_posterior(v, "random")
+    before = forward._exact_figures(v, "random", prior, [None, *v.legal_actions], 60_000)
+    looks = []
+
+    def stop() -> bool:
+        looks.append(1)
+        return len(looks) > 1
+
+    with pytest.raises(Cancelled):
+        forward._exact_figures(v, "random", prior, [None, *v.legal_actions], 60_000, should_stop=stop)
+    assert forward._exact_figures(v, "random", prior, [None, *v.legal_actions], 60_000) == before
+
+
+def test_the_search_model_stays_simulated() -> None:
+    v = POSITIONS[0]
+    assert forward._exact_figures(v, "search", modifier_posterior(v, "rule"), [None], 60_000) is None
+
+
+def test_the_benchmark_reports_shares_times_and_the_engine_check() -> None:
+    from capital_lux.analysis.endgamebench import benchmark
+
+    figures = benchmark(per_players=1, check=2)
+    assert figures["positions"] == 3
+    for model in endgame.MODELS:
+        assert 0 <= figures[f"{model}_exact_share"] <= 1
+        assert figures[f"{model}_all_panel"]["median_ms"] <= figures[f"{model}_all_panel"]["most_ms"]
+    assert figures["engine_walk_disagreements"] == 0
