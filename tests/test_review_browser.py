@@ -54,9 +54,12 @@ def test_a_finished_game_is_reviewed_and_a_mistake_is_tried_again(server: str, c
 
     tries = B.visible(page, ".cl-review-try")
     assert tries and "Learn from your mistakes" in page.inner_text(".cl-review")
-    for i in range(len(tries)):
+    for label in [button.inner_text() for button in tries]:  # each move once, found by its label
         said = page.inner_text(".cl-review-feedback")
-        B.visible(page, ".cl-review-try")[i].click()
+        shown = [button for button in B.visible(page, ".cl-review-try") if button.inner_text() == label]
+        if not shown:
+            continue
+        shown[0].click()
         page.wait_for_function("said => document.querySelector('.cl-review-feedback').innerText !== said", arg=said,
                                timeout=30_000)
         if page.query_selector(".cl-review-feedback .cl-review-found"):

@@ -69,8 +69,11 @@ HIDDEN: Final = -1000
 assert len(set(MODIFIERS)) == len(MODIFIERS)  # an Agent's draw is one value of each: a weight of 0 or 1
 
 
-class TooBig(Exception):
-    """The rest of the round did not fit in the time allowed."""
+class TooBig(Cancelled):
+    """The rest of the round did not fit in the time allowed (the caller simulates instead)."""
+
+    def __init__(self) -> None:
+        super().__init__("budget")
 
 
 class Root:
