@@ -65,11 +65,14 @@ def test_a_tree_too_big_is_simulated_with_its_interval_and_says_so() -> None:
 
 
 def test_the_budget_is_read_on_the_clock_it_is_given() -> None:
-    v = next(v for v in POSITIONS if v.players == 4)
-    prior = modifier_posterior(v, "random")
-    ticks = iter(range(10**9))  # a clock that moves a second at each look: the budget is soon spent
-    assert forward._exact_figures(v, "random", prior, [None], 5_000, clock=lambda: float(next(ticks))) is None
-    assert forward._exact_figures(v, "random", prior, [None], 5_000) is not None  # a real clock: exact
+    small = next(v for v in POSITIONS if v.players == 4)
+    prior = modifier_posterior(small, "random")
+    # a clock that stands still: a budget of one millisecond is never spent, the answer is exact
+    assert forward._exact_figures(small, "random", prior, [None], 1, clock=lambda: 0.0) is not None
+    big = example_view(players=4, seed=34, cards_left=4)
+    ticks = iter(range(0, 10**12, 1000))  # a clock that moves 1,000 seconds at each look: spent at once
+    clock = lambda: float(next(ticks))  # noqa: E731
+    assert forward._exact_figures(big, "random", modifier_posterior(big, "random"), [None], 60_000, clock=clock) is None
 
 
 def test_cancelling_mid_search_leaves_nothing_half_done() -> None:

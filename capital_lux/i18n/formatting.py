@@ -122,7 +122,7 @@ def format_list(items: list[str], lang: str) -> str:
     >>> format_list(["A", "B", "C"], "fr")
     'A, B et C'
     """
-    return _babel_list(items, locale=babel_locale(lang))
+    return str(_babel_list(items, locale=babel_locale(lang)))  # str(): mypyc builds without babel
 
 
 def spreadsheet_delimiter(lang: str) -> str:
