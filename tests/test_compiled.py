@@ -134,3 +134,16 @@ def test_the_pure_switch_reads_the_environment(monkeypatch: Any) -> None:
     assert not compiled.pure_requested()
     monkeypatch.delenv(compiled.ENV)
     assert not compiled.pure_requested()
+
+
+def test_with_a_c_compiler_the_install_compiled_the_kernel() -> None:
+    """mypyc refuses a type it cannot read (an import the build's environment lacks reads as
+    Any) and the install then quietly stays pure Python, half the speed: say so here."""
+    import shutil
+    import sysconfig
+
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if os.environ.get(compiled.ENV) or shutil.which(compiler) is None:
+        assert compiled.IMPLEMENTATION == "pure"
+        return
+    assert compiled.IMPLEMENTATION == "compiled", compiled.REASON
