@@ -58,7 +58,7 @@ def test_hidden_modifiers_a_pending_draw_and_scholar_draws_are_among_the_positio
 
 
 def test_a_tree_too_big_is_simulated_with_its_interval_and_says_so() -> None:
-    v = example_view(players=4, seed=34, cards_left=4)  # mid-round: far beyond the budget
+    v = example_view(players=4, seed=34, cards_left=3)  # mid-round: far beyond the budget
     risk = forward.forward_risk(v, "random", samples=200, seed=1)
     assert not risk.exact and risk.samples == 200
     assert isinstance(risk.p_exceed_any, Estimate) and risk.p_exceed_any.low <= risk.p_exceed_any.high
@@ -69,7 +69,7 @@ def test_the_budget_is_read_on_the_clock_it_is_given() -> None:
     prior = modifier_posterior(small, "random")
     # a clock that stands still: a budget of one millisecond is never spent, the answer is exact
     assert forward._exact_figures(small, "random", prior, [None], 1, clock=lambda: 0.0) is not None
-    big = example_view(players=4, seed=34, cards_left=4)
+    big = example_view(players=4, seed=34, cards_left=3)
     ticks = iter(range(0, 10**12, 1000))  # a clock that moves 1,000 seconds at each look: spent at once
     clock = lambda: float(next(ticks))  # noqa: E731
     assert forward._exact_figures(big, "random", modifier_posterior(big, "random"), [None], 60_000, clock=clock) is None

@@ -62,6 +62,9 @@ __all__ = [
 PLACEMENTS = ("bayes", "random")
 #: Milliseconds of CPU time the exact search may take before the answer is simulated instead.
 EXACT_MS = 200.0
+#: The exact search is tried only when no hand holds more cards than this (the end of a round
+#: in sight); earlier, it would only spend its budget before the simulation.
+EXACT_HAND = 3
 DEFAULT_SAMPLES = 2000
 
 Quantity = Union[Fraction, Estimate]
@@ -189,6 +192,8 @@ def _exact_figures(
     ``Outcome.figures`` figure at the reveal, exact; None when the search does not fit in
     ``exact_ms`` milliseconds of ``clock`` or the model's decisions cannot be enumerated."""
     if exact_ms <= 0 or model not in endgame.MODELS or v.phase in (DRAFT, GOLD, OVER) or v.round < 1:
+        return None
+    if max(v.hand_sizes) > EXACT_HAND:  # far from the round's end: the budget would be spent for nothing
         return None
     if len({weight for _, weight in prior.assignments}) > 1:  # the search takes equally likely values
         return None
