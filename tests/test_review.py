@@ -258,7 +258,9 @@ def test_free_play_offers_the_review_at_the_end_and_teaches_from_the_mistakes() 
         d = review.mistakes[0]
         assert "Learn from your mistakes" in review.learn_title.value and review.learn.layout.display is None
         assert len(review.tries.children) == d.choices
+        buttons = review.tries.children
         assert review.try_move(d.played) == d.verdict and "the move you played" in review.feedback.value
+        assert review.tries.children == buttons  # the same buttons: none is drawn anew under the learner's click
         assert review.next_button.layout.display == "none"
         worse = [m for m, _ in d.moves if d.verdict_for(m) not in ("best", "good") and m != d.played]
         if worse:
@@ -270,6 +272,7 @@ def test_free_play_offers_the_review_at_the_end_and_teaches_from_the_mistakes() 
             assert review.next_button.layout.display is None
             review.next_button.click()
             assert review.current == 1 and review.feedback.value == ""
+            assert review.tries.children != buttons and len(review.tries.children) == review.mistakes[1].choices
 
         free.set_language(translator("fr"))
         assert "Analyse de votre partie" in review.title.value and "Moments clés" in review.moments.value

@@ -5,6 +5,7 @@ good move is found."""
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Iterator
 
 import pytest
@@ -56,10 +57,12 @@ def test_a_finished_game_is_reviewed_and_a_mistake_is_tried_again(server: str, c
     assert tries and "Learn from your mistakes" in page.inner_text(".cl-review")
     for label in [button.inner_text() for button in tries]:  # each move once, found by its label
         said = page.inner_text(".cl-review-feedback")
-        shown = [button for button in B.visible(page, ".cl-review-try") if button.inner_text() == label]
-        if not shown:
+        # A locator, not a handle: the buttons are drawn anew as the feedback changes, and a
+        # locator finds the button again at the moment of the click.
+        button = page.locator(".cl-review-try:visible").filter(has_text=re.compile(f"^{re.escape(label)}$"))
+        if not button.count():
             continue
-        shown[0].click()
+        button.first.click()
         page.wait_for_function("said => document.querySelector('.cl-review-feedback').innerText !== said", arg=said,
                                timeout=30_000)
         if page.query_selector(".cl-review-feedback .cl-review-found"):

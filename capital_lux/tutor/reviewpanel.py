@@ -71,6 +71,8 @@ class ReviewPanel:
         self.learn_title = W.HTML()
         self.position = tagged(W.HTML(), "cl-review-position")
         self.tries = tagged(W.HBox(layout=W.Layout(flex_flow="row wrap")), "cl-review-tries")
+        self._tries_drawn: Decision | None = None  # the decision and language the buttons were drawn for
+        self._tries_lang = ""
         self.feedback = tagged(W.HTML(), "cl-review-feedback")
         self.next_button = tagged(W.Button(layout=W.Layout(width="auto", display="none")), "cl-review-next")
         self.next_button.on_click(lambda _: self._next())
@@ -242,12 +244,16 @@ class ReviewPanel:
                                            "points against the best.").format(
                 played=move_text(t, d.played), good=format_number(THRESHOLDS["good"], t.lang, 1))) + "</p>")
         self.position.value = table_html(t, v, d.index, doing=False)
-        buttons = []
-        for move, _ in sorted(d.moves, key=lambda m: m[0]):
-            button = tagged(W.Button(description=move_text(t, move), layout=W.Layout(width="auto")), "cl-review-try")
-            button.on_click(lambda _, m=move: self.try_move(m))
-            buttons.append(button)
-        self.tries.children = tuple(buttons)
+        if self._tries_drawn is not d or self._tries_lang != t.lang:  # the same buttons while the position stays: none vanishes under a click
+            self._tries_drawn, self._tries_lang = d, t.lang
+            buttons = []
+            for move, _ in sorted(d.moves, key=lambda m: m[0]):
+                button = tagged(W.Button(description=move_text(t, move), layout=W.Layout(width="auto")), "cl-review-try")
+                button.on_click(lambda _, m=move: self.try_move(m))
+                buttons.append(button)
+            for old in self.tries.children:
+                old.close()
+            self.tries.children = tuple(buttons)
         self.next_button.description = t.gettext("Next position")
         self.next_button.layout.display = None if self.found and self.current + 1 < len(self.mistakes) else "none"
 
