@@ -260,3 +260,63 @@ def test_kernels_kept_warm_are_not_learners_and_a_refused_fill_is_forgotten(monk
         assert kernels.learners() == 2 and kernels.is_full()
     finally:
         loop.close()
+
+
+def test_the_pool_is_refilled_once_the_class_has_arrived_one_kernel_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 30 pages taken from the pool asked Voila for 30 new warm kernels at once, and their
+    # start-up slowed every page of the class still being built.
+    from capital_lux.serve import guards
+
+    now = [100.0]
+    monkeypatch.setattr(guards.time, "monotonic", lambda: now[0])
+    kernels = ClassKernels(fill_quiet=10.0, fill_spacing=2.0)
+    loop = asyncio.new_event_loop()
+    pool: list[asyncio.Task[None]] = []
+    monkeypatch.setattr(kernels, "_pools", {"page.ipynb": pool}, raising=False)
+
+    def turn() -> None:  # let every waiting refill look at the clock
+        for _ in range(3):
+            loop.run_until_complete(asyncio.sleep(0))
+
+    try:
+        before = loop.create_task(kernels._fill_when_quiet(step=0))
+        pool.append(before)
+        turn()
+        assert before.done()  # the pool's first filling, before any learner, does not wait
+        pool.remove(before)
+        kernels.page_asked()  # a learner at 100 s
+        first, second, third = (loop.create_task(kernels._fill_when_quiet(step=0)) for _ in range(3))
+        pool += [first, second, third]
+        now[0] = 109.0
+        turn()
+        assert not any(task.done() for task in pool)  # the class may still be arriving
+        kernels.page_asked()  # another learner at 109 s: ten more seconds of quiet
+        now[0] = 118.0
+        turn()
+        assert not any(task.done() for task in pool)
+        pool.remove(third)  # a page came for this very kernel: it starts now
+        turn()
+        assert third.done() and not first.done() and not second.done()
+        now[0] = 119.5  # quiet at last, but the refill before started 1.5 s ago
+        turn()
+        assert not first.done() and not second.done()
+        now[0] = 120.5
+        turn()
+        assert [first.done(), second.done()].count(True) == 1  # one at a time
+        now[0] = 122.5
+        turn()
+        assert first.done() and second.done()
+    finally:
+        loop.close()
+
+
+def test_a_class_of_thirty_is_kept_warm_for_the_notebook_it_opens() -> None:
+    from traitlets import Dict
+
+    class WithPools(ClassKernels):  # as Voila's preheating manager is made: ClassKernels below it
+        kernel_pools_config = Dict({"default": {"pool_size": 2, "kernel_env_variables": {"A": "1"}}})
+
+    pools = WithPools(learners_expected=30).kernel_pools_config
+    assert pools["probability_exercises.ipynb"] == {"pool_size": 30, "kernel_env_variables": {"A": "1"}}
+    assert pools["default"]["pool_size"] == 2  # the other notebooks keep Voila's pool
+    assert WithPools().kernel_pools_config == {"default": {"pool_size": 2, "kernel_env_variables": {"A": "1"}}}

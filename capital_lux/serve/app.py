@@ -37,6 +37,7 @@ class PacedVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
                 raise web.HTTPError(429, "%d", math.ceil(wait), reason="Too many pages")
         kernels = self.kernel_manager
         if isinstance(kernels, ClassKernels) and self.request.method == "GET":
+            kernels.page_asked()
             kernels.drop_refused_fills()
             if kernels.is_full():  # before Voila takes a warm kernel or starts one
                 self.log.warning("The class is full: %d learners, ceiling %d", kernels.learners(), kernels.ceiling)

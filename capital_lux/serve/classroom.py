@@ -45,6 +45,8 @@ from ..lessons.storage import StorageError, data_folder, open_storage
 #: package installed elsewhere starts the class from the current folder, if it is a checkout.
 CHECKOUT = Path(__file__).resolve().parents[2]
 DEFAULT_PORT = 8866
+#: Pages made ready before the class arrives (one kernel each, about 130 MiB).
+DEFAULT_LEARNERS = 30
 LEARNERS_PAGE = "probability_exercises.ipynb"
 TEACHERS_PAGE = "teacher.ipynb"
 DATABASE_FILE = DEFAULT_DATABASE
@@ -296,6 +298,9 @@ def parser(t: Translator) -> argparse.ArgumentParser:
         "the address to listen on (default: every interface of this machine)"))
     commands.add_argument("--port", type=int, default=DEFAULT_PORT,
                           help=t.gettext("the port to listen on (default {port})").format(port=DEFAULT_PORT))
+    commands.add_argument("--learners", type=int, default=DEFAULT_LEARNERS, help=t.gettext(
+        "how many learners arrive at once: that many pages are made ready before they come "
+        "(default {learners})").format(learners=DEFAULT_LEARNERS))
     commands.add_argument("--lang", choices=LANGUAGES, default=None,
                           help=t.gettext("language: en, fr, es or pt (default: from the environment)"))
     return commands
@@ -307,7 +312,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     options, voila_options = parser(translator(default_language())).parse_known_args(arguments)
     t = translator(options.lang or default_language())
     try:
-        lines = stop(t) if options.action == "stop" else start(options.address, options.port, voila_options, t)
+        warm = [f"--ClassKernels.learners_expected={max(0, options.learners)}"]
+        lines = stop(t) if options.action == "stop" else start(options.address, options.port, warm + voila_options, t)
     except Refused as refusal:
         print(refusal, file=sys.stderr)
         return 1

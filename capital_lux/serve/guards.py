@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
+import time
 from typing import Any, Final
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
-from traitlets import Int
+from traitlets import Float, Int, Unicode
 
 #: The only websocket protocol the class's pages speak (Jupyter's binary v1 framing).
 V1: Final = "v1.kernel.websocket.jupyter.org"
@@ -132,6 +134,14 @@ class ClassKernels(AsyncMappingKernelManager):
     while the pool's first kernels are still starting is a learner like any other, not a
     full class. Starting kernels are counted, so a class arriving at once cannot overshoot
     the ceiling between two checks (by more than the pool it takes at the same moment).
+
+    A class arrives at once: each page it takes from the pool asks Voila for a new warm
+    kernel, and 30 kernels starting together (about 2 s of CPU each) slowed every page of
+    the class that was still being built. A refill therefore waits until no page has been
+    asked for during ``fill_quiet`` seconds, and starts alone (``fill_spacing`` seconds
+    after the one before); a page that has come to take that very kernel does not wait. The
+    pool's first filling, before any page, starts at once.
+    ``learners`` warms that many kernels of ``pool_notebook`` before the class arrives.
     """
 
     max_kernels = Int(0, config=True, help=(
@@ -139,12 +149,25 @@ class ClassKernels(AsyncMappingKernelManager):
         "memory and kernel_memory_mib."))
     kernel_memory_mib = Int(160, config=True, help=(
         "Memory one learner's kernel is allowed for when the ceiling is derived (MiB)."))
+    fill_quiet = Float(10.0, config=True, help=(
+        "Seconds without a page asked for before the warm pool is refilled (0: at once)."))
+    fill_spacing = Float(2.0, config=True, help="Seconds between two refills of the warm pool.")
+    learners_expected = Int(0, config=True, help=(
+        "Kernels of pool_notebook kept warm before the class arrives (0: Voila's pool size)."))
+    pool_notebook = Unicode("probability_exercises.ipynb", config=True, help=(
+        "The notebook the class opens, relative to the served folder."))
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)  # type: ignore[no-untyped-call]
         self._started: set[str] = set()  # a kernel joins once its start has returned (Jupyter lists it earlier)
         self._starting = 0
         self._filling = 0
+        self._last_page = -math.inf  # when a page was last asked for (time.monotonic)
+        self._last_fill = -math.inf
+        pools = getattr(self, "kernel_pools_config", None)  # Voila's, with preheat; it fills them after this
+        if self.learners_expected and isinstance(pools, dict):
+            self.kernel_pools_config = {**pools, self.pool_notebook: {**pools.get("default", {}),
+                                                                     "pool_size": self.learners_expected}}
 
     @property
     def ceiling(self) -> int:
@@ -172,6 +195,26 @@ class ClassKernels(AsyncMappingKernelManager):
     def is_full(self) -> bool:
         return self.learners() >= self.ceiling
 
+    def page_asked(self) -> None:
+        """A page was asked for: the pool's refills wait for the class to have arrived."""
+        self._last_page = time.monotonic()
+
+    def _awaited(self) -> bool:
+        """Whether the refill running now has been taken by a page (it is no longer in a pool)."""
+        task = asyncio.current_task()
+        return not any(task in pool for pool in self._warm_pools())
+
+    async def _fill_when_quiet(self, step: float = 0.25) -> None:
+        """Until the class has arrived and the refill before has had its time, or a page waits for this one."""
+        if self._last_page == -math.inf:
+            return  # the pool's first filling, before any learner: all at once, as Voila does
+        while not self._awaited():
+            now = time.monotonic()
+            if now - self._last_page >= self.fill_quiet and now - self._last_fill >= self.fill_spacing:
+                break  # checked and taken between two awaits: one refill at a time
+            await asyncio.sleep(step)
+        self._last_fill = time.monotonic()
+
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]  # async, as the base's
         filling = kwargs.get("env", {}).get("VOILA_PREHEAT") == "True"
         if kwargs.get("kernel_id") is None:
@@ -180,6 +223,8 @@ class ClassKernels(AsyncMappingKernelManager):
             if not filling and self.is_full():
                 self.log.warning("The class is full: %d learners, ceiling %d", self.learners(), self.ceiling)
                 raise web.HTTPError(503, "the class is full", reason="Class full")
+        if filling:
+            await self._fill_when_quiet()
         kwargs["extra_arguments"] = [*kwargs.get("extra_arguments", []), *KERNEL_ARGUMENTS]
         self._starting += 1
         self._filling += filling
