@@ -57,7 +57,7 @@ from capital_lux.analysis.endgamebench import last_turn_positions
 from capital_lux.analysis.forward import _exact_figures
 from capital_lux.analysis.modifiers import modifier_posterior
 exact = {}
-for i, v in enumerate(last_turn_positions(3, seed=7)):
+for i, v in enumerate(last_turn_positions(3, seed=7)[:8]):  # the ninth alone takes 9 s of pure Python
     for model in ("random", "rule"):
         figures = _exact_figures(v, model, modifier_posterior(v, model), [None, *v.legal_actions], 60_000)
         exact[f"{i} {model}"] = [[str(f) for f in row] for row in figures]
@@ -67,17 +67,28 @@ print(json.dumps({"implementation": compiled.IMPLEMENTATION, "reason": compiled.
 """
 
 
-def run(code: str, pure: bool) -> Any:
+def start(code: str, pure: bool) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if k != compiled.ENV}
     if pure:
         env[compiled.ENV] = "1"
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def result(process: subprocess.Popen[str]) -> Any:
+    out, err = process.communicate()
+    assert process.returncode == 0, err
+    return json.loads(out)
+
+
+def run(code: str, pure: bool) -> Any:
+    return result(start(code, pure))
 
 
 def test_compiled_and_pure_play_the_same_games() -> None:
-    pure, installed = run(WORKLOAD, pure=True), run(WORKLOAD, pure=False)
+    both = start(WORKLOAD, pure=True), start(WORKLOAD, pure=False)  # side by side: two interpreters, two cores
+    pure, installed = (result(process) for process in both)
     assert pure["implementation"] == "pure" and pure["reason"] == f"{compiled.ENV} is set"
     assert all(path.endswith(".py") for path in pure["modules"].values()), pure["modules"]
     # The installed run uses what this process chose, and its modules are of that kind.
@@ -88,7 +99,7 @@ def test_compiled_and_pure_play_the_same_games() -> None:
     assert installed["games"] == pure["games"]
     assert installed["risk"] == pure["risk"] and "samples=60" in pure["risk"]
     # the exact search at the end of a round: the same Fractions, figure by figure
-    assert len(pure["exact"]) == 2 * 9 and installed["exact"] == pure["exact"]
+    assert len(pure["exact"]) == 2 * 8 and installed["exact"] == pure["exact"]
 
 
 def test_the_compiled_modules_docstring_examples_run_in_python() -> None:

@@ -30,7 +30,7 @@ class LiveMemory(io.StringIO):
 
     def write(self, text: str) -> int:
         self.writes += 1
-        if self.writes % 20 == 0:
+        if self.writes % 80 == 0:  # every 20 games of 4 seats: a full collection is slow in a big process
             gc.collect()
             self.largest = max(self.largest, tracemalloc.get_traced_memory()[0])
         self.seek(0)
