@@ -418,17 +418,20 @@ def test_game_horizon_agrees_with_a_brute_force_play_out_to_the_end(position: st
     assert len({forward.mean(m.risk.points) for m in ranking.moves}) > 1  # the moves do differ
 
 
-def engine_play_outs(v: PlayerView, first: Action, games: int, seed: int, model: str) -> tuple[Estimate, Estimate, Estimate]:
+def engine_play_outs(v: PlayerView, first: Action, games: int, seed: int, model: str,
+                     to_round_end: bool = False) -> tuple[Estimate, Estimate, Estimate]:
     """The final margin, points and P(win) after ``first``, by the plain engine: each game a world
     drawn from the view (``determinize``, modifiers uniform), then every seat played by the
-    model's bot to the game's end. A reference that shares no code with the forward sampler."""
+    model's bot to the game's end (or the round's: the points are then the score change and
+    a "win" being ahead). A reference that shares no code with the forward sampler."""
     bot = RuleOfThumbBot()
     margins, points, wins = [], [], 0
     for i in range(games):
         rng = random.Random(seed * 7919 + i)
         w = determinize(v, rng)
+        before = w.scores()[v.viewer]
         w.apply_action(first)
-        while w.phase != OVER:
+        while w.phase != OVER and not (to_round_end and w.round != v.round):
             if w.phase in CHANCE_PHASES:
                 w.apply_action(sample_chance(w, rng))
             elif model == "random":
@@ -437,8 +440,8 @@ def engine_play_outs(v: PlayerView, first: Action, games: int, seed: int, model:
                 w.apply_action(bot.choose(view(w, w.current), rng))
         scores = w.scores()
         margins.append(scores[v.viewer] - max(x for q, x in enumerate(scores) if q != v.viewer))
-        points.append(scores[v.viewer])
-        wins += v.viewer in w.winners()
+        points.append(scores[v.viewer] - (before if to_round_end else 0))
+        wins += scores[v.viewer] == max(scores) if to_round_end else v.viewer in w.winners()
     return Estimate.of_values(margins), Estimate.of_values(points), Estimate.proportion(wins, games)
 
 
@@ -471,14 +474,21 @@ def test_a_decision_on_gold_is_ranked_by_the_game_it_leads_to() -> None:
         s = game.state
     v = view(s, s.current)
     with pytest.raises(ValueError, match="reveal is known"):
-        forward.rank_moves(v)  # to the round's end there is nothing left to judge
-    ranking = forward.rank_moves(v, "random", "random", seed=1, games=200 * len(v.legal_actions), min_games=200,
-                                 horizon="game")
-    assert {m.action for m in ranking.moves} == set(v.legal_actions)
-    for m in ranking.moves:
-        assert m.risk.game is not None
-        margin, points, p_win = engine_play_outs(v, m.action, 200, 3, "random")
-        assert agree(m.risk.game.margin, margin) and agree(m.risk.game.p_win, p_win), m.action
+        forward.forward_risk(v)  # the risk at the reveal is known; the decision is still to judge
+    for horizon in forward.HORIZONS:
+        ranking = forward.rank_moves(v, "random", "random", seed=1, games=200 * len(v.legal_actions),
+                                     min_games=200, horizon=horizon)
+        assert {m.action for m in ranking.moves} == set(v.legal_actions)
+        for m in ranking.moves:
+            margin, points, p_win = engine_play_outs(v, m.action, 200, 3, "random", to_round_end=horizon == "round")
+            if horizon == "round":
+                assert isinstance(m.risk.score_change, Estimate) and isinstance(m.risk.p_ahead, Estimate)
+                assert agree(m.risk.score_change, points) and agree(m.risk.p_ahead, p_win), m.action
+            else:
+                assert m.risk.game is not None
+                assert agree(m.risk.game.margin, margin) and agree(m.risk.game.points, points), m.action
+                assert agree(m.risk.game.p_win, p_win), m.action
+        assert len({round(forward.mean(m.risk.points), 6) for m in ranking.moves}) > 1  # gold does matter
 
 
 def test_game_horizon_is_seeded_and_plays_the_rounds_own_games_first() -> None:

@@ -406,14 +406,16 @@ def _simulated_summary(outcomes: list[Outcome], model: str, placement: str, prio
     )
 
 
-def _check(v: PlayerView, model: str, placement: str, horizon: str = "round") -> None:
+def _check(v: PlayerView, model: str, placement: str, horizon: str = "round", moves: bool = False) -> None:
+    """Refuse what cannot be looked at; a decision on gold (``moves``) can be ranked, though the
+    reveal it follows is known: by the points it keeps by the round's end, or the game's."""
     if model not in MODELS and model != QUICK:
         raise ValueError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
     if placement not in PLACEMENTS:
         raise ValueError(f"unknown modifier placement {placement!r}: choose from {', '.join(PLACEMENTS)}")
     if horizon not in HORIZONS:
         raise ValueError(f"unknown horizon {horizon!r}: choose from {', '.join(HORIZONS)}")
-    if v.round < 1 or v.phase == OVER or (v.phase == GOLD and horizon == "round"):
+    if v.round < 1 or v.phase == OVER or (v.phase == GOLD and not moves):
         raise ValueError(f"there is no round still to play in phase {v.phase}: the reveal is known")
 
 
@@ -588,15 +590,16 @@ def rank_moves(
 
     ``horizon="round"`` scores a move at this round's reveal; ``"game"`` plays every game on
     to the game's end and scores it by the final margin over the best other seat (with the
-    final points and the chance of winning beside it), always simulated; a decision on gold
-    can then be ranked too. Exact, to the round's end, when every move's tree is small. Otherwise every move plays the same seeded
+    final points and the chance of winning beside it), always simulated. A decision on gold
+    is ranked by simulation at either horizon. Exact, to the round's end, when every move's
+    tree is small. Otherwise every move plays the same seeded
     games, ``batch`` at a time, until each move is told apart from the best or found as
     good as it (after ``min_games`` each), or ``games`` are spent in all; then the chosen
     move is played again on as many fresh games for the figures quoted. ``partial`` gets
     the ranking so far after each batch (its quote not yet measured again: the move's own
     figures), so a caller can show it, or keep it if stopped.
     """
-    _check(v, model, placement, horizon)
+    _check(v, model, placement, horizon, moves=True)
     if not v.legal_actions:
         raise ValueError(f"player {v.viewer} has no decision to make now")
     prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
