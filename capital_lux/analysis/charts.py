@@ -28,7 +28,7 @@ from ..engine.cards import COLOURS, SYMBOLS
 from ..i18n import Translator, format_number, format_percent
 from ..i18n.sentences import action_label
 from ..engine.notation import CAPITAL, Play
-from .forward import ForwardRisk, MoveRisk, half_width, mean
+from .forward import ForwardRisk, MoveRisk, Quantity, half_width, mean
 from .risk import Estimate, MoveEstimate, RoundEndRisk, SimulatedRisk
 
 
@@ -290,7 +290,8 @@ def _bars_with_intervals(ax: Axes, values: list[float], halves: list[float], hat
 
 
 def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
-    """Each move's chance of exceeding at the round end, expected score change and chance to be ahead.
+    """Each move's chance of exceeding at the round end, expected score change and chance to be ahead;
+    to the game's end (``ForwardRisk.game``), its expected final margin and chance of winning instead.
 
     In the order given (the one ranking's: the hint's move first); moves into the hometown are hatched ``//``, into the
     capital ``..``; simulated figures carry 95% intervals, exact ones none.
@@ -299,11 +300,15 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
     axes = fig.subplots(1, 3, sharey=True)
     labels = [action_label(t, m.action) for m in moves]
     hatches = [(".." if m.action.to == CAPITAL else "//") if isinstance(m.action, Play) else "" for m in moves]
-    columns = [
+    ends = [m.risk.game for m in moves if m.risk.game is not None]
+    columns: list[tuple[str, list[Quantity], bool]] = [
         (t.gettext("Chance of exceeding in any colour"), [m.risk.p_exceed_any for m in moves], True),
         (t.gettext("Expected change of your score"), [m.risk.score_change for m in moves], False),
         (t.gettext("Chance to be ahead after the round"), [m.risk.p_ahead for m in moves], True),
     ]
+    if moves and len(ends) == len(moves):
+        columns[1:] = [(t.gettext("Expected final margin over the best other player"), [e.margin for e in ends], False),
+                       (t.gettext("Chance of winning"), [e.p_win for e in ends], True)]
     for ax, (title, values, probability) in zip(axes, columns):
         _bars_with_intervals(ax, [mean(q) for q in values], [half_width(q) for q in values], hatches)
         ax.set_title(title)
@@ -316,7 +321,10 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
     axes[0].invert_yaxis()
     if moves:
         first = moves[0].risk
-        if first.exact:
+        if ends:
+            title = t.gettext("Your moves, each followed to the game's end in {n} simulated games, 95% intervals, "
+                              "if the others play like the {bot}")
+        elif first.exact:
             title = t.gettext("Your moves, the hint's first: exact, if the others play like the {bot}")
         else:
             title = t.gettext("Your moves, the hint's first: {n} simulated games each, 95% intervals, "
@@ -328,7 +336,7 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
 def model_name(model: str, t: Translator) -> str:
     """An opponent model in words: "random bot", "rule-of-thumb bot", "search bot"."""
     names = {"random": t.gettext("random bot"), "rule": t.gettext("rule-of-thumb bot"),
-             "search": t.gettext("search bot")}
+             "search": t.gettext("search bot"), "quick": t.gettext("quick greedy bot")}
     return names.get(model, model)
 
 
