@@ -277,7 +277,8 @@ def test_analyse_one_position_by_clicking() -> None:
         page.click(".cl-wi-analyse")
         page.wait_for_selector(".cl-wi-analysis table.cl-moves", timeout=60_000)
         assert page.locator(".cl-wi-analysis table.cl-moves tr").count() == 3  # header and two moves
-        assert page.locator(".cl-wi-chart").is_visible()
+        page.locator(".cl-wi-chart").wait_for(state="visible", timeout=60_000)  # the table sharpens first, then the chart
+        assert page.locator(".cl-wi-analysis table.cl-moves tr").count() == 3
         page.screenshot(path=str(artifacts / "what-if.png"), full_page=True)
         page.click(".lm-TabBar-tab:has-text('Edit')")
         page.fill(".cl-wi-capital input", "Y6 Y6 Y6 Y6")
