@@ -317,7 +317,7 @@ def test_compare_every_move_runs_as_a_job_with_progress_and_can_be_cancelled() -
     assert app.analysis.value == "" and app.analysis_progress.layout.display == "none"
 
 
-def test_a_comparison_over_its_budget_stops_within_a_move_and_shows_the_moves_it_reached() -> None:
+def test_a_comparison_over_its_budget_stops_within_its_games_and_shows_the_figures_it_reached() -> None:
     from capital_lux.tutor.work import WorkRunner
 
     class Clock:  # every look at the clock "takes" a second: the budget runs out mid-comparison
