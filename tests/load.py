@@ -195,12 +195,14 @@ def single_page(loads: int = 5) -> dict[str, float]:
     return figures
 
 
-def server_share(sessions: int, pool: int | None = None) -> dict[str, float]:
+def server_share(sessions: int, pool: int | None = None, settings: tuple[str, ...] = (),
+                 name: str | None = None) -> dict[str, float]:
     """The server's part of a class arriving at once, without browsers: ``sessions`` requests of
     the tutor page together, each starting a kernel that runs the notebook before the page is
     sent; seconds until each page has arrived whole. (In a class each learner's browser runs on
     their own machine; here the browsers of ``classroom`` share the server's two cores.)
-    ``pool``: that many kernels preheated before the class arrives (voila.json's otherwise)."""
+    ``pool``: that many kernels preheated before the class arrives (voila.json's otherwise);
+    ``settings``: more of the server's, the figures then named ``name``."""
     import tempfile
     import urllib.request
     from concurrent.futures import ThreadPoolExecutor
@@ -213,7 +215,7 @@ def server_share(sessions: int, pool: int | None = None) -> dict[str, float]:
             answer.read()
         return time.perf_counter() - start
 
-    options = (UNPACED,) if pool is None else (UNPACED, f"--VoilaConfiguration.default_pool_size={pool}")
+    options = ((UNPACED,) if pool is None else (UNPACED, f"--VoilaConfiguration.default_pool_size={pool}")) + settings
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "voila.log"
         with voila_server(log, timeout=120, options=options) as url:
@@ -223,7 +225,7 @@ def server_share(sessions: int, pool: int | None = None) -> dict[str, float]:
             with ThreadPoolExecutor(sessions) as threads:
                 seconds = list(threads.map(fetch, [f"{url}?players=2&seed={i}&bots=random" for i in range(sessions)]))
             memory = kernel_memory_mib()
-    name = "server" if pool is None else f"server_pool_{pool}"
+    name = name or ("server" if pool is None else f"server_pool_{pool}")
     return {f"{name}_page_seconds_median": round(statistics.median(seconds), 1),
             f"{name}_page_seconds_p90": round(statistics.quantiles(seconds, n=10)[-1], 1),
             f"{name}_page_seconds_max": round(max(seconds), 1),
