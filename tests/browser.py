@@ -153,15 +153,20 @@ def learner_move(
 
     Policy (mirrored by the tests to rebuild the game): the first cards of the draft, the
     first card of the hand alternately into the Hometown and the Capital, the first choice.
+    A round end the page pauses on is continued first (not a decision: the game is the same).
     """
     scope = where + " "
-    page.wait_for_selector(  # a decision to make, or the end
+    page.wait_for_selector(  # a decision to make, a round end to read, or the end
         ", ".join(scope + x for x in (".cl-confirm-pick:visible", ".cl-hand-card:visible:enabled",
-                                      ".cl-choice:visible", '.cl-scores[data-final="1"]')),
+                                      ".cl-choice:visible", ".cl-continue:visible", '.cl-scores[data-final="1"]')),
         timeout=60_000,
     )
     if page.query_selector(scope + '.cl-scores[data-final="1"]'):
         return False
+    if page.query_selector(scope + ".cl-continue:visible"):  # the page pauses on a round end: read, then go on
+        page.click(scope + ".cl-continue")
+        page.wait_for_selector(scope + ".cl-continue", state="hidden", timeout=60_000)
+        return learner_move(page, move, timing, in_page, where)
     before = table_move(page, where)
     draft = visible(page, scope + ".cl-draft-card")
     confirm = visible(page, scope + ".cl-confirm-pick")

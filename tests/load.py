@@ -22,8 +22,9 @@ SCOPE = ".cl-freeplay "
 DECISION = ", ".join(
     SCOPE + x
     for x in (".cl-confirm-pick:visible", ".cl-hand-card:visible:enabled", ".cl-choice:visible",
-              '.cl-scores[data-final="1"]')
+              ".cl-continue:visible", '.cl-scores[data-final="1"]')
 )
+CONTINUE = SCOPE + ".cl-continue:visible"  # a round end the page pauses on
 
 
 async def _visible(page: Any, selector: str, enabled: bool = False) -> list[Any]:
@@ -53,6 +54,10 @@ async def play_session(
         await page.wait_for_selector(DECISION, timeout=timeout_ms)
         if await page.query_selector(SCOPE + '.cl-scores[data-final="1"]'):
             break
+        if await page.query_selector(CONTINUE):  # a round end the page pauses on: read, then go on
+            await page.click(CONTINUE)
+            await page.wait_for_selector(SCOPE + ".cl-continue", state="hidden", timeout=timeout_ms)
+            continue
         before = int(await page.get_attribute(SCOPE + TABLE, "data-move"))
         clicked = time.perf_counter()
         draft = await _visible(page, SCOPE + ".cl-draft-card")

@@ -99,3 +99,13 @@ def test_the_rulebooks_gold_example_names_each_colour_with_its_numbers() -> None
     english = lesson.text
     assert "blue 9, yellow 3, green 9, pink 12" in english and "blue 11, yellow 4, green 6, pink 13" in english
     assert "bleu 9, jaune 3, vert 9, rose 12" in translator("fr").gettext(english)
+
+
+def test_the_cleric_lessons_open_in_round_1_with_nothing_untaught_on_the_table() -> None:
+    """Bonus cards and the round end's gold are taught in chapter 4: chapter 3's Cleric and
+    last-Scholar lessons open in round 1 with no bonus card and no gold disc anywhere."""
+    for name in ("cleric", "cleric_one", "scholar_last"):
+        state = positions.load(name)[0].state
+        assert state.round == 1, name
+        assert not any(state.bonus) and not any(state.gold), name
+        assert not state.discards, name

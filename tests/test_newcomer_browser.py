@@ -1,7 +1,8 @@
 """The tutor as a newcomer meets it, in a real browser (one Voila, several pages).
 
-From the bare URL the first chapter is open; the learner's own decision leads the
-"what followed" panel at a round end; at 1024×768 and 1920×1080, in every language,
+From the bare URL the first chapter is open; at a round end the page pauses with the
+steps on top, each event said once, the learner's own decision leading the "what followed"
+panel, and round 2 only after "Continue to round 2"; at 1024×768 and 1920×1080, in every language,
 no element overflows its container (measured in the page) and tab labels are whole.
 Screenshots go to ``test-artifacts/``.
 """
@@ -85,7 +86,13 @@ def test_the_bare_url_opens_the_first_chapter(server: str, chromium: Any) -> Non
     page.close()
 
 
-def test_the_last_card_of_a_round_leaves_the_learners_decision_in_view(server: str, chromium: Any) -> None:
+def test_the_round_end_pauses_with_its_steps_on_top_until_the_learner_continues(server: str, chromium: Any) -> None:
+    from capital_lux.engine.notation import HOME, Play
+    from capital_lux.i18n import translator
+    from capital_lux.tutor.chapters import prepared_session
+    from capital_lux.tutor.roundend import REPORTED
+    from capital_lux.tutor.text import event_line, log_line
+
     page = open_page(chromium, server)
     page.click(".lm-TabBar-tab:has-text('4.')")
     chapter = ".cl-chapter-roundend"
@@ -93,13 +100,34 @@ def test_the_last_card_of_a_round_leaves_the_learners_decision_in_view(server: s
     card = page.inner_text(f"{chapter} .cl-hand-card >> nth=0")
     page.click(f"{chapter} .cl-hand-card >> nth=0")
     page.click(f"{chapter} .cl-to-home")
-    page.wait_for_selector(f"{chapter} .cl-lesson-status.cl-done", timeout=60_000)
+    page.wait_for_selector(f"{chapter} .cl-continue:visible", timeout=60_000)
+    page.wait_for_selector(f"{chapter} .cl-lesson-status.cl-done")
     first = page.inner_text(f"{chapter} .cl-recent .cl-my-decision")
     value = card.strip().split()[-1]
-    assert first.startswith("You play") and value in first and "Hometown" in first
-    recent = page.inner_text(f"{chapter} .cl-recent")
-    assert recent.count("\n") > 12  # the whole round end follows the decision
-    page.screenshot(path=str(ARTIFACTS / "newcomer-round-end-decision.png"), full_page=True)
+    assert first.startswith("You play") and value in first and "Hometown" in first  # the decision leads
+    # the steps on top of the table, visible, and the table still the round that ended
+    steps = page.locator(f"{chapter} .cl-pause .cl-roundend")
+    assert steps.is_visible() and "Round 1 end, step by step" in steps.inner_text()
+    above, table = steps.bounding_box(), page.locator(f"{chapter} {B.TABLE}").bounding_box()
+    assert above is not None and table is not None and above["y"] + above["height"] <= table["y"]
+    assert "Round 1 of 3" in page.inner_text(f"{chapter} {B.TABLE}")
+    assert not B.visible(page, f"{chapter} .cl-draft-card")  # no draft of round 2 yet
+    page.screenshot(path=str(ARTIFACTS / "newcomer-round-end-pause.png"), full_page=True)
+    # each event of the round end said once on the page (the same game, replayed here)
+    local = prepared_session("last_turns")
+    local.play(Play(local.view().hand[0], HOME))
+    events = [e for e in local.reports[-1].events if e.kind in REPORTED and e.kind != "reveal"]
+    shown, t, report = page.inner_text(chapter), translator("en"), local.reports[-1]
+    lines = [event_line(t, e, local.seat) for e in events]
+    # an earlier round's event may read the same ("Bot 1 is the starting player." at setup): once each
+    since = max(i for i, e in enumerate(local.log[: report.log_end]) if e.kind == "round_start")
+    earlier = [log_line(t, e, local.seat) for e in local.log[:since]]
+    assert len(lines) > 5
+    assert [(line, shown.count(line)) for line in lines if shown.count(line) != 1 + earlier.count(line)] == []
+    page.click(f"{chapter} .cl-continue")
+    page.wait_for_selector(f"{chapter} .cl-draft-card:visible", timeout=60_000)
+    assert "Round 2 of 3" in page.inner_text(f"{chapter} {B.TABLE}")
+    assert not B.visible(page, f"{chapter} .cl-continue")
     page.close()
 
 

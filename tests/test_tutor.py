@@ -333,7 +333,7 @@ def test_no_hidden_information_reaches_any_widget(players: int, seed: int) -> No
     checked_cards = checked_mods = 0
     while True:
         # the last round end's report shows the previous round's modifiers, public by then
-        cards, mods = check_no_leak(panel.session, ever_seen, {panel.roundend.model_id})
+        cards, mods = check_no_leak(panel.session, ever_seen, {panel.roundend.model_id, panel.pause_text.model_id})
         checked_cards += cards
         checked_mods += mods
         if panel.session.is_over():
@@ -403,7 +403,9 @@ def test_gold_decision_is_made_by_the_learner_with_buttons() -> None:
     assert all(isinstance(a, SaveWithGold) for a in v.legal_actions)
     assert "Round end: your limits" in panel.roundend.value
     click_action(panel, v.legal_actions[-1])
-    assert "step by step" in panel.roundend.value
+    assert "step by step" in panel.pause_text.value  # the page pauses on the round end, told on top
+    panel.continue_button.click()
+    assert "step by step" in panel.roundend.value  # then kept below the next round's table
 
 
 def test_agent_and_cleric_choices_come_from_the_legal_actions() -> None:
@@ -449,7 +451,7 @@ def test_the_bare_page_opens_on_the_first_chapter_and_free_play_can_be_chosen() 
 
 def test_the_panel_shows_the_learners_decision_first_however_long_the_rest() -> None:
     session = prepared_session("last_turns")
-    panel = GamePanel(translator("en"), session, extras=False)
+    panel = GamePanel(translator("en"), session, extras=False, pause=False)  # the pause tells the round end apart
     action = session.view().legal_actions[0]
     click_action(panel, action)
     assert session.reports, "the last turn ends the round"
@@ -475,6 +477,9 @@ def test_hint_and_risk_panel_work_at_every_decision_of_a_game() -> None:
     assert panel.hint is not None and panel.risk is not None
     rng = random.Random(2)
     while not panel.session.is_over():
+        if panel.paused_on() is not None:
+            assert panel.hint.button.disabled  # nothing to advise on a round end being read
+            panel.continue_button.click()
         v = panel.session.view()
         if v.phase not in (GOLD, OVER):
             assert "If the round ended now" in panel.risk.html.value

@@ -162,7 +162,9 @@ CHAPTERS: tuple[Chapter, ...] = (
             Lesson("last_turns", N_("Last turns"),
                    N_("A player has run out of cards: this is your last turn. Play it, then read the round end "
                       "below, step by step."),
-                   ROUND_ENDED, N_("Done: read each step of the round end below the table."), rulings=("R9",),
+                   ROUND_ENDED,
+                   N_("Done: read each step of the round end above the table, then continue to the next round."),
+                   rulings=("R9",),
                    earlier_round_ends=True),
             Lesson("gold", N_("Your gold decision"),
                    N_("The modifiers are face up and at least one of your colours exceeds its limit. Decide "
@@ -207,3 +209,13 @@ CHAPTERS: tuple[Chapter, ...] = (
         rulings=("R17",),
     ),
 )
+
+#: The chapter that explains the score sheet's tie-break columns (6s, 5s … 2s): a chapter
+#: before it shows the sheet without them.
+TIE_BREAKS_TAUGHT_IN = "scoring"
+
+
+def tie_breaks_taught(chapter: Chapter) -> bool:
+    """Whether the learner has met the tie-breaks by ``chapter`` (read in order)."""
+    keys = [c.key for c in CHAPTERS]
+    return keys.index(chapter.key) >= keys.index(TIE_BREAKS_TAUGHT_IN)

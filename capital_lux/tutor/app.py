@@ -192,7 +192,10 @@ class TutorApp:
         self.slots = [W.VBox() for _ in self.chapter_list]
         self.free_play = FreePlay(t, players, seed, bot_kind)
         # The two other apps (also notebooks of their own), reached from here, built when opened.
-        self.extra_slots = {"exercises": W.VBox(), "whatif": W.VBox()}
+        # Until then each tab holds its heading and a loading line: the first opening imports the
+        # analysis (a second or more), and a tab must never open blank.
+        self.loading = {name: tagged(W.HTML(), "cl-loading") for name in ("exercises", "whatif")}
+        self.extra_slots = {name: W.VBox([placeholder]) for name, placeholder in self.loading.items()}
         self.extras: dict[str, Any] = {}
         self.tabs = W.Tab(children=[*self.slots, self.free_play.box, *self.extra_slots.values()])
         # A newcomer starts at the start; a link that sets up a game (or says open=free) opens it.
@@ -223,6 +226,10 @@ class TutorApp:
         titles += [t.gettext("Probability exercises"), t.gettext("What if…")]
         for i, title in enumerate(titles):
             self.tabs.set_title(i, title)
+        headings = {"exercises": t.gettext("Probability exercises"), "whatif": t.gettext("What if? Explore a position")}
+        for name, placeholder in self.loading.items():
+            placeholder.value = (f'<div role="status"><h2>{escape(headings[name])}</h2><p class="cl-note">'
+                                 f'{escape(t.gettext("Loading this page, one moment please…"))}</p></div>')
 
     def open_chapter(self, index: int | None) -> ChapterView | None:
         """The chapter at tab ``index``, built on first use (None for the other tabs)."""

@@ -14,7 +14,7 @@ from ..engine.state import PLAY
 from ..i18n import Translator
 from ..i18n.editions import edition_notes
 from ..lessons import positions
-from ..lessons.chapters import CHAPTERS, Chapter, Goal, Lesson
+from ..lessons.chapters import CHAPTERS, Chapter, Goal, Lesson, tie_breaks_taught
 from ..lessons.rulings import ruling_text
 from .panel import GamePanel
 from .session import Session
@@ -89,6 +89,7 @@ class ChapterView:
         self.quiz.add_class("cl-quiz")
         lesson = chapter.lessons[0]
         self.panel = GamePanel(t, prepared_session(lesson.position), extras=False)
+        self.panel.tie_breaks = tie_breaks_taught(chapter)
         self.panel.reports_from = 0 if lesson.earlier_round_ends else len(self.panel.session.reports)
         self.panel.on_move.append(lambda panel, action: self.check())
         self.box = W.VBox([self.intro, self.picker, self.task, self.quiz, self.status, self.restart, self.panel.box])

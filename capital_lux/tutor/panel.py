@@ -3,6 +3,11 @@
 A ``GamePanel`` draws a ``Session`` and turns clicks into its moves. Free play and
 every chapter use one. A failure in a click shows a short message, never a
 traceback (the traceback goes to the server's log).
+
+At a round end the panel pauses: the round end step by step on top, the table as the
+round end left it, each event said once, and the next round's draft only after the
+learner clicks "Continue to round N" (the session itself has already moved on; the
+pause is only what the page shows).
 """
 
 from __future__ import annotations
@@ -17,11 +22,12 @@ import ipywidgets as W
 from ..engine.cards import N_
 from ..i18n import Translator
 from ..engine.notation import Action
+from ..engine.views import LogItem
 from ..engine.state import GOLD
 from .base import tagged
 from .controls import Controls
 from .extras import HintPanel, RiskPanel
-from .roundend import gold_decision_html, report_html
+from .roundend import REPORTED, RoundEndReport, gold_decision_html, paused_table, report_html
 from .scoresheet import score_sheet_html
 from .session import Session
 from ..lessons.table import table_html
@@ -35,7 +41,7 @@ LOG_LINES = 150
 class GamePanel:
     """Widgets showing one session from the learner's seat."""
 
-    def __init__(self, t: Translator, session: Session, extras: bool = True) -> None:
+    def __init__(self, t: Translator, session: Session, extras: bool = True, pause: bool = True) -> None:
         self.t = t
         self.session = session
         self.on_move: list[Callable[[GamePanel, Action], None]] = []
@@ -48,6 +54,14 @@ class GamePanel:
         self.recent = tagged(W.HTML(), "cl-recent")  # what the others did after the learner's last move
         self._recent_from: int | None = None
         self.reports_from = 0  # round-end reports before this one are not shown (a lesson's past)
+        self.pause = pause  # stop at each round end until the learner continues
+        self.continued = len(session.reports)  # round ends the learner has read (or that came before)
+        self.pause_text = W.HTML()
+        self.continue_button = tagged(W.Button(button_style="primary", layout=W.Layout(width="auto")), "cl-continue")
+        self.continue_button.on_click(lambda _: self._guard(self._continue))
+        self.pause_box = tagged(W.VBox([self.pause_text, self.continue_button], layout=W.Layout(display="none")),
+                                "cl-pause")
+        self.tie_breaks = True  # the score sheet's 6s…2s columns (a chapter before they are taught: off)
         self.undo_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-undo")
         self.undo_button.on_click(lambda _: self._guard(self._undo))
         self.log = tagged(W.HTML(), "cl-log-html")
@@ -66,7 +80,7 @@ class GamePanel:
         right = W.VBox([*side, self.log_title, self.log], layout=W.Layout(flex="2 1 380px"))
         below = W.HBox([left, right], layout=W.Layout(flex_flow="row wrap", width="100%"))
         self.table.layout = W.Layout(width="100%", overflow="auto")
-        self.box = tagged(W.VBox([self.table, below], layout=W.Layout(width="100%")), "cl-game")
+        self.box = tagged(W.VBox([self.pause_box, self.table, below], layout=W.Layout(width="100%")), "cl-game")
         self.render()
 
     # -- drawing ------------------------------------------------------------------------
@@ -88,13 +102,25 @@ class GamePanel:
         self.controls.selected = None
         self._notice = None
         self._recent_from = None
+        self.continued = len(session.reports)  # a game taken up mid-way does not pause on its past
         self.render()
+
+    def paused_on(self) -> RoundEndReport | None:
+        """The round end the page is paused on, or None (the game's end is not a pause: nothing follows it)."""
+        s = self.session
+        if not self.pause or len(s.reports) <= self.continued or s.is_over() or s.reports[-1].table is None:
+            return None
+        return s.reports[-1]
 
     def render(self) -> None:
         start = time.perf_counter()
         t, s = self.t, self.session
         v = s.view()
+        report = self.paused_on()
+        shown = paused_table(report) if report is not None else None
         self.controls.render(t, v)
+        self.controls.box.layout.display = "none" if report else None
+        self.undo_button.layout.display = "none" if report else None
         self.notify(self._notice)
         self.undo_button.description = t.gettext("Undo my last move")
         self.undo_button.tooltip = t.gettext(
@@ -102,12 +128,12 @@ class GamePanel:
             "or modifier cannot be taken back: what you have seen stays seen."
         )
         self.undo_button.disabled = not s.can_undo()
-        lines = [log_line(t, e, s.seat) for e in reversed(s.log[-LOG_LINES:])]
+        lines = [log_line(t, e, s.seat) for e in reversed(self._told(report, 0)[-LOG_LINES:])]
         self.log_title.value = f"<h4>{escape(t.gettext('Game log (newest first)'))}</h4>"
         self.log.value = '<div class="cl-log">' + "".join(f"<p>{escape(x)}</p>" for x in lines if x) + "</div>"
         recent = []
         if self._recent_from is not None:
-            recent = [x for x in (log_line(t, e, s.seat) for e in s.log[self._recent_from :]) if x]
+            recent = [x for x in (log_line(t, e, s.seat) for e in self._told(report, self._recent_from)) if x]
         # The decision first, then everything that followed, however long (a round end is long).
         self.recent.value = (
             f'<div class="cl-note"><b>{escape(t.gettext("Your decision and what followed:"))}</b><br>'
@@ -115,22 +141,45 @@ class GamePanel:
             + "".join(f"<br>{escape(x)}" for x in recent[1:]) + "</div>"
             if recent else ""
         )
-        if v.phase == GOLD and s.learner_to_move():
+        self.pause_box.layout.display = None if report else "none"
+        if report is not None:
+            self.pause_text.value = '<div class="cl-note cl-pause-note"><b>{}</b></div>{}'.format(
+                escape(t.gettext("Round {number} is over. Read how it ended, step by step, then continue to round "
+                                 "{next}.").format(number=report.round, next=report.round + 1)),
+                report_html(t, report, s.seat))
+            self.continue_button.description = t.gettext("Continue to round {number}").format(number=report.round + 1)
+            self.roundend.value = ""  # on top, once
+        elif v.phase == GOLD and s.learner_to_move():
             self.roundend.value = gold_decision_html(t, v)
         elif len(s.reports) > self.reports_from:
             self.roundend.value = report_html(t, s.reports[-1], s.seat)
         else:
             self.roundend.value = ""
         winners = s.state.winners() if s.is_over() else None  # public once the game is over
-        self.scores.value = score_sheet_html(t, v, winners)
-        placement_views = s.placement_views()  # for the guess from where modifiers lie
-        if self.risk is not None:
-            self.risk.render(t, v, placement_views)
-        if self.hint is not None:
-            self.hint.render(t, v, placement_views)
+        self.scores.value = score_sheet_html(t, shown or v, winners, self.tie_breaks)
+        for part in (self.risk, self.hint):  # advice on the next round waits for it
+            if part is not None:
+                part.box.layout.display = "none" if report else None
+        if shown is not None and self.hint is not None:
+            self.hint.render(t, shown)  # nothing to decide on the paused table: no hint to ask
+        elif report is None:
+            placement_views = s.placement_views()  # for the guess from where modifiers lie
+            if self.risk is not None:
+                self.risk.render(t, v, placement_views)
+            if self.hint is not None:
+                self.hint.render(t, v, placement_views)
         # Last: a browser that sees the new table (its data-move) sees every other part updated.
-        self.table.value = table_html(t, v, s.moves)
+        self.table.value = table_html(t, shown, s.moves, doing=False) if shown else table_html(t, v, s.moves)
         self.last_render_seconds = time.perf_counter() - start
+
+    def _told(self, report: RoundEndReport | None, start: int) -> list[LogItem]:
+        """The log from ``start``; while paused on ``report``, only up to its round end and
+        without what the step-by-step report tells (each event is said once)."""
+        log = self.session.log
+        if report is None:
+            return log[start:]
+        since = max((i for i, e in enumerate(log[: report.log_end]) if e.kind == "round_start"), default=0)
+        return [e for i, e in enumerate(log[: report.log_end]) if i >= start and not (i >= since and e.kind in REPORTED)]
 
     # -- clicks -------------------------------------------------------------------------
     def _act(self, action: Action) -> None:
@@ -144,6 +193,12 @@ class GamePanel:
         self.render()
         for listener in self.on_move:
             listener(self, action)
+
+    def _continue(self) -> None:
+        """Past the round end the page paused on: the next round's table and decisions."""
+        self.continued = len(self.session.reports)
+        self._recent_from = None  # the round end has been read; its story stays in the log
+        self.render()
 
     def _undo(self) -> None:
         if not self.session.can_undo():

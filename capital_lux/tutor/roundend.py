@@ -7,13 +7,13 @@ round end, the round-end events, and the modifiers as they were turned face up
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 
 from ..engine.cards import COLOURS, Card, format_modifier
 from ..i18n import Translator
 from ..engine.rules import over_limit
-from ..engine.state import Event, GameState
+from ..engine.state import GOLD, Event, GameState
 from ..engine.views import PlayerView
 from ..lessons.table import cards_html
 from ..i18n.editions import edition_notes
@@ -29,6 +29,24 @@ class RoundEndReport:
     hometown_totals: tuple[dict[str, int], ...]  # at the reveal, hands included
     has_cards: tuple[dict[str, bool], ...]
     events: tuple[Event, ...]  # from the reveal to the next starting player (or the end)
+    # The learner's table as the round end left it, before the next round's deal, and the
+    # length of the learner's log at that moment: the page can pause there (see ``paused_table``).
+    table: PlayerView | None = None
+    log_end: int = 0
+
+
+#: The log's kinds that the step-by-step report tells: while the page pauses on a round
+#: end, the log and the "what followed" panel leave them to the report (each said once).
+REPORTED = frozenset({"last_turns", "turn_skipped", "hand_to_hometown", "reveal", "gold_spent", "discard", "bonus",
+                      "starting_player", "game_over"})
+
+
+def paused_table(r: RoundEndReport) -> PlayerView | None:
+    """The table to show while the page pauses on ``r``: the view after the round end, still
+    numbered as the round that ended and in its round-end phase (no next round's draft yet)."""
+    if r.table is None:
+        return None
+    return replace(r.table, round=r.round, phase=GOLD, legal_actions=())
 
 
 def make_report(

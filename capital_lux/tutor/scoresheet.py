@@ -28,20 +28,24 @@ def score_rows(v: PlayerView) -> list[tuple[int, int, int, int, int]]:
     return rows
 
 
-def score_sheet_html(t: Translator, v: PlayerView, winners: list[int] | None = None) -> str:
-    """The running count during the game, the final sheet (with winners) once it is over."""
+def score_sheet_html(t: Translator, v: PlayerView, winners: list[int] | None = None, tie_breaks: bool = True) -> str:
+    """The running count during the game, the final sheet (with winners) once it is over.
+
+    ``tie_breaks=False`` leaves out the "6s 5s 4s 3s 2s" columns: a chapter before the one
+    that explains them shows only what it has taught."""
     final = v.phase == OVER
+    breaks = VALUES[::-1] if tie_breaks else ()
     title = t.gettext("Final score sheet") if final else t.gettext("Points so far")
     head = (
         f"<tr><th></th><th>{escape(t.term('Hometown'))}</th><th>{escape(t.term('bonus card', 2))}</th>"
         f"<th>{escape(t.term('gold disc', 2))}</th><th>{escape(t.term('score'))}</th>"
-        + "".join(f"<th>{escape(t.gettext('{value}s').format(value=x))}</th>" for x in reversed(VALUES))
+        + "".join(f"<th>{escape(t.gettext('{value}s').format(value=x))}</th>" for x in breaks)
         + "</tr>"
     )
     rows = []
     for p, town, bonus, gold, total in score_rows(v):
         values = _values(v, p)
-        counts = "".join(f"<td>{values.count(x)}</td>" for x in reversed(VALUES))
+        counts = "".join(f"<td>{values.count(x)}</td>" for x in breaks)
         name = escape(player_name(t, p, v.viewer))
         if final and winners and p in winners:
             name = "★ " + name

@@ -19,7 +19,7 @@ import hashlib
 import random
 import secrets
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from ..engine.cards import KIND, N_, Card
@@ -258,7 +258,9 @@ class Session:
                     self._reveal = item
                 if item.kind in ("starting_player", "game_over") and self._reveal is not None:
                     revealed = {c: list(v) for c, v in (self._reveal.revealed or {}).items()}
-                    self.reports.append(make_report(told, self._reveal.round, revealed, self._round_events))
+                    report = make_report(told, self._reveal.round, revealed, self._round_events)
+                    # the table as the round end left it (``told`` has not dealt the next round yet)
+                    self.reports.append(replace(report, table=view(told, self.seat), log_end=len(self.log)))
                     self._reveal = None
 
     def placement_views(self) -> dict[tuple[str, int], PlayerView]:

@@ -29,7 +29,7 @@ from ..analysis.forward import EQUIVALENT_POINTS, MoveRisk, Quantity, Ranking, d
 from ..analysis.risk import Estimate
 from ..i18n import Translator, format_interval, format_number, format_percent, translator
 from ..i18n.sentences import action_sentence
-from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
+from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play, SaveWithGold
 from ..engine.state import PHASES, GameState
 from ..engine.views import LogItem, public_step, view
 from ..lessons.whatif import (
@@ -115,16 +115,20 @@ def moves_table_html(t: Translator, ranking: Ranking) -> str:
     return f'<table class="cl-table cl-moves"><tr>{header}</tr>{"".join(rows)}</table>'
 
 
-def ranking_note(t: Translator, seat: int, seed: int, ranking: Ranking) -> str:
+def ranking_note(t: Translator, seat: int, seed: int, ranking: Ranking, yours: bool = False) -> str:
     """How the figures were found (exact, or on how many seeded games and to which end) and
-    what the order and ≈ mean, in whole sentences."""
+    what the order and ≈ mean, in whole sentences; ``yours``: the page is seen by ``seat``."""
     model = ranking.moves[0].risk.model if ranking.moves else "random"
     if ranking.games == 0:
-        notes = [t.gettext("Player {seat}'s moves, exact: every hidden card and every decision to the round's end "
-                           "is counted, if the others play like the {bot}.").format(seat=seat, bot=model_name(model, t))]
+        notes = [(t.gettext("Your moves, exact: every hidden card and every decision to the round's end is counted, "
+                            "if the others play like the {bot}.") if yours else
+                  t.gettext("Player {seat}'s moves, exact: every hidden card and every decision to the round's end "
+                            "is counted, if the others play like the {bot}.")).format(seat=seat, bot=model_name(model, t))]
     else:
-        notes = [t.gettext("Player {seat}'s moves, each followed by the same {n} simulated deals (seed {seed}); "
-                           "95% intervals in brackets.").format(seat=seat, n=ranking.games, seed=seed)]
+        notes = [(t.gettext("Your moves, each followed by the same {n} simulated deals (seed {seed}); 95% intervals "
+                            "in brackets.") if yours else
+                  t.gettext("Player {seat}'s moves, each followed by the same {n} simulated deals (seed {seed}); "
+                            "95% intervals in brackets.")).format(seat=seat, n=ranking.games, seed=seed)]
     if ranking.horizon == "game":
         notes.append(t.gettext("Each game is played on to the game's end; the moves are ranked by the expected final "
                                "margin over the best other player."))
@@ -143,10 +147,13 @@ def _public_action(action: Action, items: list[LogItem]) -> Action | None:
     return Pick(()) if hidden and isinstance(action, Pick) else action
 
 
-def _log_line(t: Translator, seat: int, action: Action, me: int) -> str:
-    """The mover reads the line: their own move in the second person, the others named as the
-    table names them ("Player 1", not "Bot 1"): one name per seat on the page."""
-    return action_sentence(t, seat, action, me, bots=False)
+def _log_line(t: Translator, seat: int, action: Action, me: int, mover: int) -> str:
+    """The page's viewer (``me``, the "Seen by" seat) reads the line: their own moves in the
+    second person, the others named as the table names them ("Player 1", not "Bot 1"): one
+    name per seat on the page. The log tells what the ``mover`` saw: a secret decision of
+    another seat stays a secret, told as the mover reads it."""
+    secret = seat != mover and isinstance(action, (Pick, SaveWithGold))
+    return action_sentence(t, seat, action, mover if secret else me, bots=False)
 
 
 def phase_label(t: Translator, phase: str) -> str:
@@ -252,7 +259,7 @@ class WhatIfApp:
         self.paste_button.on_click(lambda _: self.load_pasted())
         self.upload.observe(lambda change: self.load_upload(change["new"]), names="value")
         self._quiet = False
-        self.seen_by.observe(lambda change: None if self._quiet else self._draw_table(), names="value")
+        self.seen_by.observe(lambda change: None if self._quiet else self._seen_by_changed(), names="value")
         self.seat.observe(lambda change: None if self._quiet else self._fill_seat_fields(), names="value")
         self.apply_button.on_click(lambda _: self.apply_edits())
         self.analyse_button.on_click(lambda _: self.analyse())
@@ -347,18 +354,37 @@ class WhatIfApp:
         self.ranking, self.moves = None, []
         self.analysis.value = ""
         self.chart.layout.display = "none"
-        legal = s.legal_actions() if to_move in seats else []
-        options = [(move_text(t, a, own=False), str(a)) for a in legal]  # cards as the table shows them
+        self._label_moves(keep=False)
+        self.play_button.disabled = not self.move.options
+        self.analyse_button.disabled = not (s.legal_actions() if to_move in seats else [])
+
+    def _viewer(self) -> int:
+        """The seat the page is seen by: "You" on the table, in the log and in the moves."""
+        return int(self.seen_by.value) if self.seen_by.value is not None else 0
+
+    def _label_moves(self, keep: bool = True) -> None:
+        """The mover's moves, in the second person when the page is seen by the mover
+        (``keep``: the chosen move stays chosen)."""
+        s, t = self.state, self.t
+        mover = s.current_player()
+        legal = s.legal_actions() if 0 <= mover < s.players else []
+        own = mover == self._viewer()
+        options = [(move_text(t, a, own=own), str(a)) for a in legal]  # cards as the table shows them
         if s.is_chance_node():
             options = [(t.gettext("let chance decide (seeded)"), "chance")]
+        chosen = self.move.value if keep else None
         self.move.options = options
-        self.move.value = options[0][1] if options else None
-        self.play_button.disabled = not options
-        self.analyse_button.disabled = not legal
+        values = [value for _, value in options]
+        self.move.value = chosen if chosen in values else (values[0] if values else None)
+
+    def _seen_by_changed(self) -> None:
+        """Another seat's eyes: the table, the moves and the log name the seats from there."""
+        self._draw_table()
+        self._label_moves()
+        self._show_log()
 
     def _draw_table(self) -> None:
-        viewer = self.seen_by.value if self.seen_by.value is not None else 0
-        self.table.value = position_html(self.t, view(self.state, int(viewer)), self.played)
+        self.table.value = position_html(self.t, view(self.state, self._viewer()), self.played)
 
     def _fill_seat_fields(self) -> None:
         """Another seat chosen: show its zones; the table-wide fields keep what was typed."""
@@ -527,7 +553,7 @@ class WhatIfApp:
             self.chart.value = figure_png(forward_move_chart(ranking.moves, t))
             self.chart.layout.display = ""
             self.analysis_progress.layout.display = "none"
-        self.analysis.value = (f'<div class="cl-note">{ranking_note(t, seat, seed, ranking)}</div>'
+        self.analysis.value = (f'<div class="cl-note">{ranking_note(t, seat, seed, ranking, yours=seat == self._viewer())}</div>'
                                + moves_table_html(t, ranking))
 
     def cancel_analysis(self) -> None:
@@ -560,6 +586,7 @@ class WhatIfApp:
         chosen = next((a for a in s.legal_actions() if str(a) == self.move.value), None)
         if chosen is None:
             return
+        own = mover == self._viewer()
         bots = {p: policy for p in range(s.players) if p != mover}
         result = play_and_continue(s, chosen, seed, bots, stop_for=mover)
         told = []
@@ -569,12 +596,14 @@ class WhatIfApp:
             shown = _public_action(action, public_step(replay, action, mover))
             if shown is not None:
                 told.append((seat, shown, mover))
-        self._accept(result.state, t.gettext("Played: {move}").format(move=move_text(t, chosen, own=False)))
+        self._accept(result.state, t.gettext("Played: {move}").format(move=move_text(t, chosen, own=own)))
         self.told = told
         self._show_log()
 
     def _show_log(self) -> None:
-        lines = "".join(f"<li>{escape(_log_line(self.t, *entry))}</li>" for entry in self.told)
+        me = self._viewer()
+        lines = "".join(f"<li>{escape(_log_line(self.t, seat, action, me, mover))}</li>"
+                        for seat, action, mover in self.told)
         self.log.value = f'<ol class="cl-log">{lines}</ol>' if self.told else ""
 
     # -- export ------------------------------------------------------------------------------------------

@@ -20,8 +20,9 @@ from ...engine.state import GameState
 
 #: Gallery names and their titles (English msgids: show them with ``t.gettext``).
 TITLES: dict[str, str] = {
-    "rulebook-agent": N_("Rulebook: Bob's Agent looks at a modifier and places it"),
-    "rulebook-cleric": N_("Rulebook: Mary's Cleric takes the lowest card of a colour"),
+    # the rulebook's Bob and Mary are named as the page names their seats
+    "rulebook-agent": N_("Rulebook: Player 2's Agent looks at a modifier and places it"),
+    "rulebook-cleric": N_("Rulebook: Player 1's Cleric takes the lowest card of a colour"),
     "rulebook-bonus": N_("Rulebook: three players tie for the yellow bonus cards"),
     "rulebook-round-end": N_("Rulebook: gold discs keep two colours, the third is discarded"),
     "first-deal": N_("The first deal of a seeded game"),

@@ -42,10 +42,10 @@ POSITIONS: dict[str, Position] = {
     "scholar": Position(3, 1, 2),
     "merchant": Position(3, 0, 2),
     "agent": Position(3, 0, 2),
-    "cleric": Position(3, 0, 15),
-    "cleric_one": Position(3, 0, 12),
+    "cleric": Position(3, 29, 3),  # round 1: no bonus card or gold on the table yet
+    "cleric_one": Position(3, 1, 2),
     "cleric_none": Position(3, 0, 2),
-    "scholar_last": Position(3, 6, 29),
+    "scholar_last": Position(3, 15, 7),
     "agent_empty": Position(3, 9, 11),
     "last_turns": Position(3, 1, 7),
     "gold": Position(3, 66, 8),
