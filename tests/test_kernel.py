@@ -240,3 +240,19 @@ def test_draft_options_and_copies_are_the_set_based_definitions() -> None:
         held = sorted(rng.choices(range(20), k=rng.randrange(0, 9)))
         assert draft_options(held) == sorted(set(combinations(held, min(2, len(held)))))
         assert copies(held) == len(held) - len(set(held))
+
+
+def test_the_fingerprint_of_the_seeded_benchmarks_is_the_same_in_any_process_compiled_or_pure() -> None:
+    """The digest a refactor is checked with (``python -m capital_lux.analysis.fingerprint``,
+    before and after) depends on the seeds alone: not on string hashing, not on the build."""
+    import os
+    import subprocess
+    import sys
+
+    def digest(**env: str) -> str:
+        out = subprocess.run([sys.executable, "-m", "capital_lux.analysis.fingerprint"], capture_output=True,
+                             text=True, check=True, env={**os.environ, **env})
+        return out.stdout.strip()
+
+    first = digest(PYTHONHASHSEED="1")
+    assert len(first) == 64 and digest(PYTHONHASHSEED="2", CAPITAL_LUX_PURE="1") == first

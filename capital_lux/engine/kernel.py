@@ -157,15 +157,18 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
     # no set. Recounted whenever hands are made (the draft's end).
     extra = [copies(h) for h in hands]
     phase, cur = ks.phase, ks.current
+    stop = -1 if stop_seat is None else stop_seat  # an int: compiled, a plain comparison
     while True:
+        # The stop seat's decision, once for every phase that asks one: stop there, or make
+        # it if resumed. The stop seat is never inline, so no inline branch below needs this.
+        if cur == stop and (phase == PLAY or phase == DRAFT or phase == GOLD or phase == AGENT or phase == CLERIC):
+            if not resume:
+                break
+            resume = False
         if phase == PLAY:
             hand = hands[cur]
             seat_bits = inline[cur]
             if seat_bits is None:
-                if cur == stop_seat:
-                    if not resume:
-                        break
-                    resume = False
                 ks.phase, ks.current = phase, cur
                 kind, to_home = policies[cur].decide(ks)
                 hand.remove(kind)
@@ -249,10 +252,6 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                     i = draw_below(seat_bits, m)
                     cards = choices[i]
                 else:
-                    if cur == stop_seat:
-                        if not resume:
-                            break
-                        resume = False
                     ks.phase, ks.current = phase, cur
                     cards = policies[cur].decide(ks)
                 for kind in cards:
@@ -298,10 +297,6 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 i = draw_below(seat_bits, m)
                 saved = choices[i]
             else:
-                if cur == stop_seat:
-                    if not resume:
-                        break
-                    resume = False
                 saved = policies[cur].decide(ks)
             ks.gold_choices[cur] = saved
             ks.gold_queue.pop(0)
@@ -331,10 +326,6 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
             if seat_bits is not None:
                 colour = draw_below(seat_bits, 4)
             else:
-                if cur == stop_seat:
-                    if not resume:
-                        break
-                    resume = False
                 ks.phase, ks.current = phase, cur
                 colour = policies[cur].decide(ks)
             ks.mods[colour].append((cur, ks.pending))  # type: ignore[arg-type]  # set by the draw
@@ -348,10 +339,6 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
                 i = draw_below(seat_bits, m)
                 colour = takes[i]
             else:
-                if cur == stop_seat:
-                    if not resume:
-                        break
-                    resume = False
                 ks.phase, ks.current = phase, cur
                 colour = policies[cur].decide(ks)
             insort(home[cur][colour], capital[colour].pop(0))
