@@ -42,7 +42,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str], stdin: str = "",
         (["play", "--lang", "de"], "invalid choice"),
         (["replay"], "required"),
         (["replay", "missing.json"], "cannot read missing.json"),
-        (["bench", "nonsense"], "unknown benchmark nonsense"),
+        (["bench", "nonsense"], "Unknown benchmark nonsense"),
     ],
 )
 def test_bad_arguments_print_usage_and_exit_2(argv: list[str], message: str,

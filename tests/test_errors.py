@@ -47,3 +47,21 @@ def test_the_errors_keep_their_homes_for_callers() -> None:
     assert phases.IllegalActionError is state.IllegalActionError
     assert reachable.PositionError is position.PositionError
     assert issubclass(position.PositionError, CapitalLuxError)
+
+
+def test_no_bare_value_error_is_raised_and_a_usage_error_names_the_caller_s_mistake() -> None:
+    """Every refusal is of the family: a reader's input gets a catalogue text (the i18n scan
+    checks it), a caller's broken contract a ``UsageError``; none is a bare ``ValueError``."""
+    import ast
+    from pathlib import Path
+
+    from capital_lux.engine.errors import UsageError
+
+    bare = []
+    for path in Path(capital_lux.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
+                    and isinstance(node.exc.func, ast.Name) and node.exc.func.id == "ValueError"):
+                bare.append(f"{path.name}:{node.lineno}")
+    assert bare == []
+    assert issubclass(UsageError, CapitalLuxError)

@@ -473,7 +473,7 @@ def test_a_decision_on_gold_is_ranked_by_the_game_it_leads_to() -> None:
         game.play(sample_chance(s, rng) if s.phase in CHANCE_PHASES else bot.choose(view(s, s.current), rng))
         s = game.state
     v = view(s, s.current)
-    with pytest.raises(ValueError, match="reveal is known"):
+    with pytest.raises(ValueError, match="already revealed"):
         forward.forward_risk(v)  # the risk at the reveal is known; the decision is still to judge
     for horizon in forward.HORIZONS:
         ranking = forward.rank_moves(v, "random", "random", seed=1, games=200 * len(v.legal_actions),

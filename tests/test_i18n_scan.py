@@ -95,8 +95,9 @@ def _subclasses(cls: type) -> set[str]:
     return {cls.__name__}.union(*(_subclasses(sub) for sub in cls.__subclasses__()))
 
 
-#: The engine's error family: their messages are shown to users wherever they are raised.
-REFUSALS = frozenset(_subclasses(CapitalLuxError))
+#: The engine's error family: their messages are shown to users wherever they are raised;
+#: all but ``UsageError``, a caller's broken contract, whose message is for the programmer.
+REFUSALS = frozenset(_subclasses(CapitalLuxError) - {"UsageError"})
 #: Words that are names, not text to translate.
 PROPER_NAMES = ("Capital Lux", *LANGUAGE_NAMES.values())
 

@@ -475,7 +475,7 @@ def test_every_kind_of_decision_can_be_compared_and_simulated(phase: str) -> Non
         assert all(m.risk.samples == 3 for m in ranking.moves)
     for p in range(3):
         if phase == "gold":  # the reveal is known: nothing to simulate
-            with pytest.raises(ValueError, match="reveal is known"):
+            with pytest.raises(ValueError, match="already revealed"):
                 forward.forward_risk(view(game.state, p), "quick", samples=3, seed=1)
         else:
             assert forward.forward_risk(view(game.state, p), "quick", samples=3, seed=1, exact_ms=0).samples == 3

@@ -44,9 +44,10 @@ import random
 import time
 from typing import TYPE_CHECKING, Callable, Final, Sequence
 
+from ..engine.cards import N_
 from ..engine import kernel
 from ..engine.cards import COLOURS, MODIFIERS
-from ..engine.errors import Cancelled
+from ..engine.errors import Cancelled, PositionError, UsageError
 from ..engine.kernel import (AGENT, AGENT_DRAW, B, CLERIC, CLERIC_COLOURS, COLOUR_OF, G, GOLD, OVER, PLAY, VALUE_OF,
                              Y, KState)
 from ..engine.kernel_state import insort, total
@@ -115,7 +116,7 @@ class Search:
     def __init__(self, root: Root, viewer: int, model: str, deadline: float,
                  clock: Callable[[], float] = time.thread_time, should_stop: Callable[[], bool] | None = None) -> None:
         if model not in MODELS:
-            raise ValueError(f"the exact search plays the models {', '.join(MODELS)}, not {model!r}")
+            raise UsageError(f"the exact search plays the models {', '.join(MODELS)}, not {model!r}")
         self.root, self.viewer, self.rule = root, viewer, model == "rule"
         self.deadline, self.clock, self.should_stop = deadline, clock, should_stop
         self.table: dict[tuple[object, ...], list[int]] = {}
@@ -131,7 +132,7 @@ class Search:
         alive = tuple(range(len(self.values)))
         if first is not None:
             if first not in kernel.options(ks):
-                raise ValueError(f"{first!r} is not a decision of the seat to move")
+                raise UsageError(f"{first!r} is not a decision of the seat to move")
             self._decide(ks, undealt, first)
         value = self._value(ks, undealt, alive)
         return value[0] * len(alive), value[1:]
@@ -167,7 +168,7 @@ class Search:
             return self._draw_modifier(ks, undealt, alive)
         choices = kernel.options(ks)
         if not choices:
-            raise ValueError(f"no move is possible for seat {cur} in phase {phase}: not a possible table")
+            raise PositionError(N_("No move is possible for player {seat} here: this is not a possible table."), seat=cur)
         if not self.rule:
             branches: list[tuple[int, list[int]]] = []
             for choice in choices:
@@ -282,7 +283,7 @@ class Search:
                 kernel.finish_round(ks)
             return
         else:
-            raise ValueError(f"no decision is made in phase {phase}")
+            raise UsageError(f"no decision is made in phase {phase}")
         _end_turn(ks, undealt)
 
 

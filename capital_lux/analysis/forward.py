@@ -47,6 +47,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterator, Sequence, Union
 
+from ..engine.cards import N_
+from ..engine.errors import PositionError, UsageError
 from ..engine import kernel, rules
 from ..engine.cards import ALL_CARDS, COLOURS
 from ..engine.errors import Cancelled as Cancelled  # re-exported: work stopped by ``should_stop``
@@ -268,7 +270,8 @@ def exact_by_engine(
         else:
             options = choose(s)
         if not options:
-            raise ValueError(f"no move is possible for seat {s.current} in phase {s.phase}: not a possible table")
+            raise PositionError(N_("No move is possible for player {seat} here: this is not a possible table."),
+                                seat=s.current)
         for action, chance in options:
             child = s.clone()
             more = placed
@@ -410,13 +413,13 @@ def _check(v: PlayerView, model: str, placement: str, horizon: str = "round", mo
     """Refuse what cannot be looked at; a decision on gold (``moves``) can be ranked, though the
     reveal it follows is known: by the points it keeps by the round's end, or the game's."""
     if model not in MODELS and model != QUICK:
-        raise ValueError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
+        raise UsageError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
     if placement not in PLACEMENTS:
-        raise ValueError(f"unknown modifier placement {placement!r}: choose from {', '.join(PLACEMENTS)}")
+        raise UsageError(f"unknown modifier placement {placement!r}: choose from {', '.join(PLACEMENTS)}")
     if horizon not in HORIZONS:
-        raise ValueError(f"unknown horizon {horizon!r}: choose from {', '.join(HORIZONS)}")
+        raise UsageError(f"unknown horizon {horizon!r}: choose from {', '.join(HORIZONS)}")
     if v.round < 1 or v.phase == OVER or (v.phase == GOLD and not moves):
-        raise ValueError(f"there is no round still to play in phase {v.phase}: the reveal is known")
+        raise PositionError(N_("This round's end is already revealed: there is no round left to look ahead in."))
 
 
 def iter_forward_risk(
@@ -430,7 +433,7 @@ def iter_forward_risk(
     """
     _check(v, model, placement)
     if samples <= 0 or batch <= 0:
-        raise ValueError("simulation needs at least one game")
+        raise UsageError("simulation needs at least one game")
     prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
     exact = _exact_figures(v, model, prior, [None], exact_ms, should_stop)
     if exact is not None:
@@ -601,7 +604,7 @@ def rank_moves(
     """
     _check(v, model, placement, horizon, moves=True)
     if not v.legal_actions:
-        raise ValueError(f"player {v.viewer} has no decision to make now")
+        raise PositionError(N_("Player {seat} has no decision to make now."), seat=v.viewer)
     prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
     exact = None if horizon == "game" else _exact_moves(v, model, placement, prior, exact_ms, should_stop)
     if exact is not None:

@@ -30,6 +30,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import permutations
 
+from ..engine.cards import N_
+from ..engine.errors import PositionError
 from ..engine.cards import COLOUR_LETTERS, COLOURS
 from ..engine.notation import PlaceModifier
 from ..engine.state import AGENT
@@ -124,7 +126,8 @@ def modifier_posterior(
     hidden = hidden_modifiers(v)
     pool = _unseen(v)
     if len(hidden) > len(pool):
-        raise ValueError(f"{len(hidden)} unknown modifiers but only {len(pool)} unseen: not a possible view")
+        raise PositionError(N_("{hidden} modifiers are face down but only {unseen} are unseen: this is not a possible "
+                                "table."), hidden=len(hidden), unseen=len(pool))
     candidates = sorted(set(permutations(pool, len(hidden))))
     uniform = tuple((values, Fraction(1, len(candidates))) for values in candidates)
     views = placement_views or {}

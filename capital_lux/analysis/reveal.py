@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Sequence
 
+from ..engine.errors import UsageError
 from ..engine import kernel, rules
 from ..engine.cards import COLOURS
 from ..engine.game import sample_chance
@@ -58,7 +59,7 @@ def decider(model: str, seed: int = 0) -> Decider:
 
         search = SearchBot(iterations=SEARCH_ITERATIONS)
         return lambda s, rng: search.choose(view(s, s.current), rng)
-    raise ValueError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
+    raise UsageError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
 
 
 def exact_choices(model: str) -> Callable[[GameState], list[tuple[Action, Fraction]]] | None:

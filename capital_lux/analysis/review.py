@@ -37,7 +37,8 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Final, Sequence
 
-from ..engine.errors import Cancelled
+from ..engine.cards import N_
+from ..engine.errors import Cancelled, PositionError, UsageError
 from ..engine.game import GameRecord
 from ..engine.notation import Action, SaveWithGold, parse_action
 from ..engine.rules import gold_options, must_decide_gold
@@ -225,15 +226,16 @@ class Review:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Review:
-        """A review written by ``to_json``; ``ValueError`` says what is wrong with any other."""
+        """A review written by ``to_json``; ``PositionError`` says what is wrong with any other."""
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as e:
-            raise ValueError(f"not a review: the text is not JSON ({e})") from None
+            raise PositionError(N_("This is not a review: the text is not JSON ({reason})."), reason=str(e)) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a review: its format is not {FORMAT!r}")
+            raise PositionError(N_("This is not a review: its format is not {format}."), format=FORMAT)
         if data.get("version") != VERSION:
-            raise ValueError(f"a review of version {data.get('version')!r}; this program reads version {VERSION}")
+            raise PositionError(N_("This is a review of version {found}; this program reads version {version}."),
+                                found=str(data.get("version")), version=VERSION)
         try:
             decisions = [
                 Decision(**{**d, "played_points": Points(**d["played_points"]), "best_points": Points(**d["best_points"]),
@@ -243,7 +245,8 @@ class Review:
             fields = {k: data[k] for k in ("players", "seed", "seat", "model", "review_seed", "games", "complete",
                                            "horizon", "thresholds")}
         except (KeyError, TypeError, ValueError) as e:
-            raise ValueError(f"not a review: a field is missing or misshapen ({e})") from None
+            raise PositionError(N_("This is not a review: a field is missing or misshapen ({reason})."),
+                                reason=str(e)) from None
         return cls(decisions=decisions, **fields)
 
 
@@ -361,9 +364,9 @@ def review_game(
     raises ``Cancelled``.
     """
     if model not in MODELS:
-        raise ValueError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
+        raise UsageError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
     if not 0 <= seat < record.players:
-        raise ValueError(f"seat {seat} is not at a {record.players}-player table: choose 0 to {record.players - 1}")
+        raise UsageError(f"seat {seat} is not at a {record.players}-player table: choose 0 to {record.players - 1}")
     min_games = min(min_games, games)
     wanted = set(range(record.players) if seats is None else seats)
     todo = [(i, v, a) for i, v, a in decisions_of(record) if v.viewer in wanted]

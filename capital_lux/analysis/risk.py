@@ -40,6 +40,8 @@ from fractions import Fraction
 from itertools import permutations
 from typing import Callable, Iterable, Mapping, Union
 
+from ..engine.cards import N_
+from ..engine.errors import PositionError, UsageError
 from .stats import Z95, wilson_interval
 from ..engine.cards import ALL_CARDS, COLOURS, Card
 from ..engine.notation import Action
@@ -99,7 +101,8 @@ def _problem(v: PlayerView, include_hand: bool) -> _Problem:
     slots = tuple(c for c in COLOURS for m in v.modifiers_above[c] if m.value is None)
     pool = unseen_modifiers(v)
     if len(slots) > len(pool):
-        raise ValueError(f"{len(slots)} unknown modifiers but only {len(pool)} unseen: not a possible view")
+        raise PositionError(N_("{hidden} modifiers are face down but only {unseen} are unseen: this is not a possible "
+                                "table."), hidden=len(slots), unseen=len(pool))
     return _Problem(hometown, known, slots, pool, v.gold[v.viewer])
 
 
@@ -162,9 +165,9 @@ def condition_on_modifier(v: PlayerView, colour: str, value: int, include_hand: 
     """The exact risk once one modifier above ``colour`` the viewer could not see shows ``value``."""
     problem = _problem(v, include_hand)
     if colour not in problem.unknown_slots:
-        raise ValueError(f"no modifier above {colour} is unknown to player {v.viewer}")
+        raise UsageError(f"no modifier above {colour} is unknown to player {v.viewer}")
     if value not in problem.pool:
-        raise ValueError(f"modifier {value:+d} cannot be above {colour}: player {v.viewer} has seen it")
+        raise UsageError(f"modifier {value:+d} cannot be above {colour}: player {v.viewer} has seen it")
     slots = list(problem.unknown_slots)
     slots.remove(colour)
     pool = list(problem.pool)
@@ -199,7 +202,7 @@ def next_modifier_distribution(v: PlayerView) -> Distribution:
 def hypergeometric(population: int, successes: int, draws: int, k: int) -> Fraction:
     """P(exactly ``k`` successes in ``draws`` cards drawn without replacement)."""
     if not (0 <= successes <= population and 0 <= draws <= population):
-        raise ValueError("need 0 <= successes, draws <= population")
+        raise UsageError("need 0 <= successes, draws <= population")
     return Fraction(
         math.comb(successes, k) * math.comb(population - successes, draws - k), math.comb(population, draws)
     )
@@ -222,7 +225,7 @@ def unseen_composition(v: PlayerView, known: Iterable[Card] = ()) -> dict[Card, 
     counts = {card: n for card, n in zip(ALL_CARDS, v.unseen_cards())}
     for card in known:
         if counts.get(card, 0) <= 0:
-            raise ValueError(f"{card} cannot be seen: no unseen copy is left")
+            raise UsageError(f"{card} cannot be seen: no unseen copy is left")
         counts[card] -= 1
     return {card: n for card, n in counts.items() if n}
 
@@ -286,7 +289,7 @@ class Estimate:
     def proportion(cls, hits: int, n: int) -> Estimate:
         """Wilson score interval: sensible even when no sample (or every one) hits."""
         if n <= 0:
-            raise ValueError("an estimate needs at least one sample")
+            raise UsageError("an estimate needs at least one sample")
         low, high = wilson_interval(hits, n)
         return cls(hits / n, low, high, n)
 
@@ -295,7 +298,7 @@ class Estimate:
         """Mean with a normal-approximation interval (sample standard deviation)."""
         n = len(values)
         if n <= 0:
-            raise ValueError("an estimate needs at least one sample")
+            raise UsageError("an estimate needs at least one sample")
         mean = sum(values) / n
         var = sum((x - mean) ** 2 for x in values) / (n - 1) if n > 1 else 0.0
         half = Z95 * math.sqrt(var / n)

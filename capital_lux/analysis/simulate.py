@@ -34,6 +34,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
+from ..engine.errors import UsageError
 from ..players.bots import as_policy, parse_bot
 from ..players.bots import line_up as bots_line_up
 from ..players.policies import make as kernel_policy
@@ -286,7 +287,7 @@ def play_games(players: int, bots: Sequence[str], seed: int, games: Sequence[int
 def line_up(players: int, bots: Sequence[str]) -> list[str]:
     """One bot spec per seat: the last one given fills the remaining seats (``bots.line_up``)."""
     if players not in (2, 3, 4):
-        raise ValueError(f"Capital Lux is for 2 to 4 players, not {players}")
+        raise UsageError(f"Capital Lux is for 2 to 4 players, not {players}")
     return bots_line_up(bots, players)
 
 
@@ -446,9 +447,9 @@ def simulate(
     """
     specs = line_up(players, bots)
     if games < 0:
-        raise ValueError(f"the number of games cannot be negative ({games})")
+        raise UsageError(f"the number of games cannot be negative ({games})")
     if workers is not None and workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+        raise UsageError(f"workers must be at least 1, not {workers}")
     n_workers = workers or os.cpu_count() or 1
     size = chunk_size or max(1, min(50, games // (n_workers * 8) or 1))
     results = Results(players, specs, games, seed, [], {bot: Tally() for bot in specs})

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..engine import kernel
+from ..engine.cards import N_
+from ..engine.errors import CapitalLuxError
 from ..engine.game import play_game, random_policy
 from ..players.policies import make as kernel_policy
 
@@ -376,8 +378,10 @@ def run(names: list[str] | None = None) -> dict[str, Figures]:
     for name in learners:  # "load:30": the classroom benchmark with that many learners
         count = name.partition(":")[2]
         if not (count.isascii() and count.isdigit() and len(count) <= 3 and 1 <= int(count) <= 200):
-            raise ValueError(f"{name}: give the number of learners, 1 to 200 (load:30)")
+            raise CapitalLuxError(N_("{name}: give the number of learners, from 1 to 200 (for example load:30)."),
+                                  name=name)
     unknown = [n for n in chosen if n not in BENCHMARKS and n not in learners]
     if unknown:
-        raise ValueError(f"unknown benchmark {', '.join(unknown)}: choose from {', '.join(BENCHMARKS)}")
+        raise CapitalLuxError(N_("Unknown benchmark {names}: choose from {choices}."), names=", ".join(unknown),
+                              choices=", ".join(BENCHMARKS))
     return {name: load(int(name.partition(":")[2])) if name in learners else BENCHMARKS[name]() for name in chosen}

@@ -202,8 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     try:
         figures = bench.run(args.names)
-    except ValueError as e:
-        sub.error(str(e))
+    except CapitalLuxError as e:
+        sub.error(args.t.refusal(e))
     json.dump(figures, sys.stdout, indent=2)
     print()
     return 0

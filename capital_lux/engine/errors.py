@@ -4,6 +4,7 @@
 that catch ``ValueError`` still do), with a message that may be a catalogue text shown in the
 reader's language; ``NotationError``, ``IllegalActionError`` and ``PositionError`` say which
 input, and the layers above add their own under it (``AnswerError``, ``StorageError``…).
+``UsageError`` is the one member that is not about input: a caller broke a contract.
 ``Cancelled`` is the one way work that was asked to stop ends: a newer request took over
 (``reason="cancelled"``) or the time allowed ran out (``"budget"``).
 
@@ -51,6 +52,14 @@ class IllegalActionError(CapitalLuxError):
 
 class PositionError(CapitalLuxError):
     """A position or record that cannot be read or is not a possible table."""
+
+
+class UsageError(CapitalLuxError):
+    """A call against a function's contract: an unknown model's name, no budget given, a
+    decision asked for where none is pending. It is the calling code's mistake, never a
+    learner's input (every input a person types is checked before it gets here, and refused
+    with a catalogue text), so its message is written for a programmer, in English; a page
+    that meets one says only that it could not do what was asked."""
 
 
 class Cancelled(Exception):

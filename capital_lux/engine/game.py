@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .errors import UsageError
 from .cards import ALL_CARDS
 from .notation import Action, CardDrawn, ModifierDrawn
 from .state import CARD_CHANCE_PHASES, GameState, new_game
@@ -24,7 +25,7 @@ Policy = Callable[[GameState, random.Random], Action]
 def sample_chance(state: GameState, rng: random.Random) -> Action:
     """Draw the outcome of the pending chance event with its exact probability."""
     if not state.is_chance_node():
-        raise ValueError(f"no chance event is pending in phase {state.phase}")
+        raise UsageError(f"no chance event is pending in phase {state.phase}")
     if state.phase in CARD_CHANCE_PHASES:
         r = rng.randrange(state.deck_size())
         for kind, count in enumerate(state.deck):

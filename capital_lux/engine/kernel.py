@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Final, Protocol, Sequence
 
+from .errors import UsageError
 from .cards import MODIFIERS
 from .kernel_state import (  # the kernel's public API: the state, its questions and decisions
     AGENT, AGENT_DRAW, B, CHANCE_PHASES, CLERIC, CLERIC_COLOURS, COLOUR_OF, DEAL, DRAFT, GOLD, OVER, PAIRS, PLAY,
@@ -75,7 +76,7 @@ def randbelow(rng: random.Random) -> Callable[[int], int]:
 def random_bits(rng: random.Random) -> Callable[[int], int]:
     """``rng.getrandbits``, for the loop's inline draws (``draw_below``: the same as ``randbelow``'s)."""
     if not draws_as_random(rng):
-        raise ValueError("the kernel draws numbers as random.Random does: give it a random.Random")
+        raise UsageError("the kernel draws numbers as random.Random does: give it a random.Random")
     return rng.getrandbits
 
 
@@ -143,7 +144,7 @@ def play_out(ks: KState, policies: Sequence[KernelPolicy], rng: random.Random, u
     elif until == "round":
         last_round = max(ks.round, 1)
     else:
-        raise ValueError(f"until must be 'round' or 'game', not {until!r}")
+        raise UsageError(f"until must be 'round' or 'game', not {until!r}")
     below, bits = randbelow(rng), random_bits(rng)
     n = ks.players
     # The stop seat is never inline: it goes through the branch that stops (and, resumed,

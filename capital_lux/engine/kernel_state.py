@@ -13,6 +13,7 @@ import random
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Callable, Final, Protocol, Sequence
 
+from .errors import UsageError
 from .cards import ALL_CARDS, COLOUR_LETTERS, COLOURS, KIND, MODIFIERS, full_deck_counts
 from .notation import CAPITAL, HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from .state import PHASES, GameState
@@ -146,7 +147,7 @@ class KState:
 def new_state(players: int) -> KState:
     """A game before setup, like ``state.new_game``."""
     if players not in (2, 3, 4):
-        raise ValueError(f"Capital Lux is for 2 to 4 players, not {players}")
+        raise UsageError(f"Capital Lux is for 2 to 4 players, not {players}")
     return KState(players)
 
 
@@ -507,7 +508,7 @@ def to_action(ks: KState, decision: Decision) -> Action:
         return _TAKES[decision]
     if phase == GOLD:
         return _save(decision)
-    raise ValueError(f"no decision is pending in phase {PHASES[phase]}")
+    raise UsageError(f"no decision is pending in phase {PHASES[phase]}")
 
 
 def from_action(action: Action) -> Decision:
@@ -520,7 +521,7 @@ def from_action(action: Action) -> Decision:
         return _COLOUR_INDEX[action.colour]
     if isinstance(action, SaveWithGold):
         return tuple(_COLOUR_INDEX[c] for c in action.colours)
-    raise ValueError(f"{action} is not a decision")
+    raise UsageError(f"{action} is not a decision")
 
 
 def legal_actions(ks: KState) -> list[Action]:

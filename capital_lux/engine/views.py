@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
+from .errors import UsageError
 from .cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card, full_deck_counts
 from .notation import Action, PlaceModifier, Pick, Play, SaveWithGold
 from .rules import gold_options
@@ -257,7 +258,7 @@ def determinize(
         for card in cards:
             counts[KIND[card]] -= 1
             if counts[KIND[card]] < 0:
-                raise ValueError(f"{card} is dealt more often than the viewer's unseen cards allow")
+                raise UsageError(f"{card} is dealt more often than the viewer's unseen cards allow")
         pool = list(cards) + [card for kind, k in enumerate(counts) for card in [ALL_CARDS[kind]] * k]
     for zone, own, sizes in (
         (s.hands, v.hand, v.hand_sizes),
@@ -282,7 +283,7 @@ def determinize(
     if modifiers is not None:
         for value in modifiers:
             if value not in unknown:
-                raise ValueError(f"modifier {value:+d} cannot be face down here: the viewer has seen it")
+                raise UsageError(f"modifier {value:+d} cannot be face down here: the viewer has seen it")
             unknown.remove(value)
         unknown += list(reversed(modifiers))  # popped from the end, in slot order
     for c in COLOURS:

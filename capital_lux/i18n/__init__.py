@@ -69,6 +69,7 @@ from babel.messages.pofile import read_po
 if TYPE_CHECKING:
     from ..engine.cards import CapitalLuxError
 
+from ..engine.errors import UsageError
 from .formatting import (BABEL_LOCALES, babel_locale, format_interval, format_list, format_number, format_percent,
                          format_range)
 from .glossary import (
@@ -182,7 +183,7 @@ def catalogue_resource(lang: str) -> Traversable:
     """The committed ``.po`` catalogue of a translated language."""
     code = _check_language(lang)
     if code == SOURCE_LANGUAGE:
-        raise ValueError(f"{SOURCE_LANGUAGE!r} is the source language and has no catalogue")
+        raise UsageError(f"{SOURCE_LANGUAGE!r} is the source language and has no catalogue")
     return resources.files(__name__).joinpath("locale", code, "LC_MESSAGES", f"{DOMAIN}.po")
 
 

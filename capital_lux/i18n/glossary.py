@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final, Mapping
 
+from ..engine.errors import UsageError
+
 #: Message context of every glossary entry.
 TERM_CONTEXT: Final = "term"
 
@@ -138,7 +140,7 @@ def check_colour(letter: str) -> str:
     """Return the canonical colour letter for ``letter`` (any case); raise ``ValueError``."""
     canonical = letter.strip().upper() if isinstance(letter, str) else ""
     if canonical not in COLOUR_LETTERS:
-        raise ValueError(
+        raise UsageError(
             f"unknown colour letter {letter!r}; expected one of {', '.join(COLOUR_LETTERS)}"
         )
     return canonical

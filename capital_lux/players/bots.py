@@ -26,6 +26,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
+from ..engine.errors import UsageError
 from ..engine.cards import ALL_CARDS, COLOURS, KIND, N_, CapitalLuxError, Card, format_modifier
 from ..engine.notation import HOME, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import AGENT, CLERIC, DRAFT, GOLD, PLAY, GameState
@@ -88,7 +89,7 @@ class Hint:
 
 def _legal(view: PlayerView) -> tuple[Action, ...]:
     if not view.legal_actions:
-        raise ValueError(f"player {view.viewer} has no decision to make now (phase {view.phase})")
+        raise UsageError(f"player {view.viewer} has no decision to make now (phase {view.phase})")
     return view.legal_actions
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from ..engine.errors import UsageError
 from ..engine import kernel
 from ..engine.kernel import AGENT, DRAFT, GOLD, OVER, KState, total
 from ..engine.state import PHASES
@@ -88,5 +89,5 @@ POLICIES: dict[str, Callable[[random.Random], kernel.KernelPolicy]] = {
 def make(kind: str, rng: random.Random) -> kernel.KernelPolicy:
     """A seat's kernel policy by bot kind, deciding with its own generator ``rng``."""
     if kind not in POLICIES:
-        raise ValueError(f"no kernel policy for {kind!r}: choose from {', '.join(POLICIES)}")
+        raise UsageError(f"no kernel policy for {kind!r}: choose from {', '.join(POLICIES)}")
     return POLICIES[kind](rng)

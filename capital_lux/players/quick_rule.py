@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Final
 
+from ..engine.errors import UsageError
 from ..engine import kernel_state
 from ..engine.kernel_state import (
     AGENT, BITS, CLERIC, DRAFT, GOLD, PAIRS, PLAY, Decision, KState, cleric_options, copies, draw_below,
@@ -79,7 +80,7 @@ class QuickRule:
             return _cleric(ks)
         if phase == GOLD:
             return _gold(ks)
-        raise ValueError(f"no decision is pending in phase {ks.phase}")
+        raise UsageError(f"no decision is pending in phase {ks.phase}")
 
     def _below(self, m: int) -> int:
         """A number below ``m``, drawn as ``rng.randrange(m)`` draws it."""
@@ -193,7 +194,7 @@ def _cleric(ks: KState) -> int:
         if chosen < 0 or worth > chosen_worth:
             chosen, chosen_worth = c, worth
     if chosen < 0:
-        raise ValueError("no colour for the Cleric: the capital has no blue, green or yellow card")
+        raise UsageError("no colour for the Cleric: the capital has no blue, green or yellow card")
     return chosen
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 import time
 
+from ..engine.errors import UsageError
 from ..engine import kernel
 from ..engine.notation import Action
 from ..engine.state import GameState
@@ -51,9 +52,9 @@ def ismcts(
     """
     legal = v.legal_actions
     if not legal:
-        raise ValueError(f"player {v.viewer} has no decision to make now (phase {v.phase})")
+        raise UsageError(f"player {v.viewer} has no decision to make now (phase {v.phase})")
     if iterations is None and seconds is None:
-        raise ValueError("give a budget: iterations, seconds or both")
+        raise UsageError("give a budget: iterations, seconds or both")
     root = Node()
     deadline = None if seconds is None else time.perf_counter() + seconds
     sample = kernel.sampler(v)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.cards import N_
-from ..engine.errors import CapitalLuxError
+from ..engine.errors import CapitalLuxError, UsageError
 from ..engine.notation import parse_action
 from ..i18n import translator
 from .session import UNDO, Session
@@ -88,7 +88,7 @@ def save(token: str, session: Session) -> None:
     by the server's user only. ``SavesError`` if the folder cannot be used, ``OSError`` if
     the file cannot be written."""
     if not TOKEN.fullmatch(token):
-        raise ValueError("a game is kept under a 32-digit hexadecimal token")
+        raise UsageError("a game is kept under a 32-digit hexadecimal token")
     data = {
         "players": session.game.players, "seed": session.seed, "seed_chosen": session.seed_chosen,
         "seed_shown": session.seed_shown, "bots": session.bot_kind, "script": session.script,

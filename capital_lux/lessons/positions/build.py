@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable, NamedTuple
 
 from ...engine.cards import Card
+from ...engine.errors import UsageError
 from ...engine.game import Game, replay
 from ...engine.notation import Action, CardDrawn, ModifierDrawn, Pick, parse_action
 from ...engine.state import hand_size
@@ -66,7 +67,7 @@ def prepared_game(position: Position) -> Game:
                 return game
             made += 1
         game.play(rng.choice(view(game.state, seat).legal_actions))
-    raise ValueError(f"{position} ends before the learner's decision number {position.decisions}")
+    raise UsageError(f"{position} ends before the learner's decision number {position.decisions}")
 
 
 def scripted_game(
