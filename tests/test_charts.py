@@ -161,5 +161,5 @@ def test_timeline_chart_has_one_line_per_colour_with_its_own_marker() -> None:
     fig = charts.timeline_chart([("start", r), (action_label(FR, parse_action("home Y3")), r)], FR)
     (ax,) = fig.axes
     markers = [str(line.get_marker()) for line in ax.lines]
-    assert len(set(markers) - {"None", "", "_"}) == 4  # "_" are the error bars' caps
+    assert len(set(markers) - {"None", "", "|"}) == 4  # "|" are the error bars' caps
     assert "jaune" in " ".join(texts(fig))
