@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 from fractions import Fraction
+from textwrap import fill
 from typing import Union
 
 from matplotlib.axes import Axes
@@ -39,6 +40,8 @@ MIN_FONT_PT = 10.0
 #: Width of the free-play charts: the tutor's side column (about 480 px at a 1280 px window) shows
 #: them unscaled, so their text stays ``MIN_FONT_PT`` on screen rather than shrunk to fit.
 SIDE_WIDTH_IN = 5.4
+#: Width of a chart that has a page's width to itself, at most 760 px on screen (the what-if explorer's).
+PAGE_WIDTH_IN = 9.2
 
 
 def figure_png(figure: Figure) -> bytes:
@@ -51,7 +54,7 @@ def figure_png(figure: Figure) -> bytes:
 __all__ = [
     "FILLS", "HATCHES", "risk_chart", "gold_chart", "move_chart", "convergence_chart", "colour_label",
     "percent", "forward_move_chart", "timeline_chart", "MARKERS", "number_axis", "DPI", "MIN_FONT_PT",
-    "SIDE_WIDTH_IN",
+    "SIDE_WIDTH_IN", "PAGE_WIDTH_IN",
 ]
 
 #: Fill colours, chosen to stay apart for common colour-vision deficiencies (Paul Tol's palette).
@@ -217,7 +220,8 @@ def move_chart(moves: list[MoveEstimate], t: Translator) -> Figure:
     Moves into the hometown are hatched ``//``, into the capital ``..``; intervals are 95%.
     """
     panels = 3 if moves and all(m.p_win is not None for m in moves) else 2
-    fig = Figure(figsize=(4 * panels + 2, 0.45 * max(len(moves), 4) + 1.5), layout="constrained")
+    # as wide as the what-if page shows it (760 px): drawn wider, it was shrunk and its text with it
+    fig = Figure(figsize=(PAGE_WIDTH_IN, 0.45 * max(len(moves), 4) + 1.5), layout="constrained")
     axes = fig.subplots(1, panels, sharey=True, squeeze=False)[0]
     labels = [action_label(t, m.action) for m in moves]
     hatches = [
@@ -236,7 +240,7 @@ def move_chart(moves: list[MoveEstimate], t: Translator) -> Figure:
                        capsize=4, color=GREY, edgecolor=DARK, ecolor=DARK)
         for bar, hatch in zip(bars, hatches):
             bar.set_hatch(hatch)
-        ax.set_title(title)
+        ax.set_title(fill(title, 20 if panels == 3 else 32))  # a title as wide as its panel, not over the next
         if title != columns[0][0]:
             ax.set_xlim(0, 1.05)
             ax.xaxis.set_major_formatter(lambda x, _: percent(x, t))
@@ -248,7 +252,7 @@ def move_chart(moves: list[MoveEstimate], t: Translator) -> Figure:
         best = max(positions, key=lambda i: moves[i].score.mean)
         axes[0].get_yticklabels()[best].set_fontweight("bold")
         fig.suptitle(t.gettext("Moves compared over {n} simulated deals (95% intervals)").format(
-            n=format_number(moves[0].score.n, t.lang)))
+            n=format_number(moves[0].score.n, t.lang)), wrap=True)
     return fig
 
 
