@@ -79,12 +79,12 @@ def colour_line(t: Translator, colour: str, figures: ForwardColour, gold: int, a
     if isinstance(p, Fraction) and p == 0:
         text = t.gettext("{colour}: no chance of exceeding its limit.")
     elif lost == 0 and mean(p) > 0:
-        text = t.gettext("{colour}: {p} chance of exceeding its limit, and your gold would keep it.")
+        text = t.gettext("{colour}: {p} chance of exceeding its limit; your gold would keep it.")
     elif lost == 0:
         text = t.gettext("{colour}: {p} chance of exceeding its limit.")
     elif gold == 0:
-        text = t.gettext("{colour}: {p} chance of exceeding its limit; with no gold to keep it, you lose {points} "
-                         "points on average.")
+        text = t.gettext("{colour}: {p} chance of exceeding its limit; with no gold, you lose {points} points on "
+                         "average.")
     else:
         text = t.gettext("{colour}: {p} chance of exceeding its limit; even with your gold, you lose {points} "
                          "points on average.")
