@@ -99,7 +99,8 @@ def heading(t: Translator, risk: ForwardRisk | None, bot: str) -> str:
         return t.gettext("At the round end, if the others play like the {bot} (exact):").format(bot=bot)
     # "percentage points": the lines below speak of game points too
     return t.gettext("At the round end, if the others play like the {bot} (≈: simulated on {n} games, "
-                     "±{x} percentage points):").format(bot=bot, n=format_number(risk.samples, t.lang), x=points(risk.widest(), t))
+                     "±{x} percentage points):").format(bot=bot, n=format_number(risk.samples, t.lang),
+                                                       x=points(risk.widest(), t))
 
 
 def risk_lines(t: Translator, v: PlayerView, risk: ForwardRisk | None, bot: str) -> list[str]:

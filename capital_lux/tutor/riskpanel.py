@@ -55,6 +55,14 @@ def method_text(t: Translator, risk: Any) -> str:
     )
 
 
+def chart_image(css_class: str) -> W.Image:
+    """A chart's place, hidden until drawn. The charts are drawn as wide as the side column
+    (``charts.SIDE_WIDTH_IN``) and shown at their own size: neither shrunk (their text with them)
+    nor stretched."""
+    layout = W.Layout(max_width="100%", align_self="flex-start", display="none")
+    return tagged(W.Image(format="png", layout=layout), css_class)
+
+
 def complement(q: Any) -> Any:
     """1 − a probability, exact or simulated (the interval turned round)."""
     from ..analysis.risk import Estimate
@@ -176,7 +184,7 @@ class RiskPanel:
         self.html = tagged(W.HTML(), "cl-risk")
         # One line per colour, shown beside the hand (``GamePanel`` places it): the same figures as the table.
         self.lines = W.HTML()
-        self.image = tagged(W.Image(format="png", layout=W.Layout(max_width="100%", align_self="flex-start", display="none")), "cl-risk-chart")
+        self.image = chart_image("cl-risk-chart")
         # "Compare my moves at the round end": the session's work runner, the dropdowns' model and placement
         self.comparison = MoveComparison(runner)
         self.compare_options: dict[str, Any] = {}  # passed on to ``rank_moves`` (tests settle for less)
@@ -382,8 +390,7 @@ class MoveComparison:
         self.stop = tagged(W.Button(layout=W.Layout(width="auto", display="none")), "cl-compare-stop")
         self.stop.on_click(lambda _: self.cancel())
         self.html = tagged(W.HTML(), "cl-compare-result")
-        self.image = tagged(W.Image(format="png", layout=W.Layout(max_width="100%", align_self="flex-start", display="none")),
-                            "cl-compare-chart")
+        self.image = chart_image("cl-compare-chart")
         self.box = W.VBox([W.HBox([self.progress, self.stop]), self.html, self.image])
         self.job: Job[Ranking | None] | None = None
         self._request: object = None
@@ -503,7 +510,7 @@ class MoveComparison:
 
         head = (
             f"<tr><th>{escape(t.gettext('move'))}</th><th>{escape(t.gettext('Expected change of your score'))}"
-            f"</th><th>{escape(t.gettext('chance to exceed at the round end'))}</th>"
+            f"</th><th>{escape(t.gettext('chance that some colour exceeds its limit at the round end'))}</th>"
             f"<th>{escape(t.gettext('Chance to be ahead after the round'))}</th></tr>"
         )
         def row(k: int, m: Any) -> str:
