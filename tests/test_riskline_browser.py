@@ -106,7 +106,7 @@ def test_risk_lines_hint_and_charts_at_1280_by_800(server: str, chromium: Any) -
 
     # (b) the hint: one sentence, its figures behind "Why?"
     page.click(FREE + ".cl-hint")
-    short = page.wait_for_selector(FREE + ".cl-hint-why-short", timeout=60_000)
+    short = page.wait_for_selector(FREE + ".cl-hint-why-short", timeout=120_000)
     sentence = short.inner_text().strip()
     assert len(re.findall(r"[.!?](?:\s|$)", sentence)) == 1 and sentence.endswith("."), sentence
     why = page.query_selector(FREE + ".cl-hint-why ul")
