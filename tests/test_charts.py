@@ -182,7 +182,9 @@ def test_the_tutors_charts_are_drawn_at_the_width_they_are_shown_with_text_of_11
     whatif = risk.compare_moves(risk.example_view(players=2, seed=1, cards_left=2), 2, seed=1, bot="quick",
                                 horizon="game")
     shown = [(charts.forward_move_chart(moves, FR), 481), (charts.timeline_chart(decisions, FR), 481),
-             (charts.move_chart(whatif, FR), 760)]  # the side column at 1280 px; the what-if chart's max-width
+             (charts.move_chart(whatif, FR), 760),  # the side column at 1280 px; the what-if chart's max-width
+             (charts.convergence_chart(0.5, [(n, risk.Estimate(0.45, 0.3, 0.6, n)) for n in (10, 100, 1000)], FR),
+              640)]  # the exercises' chart
     for fig, room in shown:
         sizes = [x.get_fontsize() for x in fig.findobj(Text) if x.get_text() and x.get_visible()]
         assert min(sizes) >= charts.MIN_FONT_PT

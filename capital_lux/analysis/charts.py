@@ -261,7 +261,7 @@ def convergence_chart(exact: Probability | None, estimates: list[tuple[int, Esti
     """Simulated estimates with their 95% intervals closing in on the exact value as samples grow
     (``exact`` None: the value is not drawn, for a learner who has yet to find it). ``probability``
     False: an expected value, on an axis of numbers scaled to the estimates instead of 0-100 %."""
-    fig = Figure(figsize=(8, 4.5), layout="constrained")
+    fig = Figure(figsize=(7.7, 4.5), layout="constrained")  # within the exercises' 640 px, unshrunk
     ax = fig.subplots()
     sizes = [n for n, _ in estimates]
     values = [e for _, e in estimates]
