@@ -111,9 +111,10 @@ def launch(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
-def open_tutor(browser: Any, url: str, timeout_ms: float = 60_000) -> tuple[Any, float]:
+def open_tutor(browser: Any, url: str, timeout_ms: float = 60_000,
+               viewport: tuple[int, int] = (1400, 1000)) -> tuple[Any, float]:
     """A new page on the tutor, and the seconds from navigation to an interactive app."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
     start = time.perf_counter()
     page.goto(url)
     page.wait_for_selector(READY, timeout=timeout_ms)

@@ -137,5 +137,33 @@ def test_timeline_chart_has_one_line_per_colour_with_its_own_marker() -> None:
     fig = charts.timeline_chart([("start", r), (action_label(FR, parse_action("home Y3")), r)], FR)
     (ax,) = fig.axes
     markers = [str(line.get_marker()) for line in ax.lines]
-    assert len(set(markers) - {"None", "", "_"}) == 4  # "_" are the error bars' caps
+    assert len(set(markers) - {"None", "", "|"}) == 4  # "|" are the error bars' caps
     assert "jaune" in " ".join(texts(fig))
+
+
+def test_the_tutors_charts_are_drawn_at_the_width_they_are_shown_with_text_of_11_px() -> None:
+    """Drawn wider than their place on the page, charts were shrunk with their text (to about
+    5 px for the move comparison); the browser test measures the same on screen."""
+    import io
+
+    from matplotlib.text import Text
+    from PIL import Image
+
+    from capital_lux.analysis import forward
+    from capital_lux.engine.position import arrange
+
+    s = arrange(2, hands=["Y3 B6 P2 G4", "P5"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2")
+    moves = forward.rank_moves(view(s, 0), model="random", placement="random", exact_ms=0, games=100).moves
+    decisions = [(action_label(FR, m.action), m.risk) for m in moves]  # eight rows: the longest round
+    whatif = forward.rank_moves(risk.example_view(players=2, seed=1, cards_left=2), model="quick", seed=1, games=40,
+                                exact_ms=0, horizon="game").moves  # the what-if explorer's, to the game's end
+    shown = [(charts.forward_move_chart(moves, FR), 481), (charts.timeline_chart(decisions, FR), 481),
+             (charts.forward_move_chart(whatif, FR), 760),  # the side column at 1280 px; the what-if chart's max-width
+             (charts.convergence_chart(0.5, [(n, risk.Estimate(0.45, 0.3, 0.6, n)) for n in (10, 100, 1000)], FR),
+              640)]  # the exercises' chart
+    for fig, room in shown:
+        sizes = [x.get_fontsize() for x in fig.findobj(Text) if x.get_text() and x.get_visible()]
+        assert min(sizes) >= charts.MIN_FONT_PT
+        width, _ = Image.open(io.BytesIO(charts.figure_png(fig))).size
+        assert width <= room, (fig.get_suptitle(), width)
+    assert charts.MIN_FONT_PT * charts.DPI / 72 >= 11

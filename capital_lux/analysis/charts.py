@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 from fractions import Fraction
+from textwrap import fill
 from typing import Union
 
 from matplotlib.axes import Axes
@@ -32,16 +33,28 @@ from .forward import ForwardRisk, MoveRisk, Quantity, half_width, mean
 from .risk import Estimate
 
 
+#: Pixels per inch of every exported chart: text of ``MIN_FONT_PT`` points is ``MIN_FONT_PT * DPI / 72`` pixels.
+DPI = 80
+#: The smallest text the tutor's free-play charts use (matplotlib's default size): 11 px at ``DPI``.
+MIN_FONT_PT = 10.0
+#: Width of the free-play charts: the tutor's side column (about 480 px at a 1280 px window) shows
+#: them unscaled, so their text stays ``MIN_FONT_PT`` on screen rather than shrunk to fit.
+SIDE_WIDTH_IN = 5.4
+#: Width of a chart that has a page's width to itself, at most 760 px on screen (the what-if explorer's).
+PAGE_WIDTH_IN = 9.2
+
+
 def figure_png(figure: Figure) -> bytes:
     """A chart as PNG bytes, cropped to what is drawn: the one way the apps export a figure."""
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
+    figure.savefig(buffer, format="png", dpi=DPI, bbox_inches="tight")
     return buffer.getvalue()
 
 
 __all__ = [
     "FILLS", "EXCEED_HATCH", "convergence_chart", "colour_label",
-    "percent", "forward_move_chart", "timeline_chart", "MARKERS", "number_axis",
+    "percent", "forward_move_chart", "timeline_chart", "MARKERS", "number_axis", "DPI", "MIN_FONT_PT",
+    "SIDE_WIDTH_IN", "PAGE_WIDTH_IN",
 ]
 
 #: Fill colours, chosen to stay apart for common colour-vision deficiencies (Paul Tol's palette).
@@ -87,7 +100,7 @@ def convergence_chart(exact: Probability | None, estimates: list[tuple[int, Esti
     """Simulated estimates with their 95% intervals closing in on the exact value as samples grow
     (``exact`` None: the value is not drawn, for a learner who has yet to find it). ``probability``
     False: an expected value, on an axis of numbers scaled to the estimates instead of 0-100 %."""
-    fig = Figure(figsize=(8, 4.5), layout="constrained")
+    fig = Figure(figsize=(7.7, 4.5), layout="constrained")  # within the exercises' 640 px, unshrunk
     ax = fig.subplots()
     sizes = [n for n, _ in estimates]
     values = [e for _, e in estimates]
@@ -134,10 +147,12 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
     to the game's end (``ForwardRisk.game``), its expected final margin and chance of winning instead.
 
     In the order given (the one ranking's: the hint's move first); moves into the hometown are hatched ``//``, into the
-    capital ``..``; simulated figures carry 95% intervals, exact ones none.
+    capital ``..``; simulated figures carry 95% intervals, exact ones none. The three panels are stacked, each
+    with the moves' names, so the chart fits the tutor's side column at full size (``SIDE_WIDTH_IN``).
     """
-    fig = Figure(figsize=(14, 0.5 * max(len(moves), 4) + 1.8), layout="constrained")
-    axes = fig.subplots(1, 3, sharey=True)
+    rows = max(len(moves), 2)
+    fig = Figure(figsize=(SIDE_WIDTH_IN, 3 * (0.32 * rows + 0.9) + 0.9), layout="constrained")
+    axes = fig.subplots(3, 1)
     labels = [action_label(t, m.action) for m in moves]
     hatches = [(".." if m.action.to == CAPITAL else "//") if isinstance(m.action, Play) else "" for m in moves]
     ends = [m.risk.game for m in moves if m.risk.game is not None]
@@ -151,14 +166,14 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
                        (t.gettext("Chance of winning"), [e.p_win for e in ends], True)]
     for ax, (title, values, probability) in zip(axes, columns):
         _bars_with_intervals(ax, [mean(q) for q in values], [half_width(q) for q in values], hatches)
-        ax.set_title(title)
+        ax.set_title(title, wrap=True)
         if probability:
             ax.set_xlim(0, 1.05)
             ax.xaxis.set_major_formatter(lambda x, _: percent(x, t))
         else:
             number_axis(ax.xaxis, t)
-    axes[0].set_yticks(list(range(len(moves))), labels)
-    axes[0].invert_yaxis()
+        ax.set_yticks(list(range(len(moves))), labels)
+        ax.invert_yaxis()
     if moves:
         first = moves[0].risk
         if ends:
@@ -169,7 +184,8 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
         else:
             title = t.gettext("Your moves, the hint's first: {n} simulated games each, 95% intervals, "
                               "if the others play like the {bot}")
-        fig.suptitle(title.format(n=format_number(first.samples, t.lang), bot=model_name(first.model, t)))
+        fig.suptitle(title.format(n=format_number(first.samples, t.lang), bot=model_name(first.model, t)),
+                     wrap=True)
     return fig
 
 
@@ -183,20 +199,25 @@ def model_name(model: str, t: Translator) -> str:
 def timeline_chart(points: list[tuple[str, ForwardRisk]], t: Translator) -> Figure:
     """The learner's forward risk per colour after each of their decisions in the round.
 
-    One line per colour, each with its own marker and line style besides its colour;
-    simulated points carry their 95% interval as an error bar.
+    The decisions run down the chart (first at the top), so the chart keeps the side column's
+    width however many there are; one line per colour, each with its own marker and line style
+    besides its colour; simulated points carry their 95% interval as an error bar.
     """
-    fig = Figure(figsize=(max(6.0, 1.6 * len(points) + 3), 4.8), layout="constrained")
+    rows = max(len(points), 2)
+    fig = Figure(figsize=(SIDE_WIDTH_IN, 0.45 * rows + 2.6), layout="constrained")
     ax = fig.subplots()
-    xs = list(range(len(points)))
+    ys = list(range(len(points)))
     for c in COLOURS:
         values = [mean(r.colours[c].p_exceed) for _, r in points]
         halves = [half_width(r.colours[c].p_exceed) for _, r in points]
         marker, style = MARKERS[c]
-        ax.errorbar(xs, values, yerr=halves if any(halves) else None, marker=marker, linestyle=style,
+        ax.errorbar(values, ys, xerr=halves if any(halves) else None, marker=marker, linestyle=style,
                     color=FILLS[c], ecolor=DARK, capsize=3, label=colour_label(c, t))
-    ax.set_xticks(xs, [label for label, _ in points], rotation=20, ha="right", fontsize="small")
-    _probability_axis(ax, t)
-    ax.set_title(t.gettext("Your chance of exceeding at the round end, after each of your decisions"))
-    ax.legend(loc="best")
+    ax.set_yticks(ys, [label for label, _ in points])
+    ax.set_ylim(len(points) - 0.5, -0.5)  # the first decision at the top
+    ax.set_xlim(0, 1.05)
+    ax.set_xlabel(t.gettext("Probability"))
+    ax.xaxis.set_major_formatter(lambda x, _: percent(x, t))
+    ax.set_title(t.gettext("Your chance of exceeding at the round end, after each of your decisions"), wrap=True)
+    fig.legend(loc="outside lower center", ncols=2)
     return fig

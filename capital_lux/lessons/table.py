@@ -45,6 +45,9 @@ CSS = """<style>
 .cl-tutor .cl-log{max-height:260px;overflow-y:auto;font:13px sans-serif;border:1px solid #ccc;padding:4px}
 .cl-tutor .cl-log p{margin:2px 0}
 .cl-tutor .cl-note{font:14px sans-serif;margin:4px 0}
+.cl-tutor .cl-risklines{font:13px sans-serif;margin:4px 0}
+.cl-tutor .cl-risklines ul{list-style:none;margin:2px 0;padding:0}
+.cl-tutor .cl-risklines li{margin:1px 0}
 .cl-tutor .cl-error{color:#8a1c1c;font:14px sans-serif}
 .cl-tutor .cl-exceed{color:#8a1c1c;font-weight:bold}
 .cl-tutor .cl-safe{color:#1b5e20}

@@ -18,7 +18,8 @@ from ..engine.cards import COLOURS, Card, format_modifier
 from ..engine.notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
 from ..engine.state import GOLD
 from ..engine.views import PlayerView
-from ..i18n import Translator, format_list, format_number, format_percent
+from ..i18n import Translator, format_list, format_number
+from .riskline import chance
 from .text import action_label, card_text, colour_text
 
 CLERIC_COLOURS = ("B", "G", "Y")
@@ -182,16 +183,17 @@ def advice_reasons(t: Translator, v: PlayerView, advice: Advice) -> list[str]:
     if ranking is None:
         return [r for r in reasons if r]
     quote = ranking.quote
-    figures = {"points": format_number(mean(quote.score_change), t.lang, 1),
-               "p": format_percent(mean(quote.p_exceed_any), t.lang)}
+    # the risk lines' quantity and wording: a chance of exceeding at the round end, never 0% or 100% unless exact
+    figures = {"points": format_number(mean(quote.score_change), t.lang, 1), "p": chance(quote.p_exceed_any, t)}
     if quote.exact:
         reasons.append(t.gettext(
             "If the others play like the rule of thumb, it brings you {points} points by the round end on average, "
-            "with a {p} chance of exceeding a limit (exact).").format(**figures))
+            "with a {p} chance that some colour exceeds its limit then (exact).").format(**figures))
     else:
         reasons.append(t.gettext(
             "Played again on {n} fresh games, the others playing like the rule of thumb, it brings you {points} "
-            "points by the round end (give or take {half}), with a {p} chance of exceeding a limit.").format(
+            "points by the round end (give or take {half}), with a {p} chance that some colour exceeds its limit "
+            "then.").format(
             n=format_number(quote.samples, t.lang), half=format_number(half_width(quote.score_change), t.lang, 1),
             **figures))
     if ranking.tied > 1:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import ipywidgets as W
 
-from ..engine.cards import COLOURS, SYMBOLS
+from ..engine.cards import COLOURS
 from ..engine.errors import Cancelled
 from ..engine.notation import CAPITAL, HOME, Action, Play
 from ..engine.state import GOLD, OVER, PLAY
@@ -27,6 +27,7 @@ from ..engine.views import PlayerView
 from ..i18n import Translator, format_number
 from ..i18n.sentences import action_label
 from .base import tagged
+from .riskline import chance, colour_cell as colour_cell, points as points, points_text, risk_lines_html
 from .work import Job, WorkRunner, page_runner
 
 if TYPE_CHECKING:  # the analysis is imported when first used: the first screen does without it
@@ -38,17 +39,6 @@ LOG = logging.getLogger("capital_lux.tutor")
 PANEL_TARGET = 0.05
 #: ... or this many games, whichever comes first.
 PANEL_SAMPLES = 2000
-
-
-def colour_cell(t: Translator, colour: str) -> str:
-    return t.gettext("{symbol} {role} ({colour})").format(
-        symbol=SYMBOLS[colour], role=t.role(colour), colour=t.colour(colour)
-    )
-
-
-def points(x: float, t: Translator) -> str:
-    """Percentage points, one decimal, in the reader's locale."""
-    return format_number(x * 100, t.lang, 1)
 
 
 def signed(x: float, t: Translator) -> str:
@@ -65,9 +55,26 @@ def method_text(t: Translator, risk: Any) -> str:
     )
 
 
+def chart_image(css_class: str) -> W.Image:
+    """A chart's place, hidden until drawn. The charts are drawn as wide as the side column
+    (``charts.SIDE_WIDTH_IN``) and shown at their own size: neither shrunk (their text with them)
+    nor stretched."""
+    layout = W.Layout(max_width="100%", align_self="flex-start", display="none")
+    return tagged(W.Image(format="png", layout=layout), css_class)
+
+
+def complement(q: Any) -> Any:
+    """1 − a probability, exact or simulated (the interval turned round)."""
+    from ..analysis.risk import Estimate
+
+    if isinstance(q, Estimate):
+        return Estimate(1 - q.mean, 1 - q.high, 1 - q.low, q.n)
+    return 1 - q
+
+
 def modifier_sentences(t: Translator, v: PlayerView, risk: Any) -> list[str]:
     """What the panel says about each face-down modifier the learner cannot see."""
-    from ..analysis.charts import model_name, percent
+    from ..analysis.charts import model_name
     from .text import player_name
 
     prior = risk.prior
@@ -88,7 +95,7 @@ def modifier_sentences(t: Translator, v: PlayerView, risk: Any) -> list[str]:
         assert hidden.colour is not None
         p = prior.p_negative(k)
         values = {"player": player_name(t, hidden.owner, v.viewer), "colour": colour_cell(t, hidden.colour),
-                  "p": percent(p, t)}
+                  "p": chance(p, t)}
         if k in prior.unseen_placements:
             text = t.gettext("The modifier {player} put above {colour} was placed before the tutor followed this "
                              "game: its values are taken as equally likely ({p} chance that it is negative).")
@@ -173,9 +180,11 @@ class RiskPanel:
         self.model.add_class("cl-risk-model")
         self.placement = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-wrap")
         self.placement.add_class("cl-risk-placement")
-        self.chart_toggle = W.Checkbox(value=False, indent=False)
+        self.chart_toggle = tagged(W.Checkbox(value=False, indent=False), "cl-risk-chart-toggle")
         self.html = tagged(W.HTML(), "cl-risk")
-        self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
+        # One line per colour, shown beside the hand (``GamePanel`` places it): the same figures as the table.
+        self.lines = W.HTML()
+        self.image = chart_image("cl-risk-chart")
         # "Compare my moves at the round end": the session's work runner, the dropdowns' model and placement
         self.comparison = MoveComparison(runner)
         self.compare_options: dict[str, Any] = {}  # passed on to ``rank_moves`` (tests settle for less)
@@ -249,19 +258,23 @@ class RiskPanel:
                                             and v.round >= 1)
         if not self.show.value or v.phase in (GOLD, OVER) or v.round < 1:  # after the reveal the table says it all
             self._worker.cancel()
-            self.html.value = ""
+            self.html.value = self.lines.value = ""
             self.image.layout.display = "none"
             return
         try:
+            from ..analysis.charts import model_name
             from ..analysis.risk import round_end_risk
 
             now = round_end_risk(v, include_hand=True)  # the hand goes home at the round end (ruling R9)
         except Exception:
             LOG.exception("risk panel failed")
             self.html.value = f'<div class="cl-note">{escape(t.gettext("The risk cannot be computed here."))}</div>'
+            self.lines.value = ""
             return
         self.html.value = self._table(t, v, now, None)
         model, placement = self.model.value, self.placement.value
+        bot = model_name(str(model), t)
+        self.lines.value = risk_lines_html(t, v, None, bot)
         mine = bool(v.legal_actions) and v.phase == PLAY
         placement_views = self._placement_views
 
@@ -274,6 +287,7 @@ class RiskPanel:
                 if stale():
                     return
                 self.html.value = self._table(t, v, now, risk)
+                self.lines.value = risk_lines_html(t, v, risk, bot)
             if mine:
                 self._add_to_timeline(v, risk)
             if not stale():
@@ -297,7 +311,7 @@ class RiskPanel:
         self._previous = v
 
     def _table(self, t: Translator, v: PlayerView, now: Any, risk: Any) -> str:
-        from ..analysis.charts import model_name, percent
+        from ..analysis.charts import model_name
         from ..analysis.forward import mean
 
         bot = model_name(self.model.value, t)
@@ -313,22 +327,27 @@ class RiskPanel:
             forward = later = "…"
             if risk is not None:
                 fc = risk.colours[c]
-                forward, later = percent(mean(fc.p_exceed), t), signed(mean(fc.points_lost), t)
+                forward, lost = chance(fc.p_exceed, t, approx=not risk.exact), mean(fc.points_lost)
+                later = points_text(lost, t)
+                if lost == 0 and mean(fc.p_exceed) > 0:  # it may exceed, yet no point is lost: gold keeps it
+                    later = t.gettext("{points} (your gold would keep it)").format(points=later)
             rows.append(
                 f'<tr data-colour="{c}"><th>{escape(colour_cell(t, c))}</th><td>{a.hometown_total}</td>'
-                f'<td class="cl-risk-now">{escape(percent(a.p_exceed, t))}</td>'
+                f'<td class="cl-risk-now">{escape(chance(a.p_exceed, t))}</td>'
                 f'<td class="cl-risk-forward">{escape(forward)}</td><td>{escape(later)}</td></tr>'
             )
-        gold_now = percent(now.p_afford_all, t)
+        # The chance of a loss, like every other figure here: never "gold keeps all" beside "exceeds"
+        short_now = chance(1 - now.p_afford_all, t)
         if risk is None:
             method = t.gettext("Working out the round end…")
-            gold = t.gettext("Chance that your gold keeps every colour if the round ended now: {now}").format(
-                now=gold_now)
+            gold = t.gettext("Chance that your gold is too little to keep every colour that exceeds, if the round "
+                             "ended now: {now}.").format(now=short_now)
             notes: list[str] = []
         else:
             method = method_text(t, risk)
-            gold = t.gettext("Chance that your gold keeps every colour: {now} if the round ended now, {forward} at "
-                             "the round end.").format(now=gold_now, forward=percent(mean(risk.p_gold_keeps_all), t))
+            gold = t.gettext("Chance that your gold is too little to keep every colour that exceeds: {now} if the "
+                             "round ended now, {forward} at the round end.").format(
+                now=short_now, forward=chance(complement(risk.p_gold_keeps_all), t, approx=not risk.exact))
             notes = modifier_sentences(t, v, risk)
         title = t.gettext("Risk of exceeding the {capital}'s totals").format(capital=t.term("Capital"))
         extra = "".join(f'<div class="cl-note cl-risk-modifier">{escape(x)}</div>' for x in notes)
@@ -371,7 +390,7 @@ class MoveComparison:
         self.stop = tagged(W.Button(layout=W.Layout(width="auto", display="none")), "cl-compare-stop")
         self.stop.on_click(lambda _: self.cancel())
         self.html = tagged(W.HTML(), "cl-compare-result")
-        self.image = W.Image(format="png", layout=W.Layout(max_width="100%", display="none"))
+        self.image = chart_image("cl-compare-chart")
         self.box = W.VBox([W.HBox([self.progress, self.stop]), self.html, self.image])
         self.job: Job[Ranking | None] | None = None
         self._request: object = None
@@ -491,7 +510,7 @@ class MoveComparison:
 
         head = (
             f"<tr><th>{escape(t.gettext('move'))}</th><th>{escape(t.gettext('Expected change of your score'))}"
-            f"</th><th>{escape(t.gettext('chance to exceed at the round end'))}</th>"
+            f"</th><th>{escape(t.gettext('chance that some colour exceeds its limit at the round end'))}</th>"
             f"<th>{escape(t.gettext('Chance to be ahead after the round'))}</th></tr>"
         )
         def row(k: int, m: Any) -> str:

@@ -1,0 +1,118 @@
+"""One answer to "am I safe?": a line per colour beside the learner's hand.
+
+Each line gives the colour's chance of exceeding its limit at the round end (the
+Hometown total, hand included, above the Capital's; ruling R7) and what the learner's
+gold does about it. The figures are the risk panel's own forward risk, the same the
+panel's table and the timeline chart show: no second computation.
+
+Wording never says more than the number knows: 0% and 100% only when exact
+(``chance``), "under 1%" or "over 99%" otherwise; simulated figures carry "≈" and the
+heading gives the games and the widest interval.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from html import escape
+from typing import TYPE_CHECKING, Union
+
+from ..engine.cards import COLOURS, SYMBOLS
+from ..engine.views import PlayerView
+from ..i18n import Translator, format_number
+
+if TYPE_CHECKING:
+    from ..analysis.forward import ForwardColour, ForwardRisk
+    from ..analysis.risk import Estimate
+
+    Quantity = Union[Fraction, Estimate]
+
+#: Below this a probability reads "under 1%", above 1 minus it "over 99%", unless it is exactly 0 or 1.
+EDGE = Fraction(1, 100)
+#: Expected points lost below this read "under 0.1", never "0.0" beside a chance of losing some.
+SMALL_POINTS = 0.05
+
+
+def colour_cell(t: Translator, colour: str) -> str:
+    """A colour by symbol, role and name, never by colour alone: "◆ Agent (blue)"."""
+    return t.gettext("{symbol} {role} ({colour})").format(
+        symbol=SYMBOLS[colour], role=t.role(colour), colour=t.colour(colour)
+    )
+
+
+def points(x: float, t: Translator) -> str:
+    """Percentage points, one decimal, in the reader's locale."""
+    return format_number(x * 100, t.lang, 1)
+
+
+def chance(q: Quantity | float, t: Translator, approx: bool = False) -> str:
+    """A probability in the reader's locale that claims no more than it knows: ``0%`` or
+    ``100%`` only for an exact 0 or 1, "under 1%" or "over 99%" near them; ``approx``
+    puts "≈" before a simulated figure."""
+    from ..analysis.charts import percent
+
+    exact = isinstance(q, Fraction)
+    p = float(q) if isinstance(q, (Fraction, float, int)) else q.mean
+    if exact and q in (0, 1):
+        return percent(q, t)  # type: ignore[arg-type]
+    if p < EDGE:
+        return t.gettext("under {p}").format(p=percent(EDGE, t))
+    if p > 1 - EDGE:
+        return t.gettext("over {p}").format(p=percent(1 - EDGE, t))
+    text = percent(p, t)
+    return f"≈ {text}" if approx and not exact else text
+
+
+def points_text(x: float, t: Translator) -> str:
+    """Expected points, one decimal; "under 0.1" rather than "0.0" when some are lost."""
+    if 0 < x < SMALL_POINTS:
+        return t.gettext("under {p}").format(p=format_number(0.1, t.lang, 1))
+    return format_number(x, t.lang, 1)
+
+
+def colour_line(t: Translator, colour: str, figures: ForwardColour, gold: int, approx: bool) -> str:
+    """One colour's sentence: its chance of exceeding at the round end and what gold does."""
+    from ..analysis.forward import mean
+
+    p, lost = figures.p_exceed, mean(figures.points_lost)
+    values = {"colour": colour_cell(t, colour), "p": chance(p, t, approx), "points": points_text(lost, t)}
+    # "at the round end" is the heading's: each line stays short enough for one row beside the hand
+    if isinstance(p, Fraction) and p == 0:
+        text = t.gettext("{colour}: no chance of exceeding its limit.")
+    elif lost == 0 and mean(p) > 0:
+        text = t.gettext("{colour}: {p} chance of exceeding its limit; your gold would keep it.")
+    elif lost == 0:
+        text = t.gettext("{colour}: {p} chance of exceeding its limit.")
+    elif gold == 0:
+        text = t.gettext("{colour}: {p} chance of exceeding its limit; with no gold, you lose {points} points on "
+                         "average.")
+    else:
+        text = t.gettext("{colour}: {p} chance of exceeding its limit; even with your gold, you lose {points} "
+                         "points on average.")
+    return text.format(**values)
+
+
+def heading(t: Translator, risk: ForwardRisk | None, bot: str) -> str:
+    """What the lines are: the round end under the model, exact or simulated."""
+    if risk is None:
+        return t.gettext("Working out the round end…")
+    if risk.exact:
+        return t.gettext("At the round end, if the others play like the {bot} (exact):").format(bot=bot)
+    # "percentage points": the lines below speak of game points too
+    return t.gettext("At the round end, if the others play like the {bot} (≈: simulated on {n} games, "
+                     "±{x} percentage points):").format(bot=bot, n=format_number(risk.samples, t.lang),
+                                                       x=points(risk.widest(), t))
+
+
+def risk_lines(t: Translator, v: PlayerView, risk: ForwardRisk | None, bot: str) -> list[str]:
+    """The heading, then one sentence per colour (none while the figures are worked out)."""
+    if risk is None:
+        return [heading(t, None, bot)]
+    approx = not risk.exact
+    return [heading(t, risk, bot)] + [colour_line(t, c, risk.colours[c], v.gold[v.viewer], approx) for c in COLOURS]
+
+
+def risk_lines_html(t: Translator, v: PlayerView, risk: ForwardRisk | None, bot: str) -> str:
+    head, *lines = risk_lines(t, v, risk, bot)
+    rows = "".join(f'<li data-colour="{c}">{escape(line)}</li>' for c, line in zip(COLOURS, lines))
+    return (f'<div class="cl-risklines" role="status"><b>{escape(head)}</b>'
+            f'{f"<ul>{rows}</ul>" if rows else ""}</div>')
