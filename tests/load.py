@@ -200,6 +200,23 @@ def single_page(loads: int = 5) -> dict[str, float]:
     return figures
 
 
+def kernels_busy(seconds: float = 2.0) -> bool:
+    """Whether the kernels started under this process used a tenth of a second of CPU or more in ``seconds``."""
+    def used() -> float:
+        total = 0.0
+        for proc in psutil.Process().children(recursive=True):
+            try:
+                if any("ipykernel" in part for part in proc.cmdline()):
+                    total += sum(proc.cpu_times()[:2])
+            except psutil.Error:
+                continue
+        return total
+
+    before = used()
+    time.sleep(seconds)
+    return used() - before >= 0.1
+
+
 def server_share(sessions: int, pool: int | None = None, settings: tuple[str, ...] = (),
                  name: str | None = None) -> dict[str, float]:
     """The server's part of a class arriving at once, without browsers: ``sessions`` requests of
@@ -226,7 +243,9 @@ def server_share(sessions: int, pool: int | None = None, settings: tuple[str, ..
         with voila_server(log, timeout=120, options=options) as url:
             deadline = time.monotonic() + 600
             while "Kernel pool of tutorial.ipynb is filled" not in log.read_text() and time.monotonic() < deadline:
-                time.sleep(1)  # the class arrives once its kernels are ready
+                time.sleep(1)  # the class arrives once its kernels are ready:
+            while time.monotonic() < deadline and kernels_busy():  # "filled" is logged while they still start
+                pass
             with ThreadPoolExecutor(sessions) as threads:
                 seconds = list(threads.map(fetch, [f"{url}?players=2&seed={i}&bots=random" for i in range(sessions)]))
             memory = kernel_memory_mib()
