@@ -262,14 +262,14 @@ def test_kernels_kept_warm_are_not_learners_and_a_refused_fill_is_forgotten(monk
         loop.close()
 
 
-def test_the_pool_is_refilled_once_the_class_has_arrived_one_kernel_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_pool_is_refilled_once_no_page_is_being_built_one_kernel_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     # 30 pages taken from the pool asked Voila for 30 new warm kernels at once, and their
     # start-up slowed every page of the class still being built.
     from capital_lux.serve import guards
 
     now = [100.0]
     monkeypatch.setattr(guards.time, "monotonic", lambda: now[0])
-    kernels = ClassKernels(fill_quiet=10.0, fill_spacing=2.0)
+    kernels = ClassKernels(fill_spacing=2.0)
     loop = asyncio.new_event_loop()
     pool: list[asyncio.Task[None]] = []
     monkeypatch.setattr(kernels, "_pools", {"page.ipynb": pool}, raising=False)
@@ -284,28 +284,31 @@ def test_the_pool_is_refilled_once_the_class_has_arrived_one_kernel_at_a_time(mo
         turn()
         assert before.done()  # the pool's first filling, before any learner, does not wait
         pool.remove(before)
-        kernels.page_asked()  # a learner at 100 s
+        kernels.page_started()  # two learners' pages are being built
+        kernels.page_started()
         first, second, third = (loop.create_task(kernels._fill_when_quiet(step=0)) for _ in range(3))
         pool += [first, second, third]
-        now[0] = 109.0
+        now[0] = 160.0
         turn()
-        assert not any(task.done() for task in pool)  # the class may still be arriving
-        kernels.page_asked()  # another learner at 109 s: ten more seconds of quiet
-        now[0] = 118.0
-        turn()
-        assert not any(task.done() for task in pool)
+        assert not any(task.done() for task in pool)  # however long they take
         pool.remove(third)  # a page came for this very kernel: it starts now
         turn()
         assert third.done() and not first.done() and not second.done()
-        now[0] = 119.5  # quiet at last, but the refill before started 1.5 s ago
+        kernels.page_finished()
+        turn()
+        assert not first.done() and not second.done()  # one page is still being built
+        kernels.page_finished()
+        now[0] = 161.5  # no page is being built, but the refill before started 1.5 s ago
         turn()
         assert not first.done() and not second.done()
-        now[0] = 120.5
+        now[0] = 162.5
         turn()
         assert [first.done(), second.done()].count(True) == 1  # one at a time
-        now[0] = 122.5
+        now[0] = 164.5
         turn()
         assert first.done() and second.done()
+        kernels.page_finished()  # a request that ended twice over counts once
+        assert kernels.building == 0
     finally:
         loop.close()
 

@@ -28,6 +28,8 @@ class PacedVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
     """Voila's page handler, refusing a client that opens pages faster than its pace, and
     any page once the class is full (before Voila hands it a kernel from its warm pool)."""
 
+    _building: ClassKernels | None = None  # the kernels told this page is being built, until it is
+
     async def prepare(self) -> None:
         await super().prepare()  # first: the error page needs what it sets up (the user)
         pace: Pace | None = self.settings.get("capital_lux_pace")
@@ -37,11 +39,25 @@ class PacedVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
                 raise web.HTTPError(429, "%d", math.ceil(wait), reason="Too many pages")
         kernels = self.kernel_manager
         if isinstance(kernels, ClassKernels) and self.request.method == "GET":
-            kernels.page_asked()
             kernels.drop_refused_fills()
             if kernels.is_full():  # before Voila takes a warm kernel or starts one
                 self.log.warning("The class is full: %d learners, ceiling %d", kernels.learners(), kernels.ceiling)
                 raise web.HTTPError(503, "the class is full", reason="Class full")
+            kernels.page_started()
+            self._building = kernels
+
+    def _built(self) -> None:
+        if self._building is not None:  # the page's last cell has run, or its request ended otherwise
+            self._building.page_finished()
+            self._building = None
+
+    def on_finish(self) -> None:
+        self._built()
+        super().on_finish()
+
+    def on_connection_close(self) -> None:
+        self._built()
+        super().on_connection_close()
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         error = kwargs.get("exc_info", (None, None))[1]

@@ -137,10 +137,11 @@ class ClassKernels(AsyncMappingKernelManager):
 
     A class arrives at once: each page it takes from the pool asks Voila for a new warm
     kernel, and 30 kernels starting together (about 2 s of CPU each) slowed every page of
-    the class that was still being built. A refill therefore waits until no page has been
-    asked for during ``fill_quiet`` seconds, and starts alone (``fill_spacing`` seconds
-    after the one before); a page that has come to take that very kernel does not wait. The
-    pool's first filling, before any page, starts at once.
+    the class that was still being built. A refill therefore waits while any page is being
+    built (``building``: from the page's request to its last cell), and starts alone,
+    ``fill_spacing`` seconds after the one before; a page that has come to take that very
+    kernel does not wait. Learners arriving one after another find the pool refilled
+    between them, as before; the pool's first filling, before any page, starts at once.
     ``learners`` warms that many kernels of ``pool_notebook`` before the class arrives.
     """
 
@@ -149,8 +150,6 @@ class ClassKernels(AsyncMappingKernelManager):
         "memory and kernel_memory_mib."))
     kernel_memory_mib = Int(160, config=True, help=(
         "Memory one learner's kernel is allowed for when the ceiling is derived (MiB)."))
-    fill_quiet = Float(10.0, config=True, help=(
-        "Seconds without a page asked for before the warm pool is refilled (0: at once)."))
     fill_spacing = Float(2.0, config=True, help="Seconds between two refills of the warm pool.")
     learners_expected = Int(0, config=True, help=(
         "Kernels of pool_notebook kept warm before the class arrives (0: Voila's pool size)."))
@@ -162,7 +161,8 @@ class ClassKernels(AsyncMappingKernelManager):
         self._started: set[str] = set()  # a kernel joins once its start has returned (Jupyter lists it earlier)
         self._starting = 0
         self._filling = 0
-        self._last_page = -math.inf  # when a page was last asked for (time.monotonic)
+        self.building = 0  # pages between their request and their last cell
+        self._asked = False  # a page has been asked for since the server started
         self._last_fill = -math.inf
         pools = getattr(self, "kernel_pools_config", None)  # Voila's, with preheat; it fills them after this
         if self.learners_expected and isinstance(pools, dict):
@@ -195,9 +195,13 @@ class ClassKernels(AsyncMappingKernelManager):
     def is_full(self) -> bool:
         return self.learners() >= self.ceiling
 
-    def page_asked(self) -> None:
-        """A page was asked for: the pool's refills wait for the class to have arrived."""
-        self._last_page = time.monotonic()
+    def page_started(self) -> None:
+        """A page is being built: the pool's refills wait until it is."""
+        self._asked = True
+        self.building += 1
+
+    def page_finished(self) -> None:
+        self.building = max(0, self.building - 1)
 
     def _awaited(self) -> bool:
         """Whether the refill running now has been taken by a page (it is no longer in a pool)."""
@@ -205,12 +209,11 @@ class ClassKernels(AsyncMappingKernelManager):
         return not any(task in pool for pool in self._warm_pools())
 
     async def _fill_when_quiet(self, step: float = 0.25) -> None:
-        """Until the class has arrived and the refill before has had its time, or a page waits for this one."""
-        if self._last_page == -math.inf:
+        """Until no page is being built and the refill before has had its time, or a page waits for this one."""
+        if not self._asked:
             return  # the pool's first filling, before any learner: all at once, as Voila does
         while not self._awaited():
-            now = time.monotonic()
-            if now - self._last_page >= self.fill_quiet and now - self._last_fill >= self.fill_spacing:
+            if not self.building and time.monotonic() - self._last_fill >= self.fill_spacing:
                 break  # checked and taken between two awaits: one refill at a time
             await asyncio.sleep(step)
         self._last_fill = time.monotonic()
