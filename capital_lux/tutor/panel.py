@@ -162,8 +162,12 @@ class GamePanel:
         for part in (self.risk, self.hint):  # advice on the next round waits for it
             if part is not None:
                 part.box.layout.display = "none" if report else None
-        if shown is not None and self.hint is not None:
-            self.hint.render(t, shown)  # nothing to decide on the paused table: no hint to ask
+        if shown is not None:
+            # nothing to decide on the paused table: no hint to ask, and the risk lines (beside the
+            # hand, outside the risk box) go as the table's own round-end phase has them: the reveal says it all
+            for part in (self.risk, self.hint):
+                if part is not None:
+                    part.render(t, shown)
         elif report is None:
             placement_views = s.placement_views()  # for the guess from where modifiers lie
             if self.risk is not None:
