@@ -146,6 +146,12 @@ WATCH_TABLE = """() => {
 }"""
 
 
+def next_step(where: str = ".cl-freeplay") -> str:
+    """A selector for what the page waits on the learner for: a decision to make, a round end to read, or the end."""
+    return ", ".join(f"{where} {x}" for x in (".cl-confirm-pick:visible", ".cl-hand-card:visible:enabled",
+                                              ".cl-choice:visible", ".cl-continue:visible", '.cl-scores[data-final="1"]'))
+
+
 def learner_move(
     page: Any, move: int, timing: list[float] | None = None, in_page: list[float] | None = None,
     where: str = ".cl-freeplay",
@@ -157,11 +163,7 @@ def learner_move(
     A round end the page pauses on is continued first (not a decision: the game is the same).
     """
     scope = where + " "
-    page.wait_for_selector(  # a decision to make, a round end to read, or the end
-        ", ".join(scope + x for x in (".cl-confirm-pick:visible", ".cl-hand-card:visible:enabled",
-                                      ".cl-choice:visible", ".cl-continue:visible", '.cl-scores[data-final="1"]')),
-        timeout=60_000,
-    )
+    page.wait_for_selector(next_step(where), timeout=60_000)
     if page.query_selector(scope + '.cl-scores[data-final="1"]'):
         return False
     if page.query_selector(scope + ".cl-continue:visible"):  # the page pauses on a round end: read, then go on

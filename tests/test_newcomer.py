@@ -82,8 +82,10 @@ def test_free_play_pauses_too_and_a_new_game_does_not() -> None:
         v = panel.session.view()
         plays = [a for a in v.legal_actions if isinstance(a, Play) and a.to == HOME]
         panel._act(plays[0] if plays else v.legal_actions[0])
-    assert panel.paused_on() is not None and panel.hint is not None
+    assert panel.paused_on() is not None and panel.hint is not None and panel.risk is not None
     assert panel.hint.box.layout.display == "none" and panel.hint.button.disabled
+    panel.risk.wait()  # the last decision's figures, had they been left running, would be back by now
+    assert panel.risk.lines.value == ""  # the risk lines sit beside the hand: none on a round already ended
     free.start()  # a new game: nothing to read from the last one
     assert panel.paused_on() is None and panel.controls.box.layout.display is None
 

@@ -1,6 +1,7 @@
 """What a learner sees beside the hand at 1280×800, in a real browser (one Voila, one page).
 
-One risk line per colour under the hand without scrolling, each naming its colour; the
+One risk line per colour under the hand without scrolling, each naming its colour, at every
+decision of a whole game (the table grows round by round; a round end pauses); the
 hint in one sentence with its figures behind "Why?"; the free-play charts' text at least
 11 px on screen; the risk chart empty right after "New game". Screenshots go to
 ``test-artifacts/``.
@@ -51,9 +52,13 @@ def server() -> Iterator[str]:
 
 
 #: The lines and the hand as laid out, read in one go (the lines are redrawn as the figures sharpen).
+#: Positions are as on the unscrolled page: a click scrolls the tab's own box, which the
+#: window's scrollY does not see, so every scrolled ancestor's offset is added back.
 LAYOUT = """() => {
-  const box = (e) => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, right: r.right,
-                                                                    height: r.height}; };
+  const unscrolled = (e) => { let y = window.scrollY; for (let a = e.parentElement; a; a = a.parentElement) y += a.scrollTop;
+                              return y; };
+  const box = (e) => { const r = e.getBoundingClientRect(), y = unscrolled(e);
+                       return {top: r.top + y, bottom: r.bottom + y, right: r.right, height: r.height}; };
   const lines = [...document.querySelectorAll('.cl-freeplay .cl-risklines li')].map(
     (e) => ({colour: e.dataset.colour, text: e.innerText, ...box(e)}));
   return {lines, hand: box(document.querySelector('.cl-freeplay .cl-controls')), scrolled: window.scrollY};
@@ -99,7 +104,7 @@ def test_risk_lines_hint_and_charts_at_1280_by_800(server: str, chromium: Any) -
         B.learner_move(page, move)
         move += 1
     page.wait_for_selector(FREE + ".cl-hand-card:enabled")
-    # ... and at the first card to play, with what the others did above the hand
+    # ... and at the first card to play (what the others did is told below the lines)
     bottom = max(bottom, risk_lines_in_view(page))
     page.screenshot(path=str(ARTIFACTS / "riskline-play.png"))
     print(f"risk lines' bottom edge at {WIDTH}x{HEIGHT}: {bottom:.0f} px")
@@ -135,3 +140,28 @@ def test_the_longest_language_keeps_the_lines_above_the_fold(server: str, chromi
     bottom = risk_lines_in_view(page, "es")
     page.screenshot(path=str(ARTIFACTS / "riskline-draft-es.png"))
     print(f"Spanish risk lines' bottom edge at {WIDTH}x{HEIGHT}: {bottom:.0f} px")
+
+
+def test_the_lines_stay_above_the_fold_at_every_decision_of_a_game(server: str, chromium: Any) -> None:
+    """A whole 4-player game by clicking: at each decision, once its figures are final, the
+    lines end inside the 800 px window unscrolled (the draft, played cards, the Agent and
+    the Cleric, in every round, the first pick after each round end included)."""
+    page, _ = B.open_tutor(chromium, f"{server}?players=4&seed=12&bots=rule", viewport=(WIDTH, HEIGHT))
+    bottoms: list[float] = []  # one per decision with lines (a decision on gold has none: the reveal says it)
+    move = round_ends = 0
+    while True:
+        page.wait_for_selector(B.next_step(), timeout=60_000)
+        if page.query_selector(FREE + ".cl-continue:visible"):  # a round end: no decision, read on
+            round_ends += 1
+            page.click(FREE + ".cl-continue")
+            page.wait_for_selector(FREE + ".cl-continue", state="hidden", timeout=60_000)
+            continue
+        if page.query_selector(FREE + '.cl-scores[data-final="1"]'):
+            break
+        if not B.visible(page, FREE + ".cl-choice") or B.visible(page, FREE + ".cl-risklines"):
+            bottoms.append(risk_lines_in_view(page))
+        B.learner_move(page, move)
+        move += 1
+    print(f"risk lines' lowest bottom edge over {len(bottoms)} decisions: {max(bottoms):.0f} px")
+    assert round_ends == 2 and len(bottoms) >= 20, (round_ends, bottoms)  # all three rounds were played
+    assert max(bottoms) <= HEIGHT

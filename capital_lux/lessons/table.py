@@ -45,6 +45,10 @@ CSS = """<style>
 .cl-tutor .cl-log{max-height:260px;overflow-y:auto;font:13px sans-serif;border:1px solid #ccc;padding:4px}
 .cl-tutor .cl-log p{margin:2px 0}
 .cl-tutor .cl-note{font:14px sans-serif;margin:4px 0}
+/* Free play's table: a card shows its symbol and value under its colour's heading (the role */
+/* is in the heading and the tooltip), so a late round's table leaves the hand in view. */
+.cl-tutor .cl-freeplay .cl-table-wrap .cl-role{display:none}
+.cl-tutor .cl-freeplay .cl-table-wrap td,.cl-tutor .cl-freeplay .cl-table-wrap th{padding:2px 6px;line-height:1.2}
 .cl-tutor .cl-risklines{font:13px sans-serif;margin:4px 0}
 .cl-tutor .cl-risklines ul{list-style:none;margin:2px 0;padding:0}
 .cl-tutor .cl-risklines li{margin:1px 0}

@@ -75,9 +75,10 @@ class GamePanel:
         if self.hint is not None:
             side.insert(0, self.hint.box)
         self.log_title = W.HTML()
-        # Right under the hand: one risk line per colour, in view without scrolling (the panel's figures)
+        # Right under the hand: one risk line per colour, in view without scrolling (the panel's figures);
+        # what followed the learner's last move comes after them, however long it is
         lines = [self.risk.lines] if self.risk is not None else []
-        left = W.VBox([self.message, self.recent, self.controls.box, *lines, self.undo_button, self.roundend],
+        left = W.VBox([self.message, self.controls.box, *lines, self.recent, self.undo_button, self.roundend],
                       layout=W.Layout(flex="3 1 560px", margin="0 12px 0 0"))
         right = W.VBox([*side, self.log_title, self.log], layout=W.Layout(flex="2 1 380px"))
         below = W.HBox([left, right], layout=W.Layout(flex_flow="row wrap", width="100%"))
@@ -162,8 +163,12 @@ class GamePanel:
         for part in (self.risk, self.hint):  # advice on the next round waits for it
             if part is not None:
                 part.box.layout.display = "none" if report else None
-        if shown is not None and self.hint is not None:
-            self.hint.render(t, shown)  # nothing to decide on the paused table: no hint to ask
+        if shown is not None:
+            # nothing to decide on the paused table: no hint to ask, and the risk lines (beside the
+            # hand, outside the risk box) go as the table's own round-end phase has them: the reveal says it all
+            for part in (self.risk, self.hint):
+                if part is not None:
+                    part.render(t, shown)
         elif report is None:
             placement_views = s.placement_views()  # for the guess from where modifiers lie
             if self.risk is not None:
