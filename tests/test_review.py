@@ -4,10 +4,12 @@ and hostile records refused."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +18,7 @@ from capital_lux.analysis.modifiers import modifier_posterior
 from capital_lux.analysis.reveal import FIGURES
 from capital_lux.analysis.review import (HORIZON, Cancelled, Review, decisions_of, judge, review_game,
                                          verdict_of)
-from capital_lux.engine.game import Game, GameRecord
+from capital_lux.engine.game import Game, GameRecord, replay
 from capital_lux.engine.position import MAX_INPUT_BYTES, dumps_record
 from capital_lux.engine.state import GOLD, GameState
 from capital_lux.engine.views import view
@@ -300,5 +302,130 @@ def test_a_review_stopped_by_the_time_budget_keeps_what_it_judged_and_says_so() 
         assert not panel.complete and panel.review is not None and panel.review.decisions
         assert "stopped before every decision was judged" in panel.note.value
         assert panel.progress.layout.display == "none" and not panel.start_button.disabled
+    finally:
+        runner.close()
+
+
+# -- the game chart ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def charted() -> tuple[GameRecord, Review]:
+    """A whole 2-player game, the random seat reviewed (it makes mistakes: key moments to show)."""
+    record = played_game(2, 3, ["random", "rule"])
+    return record, review_game(record, 0, seed=5, seats=[0], **QUICK)  # type: ignore[arg-type]
+
+
+def test_the_chart_s_series_has_two_points_per_decision_and_the_scores_at_the_round_ends(
+        charted: tuple[GameRecord, Review]) -> None:
+    record, review = charted
+    mine = review.of_seat(0)
+    series = review.series()
+    assert [(p.index, p.kind) for p in series if p.kind != "round_end"] == [
+        (d.index, kind) for d in mine for kind in ("before", "after")]
+    # the round ends where the record ends them, with the scores then
+    state, ends = replay(record.players, []), []
+    for index, action in enumerate(record.actions):
+        before = state.round
+        state.apply_action(action)
+        if before >= 1 and (state.round != before or state.is_terminal()):
+            ends.append((index, before, float(state.scores()[0])))
+    assert len(ends) == 3 == len(review.round_ends)
+    assert [(p.index, p.round, p.value) for p in series if p.kind == "round_end"] == ends
+    for index, round_, _ in ends:  # each round's decisions lie before its end, the next round's after
+        assert all(d.index <= index for d in mine if d.round == round_)  # a gold choice may end it
+        assert all(d.index > index for d in mine if d.round > round_)
+    # a decision's step is what it cost; every other step (luck) starts where a decision ended
+    steps = review.steps()
+    assert [a.value - b.value for a, b, kind in steps if kind == "decision"] == pytest.approx([d.loss for d in mine])
+    assert all(a.kind == "after" and b.kind in ("before", "round_end") for a, b, kind in steps if kind == "luck")
+    assert not any(a.kind == "round_end" for a, _, _ in steps)  # a new round's points are not luck
+    # plain data: the series is in the file, and read back the same
+    again = Review.from_json(review.to_json())
+    assert again == review and again.series() == series
+    assert json.loads(review.to_json())["series"] == [dataclasses.asdict(p) for p in series]
+
+
+CHART_WORDS = {
+    "en": ("Your decisions, in the order of the game", "End of round 1", "luck: cards drawn"),
+    "fr": ("Vos décisions, dans l'ordre de la partie", "Fin de la manche 1", "chance\u00a0: cartes piochées"),
+    "es": ("Tus decisiones, en el orden de la partida", "Fin de la ronda 1", "suerte: cartas robadas"),
+    "pt": ("Suas decisões, na ordem da partida", "Fim da rodada 1", "sorte: cartas compradas"),
+}
+
+
+@pytest.mark.parametrize("lang", list(CHART_WORDS))
+def test_the_chart_is_drawn_in_four_languages_readable_and_not_by_colour_alone(
+        lang: str, charted: tuple[GameRecord, Review]) -> None:
+    from matplotlib.text import Text
+
+    from capital_lux.analysis.charts import review_chart
+    from capital_lux.analysis.review_text import chart_sentences
+    from capital_lux.i18n import translator
+
+    _, review = charted
+    t = translator(lang)
+    figure = review_chart(review, t)
+    ax = figure.axes[0]
+    texts = [x.get_text() for x in figure.findobj(Text) if x.get_text()]
+    xlabel, round_end, luck = CHART_WORDS[lang]
+    assert ax.get_xlabel() == xlabel and round_end in texts and any(luck in x for x in texts)
+    assert ax.get_ylabel() == t.gettext("Your expected score at the end of the round")
+    assert sum(line.get_linestyle() == ":" for line in ax.get_lines()) == 3  # the round ends
+    # decisions and luck are told apart by line style and marker, not colour alone
+    styles = {line.get_linestyle() for line in ax.get_lines()}
+    assert {"-", "--", ":"} <= styles
+    assert all(float(x.get_fontsize()) * 80 / 72 >= 11 for x in figure.findobj(Text) if x.get_text())  # pixels at 80 dpi
+    numbers = [x.get_text() for x in figure.findobj(Text) if x.get_text() in ("1", "2", "3")]
+    assert len(review.key_moments()) == 3 and {"1", "2", "3"} <= set(numbers)  # the key moments, numbered
+    sentences = chart_sentences(t, review)
+    assert len(sentences) == 2 and all(s.endswith(".") for s in sentences)
+
+
+def test_the_page_to_hand_out_carries_the_chart_as_text_not_as_a_file(charted: tuple[GameRecord, Review]) -> None:
+    from capital_lux.analysis.review_text import review_html
+    from capital_lux.i18n import translator
+
+    page = review_html(translator("es"), charted[1])
+    assert "<svg" in page and "Fin de la ronda 1" in page and "src=" not in page and "<script" not in page
+
+
+# -- a key moment in the what-if explorer --------------------------------------------------------
+def test_a_key_moment_opens_in_the_what_if_explorer_with_nothing_the_learner_could_not_see() -> None:
+    from capital_lux.engine.position import position_dict
+    from capital_lux.engine.views import determinize
+    from capital_lux.tutor.app import build_app
+    from capital_lux.tutor.work import WorkRunner
+
+    tutor = build_app("en", players=2, seed=5, bot_kind="rule", opening="free")._tutor
+    free, review = tutor.free_play, tutor.free_play.review
+    review.runner = runner = WorkRunner(budget_seconds=300)
+    try:
+        while not free.panel.session.is_over():
+            free.panel._act(free.panel.session.view().legal_actions[-1])
+        review.start(**QUICK)
+        review.wait(300)
+        assert review.complete and review.review is not None
+        assert review.chart.layout.display is None and bytes(review.chart.value).startswith(b"\x89PNG")
+        assert "expected points" in review.chart_note.value
+        moments = review.review.key_moments()
+        assert moments and len(review.open_buttons.children) == len(moments)
+        passed: list[Any] = []
+        review.open_position = lambda v, title: (passed.append(v), tutor.open_in_whatif(v, title))  # type: ignore[func-returns-value]
+        review.open_buttons.children[0].click()
+
+        d, record = moments[0], free.panel.session.game.record()
+        real = replay(record.players, record.actions[:d.index])  # the table as it was, hidden cards and all
+        assert passed == [view(real, 0)]  # the learner's view and nothing else
+        assert tutor.tabs.selected_index == len(tutor.slots) + 2
+        explorer = tutor.extras["whatif"]
+        assert view(explorer.state, 0) == view(real, 0) and explorer.seen_by.value == 0
+        assert "Opened from your review" in explorer.message.value
+        assert str(d.index + 1) in explorer.message.value  # the moment's title names it
+        # Another truth the learner could not tell apart (other cards in Player 1's hand) opens
+        # the same table: what reaches the explorer holds nothing of the real hidden cards.
+        other = determinize(view(real, 0), random.Random(1))
+        assert other.hands[1] != real.hands[1] or other.draft_hands[1] != real.draft_hands[1]
+        shown = position_dict(explorer.state)
+        explorer.load_view(view(other, 0), "again")
+        assert position_dict(explorer.state) == shown
     finally:
         runner.close()

@@ -47,7 +47,8 @@ from .forward import EQUIVALENT_POINTS, MODELS, Quantity, Ranking, half_width, m
 
 __all__ = [
     "FORMAT", "VERSION", "HORIZON", "VERDICTS", "THRESHOLDS", "REVIEW_GAMES", "REVIEW_MIN_GAMES", "REVIEW_EXACT_MS",
-    "Points", "Decision", "Summary", "Review", "review_game", "verdict_of", "Cancelled",
+    "Points", "Decision", "Summary", "RoundEnd", "ChartPoint", "Review", "review_game", "verdict_of", "round_ends_of",
+    "Cancelled",
 ]
 
 FORMAT: Final = "capital-lux-review"
@@ -108,6 +109,7 @@ class Decision:
     best_risk: float | None = None
     moves: tuple[tuple[str, Points], ...] = ()  # every legal move with its points, in the ranking's order
     tied: int = 1  # the first ``tied`` moves are as good as each other
+    score: int = 0  # the deciding seat's score when deciding (public: hometown, bonus cards, gold)
 
     def verdict_for(self, move: str) -> str:
         """The verdict ``move`` would have earned here ("Learn from your mistakes" asks it)."""
@@ -188,6 +190,31 @@ def verdict_of(loss: float, half: float, rank: int, tied: int) -> str:
 
 
 @dataclass(frozen=True)
+class RoundEnd:
+    """Where the record ends a round: the action that ended it and every seat's score then."""
+
+    index: int
+    round: int
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    """One point of the game's chart (``Review.series``): the seat's expected score at the
+    horizon, from what it could see, ``before`` a decision (the best move's expectation) and
+    ``after`` it (the played move's); or its score when a round ended (``round_end``: no
+    expectation, what happened). From an ``after`` point to the next point, the cards drawn,
+    the modifiers revealed and the other players' moves moved it; from ``before`` to ``after``,
+    the decision did."""
+
+    index: int  # the record's action: the decision, or the one that ended the round
+    round: int
+    kind: str  # "before", "after" or "round_end"
+    value: float
+    half: float  # the 95% half-width (0: exact, or what happened)
+
+
+@dataclass(frozen=True)
 class Review:
     players: int
     seed: int  # the record's seed
@@ -199,6 +226,24 @@ class Review:
     complete: bool  # False: the record stops before the game's end
     horizon: str = HORIZON
     thresholds: dict[str, float] = field(default_factory=lambda: dict(THRESHOLDS))
+    round_ends: tuple[RoundEnd, ...] = ()
+
+    def series(self, seat: int | None = None) -> list[ChartPoint]:
+        """The chart of ``seat``'s game (the reviewed seat by default), in the record's order:
+        two points per decision (before and after), and its score at each round end. The
+        expectation before a decision is the best move's, after it the played move's; both
+        are the score now plus the points the move brings by the horizon. A round end's score
+        is on the same scale as the round-end horizon's expectations; with a longer horizon
+        only the game's last is shown (the final score)."""
+        seat = self.seat if seat is None else seat
+        points = []
+        for d in self.of_seat(seat):
+            points.append(ChartPoint(d.index, d.round, "before", d.score + d.best_points.mean, d.best_points.half))
+            points.append(ChartPoint(d.index, d.round, "after", d.score + d.played_points.mean, d.played_points.half))
+        ends = self.round_ends if self.horizon == HORIZON else self.round_ends[-1:] if self.complete else ()
+        points += [ChartPoint(e.index, e.round, "round_end", float(e.scores[seat]), 0.0) for e in ends]
+        order = {"before": 0, "after": 1, "round_end": 2}
+        return sorted(points, key=lambda p: (p.index, order[p.kind]))
 
     def of_seat(self, seat: int, round_: int | None = None) -> list[Decision]:
         return [d for d in self.decisions if d.seat == seat and (round_ is None or d.round == round_)]
@@ -219,8 +264,19 @@ class Review:
         bad = [d for d in self.of_seat(self.seat if seat is None else seat) if d.verdict not in ("best", "good")]
         return sorted(bad, key=lambda d: (-d.loss, d.index))[:KEY_MOMENTS]
 
+    def steps(self, seat: int | None = None) -> list[tuple[ChartPoint, ChartPoint, str]]:
+        """The chart's steps between consecutive points of ``series``: "decision" (before to
+        after) and "luck" (from a decision to the next point: the cards drawn, the modifiers
+        revealed, the other players' moves). From a round end to the next round's first
+        decision no step is counted: at the round-end horizon the expectation then starts to
+        count the new round's points, which is neither luck nor a decision."""
+        series = self.series(seat)
+        return [(a, b, "decision" if b.kind == "after" else "luck")
+                for a, b in zip(series, series[1:]) if a.kind != "round_end"]
+
     def to_json(self) -> str:
-        data = {"format": FORMAT, "version": VERSION, **asdict(self)}
+        data = {"format": FORMAT, "version": VERSION, **asdict(self),
+                "series": [asdict(p) for p in self.series()]}  # the chart's figures, for readers of the file
         return json.dumps(data, indent=1, sort_keys=True)
 
     @classmethod
@@ -242,9 +298,10 @@ class Review:
             ]
             fields = {k: data[k] for k in ("players", "seed", "seat", "model", "review_seed", "games", "complete",
                                            "horizon", "thresholds")}
+            ends = tuple(RoundEnd(e["index"], e["round"], tuple(e["scores"])) for e in data.get("round_ends", ()))
         except (KeyError, TypeError, ValueError) as e:
             raise ValueError(f"not a review: a field is missing or misshapen ({e})") from None
-        return cls(decisions=decisions, **fields)
+        return cls(decisions=decisions, round_ends=ends, **fields)
 
 
 # -- gold: valued exactly --------------------------------------------------------------------
@@ -293,6 +350,12 @@ def _risk(ranking: Ranking, action: Action) -> float:
     return next(mean(m.risk.p_exceed_any) for m in ranking.moves if m.action == action)
 
 
+def score_of(v: PlayerView, seat: int) -> int:
+    """``seat``'s score as the view shows it (``rules.scores`` from public zones alone)."""
+    return (sum(sum(v.hometowns[seat][c]) for c in v.hometowns[seat]) + sum(c.value for c in v.bonus[seat])
+            + v.gold[seat])
+
+
 def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: int = 0,
           games: int = REVIEW_GAMES, min_games: int = REVIEW_MIN_GAMES, exact_ms: float = REVIEW_EXACT_MS,
           should_stop: Callable[[], bool] | None = None) -> Decision:
@@ -308,7 +371,7 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
         moves = tuple((str(values[k][0]), Points.of(values[k][1])) for k in order)
         return Decision(index, v.viewer, v.round, v.phase, len(values), str(played), str(best_action),
                         Points.of(played_value), Points.of(best_value), loss, 0.0, verdict_of(loss, 0.0, rank, tied),
-                        0, moves=moves, tied=tied)
+                        0, moves=moves, tied=tied, score=score_of(v, v.viewer))
     ranking = rank_moves(v, model, seed=seed, games=games, batch=min_games, exact_ms=exact_ms,
                          should_stop=should_stop, min_games=min_games)
     rank = next(r for r, m in enumerate(ranking.moves) if m.action == played)
@@ -328,7 +391,7 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
     return Decision(index, v.viewer, v.round, v.phase, len(ranking.moves), str(played), str(best.action),
                     Points.of(top if rank == 0 else own), Points.of(top), loss, half,
                     verdict_of(loss, half, rank, ranking.tied), ranking.games,
-                    _risk(ranking, played), mean(ranking.quote.p_exceed_any), moves, ranking.tied)
+                    _risk(ranking, played), mean(ranking.quote.p_exceed_any), moves, ranking.tied, score_of(v, v.viewer))
 
 
 def decisions_of(record: GameRecord) -> list[tuple[int, PlayerView, Action]]:
@@ -343,6 +406,18 @@ def decisions_of(record: GameRecord) -> list[tuple[int, PlayerView, Action]]:
                 found.append((index, v, action))
         state.apply_action(action)
     return found
+
+
+def round_ends_of(record: GameRecord) -> tuple[RoundEnd, ...]:
+    """Each round end the record reaches: the action that ended it, every seat's score then."""
+    state = new_game(record.players)
+    ends = []
+    for index, action in enumerate(record.actions):
+        before = state.round
+        state.apply_action(action)
+        if before >= 1 and (state.round != before or state.is_terminal()):  # round 0: the setup
+            ends.append(RoundEnd(index, before, tuple(state.scores())))
+    return tuple(ends)
 
 
 def review_game(
@@ -377,7 +452,8 @@ def review_game(
             on_decision(decision)
         if progress is not None:
             progress(n / len(todo))
-    return Review(record.players, record.seed, seat, model, seed, games, judged, record.replay().is_terminal())
+    return Review(record.players, record.seed, seat, model, seed, games, judged, record.replay().is_terminal(),
+                  round_ends=round_ends_of(record))
 
 
 def played_action(decision: Decision) -> Action:

@@ -19,7 +19,7 @@ from .review import THRESHOLDS, VERDICTS, Decision, Review, Summary
 __all__ = [
     "verdict_name", "verdict_label", "decision_kind", "move_text", "points_text", "loss_text", "moment_title", "moment_sentence",
     "method_sentences", "table_headers", "table_rows", "summary_headers", "summary_rows", "review_text",
-    "review_html",
+    "review_html", "chart_sentences", "chart_svg",
 ]
 
 
@@ -134,6 +134,44 @@ def method_sentences(t: Translator, review: Review) -> list[str]:
     return sentences
 
 
+def chart_sentences(t: Translator, review: Review) -> list[str]:
+    """The game chart in words: what the reviewed seat's decisions cost in all, and how far
+    luck and the other players moved the expectation (the chart's solid and dashed steps)."""
+    steps = review.steps()
+    if not steps:
+        return []
+    lost = sum(a.value - b.value for a, b, kind in steps if kind == "decision")
+    luck = sum(b.value - a.value for a, b, kind in steps if kind == "luck")
+    if lost > 0:
+        decisions = t.gettext("On the chart, your decisions cost you {lost} expected points in all against the best "
+                              "moves.").format(lost=_number(t, lost))
+    else:
+        decisions = t.gettext("On the chart, your decisions lost no expected points in all against the best moves.")
+    if luck >= 0:
+        chance = t.gettext("Luck (the cards drawn, the modifiers revealed) and the other players' moves added {luck} "
+                           "points to your expectation.").format(luck=_number(t, luck))
+    else:
+        chance = t.gettext("Luck (the cards drawn, the modifiers revealed) and the other players' moves took {luck} "
+                           "points away from your expectation.").format(luck=_number(t, -luck))
+    return [decisions, chance]
+
+
+def chart_svg(t: Translator, review: Review) -> str:
+    """The game chart as an SVG element to put in a page (its texts kept as text)."""
+    import io
+
+    from matplotlib import rc_context
+
+    from .charts import review_chart
+
+    figure = review_chart(review, t)
+    buffer = io.StringIO()
+    with rc_context({"svg.fonttype": "none"}):
+        figure.savefig(buffer, format="svg", bbox_inches="tight")
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]  # no XML prolog or doctype inside the page
+
+
 def table_headers(t: Translator) -> list[str]:
     return [t.pgettext("review", "Action"), t.pgettext("review", "Round"), t.pgettext("review", "Decision"),
             t.pgettext("review", "Played"), t.pgettext("review", "Best"),
@@ -199,7 +237,7 @@ _PAGE_STYLE = (
     "table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{border:1px solid #999;padding:3px 7px;text-align:left;"
     "vertical-align:top}th{background:#eee}.v-mistake,.v-blunder{font-weight:bold}.v-blunder{background:#f6d5d5}"
     ".v-mistake{background:#f8e6cc}.v-inaccuracy{background:#fbf3d0}.v-best,.v-good{background:#e3f1e0}"
-    "@media print{body{max-width:none}}"
+    ".chart svg{max-width:100%;height:auto}@media print{body{max-width:none}}"
 )
 
 
@@ -224,6 +262,10 @@ def review_html(t: Translator, review: Review) -> str:
     if not moments:
         parts.append(f"<p>{escape(t.gettext('No decision lost more than a good move may.'))}</p>")
     parts += [f"<h3>{escape(moment_title(t, d))}</h3><p>{escape(moment_sentence(t, d))}</p>" for d in moments]
+    if review.of_seat(review.seat):
+        parts.append(f"<h2>{escape(t.gettext('Your game on a chart'))}</h2>")
+        parts.append(f'<figure class="chart">{chart_svg(t, review)}<figcaption>'
+                     + " ".join(escape(s) for s in chart_sentences(t, review)) + "</figcaption></figure>")
     parts.append(f"<h2>{escape(t.gettext('Every decision'))}</h2>")
     parts.append(_table_html(table_headers(t), table_rows(t, mine), [f"v-{d.verdict}" for d in mine]))
     parts.append(f"<h2>{escape(t.gettext('Summary per player and round'))}</h2>")

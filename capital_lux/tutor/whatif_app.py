@@ -30,7 +30,7 @@ from ..i18n.sentences import action_sentence
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
 from ..analysis.risk import MoveEstimate, compare_moves, policy_for
 from ..engine.state import PHASES, GameState
-from ..engine.views import LogItem, public_step, view
+from ..engine.views import LogItem, PlayerView, public_step, view
 from ..lessons.whatif import (
     PositionError,
     as_dict,
@@ -46,6 +46,7 @@ from ..lessons.whatif import (
     modifiers_text,
     play_and_continue,
     read_upload,
+    table_of_view,
     zone_text,
 )
 from .advice import move_text
@@ -395,6 +396,14 @@ class WhatIfApp:
             self._refuse(error)
             return
         self._accept(state, self.t.gettext("Loaded {name}.").format(name=value[0]["name"]))
+
+    def load_view(self, v: PlayerView, title: str) -> None:
+        """A moment of a reviewed game, as its player saw it (``table_of_view``: the cards and
+        modifiers they could not see are dealt at random from the unseen, not as they were);
+        ``title`` names the moment in the page's language."""
+        self._accept(table_of_view(v), self.t.gettext(
+            "Opened from your review: {title}. The table is as you saw it then; the cards and modifiers you could "
+            "not see are dealt at random from those still unseen, not as they were.").format(title=title))
 
     # -- editing --------------------------------------------------------------------------------------
     def apply_edits(self) -> bool:
