@@ -418,7 +418,7 @@ def test_a_key_moment_opens_in_the_what_if_explorer_with_nothing_the_learner_cou
         assert tutor.tabs.selected_index == len(tutor.slots) + 2
         explorer = tutor.extras["whatif"]
         assert view(explorer.state, 0) == view(real, 0) and explorer.seen_by.value == 0
-        assert "Opened from your review" in explorer.message.value
+        assert "Opened from your review" in explorer.message.value and explorer.tabs.selected_index == 2
         assert str(d.index + 1) in explorer.message.value  # the moment's title names it
         # Another truth the learner could not tell apart (other cards in Player 1's hand) opens
         # the same table: what reaches the explorer holds nothing of the real hidden cards.

@@ -404,6 +404,7 @@ class WhatIfApp:
         self._accept(table_of_view(v), self.t.gettext(
             "Opened from your review: {title}. The table is as you saw it then; the cards and modifiers you could "
             "not see are dealt at random from those still unseen, not as they were.").format(title=title))
+        self.tabs.selected_index = 2  # "Analyse and play": comparing the moves is why it was opened
 
     # -- editing --------------------------------------------------------------------------------------
     def apply_edits(self) -> bool:
