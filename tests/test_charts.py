@@ -7,25 +7,19 @@ import re
 from fractions import Fraction
 
 import matplotlib.pyplot as plt
-import pytest
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from capital_lux.analysis import charts, risk
-from capital_lux.engine.cards import COLOURS
+from capital_lux.analysis import charts, forward, risk
+from capital_lux.analysis.forward import MoveRisk
+from capital_lux.engine.position import arrange
 from capital_lux.engine.views import view
 from capital_lux.i18n import translator
 from capital_lux.i18n.sentences import action_label
 from capital_lux.engine.notation import PlaceModifier, Play, TakeLowest, parse_action
-from capital_lux.engine.views import PlayerView
 
 EN, FR = translator("en"), translator("fr")
-
-
-@pytest.fixture(scope="module")
-def mid() -> PlayerView:
-    return risk.example_view()
 
 
 def texts(fig: Figure) -> list[str]:
@@ -39,66 +33,55 @@ def bars(ax: object) -> list[Rectangle]:
     return [p for p in ax.patches if isinstance(p, Rectangle)]  # type: ignore[attr-defined]
 
 
-def test_exact_risk_chart(mid: PlayerView) -> None:
-    r = risk.round_end_risk(mid)
-    fig = charts.risk_chart(r, EN)
-    assert isinstance(fig, Figure)
-    top, *panels = fig.axes
-    assert [b.get_hatch() for b in bars(top)] == [charts.HATCHES[c] for c in COLOURS]
-    assert [b.get_height() for b in bars(top)] == [float(r.colours[c].p_exceed) for c in COLOURS]
-    assert [label.get_text() for label in top.get_xticklabels()] == ["◆ blue", "✎ green", "✚ pink", "● yellow"]
-    assert len(panels) == 4
-    for ax, c in zip(panels, COLOURS):
-        cr = r.colours[c]
-        assert ax.get_title() == charts.colour_label(c, EN)
-        for bar, total in zip(bars(ax), cr.capital_distribution):
-            exceeds = cr.hometown_total > total and cr.hometown_total > 0
-            assert bar.get_hatch() == (charts.EXCEED_HATCH if exceeds else charts.SAFE_HATCH)
-        assert str(cr.hometown_total) in ax.get_xlabel()
-    words = texts(fig)
-    assert "you exceed" in words and "safe (equal is safe)" in words
-    assert any(f"{r.p_exceed_any.numerator}/" in w or "%" in w for w in words)
+def ranked(horizon: str = "round", exact_ms: float = 0, games: int = 400, model: str = "random") -> list[MoveRisk]:
+    """The one ranking's moves on a small two-player table (the viewer's two cards, each to either place)."""
+    s = arrange(2, hands=["Y3 B6", "P5"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2",
+                modifiers_above=[("Y", 1, -1), ("B", 0, 2)])
+    return forward.rank_moves(view(s, 0), model=model, placement="random", exact_ms=exact_ms, games=games,
+                              horizon=horizon).moves
 
 
-def test_simulated_risk_chart_shows_intervals(mid: PlayerView) -> None:
-    simulated = risk.simulate_risk(mid, 30, seed=1, bot="quick")
-    fig = charts.risk_chart(simulated, EN)
-    top, bottom = fig.axes
-    assert [b.get_hatch() for b in bars(top)] == [charts.HATCHES[c] for c in COLOURS]
-    assert len(top.lines) + len(top.collections) > 0  # the error bars
-    assert "30 samples" in top.get_title()
-    assert bottom.get_ylabel() == "Expected cards lost"
+def test_exact_move_chart_draws_the_exact_figures_without_intervals() -> None:
+    moves = ranked(exact_ms=60_000)
+    assert all(m.risk.exact for m in moves)
+    fig = charts.forward_move_chart(moves, EN)
+    exceed, score, ahead = fig.axes
+    assert [b.get_width() for b in bars(exceed)] == [float(m.risk.p_exceed_any) for m in moves]  # type: ignore[arg-type]
+    assert [b.get_width() for b in bars(score)] == [float(m.risk.score_change) for m in moves]  # type: ignore[arg-type]
+    assert not any(ax.lines or ax.collections for ax in fig.axes)  # no error bar on an exact figure
+    assert "exact" in fig.get_suptitle() and "random bot" in fig.get_suptitle()
 
 
-def test_gold_chart_tells_affordable_from_not_by_hatching() -> None:
-    r = risk.RoundEndRisk(
-        colours={},
-        gold_to_keep_all={0: Fraction(1, 2), 2: Fraction(1, 4), 5: Fraction(1, 4)},
-        p_afford_all=Fraction(3, 4),
-        gold=2,
-        p_exceed_any=Fraction(1, 2),
-    )
-    fig = charts.gold_chart(r, 2, EN)
-    (ax,) = fig.axes
-    assert [b.get_hatch() for b in bars(ax)] == [charts.AFFORD_HATCH, charts.AFFORD_HATCH, charts.SHORT_HATCH]
-    assert "3/4" in ax.get_title() and "75%" in ax.get_title()
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "2", "5"]
-    assert charts.gold_chart(r, 5, EN).axes[0].get_title().endswith("100%")
+def test_simulated_move_chart_shows_intervals() -> None:
+    moves = ranked(games=120)
+    fig = charts.forward_move_chart(moves, EN)
+    for ax in fig.axes:
+        assert len(ax.lines) + len(ax.collections) > 0  # the error bars
+    assert f"{moves[0].risk.samples} simulated games each" in fig.get_suptitle()
+    assert [ax.get_title() for ax in fig.axes] == ["Chance of exceeding in any colour", "Expected change of your score",
+                                                   "Chance to be ahead after the round"]
 
 
-def test_move_chart(mid: PlayerView) -> None:
+def test_move_chart_labels_hatches_and_the_game_horizon() -> None:
     six = risk.example_view(players=3, seed=1, cards_left=6)
-    moves = risk.compare_moves(six, 6, seed=1, bot="quick")
-    fig = charts.move_chart(moves, EN)
-    score, exceed = fig.axes
-    labels = [t.get_text() for t in score.get_yticklabels()]
+    moves = forward.rank_moves(six, "quick", "random", seed=1, games=6 * len(six.legal_actions), min_games=6).moves
+    fig = charts.forward_move_chart(moves, EN)
+    exceed, score, ahead = fig.axes
+    labels = [t.get_text() for t in exceed.get_yticklabels()]
     assert labels == [action_label(EN, m.action) for m in moves]
     assert all(label.endswith(("into the Capital", "into your Hometown")) for label in labels)
     assert not any(re.search(r"\b[BGPY][2-6]\b", label) for label in labels)  # never notation
     assert [b.get_hatch() for b in bars(score)] == [".." if m.action.to == "capital" else "//" for m in moves]  # type: ignore[union-attr]
-    assert [b.get_width() for b in bars(exceed)] == [m.p_exceed_any.mean for m in moves]
-    game = risk.compare_moves(risk.example_view(players=2, seed=1, cards_left=1), 2, seed=1, bot="quick", horizon="game")
-    assert len(charts.move_chart(game, EN).axes) == 3
+    assert [b.get_width() for b in bars(exceed)] == [forward.mean(m.risk.p_exceed_any) for m in moves]
+    game = ranked("game", games=40)
+    fig = charts.forward_move_chart(game, EN)
+    assert [ax.get_title() for ax in fig.axes] == ["Chance of exceeding in any colour",
+                                                   "Expected final margin over the best other player",
+                                                   "Chance of winning"]
+    margin, win = fig.axes[1:]
+    assert [b.get_width() for b in bars(win)] == [m.risk.game.p_win.mean for m in game]  # type: ignore[union-attr]
+    assert [b.get_width() for b in bars(margin)] == [m.risk.game.margin.mean for m in game]  # type: ignore[union-attr]
+    assert "to the game's end" in fig.get_suptitle()
 
 
 def test_convergence_chart_draws_the_exact_line() -> None:
@@ -111,12 +94,13 @@ def test_convergence_chart_draws_the_exact_line() -> None:
     assert any("1/3" in t for t in texts(fig))
 
 
-def test_charts_speak_the_learners_language(mid: PlayerView) -> None:
-    fig = charts.risk_chart(risk.round_end_risk(mid), FR)
-    words = " ".join(texts(fig))
+def test_charts_speak_the_learners_language() -> None:
+    words = " ".join(texts(charts.forward_move_chart(ranked(games=40), FR)))
+    assert "Capitale" in words and "Cité" in words  # the rulebook's own terms
+    r = forward.forward_risk(risk.example_view(), model="random", placement="random", samples=40, exact_ms=0)
+    words = " ".join(texts(charts.timeline_chart([("départ", r)], FR)))
     for colour in ("bleu", "vert", "rose", "jaune"):
         assert colour in words
-    assert "Capitale" in words and "Cité" in words  # the rulebook's own terms
     assert charts.percent(0.5, FR) == "50\u00a0%"  # French spacing before the sign
 
 
@@ -130,20 +114,15 @@ def test_chart_labels_are_the_tables_action_labels() -> None:
     assert isinstance(parse_action("capital Y4"), Play)
 
 
-def test_figures_are_not_kept_by_pyplot(mid: PlayerView) -> None:
+def test_figures_are_not_kept_by_pyplot() -> None:
     before = plt.get_fignums()
-    charts.risk_chart(risk.round_end_risk(mid), EN)
+    charts.forward_move_chart(ranked(games=40), EN)
     charts.convergence_chart(0.5, [(10, risk.Estimate.proportion(5, 10))], EN)
     assert plt.get_fignums() == before
 
 
 def test_forward_move_chart_ranks_moves_with_learner_labels() -> None:
-    from capital_lux.analysis import forward
-    from capital_lux.engine.position import arrange
-
-    s = arrange(2, hands=["Y3 B6", "P5"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2",
-                modifiers_above=[("Y", 1, -1), ("B", 0, 2)])
-    moves = forward.rank_moves(view(s, 0), model="random", placement="random", exact_ms=0, games=400).moves
+    moves = ranked()
     fig = charts.forward_move_chart(moves, EN)
     exceed, score, ahead = fig.axes
     labels = [t.get_text() for t in exceed.get_yticklabels()]
@@ -153,9 +132,6 @@ def test_forward_move_chart_ranks_moves_with_learner_labels() -> None:
 
 
 def test_timeline_chart_has_one_line_per_colour_with_its_own_marker() -> None:
-    from capital_lux.analysis import forward
-    from capital_lux.engine.position import arrange
-
     s = arrange(2, hands=["Y3 B6", "P5"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2")
     r = forward.forward_risk(view(s, 0), model="random", placement="random", samples=100)
     fig = charts.timeline_chart([("start", r), (action_label(FR, parse_action("home Y3")), r)], FR)

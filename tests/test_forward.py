@@ -3,8 +3,10 @@ simulation against exact, Bayesian modifiers, and no peeking."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from itertools import permutations
 from typing import Iterator
@@ -16,17 +18,18 @@ from capital_lux.analysis.risk import Estimate
 from capital_lux.analysis.modifiers import hidden_modifiers, modifier_posterior
 from capital_lux.engine import rules
 from capital_lux.engine.cards import ALL_CARDS, COLOURS, MODIFIERS, Card, full_deck_counts
-from capital_lux.engine.game import Game
-from capital_lux.engine.notation import PlaceModifier
+from capital_lux.analysis.risk import example_view
+from capital_lux.engine.game import Game, sample_chance
+from capital_lux.engine.notation import Action, PlaceModifier
 from capital_lux.engine.position import arrange
 from capital_lux.engine.state import AGENT, CHANCE_PHASES, GOLD, OVER, GameState
-from capital_lux.engine.views import PlayerView, sample_hidden, view
+from capital_lux.engine.views import PlayerView, determinize, sample_hidden, view
 from capital_lux.players.bots import RuleOfThumbBot
 
 
 def small_deck(players: int, keep: str, hands: list[str], hometowns: list[str], capital: str,
                modifiers_above: list[tuple[str, int, int]], current: int | None = None,
-               last_turns: list[int] | None = None) -> GameState:
+               last_turns: list[int] | None = None, round: int = 1) -> GameState:
     """``arrange`` with every card not on the table or in ``keep`` discarded, so few are unseen."""
     placed = " ".join([*hands, *hometowns, capital, keep])
     counts = full_deck_counts()
@@ -34,7 +37,7 @@ def small_deck(players: int, keep: str, hands: list[str], hometowns: list[str], 
         counts[ALL_CARDS.index(Card.parse(text))] -= 1
     discards = " ".join(str(card) for card, n in zip(ALL_CARDS, counts) for _ in range(n))
     return arrange(players, discards=discards, hands=hands, hometowns=hometowns, capital=capital,
-                   modifiers_above=modifiers_above, current=current, last_turns=last_turns)
+                   modifiers_above=modifiers_above, current=current, last_turns=last_turns, round=round)
 
 
 # -- brute force: every labelled deal, every modifier order, the whole tree ---------------------
@@ -347,3 +350,167 @@ def test_a_guess_certain_only_under_the_model_is_not_shown_as_100_percent() -> N
     assert "100%" not in said and "0% chance" not in said
     assert p == 0  # only +4 fits where Bot 1 put it, under the rule of thumb's placement
     assert "is positive if they place modifiers like the" in said and "every value that fits where it lies" in said
+
+
+# -- the whole-game horizon ---------------------------------------------------------------------
+def game_end_brute_force(s: GameState, p: int, first: Action) -> tuple[Fraction, Fraction, Fraction]:
+    """E(final margin over the best other seat), E(final points), P(p wins, ruling R17) after
+    ``first``, every seat then choosing uniformly: every world p cannot tell apart, every
+    chance outcome and every decision (gold included) walked through the engine to the end."""
+    found = [Fraction(0)] * 3
+
+    def walk(w: GameState, weight: Fraction) -> None:
+        if w.phase == OVER:
+            points = w.scores()
+            best_other = max(x for q, x in enumerate(points) if q != p)
+            found[0] += weight * (points[p] - best_other)
+            found[1] += weight * points[p]
+            found[2] += weight * (p in w.winners())
+            return
+        if w.phase in CHANCE_PHASES:
+            options = w.chance_outcomes()
+        else:
+            legal = w.legal_actions()
+            options = [(a, Fraction(1, len(legal))) for a in legal]
+        for action, chance in options:
+            walk(w.child(action), weight * chance)
+
+    all_worlds = list(worlds(s, p))
+    for w in all_worlds:
+        walk(w.child(first), Fraction(1, len(all_worlds)))
+    return found[0], found[1], found[2]
+
+
+def within(estimate: Estimate, value: float, z: float = 3.3) -> bool:
+    """``value`` within ``z`` standard errors of the estimate (its interval is 1.96 of them)."""
+    half = max(estimate.high - estimate.mean, estimate.mean - estimate.low)
+    return abs(estimate.mean - value) <= max(half * z / 1.96, 1e-9)
+
+
+def two_players_last_round_then_no_deal() -> GameState:
+    """Round 2, each with one card; one card is left in the deck, too few to deal round 3
+    (ruling R15), so the game ends through a second round end with an empty deal."""
+    return small_deck(
+        2, keep="P2", hands=["Y3", "B6"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2",
+        modifiers_above=[("Y", 1, -1), ("B", 0, 2)], round=2,
+    )
+
+
+@pytest.mark.parametrize("position", ["last round", "round 2, then round 3 without a deal"])
+def test_game_horizon_agrees_with_a_brute_force_play_out_to_the_end(position: str) -> None:
+    if position == "last round":
+        s = small_deck(2, keep="P2 B4 G5", hands=["Y3", "B6"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2",
+                       modifiers_above=[("Y", 1, -1), ("B", 0, 2)], round=3)
+    else:
+        s = two_players_last_round_then_no_deal()
+    v = view(s, 0)
+    ranking = forward.rank_moves(v, "random", "random", seed=3, games=1200, min_games=600, horizon="game")
+    assert ranking.horizon == "game" and ranking.games == 600
+    assert {m.action for m in ranking.moves} == set(v.legal_actions)
+    for m in ranking.moves:
+        game = m.risk.game
+        assert game is not None and not m.risk.exact and m.risk.samples == ranking.games
+        margin, points, p_win = game_end_brute_force(s, 0, m.action)
+        assert within(game.margin, float(margin)), (m.action, game.margin, float(margin))
+        assert within(game.points, float(points)), (m.action, game.points, float(points))
+        assert within(game.p_win, float(p_win)), (m.action, game.p_win, float(p_win))
+        assert m.risk.points == game.margin  # what the ranking orders by
+    assert len({forward.mean(m.risk.points) for m in ranking.moves}) > 1  # the moves do differ
+
+
+def engine_play_outs(v: PlayerView, first: Action, games: int, seed: int, model: str,
+                     to_round_end: bool = False) -> tuple[Estimate, Estimate, Estimate]:
+    """The final margin, points and P(win) after ``first``, by the plain engine: each game a world
+    drawn from the view (``determinize``, modifiers uniform), then every seat played by the
+    model's bot to the game's end (or the round's: the points are then the score change and
+    a "win" being ahead). A reference that shares no code with the forward sampler."""
+    bot = RuleOfThumbBot()
+    margins, points, wins = [], [], 0
+    for i in range(games):
+        rng = random.Random(seed * 7919 + i)
+        w = determinize(v, rng)
+        before = w.scores()[v.viewer]
+        w.apply_action(first)
+        while w.phase != OVER and not (to_round_end and w.round != v.round):
+            if w.phase in CHANCE_PHASES:
+                w.apply_action(sample_chance(w, rng))
+            elif model == "random":
+                w.apply_action(rng.choice(w.legal_actions()))
+            else:
+                w.apply_action(bot.choose(view(w, w.current), rng))
+        scores = w.scores()
+        margins.append(scores[v.viewer] - max(x for q, x in enumerate(scores) if q != v.viewer))
+        points.append(scores[v.viewer] - (before if to_round_end else 0))
+        wins += scores[v.viewer] == max(scores) if to_round_end else v.viewer in w.winners()
+    return Estimate.of_values(margins), Estimate.of_values(points), Estimate.proportion(wins, games)
+
+
+def agree(a: Estimate, b: Estimate, z: float = 3.3) -> bool:
+    """Two independent estimates of one quantity differ by less than ``z`` standard errors."""
+    se = [max(e.high - e.mean, e.mean - e.low) / 1.96 for e in (a, b)]
+    return abs(a.mean - b.mean) <= z * math.hypot(*se) + 1e-9
+
+
+@pytest.mark.parametrize("model, position, moves", [
+    ("random", (3, 1, 6), 3), ("rule", (2, 1, 2), 2), ("random", (4, 34, 4), 2)])
+def test_game_horizon_agrees_with_engine_play_outs_over_several_rounds(model: str, position: tuple[int, int, int],
+                                                                       moves: int) -> None:
+    players, seed, left = position
+    whole = example_view(players, seed, cards_left=left)
+    v = replace(whole, legal_actions=whole.legal_actions[:moves])
+    ranking = forward.rank_moves(v, model, "random", seed=2, games=150 * moves, min_games=150, horizon="game")
+    for m in ranking.moves:
+        game = m.risk.game
+        assert game is not None
+        margin, points, p_win = engine_play_outs(v, m.action, 150, 5, model)
+        assert agree(game.margin, margin) and agree(game.points, points) and agree(game.p_win, p_win), m.action
+
+
+def test_a_decision_on_gold_is_ranked_by_the_game_it_leads_to() -> None:
+    game, rng, bot = Game(2, 11), random.Random(11), RuleOfThumbBot()
+    s = game.state
+    while not (s.phase == GOLD and len(s.legal_actions()) > 1):
+        game.play(sample_chance(s, rng) if s.phase in CHANCE_PHASES else bot.choose(view(s, s.current), rng))
+        s = game.state
+    v = view(s, s.current)
+    with pytest.raises(ValueError, match="reveal is known"):
+        forward.forward_risk(v)  # the risk at the reveal is known; the decision is still to judge
+    for horizon in forward.HORIZONS:
+        ranking = forward.rank_moves(v, "random", "random", seed=1, games=200 * len(v.legal_actions),
+                                     min_games=200, horizon=horizon)
+        assert {m.action for m in ranking.moves} == set(v.legal_actions)
+        for m in ranking.moves:
+            margin, points, p_win = engine_play_outs(v, m.action, 200, 3, "random", to_round_end=horizon == "round")
+            if horizon == "round":
+                assert isinstance(m.risk.score_change, Estimate) and isinstance(m.risk.p_ahead, Estimate)
+                assert agree(m.risk.score_change, points) and agree(m.risk.p_ahead, p_win), m.action
+            else:
+                assert m.risk.game is not None
+                assert agree(m.risk.game.margin, margin) and agree(m.risk.game.points, points), m.action
+                assert agree(m.risk.game.p_win, p_win), m.action
+        assert len({round(forward.mean(m.risk.points), 6) for m in ranking.moves}) > 1  # gold does matter
+
+
+def test_game_horizon_is_seeded_and_plays_the_rounds_own_games_first() -> None:
+    v = example_view(players=3, seed=1, cards_left=6)
+    a = forward.rank_moves(v, "rule", seed=4, games=120, min_games=40, horizon="game")
+    assert a == forward.rank_moves(v, "rule", seed=4, games=120, min_games=40, horizon="game")
+    assert a != forward.rank_moves(v, "rule", seed=5, games=120, min_games=40, horizon="game")
+    assert all(m.risk.game is not None for m in a.moves) and a.quote.game is not None
+    prior = modifier_posterior(v, "random")
+    for model in ("random", "rule", "quick"):
+        fast = forward._Sampler(v, prior, model)
+        slow = forward._Sampler(v, prior, model)  # through the engine's state, then the kernel
+        slow.direct, slow.decide = False, forward.decider(model)
+        for first in v.legal_actions[:3]:
+            for i in range(3):
+                reveal, end = fast.game(7, i, first)
+                # the round's reveal in a game's play-out is the round horizon's own game, draw for draw
+                assert reveal == fast.outcome(7, i, first), (model, first, i)
+                assert (reveal, end) == slow.game(7, i, first), (model, first, i)
+
+
+def test_game_horizon_refuses_what_it_cannot_do() -> None:
+    v = view(two_players_opponent_last_turn(), 0)
+    with pytest.raises(ValueError, match="horizon"):
+        forward.rank_moves(v, horizon="week")

@@ -447,18 +447,24 @@ def tooltips(html: str) -> str:
 
 
 def chart_texts(lang: str) -> list[str]:
-    """Every text of the expected-value exercise's chart and of a simulated risk chart, ticks included."""
+    """Every text of the expected-value exercise's chart, of the risk timeline and of the simulated
+    move comparison to the round's end and to the game's, ticks included."""
     from fractions import Fraction
 
-    from capital_lux.analysis import risk
-    from capital_lux.analysis.charts import convergence_chart, risk_chart
+    from capital_lux.analysis import forward, risk
+    from capital_lux.analysis.charts import convergence_chart, forward_move_chart, timeline_chart
     from capital_lux.analysis.risk import Estimate
     from matplotlib.artist import Artist
 
     t = translator(lang)
     estimates = [(n, Estimate(3.2 + 1 / n, 2.9, 3.6, n)) for n in (100, 1000, 5000)]
+    v = risk.example_view()
     figures = [convergence_chart(Fraction(10, 3), estimates, t, probability=False),
-               risk_chart(risk.simulate_risk(risk.example_view(), 1000, seed=1, bot="quick"), t)]
+               timeline_chart([("1", forward.forward_risk(v, "quick", "random", samples=200, seed=1, exact_ms=0))], t)]
+    for horizon, games in (("round", 1000), ("game", 20)):  # 1,000 games: a thousands separator in the title
+        figures.append(forward_move_chart(forward.rank_moves(v, "quick", "random", seed=1, min_games=games,
+                                                             games=games * len(v.legal_actions),
+                                                             horizon=horizon).moves, t))
     found = []
     for figure in figures:
         figure.canvas.draw()

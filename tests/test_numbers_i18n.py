@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from capital_lux.analysis.charts import percent
-from capital_lux.analysis.risk import Estimate, MoveEstimate
+from capital_lux.analysis.forward import ForwardRisk, MoveRisk, Ranking
+from capital_lux.analysis.risk import Estimate
 from capital_lux.analysis.simulate import simulate
 from capital_lux.engine.notation import parse_action
 from capital_lux.i18n import format_interval, format_number, format_percent, format_range, translator
@@ -70,18 +71,19 @@ def test_exercise_answers_use_the_locale_decimal_mark(lang: str) -> None:
             assert f"≈ {float(exact):.4f}" not in text, ex.id
 
 
-def _move(score: tuple[float, float, float], chance: tuple[float, float, float]) -> MoveEstimate:
-    mean, low, high = score
-    p, p_low, p_high = chance
-    return MoveEstimate(parse_action("home B5"), Estimate(mean, low, high, 100), Estimate(p, p_low, p_high, 100), None,
-                        None)  # type: ignore[arg-type]  # the table reads no risk detail
+def _ranking(score: tuple[float, float, float], chance: tuple[float, float, float]) -> Ranking:
+    """One move's ranking with these simulated figures (score change and chances)."""
+    risk = ForwardRisk(model="quick", placement="random", exact=False, samples=100, colours={},
+                       p_exceed_any=Estimate(*chance, 100), p_gold_keeps_all=Estimate(1, 1, 1, 100),
+                       score_change=Estimate(*score, 100), p_ahead=Estimate(*chance, 100))
+    return Ranking([MoveRisk(parse_action("home B5"), risk)], 1, risk, 100)
 
 
 @pytest.mark.parametrize("lang", ["fr", "es", "pt"])
 def test_what_if_table_in_the_readers_locale(lang: str) -> None:
     from capital_lux.tutor.whatif_app import moves_table_html
 
-    html = moves_table_html(translator(lang), [_move((9.43, 8.06, 10.72), (0.123, 0.081, 0.151))])
+    html = moves_table_html(translator(lang), _ranking((9.43, 8.06, 10.72), (0.123, 0.081, 0.151)))
     assert "9,4 [8,1–10,7]" in html and "9.4" not in html
     assert format_percent(0.123, lang) + " [8–15]" in html
 

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from capital_lux.analysis import risk
 from capital_lux.engine.cards import ALL_CARDS, COLOURS, KIND, MODIFIERS, Card, full_deck_counts
-from capital_lux.engine.game import Game, sample_chance
-from capital_lux.engine.notation import Action, Play
+from capital_lux.analysis import forward
+from capital_lux.engine.game import Game, random_policy, sample_chance
+from capital_lux.engine.notation import Play
 from capital_lux.engine.rules import excess
 from capital_lux.engine.state import PLAY, GameState
 from capital_lux.engine.views import PlayerView, determinize, sample_hidden, view
@@ -330,7 +331,7 @@ def decision_states(players: int, seed: int) -> list[GameState]:
     game, rng, found = Game(players, seed=seed), random.Random(seed), []
     while not game.state.is_terminal():
         found.append(game.state.clone())
-        game.play(risk.random_policy(game.state, rng))
+        game.play(random_policy(game.state, rng))
     return found
 
 
@@ -346,29 +347,38 @@ def test_sampler_gives_states_with_the_same_view() -> None:
                 assert view(determinize(v, rng), p) == v
 
 
-def test_simulation_now_agrees_with_the_exact_risk() -> None:
+def exceeded_now(v: PlayerView, samples: int, seed: int) -> list[set[str]]:
+    """A Monte Carlo "if the round ended now" that shares no code with ``round_end_risk``: for each
+    world drawn from the view (``determinize``), the colours whose hometown total is above the
+    capital's with the drawn modifiers (ruling R7)."""
+    rng = random.Random(seed)
+    found = []
+    for _ in range(samples):
+        w = determinize(v, rng)
+        found.append({c for c in COLOURS if excess(w, v.viewer, c) > 0})
+    return found
+
+
+def test_simulation_now_agrees_with_the_exact_risk_and_settles_on_it() -> None:
     v = risk.example_view()
     exact = risk.round_end_risk(v)
     assert 0 < exact.p_exceed_any < 1
-    simulated = risk.simulate_risk(v, 2000, seed=11, horizon="now")
+    worlds = exceeded_now(v, 2000, seed=11)
 
     def near(estimate: risk.Estimate, value: float) -> bool:  # within 3.3 standard errors: 1 in 1,000
         spread = max((estimate.high - estimate.low) / 2, 1 / estimate.n)  # the 95% half-width, 1.96 errors
         return abs(estimate.mean - value) <= spread * 3.3 / 1.96
 
-    assert near(simulated.p_exceed_any, float(exact.p_exceed_any))
+    assert near(risk.Estimate.proportion(sum(bool(w) for w in worlds), len(worlds)), float(exact.p_exceed_any))
     for c in COLOURS:
-        assert near(simulated.colours[c].p_exceed, float(exact.colours[c].p_exceed))
+        assert near(risk.Estimate.proportion(sum(c in w for w in worlds), len(worlds)), float(exact.colours[c].p_exceed))
+    # one seeded run read after 10, 100 and 1,000 worlds: the interval narrows onto the exact value
+    estimates = [risk.Estimate.proportion(sum(bool(w) for w in worlds[:n]), n) for n in (10, 100, 1000)]
+    widths = [e.high - e.low for e in estimates]
+    assert widths == sorted(widths, reverse=True) and estimates[-1].contains(float(exact.p_exceed_any))
 
 
-def home_first(state: GameState, rng: random.Random) -> Action:
-    """Plays its first card home; takes the first option otherwise."""
-    if state.phase == PLAY:
-        return Play(state.hands[state.current][0], "home")
-    return state.legal_actions()[0]
-
-
-def test_simulated_round_end_agrees_with_exact_when_the_last_card_goes_home() -> None:
+def test_forward_round_end_agrees_with_exact_when_the_last_card_goes_home() -> None:
     # The viewer takes the round's very last turn with one card; played home, the round
     # ends exactly as round_end_risk(include_hand=True) foresees.
     s = table(3, {"Y": [4, 5], "B": [3]}, {"Y": [2, 3, 4], "B": [4]}, {"B": [(1, 2)], "Y": [(2, -1)]}, hand=("Y2",))
@@ -377,63 +387,59 @@ def test_simulated_round_end_agrees_with_exact_when_the_last_card_goes_home() ->
     exact = risk.round_end_risk(v, include_hand=True)
     # yellow 11 against 9 + y: lost when y is -3 or -1; blue 3 against 4 + b: lost when b is -3
     assert exact.colours["Y"].p_exceed == Fraction(1, 2) and exact.colours["B"].p_exceed == Fraction(1, 4)
-    simulated = risk.simulate_risk(v, 600, seed=3, bot=home_first, horizon="round")
+    home = Play(Card("Y", 2), "home")
+    counted = {m.action: m.risk for m in forward.rank_moves(v, "random", "random").moves}[home]
+    simulated = {m.action: m.risk for m in forward.rank_moves(v, "random", "random", exact_ms=0, games=1200,
+                                                              min_games=600, seed=3).moves}[home]
+    assert counted.exact and not simulated.exact and simulated.samples == 600
     for c in COLOURS:
-        assert simulated.colours[c].p_exceed.contains(float(exact.colours[c].p_exceed))
+        assert counted.colours[c].p_exceed == exact.colours[c].p_exceed
+        estimate = simulated.colours[c].p_exceed
+        assert isinstance(estimate, risk.Estimate) and estimate.contains(float(exact.colours[c].p_exceed))
     # without gold every exceeding colour is lost: Y is 11 points in 3 cards, B 3 in 1
-    assert simulated.colours["Y"].cards_lost.mean == pytest.approx(3 * simulated.colours["Y"].p_exceed.mean)
-    assert simulated.gold_spent.mean == 0
+    for figures in (counted, simulated):
+        assert forward.mean(figures.colours["Y"].cards_lost) == pytest.approx(3 * forward.mean(figures.colours["Y"].p_exceed))
+        assert forward.mean(figures.p_gold_keeps_all) == pytest.approx(1 - forward.mean(figures.p_exceed_any))
 
 
 def test_simulation_is_seeded_and_reproducible() -> None:
     v = risk.example_view()
-    a = risk.simulate_risk(v, 40, seed=2, bot="quick")
-    assert a == risk.simulate_risk(v, 40, seed=2, bot="quick")
-    assert a != risk.simulate_risk(v, 40, seed=3, bot="quick")
-    assert a.horizon == "round" and a.p_win is None and a.samples == 40
+    a = forward.forward_risk(v, "quick", "random", samples=40, seed=2, exact_ms=0)
+    assert a == forward.forward_risk(v, "quick", "random", samples=40, seed=2, exact_ms=0)
+    assert a != forward.forward_risk(v, "quick", "random", samples=40, seed=3, exact_ms=0)
+    assert a.game is None and a.samples == 40 and not a.exact
 
 
 def test_game_horizon_estimates_winning() -> None:
     v = risk.example_view(players=2, seed=1)
-    result = risk.simulate_risk(v, 8, seed=1, bot="quick", horizon="game")
-    assert result.p_win is not None and 0 <= result.p_win.mean <= 1
-    assert result.score.mean > 0
+    result = forward.rank_moves(v, "quick", "random", seed=1, games=8 * len(v.legal_actions), min_games=8,
+                                horizon="game").quote
+    assert result.game is not None and 0 <= result.game.p_win.mean <= 1 and result.game.p_win.n == 8
+    assert result.game.points.mean > 0
 
 
-def test_compare_moves_tries_every_legal_action_on_the_same_deals() -> None:
+def test_the_ranking_tries_every_legal_action_on_the_same_games() -> None:
     v = risk.example_view(players=3, seed=1, cards_left=6)
-    moves = risk.compare_moves(v, 20, seed=5, bot="quick")
-    assert [m.action for m in moves] == list(v.legal_actions)
-    assert all(m.score.n == 20 and m.p_win is None for m in moves)
-    again = risk.compare_moves(v, 20, seed=5, bot="quick")
-    assert moves == again
+    ranking = forward.rank_moves(v, "quick", "random", seed=5, games=20 * len(v.legal_actions), min_games=20)
+    assert sorted(map(str, (m.action for m in ranking.moves))) == sorted(map(str, v.legal_actions))
+    assert all(m.risk.samples == 20 and m.risk.game is None for m in ranking.moves) and ranking.games == 20
+    assert ranking == forward.rank_moves(v, "quick", "random", seed=5, games=20 * len(v.legal_actions), min_games=20)
     with pytest.raises(ValueError, match="horizon"):
-        risk.compare_moves(v, 5, seed=1, bot="quick", horizon="now")
+        forward.rank_moves(v, "quick", horizon="now")
     s = positions_from_games(3, 1)[0]
     other = view(s, (s.current + 1) % 3)
     with pytest.raises(ValueError, match="no decision"):
-        risk.compare_moves(other, 5, seed=1, bot="quick")
+        forward.rank_moves(other, "quick")
 
 
-def test_rollout_policies_and_bots() -> None:
+def test_rollout_models() -> None:
     v = risk.example_view(players=2, seed=1)
     with pytest.raises(ValueError, match="horizon"):
-        risk.simulate_risk(v, 5, seed=1, bot="quick", horizon="week")
-    assert risk.simulate_risk(v, 5, seed=1, bot="random").bot == "random"
-    pytest.importorskip("capital_lux.players.bots")
-    assert risk.simulate_risk(v, 3, seed=1, bot="rule").bot == "rule"
-    with pytest.raises(ValueError, match="unknown bot"):
-        risk.simulate_risk(v, 3, seed=1, bot="oracle")
-
-
-def test_converging_estimates_approach_the_exact_value() -> None:
-    v = risk.example_view()
-    exact = float(risk.round_end_risk(v).p_exceed_any)
-    estimates = risk.converging_estimates(v, None, [10, 100, 1000], seed=4)
-    assert [n for n, _ in estimates] == [10, 100, 1000]
-    widths = [e.high - e.low for _, e in estimates]
-    assert widths == sorted(widths, reverse=True)
-    assert estimates[-1][1].contains(exact)
+        forward.rank_moves(v, "quick", horizon="week")
+    assert forward.forward_risk(v, "random", samples=5, seed=1, exact_ms=0).model == "random"
+    assert forward.forward_risk(v, "rule", samples=3, seed=1, exact_ms=0).model == "rule"
+    with pytest.raises(ValueError, match="unknown opponent model"):
+        forward.forward_risk(v, "oracle", samples=3, seed=1)
 
 
 def test_the_quick_rollout_player_only_chooses_legal_actions() -> None:
@@ -462,10 +468,17 @@ def test_every_kind_of_decision_can_be_compared_and_simulated(phase: str) -> Non
     else:
         pytest.fail(f"no {phase} decision in 40 seeded games")
     v = view(game.state, game.state.current)
-    moves = risk.compare_moves(v, 3, seed=1, bot="quick")
-    assert [m.action for m in moves] == list(v.legal_actions)
+    for horizon in forward.HORIZONS:
+        ranking = forward.rank_moves(v, "quick", "random", seed=1, games=3 * len(v.legal_actions), min_games=3,
+                                     batch=3, horizon=horizon)
+        assert sorted(map(str, (m.action for m in ranking.moves))) == sorted(map(str, v.legal_actions))
+        assert all(m.risk.samples == 3 for m in ranking.moves)
     for p in range(3):
-        assert risk.simulate_risk(view(game.state, p), 3, seed=1, bot="quick").samples == 3
+        if phase == "gold":  # the reveal is known: nothing to simulate
+            with pytest.raises(ValueError, match="reveal is known"):
+                forward.forward_risk(view(game.state, p), "quick", samples=3, seed=1)
+        else:
+            assert forward.forward_risk(view(game.state, p), "quick", samples=3, seed=1, exact_ms=0).samples == 3
         assert_matches_brute_force(game.state, p)
 
 
@@ -508,17 +521,18 @@ def test_an_agent_knows_the_modifier_drawn_before_placing_it() -> None:  # rulin
     assert_matches_brute_force(s, 2)
 
 
-def test_compare_moves_stops_at_the_round_a_move_ends() -> None:
+def test_the_ranking_stops_at_the_round_a_move_ends() -> None:
     """A move that ends the round is judged at that round's end, not after the next round."""
     from capital_lux.engine.position import arrange
-    from capital_lux.analysis.risk import compare_moves
 
     s = arrange(2, hands=["Y5", ""], hometowns=["Y6", "B3"], capital="Y4 B6", last_turns=[])
-    moves = compare_moves(view(s, 0), samples=20, seed=1, horizon="round")
-    for move in moves:
+    before = s.scores()[0]
+    ranking = forward.rank_moves(view(s, 0), "random", "random", seed=1, exact_ms=0, games=40, min_games=20)
+    for move in ranking.moves:
         after = s.child(move.action)
         assert after.round == 2 and after.phase == "deal"
-        assert move.score.low == move.score.high == after.scores()[0]
+        change = move.risk.score_change
+        assert isinstance(change, risk.Estimate) and change.low == change.high == after.scores()[0] - before
 
 
 def test_during_the_draft_the_cards_set_aside_count_as_the_hand_to_come() -> None:

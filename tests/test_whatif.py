@@ -206,6 +206,37 @@ def test_app_analyses_every_move_and_plays_on() -> None:
     assert "card " not in app.log.value  # no chance outcome (a dealt card) is told
 
 
+def test_app_ranks_to_the_game_end_with_the_one_ranking_and_the_chance_of_winning() -> None:
+    from capital_lux.analysis.forward import rank_moves
+
+    app = _app(name="modifiers-round-2")
+    app.samples.value, app.horizon.value = 20, "game"
+    app.analyse()
+    ranking = app.wait_analysis(120)
+    assert ranking is not None and ranking.horizon == "game" and ranking.games == 20
+    v = view(app.state, app.state.current_player())
+    k = len(v.legal_actions)
+    assert ranking == rank_moves(v, "quick", "random", seed=1, games=20 * k, min_games=20, batch=5, horizon="game")
+    html = app.analysis.value
+    assert "Chance of winning" in html and "Expected final margin over the best other player" in html
+    assert "played on to the game&#x27;s end" in html and "same 20 simulated deals" in html
+    assert html.count("<tr") == k + 1 and html.count('class="cl-tied"') == ranking.tied - 1
+    first = ranking.best.risk.game
+    assert first is not None and f"<td>{first.p_win.mean:.0%} [" in html  # the first row's chance of winning
+    assert app.chart.value[:4] == b"\x89PNG"
+
+
+def test_app_says_when_its_figures_are_exact() -> None:
+    app = _app(name="last-turn")
+    app.samples.value, app.bot.value = 20, "rule"  # the round's last turns: small enough to count every case
+    app.analyse()
+    ranking = app.wait_analysis(120)
+    assert ranking is not None and ranking.games == 0 and all(m.risk.exact for m in ranking.moves)
+    note = app.analysis.value.split("<table")[0]
+    assert "exact" in note and "rule-of-thumb bot" in note and "simulated" not in note
+    assert "[" not in app.analysis.value.split("<table")[1]  # no interval on an exact figure
+
+
 def test_app_lets_chance_act_and_exports() -> None:
     app = _app(name="first-deal")
     assert app.move.options == (("let chance decide (seeded)", "chance"),) and app.analyse_button.disabled
@@ -222,7 +253,7 @@ def test_app_analysis_is_from_the_view_of_the_player_to_move() -> None:
     app.analyse()
     app.wait_analysis(120)
     v = view(app.state, app.state.current_player())
-    assert [m.action for m in app.moves] == list(v.legal_actions)
+    assert sorted(map(str, (m.action for m in app.moves))) == sorted(map(str, v.legal_actions))  # each once
     assert all(isinstance(m.action, Play) for m in app.moves)
 
 
@@ -246,7 +277,8 @@ def test_analyse_one_position_by_clicking() -> None:
         page.click(".cl-wi-analyse")
         page.wait_for_selector(".cl-wi-analysis table.cl-moves", timeout=60_000)
         assert page.locator(".cl-wi-analysis table.cl-moves tr").count() == 3  # header and two moves
-        assert page.locator(".cl-wi-chart").is_visible()
+        page.locator(".cl-wi-chart").wait_for(state="visible", timeout=60_000)  # the table sharpens first, then the chart
+        assert page.locator(".cl-wi-analysis table.cl-moves tr").count() == 3
         page.screenshot(path=str(artifacts / "what-if.png"), full_page=True)
         page.click(".lm-TabBar-tab:has-text('Edit')")
         page.fill(".cl-wi-capital input", "Y6 Y6 Y6 Y6")
@@ -272,8 +304,9 @@ def test_compare_every_move_runs_as_a_job_with_progress_and_can_be_cancelled() -
     app.analysis_progress.observe(lambda change: seen.append(change["new"]), names="value")
     job = app.analyse()
     assert isinstance(job, Job) and app.analysis_job is job
-    moves = app.wait_analysis(120)
-    assert moves is not None and [m.action for m in moves] == app.state.legal_actions()
+    ranking = app.wait_analysis(120)
+    assert ranking is not None and sorted(str(m.action) for m in ranking.moves) == sorted(
+        str(a) for a in app.state.legal_actions())
     assert seen and seen == sorted(seen) and seen[-1] == 1.0 and app.analysis_progress.layout.display == "none"
     assert app.analysis.value.count("<tr") == 3
     app.samples.value, app.horizon.value = 1000, "game"  # long: stopped by loading another position
@@ -284,7 +317,7 @@ def test_compare_every_move_runs_as_a_job_with_progress_and_can_be_cancelled() -
     assert app.analysis.value == "" and app.analysis_progress.layout.display == "none"
 
 
-def test_a_comparison_over_its_budget_stops_within_a_move_and_shows_the_moves_it_reached() -> None:
+def test_a_comparison_over_its_budget_stops_within_its_games_and_shows_the_figures_it_reached() -> None:
     from capital_lux.tutor.work import WorkRunner
 
     class Clock:  # every look at the clock "takes" a second: the budget runs out mid-comparison
@@ -298,13 +331,17 @@ def test_a_comparison_over_its_budget_stops_within_a_move_and_shows_the_moves_it
 
     app = _app(name="last-turn")
     clock = Clock()
-    app.runner = WorkRunner(budget_seconds=25, clock=clock)
-    app.samples.value = 200  # 20 looks a move: the budget ends in the second of two moves
+    app.runner = WorkRunner(budget_seconds=10, clock=clock)
+    app.samples.value = 200  # games a quarter at a time: the budget ends before the last quarter
     app.analyse()
     assert app.wait_analysis(120) is None
-    assert 'data-stopped="budget"' in app.analysis.value and "1 move of 2 was compared" in app.analysis.value
-    assert app.analysis.value.count("<tr") == 2 and len(app.moves) == 1  # the first move's figures, shown
-    assert clock.looks < 2 * 200 // 10  # stopped inside the second move, not after it
+    assert 'data-stopped="budget"' in app.analysis.value and "games played so far" in app.analysis.value
+    # the figures it reached: every move, on the first quarter's games, said to be only those
+    assert app.analysis.value.count("<tr") == 3 and len(app.moves) == 2
+    assert app.ranking is not None and 0 < app.ranking.games < 200
+    assert all(m.risk.samples == app.ranking.games for m in app.moves)
+    assert f"same {app.ranking.games} simulated deals" in app.analysis.value
+    assert clock.looks < 2 * 200 // 10  # stopped inside the games, not after all of them
     app.runner.close()
 
 

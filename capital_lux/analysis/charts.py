@@ -2,8 +2,9 @@
 
 Figures are built with ``matplotlib.figure.Figure`` (no pyplot state), so a caller
 shows one (``display(fig)``) and drops it when done; nothing leaks between charts.
-Colour is never the only signal: every colour has a hatch pattern, its symbol and
-its name, and exceeding/safe or affordable/not are told apart by hatching too.
+Colour is never the only signal: every colour line has its own marker and line style,
+its symbol and its name; moves into the capital and the hometown are told apart by
+hatching, and an exceeding (or unsolved) bar by its hatch too.
 All text goes through the translator ``t`` (``capital_lux.i18n.translator``).
 
 >>> from capital_lux.i18n import translator
@@ -22,15 +23,14 @@ from typing import Union
 from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.figure import Figure
-from matplotlib.patches import Patch
 
 from ..engine.cards import COLOURS, SYMBOLS
 from ..i18n import Translator, format_number, format_percent
 from ..i18n.sentences import action_label
 from ..engine.notation import CAPITAL, Play
-from .forward import ForwardRisk, MoveRisk, half_width, mean
+from .forward import ForwardRisk, MoveRisk, Quantity, half_width, mean
 from .review import ChartPoint, Review
-from .risk import Estimate, MoveEstimate, RoundEndRisk, SimulatedRisk
+from .risk import Estimate
 
 
 def figure_png(figure: Figure) -> bytes:
@@ -41,18 +41,14 @@ def figure_png(figure: Figure) -> bytes:
 
 
 __all__ = [
-    "FILLS", "HATCHES", "risk_chart", "gold_chart", "move_chart", "convergence_chart", "colour_label",
+    "FILLS", "EXCEED_HATCH", "convergence_chart", "colour_label",
     "percent", "forward_move_chart", "timeline_chart", "MARKERS", "number_axis", "review_chart",
 ]
 
 #: Fill colours, chosen to stay apart for common colour-vision deficiencies (Paul Tol's palette).
 FILLS: dict[str, str] = {"B": "#4477AA", "G": "#228833", "P": "#EE99BB", "Y": "#CCBB44"}
-#: One hatch per colour, so the bars read without colour vision.
-HATCHES: dict[str, str] = {"B": "//", "G": "..", "P": "xx", "Y": "--"}
+#: The hatch of a bar that is over (not solved, exceeding): it reads apart without colour.
 EXCEED_HATCH = "xxx"
-SAFE_HATCH = ""
-AFFORD_HATCH = "//"
-SHORT_HATCH = "xxx"
 GREY, DARK = "#BBBBBB", "#333333"
 #: One marker and line style per colour for line charts, so lines read without colour vision.
 MARKERS: dict[str, tuple[str, str]] = {"B": ("D", "-"), "G": ("s", "--"), "P": ("P", "-."), "Y": ("o", ":")}
@@ -85,162 +81,6 @@ def _probability_axis(ax: Axes, t: Translator) -> None:
     ax.set_ylim(0, 1.05)
     ax.set_ylabel(t.gettext("Probability"))
     ax.yaxis.set_major_formatter(lambda y, _: percent(y, t))
-
-
-def risk_chart(risk: RoundEndRisk | SimulatedRisk, t: Translator) -> Figure:
-    """P(exceed) per colour; exact risk adds each capital total's distribution against the hometown.
-
-    Simulated risk shows 95% intervals as error bars and the expected cards lost.
-    """
-    fig = Figure(figsize=(11, 7), layout="constrained")
-    labels = [colour_label(c, t) for c in COLOURS]
-    if isinstance(risk, SimulatedRisk):
-        top, bottom = fig.subplots(2, 1)
-        for ax, values in (
-            (top, [risk.colours[c].p_exceed for c in COLOURS]),
-            (bottom, [risk.colours[c].cards_lost for c in COLOURS]),
-        ):
-            _estimate_bars(ax, labels, values)
-        _probability_axis(top, t)
-        top.set_title(
-            t.gettext("Chance of exceeding, per colour, simulated ({n} samples, 95% intervals)").format(
-                n=format_number(risk.samples, t.lang))
-        )
-        bottom.set_ylabel(t.gettext("Expected cards lost"))
-        number_axis(bottom.yaxis, t)
-        bottom.set_ylim(bottom=0)
-        return fig
-    grid = fig.add_gridspec(2, len(COLOURS), height_ratios=(1, 1.2))
-    top = fig.add_subplot(grid[0, :])
-    bars = top.bar(labels, [float(risk.colours[c].p_exceed) for c in COLOURS], edgecolor=DARK)
-    for bar, c in zip(bars, COLOURS):
-        bar.set_facecolor(FILLS[c])
-        bar.set_hatch(HATCHES[c])
-        top.annotate(_exact(risk.colours[c].p_exceed, t), (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                     ha="center", va="bottom", xytext=(0, 2), textcoords="offset points")
-    _probability_axis(top, t)
-    top.set_ylim(0, 1.18)  # room for the exact values above the bars
-    top.set_title(t.gettext("Chance of exceeding, per colour, if the round ended now (exact)"))
-    panels = [fig.add_subplot(grid[1, i]) for i in range(len(COLOURS))]
-    for ax, c in zip(panels, COLOURS):
-        _capital_panel(ax, risk, c, t)
-    for ax in panels[1:]:
-        ax.set_ylabel("")
-    fig.legend(
-        handles=[
-            Patch(facecolor=GREY, hatch=EXCEED_HATCH, edgecolor=DARK, label=t.gettext("you exceed")),
-            Patch(facecolor="white", hatch=SAFE_HATCH, edgecolor=DARK, label=t.gettext("safe (equal is safe)")),
-        ],
-        loc="outside lower center",
-        ncols=2,
-    )
-    return fig
-
-
-def _estimate_bars(ax: Axes, labels: list[str], values: list[Estimate]) -> None:
-    means = [e.mean for e in values]
-    errors = [[e.mean - e.low for e in values], [e.high - e.mean for e in values]]
-    bars = ax.bar(labels, means, yerr=errors, capsize=6, edgecolor=DARK, ecolor=DARK)
-    for bar, c in zip(bars, COLOURS):
-        bar.set_facecolor(FILLS[c])
-        bar.set_hatch(HATCHES[c])
-
-
-def _capital_panel(ax: Axes, risk: RoundEndRisk, colour: str, t: Translator) -> None:
-    """One colour: the capital total's distribution against the hometown total (dashed line).
-
-    Bars left of the line are hatched: the hometown exceeds those totals (ruling R7).
-    """
-    cr = risk.colours[colour]
-    totals = list(cr.capital_distribution)
-    bars = ax.bar(totals, [float(p) for p in cr.capital_distribution.values()], width=0.8, edgecolor=DARK)
-    for bar, total in zip(bars, totals):
-        exceeds = cr.hometown_total > 0 and cr.hometown_total > total  # ruling R7
-        bar.set_facecolor(FILLS[colour] if exceeds else "white")
-        bar.set_hatch(EXCEED_HATCH if exceeds else SAFE_HATCH)
-    if cr.hometown_total > 0:
-        ax.axvline(cr.hometown_total, color="black", linestyle="--", linewidth=1.5)
-    ax.set_xticks(sorted(set(totals) | ({cr.hometown_total} if cr.hometown_total > 0 else set())))
-    low, high = min(totals + [cr.hometown_total]), max(totals + [cr.hometown_total])
-    ax.set_xlim(low - 1, high + 1)
-    ax.set_title(colour_label(colour, t))
-    ax.set_xlabel(
-        t.gettext("{capital} total\nyour {hometown}: {total} (dashed line)").format(
-            capital=t.term("Capital"), hometown=t.term("Hometown"), total=cr.hometown_total
-        ),
-        fontsize="small",
-    )
-    _probability_axis(ax, t)
-
-
-def gold_chart(risk: RoundEndRisk, gold: int, t: Translator) -> Figure:
-    """The gold needed to keep every colour, against the gold in hand.
-
-    Bars the player can pay for are hatched ``//``, the others ``xxx``; the line is the
-    chance that ``gold`` is enough.
-    """
-    fig = Figure(figsize=(8, 4.5), layout="constrained")
-    ax = fig.subplots()
-    needs = list(risk.gold_to_keep_all)
-    bars = ax.bar([str(g) for g in needs], [float(p) for p in risk.gold_to_keep_all.values()], edgecolor=DARK)
-    for bar, need in zip(bars, needs):
-        affordable = need <= gold
-        bar.set_facecolor(FILLS["Y"] if affordable else GREY)
-        bar.set_hatch(AFFORD_HATCH if affordable else SHORT_HATCH)
-    p = sum((q for need, q in risk.gold_to_keep_all.items() if need <= gold), Fraction(0))
-    ax.set_xlabel(t.gettext("{gold} needed to keep every colour").format(gold=t.term("gold disc", 2)))
-    _probability_axis(ax, t)
-    ax.set_title(t.gettext("Chance of affording every save: {p}").format(p=_exact(p, t)))
-    ax.legend(
-        handles=[
-            Patch(facecolor=FILLS["Y"], hatch=AFFORD_HATCH, edgecolor=DARK,
-                  label=t.gettext("you can pay (you hold {n} {gold})").format(n=gold, gold=t.term("gold disc", gold))),
-            Patch(facecolor=GREY, hatch=SHORT_HATCH, edgecolor=DARK, label=t.gettext("more than you hold")),
-        ],
-        loc="upper right",
-    )
-    return fig
-
-
-def move_chart(moves: list[MoveEstimate], t: Translator) -> Figure:
-    """Each move's expected score and risk (and chance of winning when simulated to the game's end).
-
-    Moves into the hometown are hatched ``//``, into the capital ``..``; intervals are 95%.
-    """
-    panels = 3 if moves and all(m.p_win is not None for m in moves) else 2
-    fig = Figure(figsize=(4 * panels + 2, 0.45 * max(len(moves), 4) + 1.5), layout="constrained")
-    axes = fig.subplots(1, panels, sharey=True, squeeze=False)[0]
-    labels = [action_label(t, m.action) for m in moves]
-    hatches = [
-        (".." if m.action.to == CAPITAL else "//") if isinstance(m.action, Play) else "" for m in moves
-    ]
-    columns: list[tuple[str, list[Estimate]]] = [
-        (t.gettext("Expected score"), [m.score for m in moves]),
-        (t.gettext("Chance of exceeding in any colour"), [m.p_exceed_any for m in moves]),
-    ]
-    if panels == 3:
-        columns.append((t.gettext("Chance of winning"), [m.p_win for m in moves if m.p_win is not None]))
-    positions = list(range(len(moves)))
-    for ax, (title, values) in zip(axes, columns):
-        bars = ax.barh(positions, [e.mean for e in values],
-                       xerr=[[e.mean - e.low for e in values], [e.high - e.mean for e in values]],
-                       capsize=4, color=GREY, edgecolor=DARK, ecolor=DARK)
-        for bar, hatch in zip(bars, hatches):
-            bar.set_hatch(hatch)
-        ax.set_title(title)
-        if title != columns[0][0]:
-            ax.set_xlim(0, 1.05)
-            ax.xaxis.set_major_formatter(lambda x, _: percent(x, t))
-        else:
-            number_axis(ax.xaxis, t)
-    axes[0].set_yticks(positions, labels)
-    axes[0].invert_yaxis()
-    if moves:
-        best = max(positions, key=lambda i: moves[i].score.mean)
-        axes[0].get_yticklabels()[best].set_fontweight("bold")
-        fig.suptitle(t.gettext("Moves compared over {n} simulated deals (95% intervals)").format(
-            n=format_number(moves[0].score.n, t.lang)))
-    return fig
 
 
 def convergence_chart(exact: Probability | None, estimates: list[tuple[int, Estimate]], t: Translator,
@@ -291,7 +131,8 @@ def _bars_with_intervals(ax: Axes, values: list[float], halves: list[float], hat
 
 
 def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
-    """Each move's chance of exceeding at the round end, expected score change and chance to be ahead.
+    """Each move's chance of exceeding at the round end, expected score change and chance to be ahead;
+    to the game's end (``ForwardRisk.game``), its expected final margin and chance of winning instead.
 
     In the order given (the one ranking's: the hint's move first); moves into the hometown are hatched ``//``, into the
     capital ``..``; simulated figures carry 95% intervals, exact ones none.
@@ -300,11 +141,15 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
     axes = fig.subplots(1, 3, sharey=True)
     labels = [action_label(t, m.action) for m in moves]
     hatches = [(".." if m.action.to == CAPITAL else "//") if isinstance(m.action, Play) else "" for m in moves]
-    columns = [
+    ends = [m.risk.game for m in moves if m.risk.game is not None]
+    columns: list[tuple[str, list[Quantity], bool]] = [
         (t.gettext("Chance of exceeding in any colour"), [m.risk.p_exceed_any for m in moves], True),
         (t.gettext("Expected change of your score"), [m.risk.score_change for m in moves], False),
         (t.gettext("Chance to be ahead after the round"), [m.risk.p_ahead for m in moves], True),
     ]
+    if moves and len(ends) == len(moves):
+        columns[1:] = [(t.gettext("Expected final margin over the best other player"), [e.margin for e in ends], False),
+                       (t.gettext("Chance of winning"), [e.p_win for e in ends], True)]
     for ax, (title, values, probability) in zip(axes, columns):
         _bars_with_intervals(ax, [mean(q) for q in values], [half_width(q) for q in values], hatches)
         ax.set_title(title)
@@ -317,7 +162,10 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
     axes[0].invert_yaxis()
     if moves:
         first = moves[0].risk
-        if first.exact:
+        if ends:
+            title = t.gettext("Your moves, each followed to the game's end in {n} simulated games, 95% intervals, "
+                              "if the others play like the {bot}")
+        elif first.exact:
             title = t.gettext("Your moves, the hint's first: exact, if the others play like the {bot}")
         else:
             title = t.gettext("Your moves, the hint's first: {n} simulated games each, 95% intervals, "
@@ -329,7 +177,7 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
 def model_name(model: str, t: Translator) -> str:
     """An opponent model in words: "random bot", "rule-of-thumb bot", "search bot"."""
     names = {"random": t.gettext("random bot"), "rule": t.gettext("rule-of-thumb bot"),
-             "search": t.gettext("search bot")}
+             "search": t.gettext("search bot"), "quick": t.gettext("quick greedy bot")}
     return names.get(model, model)
 
 

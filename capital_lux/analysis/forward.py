@@ -20,6 +20,15 @@ cannot know enters. Face-down modifiers follow a prior over their values:
 where each owner put theirs, using the model's own placement policy as the likelihood
 (``modifiers.modifier_posterior``).
 
+Horizon: by default every figure is taken at this round's reveal. ``horizon="game"`` plays
+each simulated game on past it to the game's end (the rest of the deck dealt in new rounds
+as the rules say, every seat, gold decisions included, played by the model, bonus cards,
+the final scores) and adds the viewer's final result (``GameEnd``): the expected final
+margin over the best other seat, which the ranking then orders moves by, the final points,
+and the chance of winning (ruling R17's tie-break; a shared win counts as a win). The
+whole game is always simulated (its tree is far too big to enumerate), and its round part
+is the very same games as the round's: the same seed gives the same reveal either way.
+
 Exact or simulated: for the random and rule-of-thumb models the rest of the round is first
 enumerated as ``Fraction``s in the kernel (``endgame``: every hidden hand, draw and model
 decision), for at most ``EXACT_MS`` milliseconds of the thread's CPU time; a tree that does
@@ -46,20 +55,22 @@ from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY
 from ..engine.views import PlayerView, determinize
 from . import endgame
 from .modifiers import ModifierPrior, modifier_posterior
-from .reveal import (FIGURES, KERNEL_MODELS, MODELS, QUICK, Outcome, Start, decider, exact_choices,
-                     play_round, reckon, rollout, rollout_kernel)
+from .reveal import (FIGURES, KERNEL_MODELS, MODELS, QUICK, Final, Outcome, Start, decider, exact_choices,
+                     game_kernel, game_rollout, play_round, reckon, rollout, rollout_kernel)
 from .risk import Estimate
 from .stats import Z95
 
 __all__ = [
     "MODELS", "PLACEMENTS", "EXACT_MS", "DEFAULT_SAMPLES", "exact_by_engine", "Quantity", "ForwardColour",
-    "ForwardRisk", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "decider", "play_round",
+    "ForwardRisk", "GameEnd", "HORIZONS", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "decider", "play_round",
     "Ranking", "rank_moves", "RANK_GAMES", "EQUIVALENT_POINTS",
     "rollout", "KERNEL_MODELS",
     "mean", "half_width",
 ]
 
 PLACEMENTS = ("bayes", "random")
+#: How far the forward look plays: to this round's reveal, or on to the game's end.
+HORIZONS = ("round", "game")
 #: Milliseconds of CPU time the exact search may take before the answer is simulated instead.
 EXACT_MS = 200.0
 #: The exact search is tried only when no hand holds more cards than this (the end of a round
@@ -89,6 +100,15 @@ class ForwardColour:
 
 
 @dataclass(frozen=True)
+class GameEnd:
+    """The viewer's result at the game's end, simulated (``horizon="game"``)."""
+
+    margin: Estimate  # final score minus the best other seat's: what the ranking orders by
+    points: Estimate  # final score
+    p_win: Estimate  # among the winners after ruling R17's tie-break (a shared win counts)
+
+
+@dataclass(frozen=True)
 class ForwardRisk:
     model: str
     placement: str
@@ -100,11 +120,20 @@ class ForwardRisk:
     score_change: Quantity  # the viewer's score after the round end minus now
     p_ahead: Quantity  # the viewer's score is the highest (ties included) after the round end
     prior: ModifierPrior | None = field(default=None, compare=False)
+    game: GameEnd | None = None  # the game's end (``horizon="game"``); None: the round's reveal only
+
+    @property
+    def points(self) -> Quantity:
+        """What the ranking orders moves by: the expected score change by the round's end,
+        or, to the game's end, the expected final margin over the best other seat."""
+        return self.score_change if self.game is None else self.game.margin
 
     def widest(self) -> float:
         """The widest half-interval among the probabilities (0 when exact)."""
         figures = [self.p_exceed_any, self.p_gold_keeps_all, self.p_ahead]
         figures += [c.p_exceed for c in self.colours.values()]
+        if self.game is not None:
+            figures.append(self.game.p_win)
         return max(half_width(q) for q in figures)
 
 
@@ -312,14 +341,31 @@ class _Sampler:
         self.score = kernel.scores(self.sample(random.Random(0)))[v.viewer]  # public: any sample's will do
 
     def outcome(self, seed: int, i: int, first: Action | None) -> Outcome:
+        return self._play(seed, i, first, False)[0]
+
+    def game(self, seed: int, i: int, first: Action | None) -> tuple[Outcome, Final]:
+        """Game ``i`` played on to the game's end: the same round as ``outcome``'s, then the rest."""
+        reveal, end = self._play(seed, i, first, True)
+        assert end is not None
+        return reveal, end
+
+    def _play(self, seed: int, i: int, first: Action | None, to_end: bool) -> tuple[Outcome, Final | None]:
         rng = random.Random(seed * 1_000_003 + i)
         values = self.prior.draw(rng)
-        if not self.direct:
-            return self._through_engine(rng, values, first)
-        return rollout_kernel(self.sample(rng, values), self.model, rng, self.v.viewer, self.score, first)
-
-    def _through_engine(self, rng: random.Random, values: tuple[int, ...], first: Action | None) -> Outcome:
+        if self.direct:
+            ks = self.sample(rng, values)
+            if to_end:
+                return game_kernel(ks, self.model, rng, self.v.viewer, self.score, first)
+            return rollout_kernel(ks, self.model, rng, self.v.viewer, self.score, first), None
         assert self.decide is not None
+        s, start, placed = self._through_engine(rng, values, first)
+        if to_end:
+            return game_rollout(s, self.model, self.decide, rng, start, placed)
+        return rollout(s, self.model, self.decide, rng, start, placed), None
+
+    def _through_engine(self, rng: random.Random, values: tuple[int, ...],
+                        first: Action | None) -> tuple[GameState, Start, list[tuple[str, int]]]:
+        """The sampled engine state after ``first``, the start of the reckoning, the modifier placed."""
         s = _state(self.v, rng, None, values)
         start = Start.of(s, self.v.viewer)
         placed: list[tuple[str, int]] = []
@@ -327,14 +373,16 @@ class _Sampler:
             if s.phase == AGENT and s.pending_modifier is not None and isinstance(first, PlaceModifier):
                 placed.append((first.colour, s.pending_modifier))
             s.apply_action(first)
-        return rollout(s, self.model, self.decide, rng, start, placed)
+        return s, start, placed
 
 
 #: Phases whose samples the kernel state is built for directly (the round is under way).
 _DIRECT_PHASES = (DRAFT, PLAY, CLERIC, AGENT)
 
 
-def _simulated_summary(outcomes: list[Outcome], model: str, placement: str, prior: ModifierPrior) -> ForwardRisk:
+def _simulated_summary(outcomes: list[Outcome], model: str, placement: str, prior: ModifierPrior,
+                       finals: list[Final] | None = None) -> ForwardRisk:
+    """The figures over simulated games; with ``finals`` (the same games' ends), the game's end too."""
     n = len(outcomes)
     colours = {
         c: ForwardColour(
@@ -352,15 +400,22 @@ def _simulated_summary(outcomes: list[Outcome], model: str, placement: str, prio
         p_gold_keeps_all=Estimate.proportion(sum(o.keeps_all for o in outcomes), n),
         score_change=Estimate.of_values([o.score_change for o in outcomes]),
         p_ahead=Estimate.proportion(sum(o.ahead for o in outcomes), n), prior=prior,
+        game=None if finals is None else GameEnd(
+            margin=Estimate.of_values([f.margin for f in finals]), points=Estimate.of_values([f.points for f in finals]),
+            p_win=Estimate.proportion(sum(f.won for f in finals), len(finals))),
     )
 
 
-def _check(v: PlayerView, model: str, placement: str) -> None:
+def _check(v: PlayerView, model: str, placement: str, horizon: str = "round", moves: bool = False) -> None:
+    """Refuse what cannot be looked at; a decision on gold (``moves``) can be ranked, though the
+    reveal it follows is known: by the points it keeps by the round's end, or the game's."""
     if model not in MODELS and model != QUICK:
         raise ValueError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
     if placement not in PLACEMENTS:
         raise ValueError(f"unknown modifier placement {placement!r}: choose from {', '.join(PLACEMENTS)}")
-    if v.round < 1 or v.phase in (GOLD, OVER):
+    if horizon not in HORIZONS:
+        raise ValueError(f"unknown horizon {horizon!r}: choose from {', '.join(HORIZONS)}")
+    if v.round < 1 or v.phase == OVER or (v.phase == GOLD and not moves):
         raise ValueError(f"there is no round still to play in phase {v.phase}: the reveal is known")
 
 
@@ -426,14 +481,26 @@ def _exact_moves(
 
 
 def _play_games(sampler: _Sampler, v: PlayerView, seed: int, outcomes: list[list[Outcome]], n: int,
-                should_stop: Callable[[], bool] | None) -> None:
+                should_stop: Callable[[], bool] | None, finals: list[list[Final]] | None = None) -> None:
     """Games ``len(outcomes[k])`` to ``n - 1`` of seed ``seed`` after every legal move (the same
-    games for every move: common random numbers)."""
+    games for every move: common random numbers); with ``finals``, each played to the game's end."""
     for k, action in enumerate(v.legal_actions):
-        for i in range(len(outcomes[k]), n):
-            if should_stop is not None and i % 25 == 0 and should_stop():
-                raise Cancelled
-            outcomes[k].append(sampler.outcome(seed, i, action))
+        _play(sampler, seed, action, outcomes[k], n, should_stop, None if finals is None else finals[k])
+
+
+def _play(sampler: _Sampler, seed: int, action: Action, outcomes: list[Outcome], n: int,
+          should_stop: Callable[[], bool] | None, finals: list[Final] | None = None) -> None:
+    """Games ``len(outcomes)`` to ``n - 1`` of seed ``seed`` after ``action``, to the round's
+    reveal, or with ``finals`` to the game's end."""
+    for i in range(len(outcomes), n):
+        if should_stop is not None and i % 25 == 0 and should_stop():
+            raise Cancelled
+        if finals is None:
+            outcomes.append(sampler.outcome(seed, i, action))
+            continue
+        reveal, end = sampler.game(seed, i, action)
+        outcomes.append(reveal)
+        finals.append(end)
 
 
 # -- the one ranking -------------------------------------------------------------------------
@@ -449,7 +516,10 @@ EQUIVALENT_POINTS = 0.5
 class Ranking:
     """Every legal move, in the one order the hint, the comparison and the review read.
 
-    Moves are ranked by expected points at the round end. The first ``tied`` are as good
+    Moves are ranked by expected points (``ForwardRisk.points``): the score change by the
+    round end, or with ``horizon="game"`` the final margin over the best other seat; "risk"
+    below is the chance of exceeding at this round's reveal, or to the game's end the chance
+    of not winning. The first ``tied`` are as good
     as each other on points: the 95% interval of their difference from the best, paired
     over the same games, reaches below ``EQUIVALENT_POINTS``. Among those, a move that
     another shown beats on both points and risk is set aside; of the rest, the rule of
@@ -464,6 +534,7 @@ class Ranking:
     tied: int
     quote: ForwardRisk
     games: int  # games per move that ranked them (0: exact)
+    horizon: str = "round"  # "round": at this round's reveal; "game": at the game's end
 
     @property
     def best(self) -> MoveRisk:
@@ -496,34 +567,43 @@ def _choose(v: PlayerView, points: list[float], risks: list[float], group: set[i
     return [chosen] + [k for k in rest if k in group] + [k for k in rest if k not in group]
 
 
+def _risk(r: ForwardRisk) -> float:
+    """The ranking's risk: of exceeding at this round's reveal, or to the game's end of not winning."""
+    return mean(r.p_exceed_any) if r.game is None else 1 - r.game.p_win.mean
+
+
 def _order(v: PlayerView, outcomes: list[list[Outcome]], group: set[int], model: str, placement: str,
-           prior: ModifierPrior) -> tuple[list[MoveRisk], list[int]]:
+           prior: ModifierPrior, finals: list[list[Final]] | None = None) -> tuple[list[MoveRisk], list[int]]:
     """Each legal move's figures from its games, and the ranking's order of their indices."""
-    moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior)) for a, o in zip(v.legal_actions, outcomes)]
-    return moves, _choose(v, [mean(m.risk.score_change) for m in moves], [mean(m.risk.p_exceed_any) for m in moves],
-                          group)
+    moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior, None if finals is None else finals[k]))
+             for k, (a, o) in enumerate(zip(v.legal_actions, outcomes))]
+    return moves, _choose(v, [mean(m.risk.points) for m in moves], [_risk(m.risk) for m in moves], group)
 
 
 def rank_moves(
     v: PlayerView, model: str = "rule", placement: str = "bayes", seed: int = 0, games: int = RANK_GAMES,
     batch: int = 50, exact_ms: float = EXACT_MS, placement_views: dict[tuple[str, int], PlayerView] | None = None,
     progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
-    partial: Callable[[Ranking], None] | None = None, min_games: int = RANK_MIN_GAMES,
+    partial: Callable[[Ranking], None] | None = None, min_games: int = RANK_MIN_GAMES, horizon: str = "round",
 ) -> Ranking:
     """The one ranking of the viewer's legal moves (see ``Ranking``).
 
-    Exact when every move's tree is small. Otherwise every move plays the same seeded
+    ``horizon="round"`` scores a move at this round's reveal; ``"game"`` plays every game on
+    to the game's end and scores it by the final margin over the best other seat (with the
+    final points and the chance of winning beside it), always simulated. A decision on gold
+    is ranked by simulation at either horizon. Exact, to the round's end, when every move's
+    tree is small. Otherwise every move plays the same seeded
     games, ``batch`` at a time, until each move is told apart from the best or found as
     good as it (after ``min_games`` each), or ``games`` are spent in all; then the chosen
     move is played again on as many fresh games for the figures quoted. ``partial`` gets
     the ranking so far after each batch (its quote not yet measured again: the move's own
     figures), so a caller can show it, or keep it if stopped.
     """
-    _check(v, model, placement)
+    _check(v, model, placement, horizon, moves=True)
     if not v.legal_actions:
         raise ValueError(f"player {v.viewer} has no decision to make now")
     prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
-    exact = _exact_moves(v, model, placement, prior, exact_ms, should_stop)
+    exact = None if horizon == "game" else _exact_moves(v, model, placement, prior, exact_ms, should_stop)
     if exact is not None:
         if progress is not None:
             progress(1.0)
@@ -534,28 +614,31 @@ def rank_moves(
         return Ranking([exact[k] for k in chosen], len(group), exact[chosen[0]].risk, 0)
     sampler = _Sampler(v, prior, model)
     outcomes: list[list[Outcome]] = [[] for _ in v.legal_actions]
+    finals: list[list[Final]] | None = [[] for _ in v.legal_actions] if horizon == "game" else None
     most = max(min_games, games // len(v.legal_actions))
     n = 0
     while True:
         n = min(most, n + batch)
-        _play_games(sampler, v, seed, outcomes, n, should_stop)
-        scores = [[float(o.score_change) for o in played] for played in outcomes]
+        _play_games(sampler, v, seed, outcomes, n, should_stop, finals)
+        if finals is None:
+            scores = [[float(o.score_change) for o in played] for played in outcomes]
+        else:
+            scores = [[float(f.margin) for f in ends] for ends in finals]
         best = max(range(len(scores)), key=lambda k: sum(scores[k]))
         gaps = {k: _paired(scores[best], scores[k]) for k in range(len(scores)) if k != best}
         group = {best} | {k for k, (average, half) in gaps.items() if average - half < EQUIVALENT_POINTS}
         if partial is not None:
-            moves, chosen = _order(v, outcomes, group, model, placement, prior)
-            partial(Ranking([moves[k] for k in chosen], len(group), moves[chosen[0]].risk, n))
+            moves, chosen = _order(v, outcomes, group, model, placement, prior, finals)
+            partial(Ranking([moves[k] for k in chosen], len(group), moves[chosen[0]].risk, n, horizon))
         if progress is not None:
             progress(n / most)
         settled = all(average - half >= EQUIVALENT_POINTS or average + half < EQUIVALENT_POINTS
                       for average, half in gaps.values())
         if n >= most or (n >= min_games and settled):
             break
-    moves, chosen = _order(v, outcomes, group, model, placement, prior)
+    moves, chosen = _order(v, outcomes, group, model, placement, prior, finals)
     fresh: list[Outcome] = []
-    for i in range(n):
-        if should_stop is not None and i % 25 == 0 and should_stop():
-            raise Cancelled
-        fresh.append(sampler.outcome(seed + 1, i, v.legal_actions[chosen[0]]))  # seed + 1: no game that chose it
-    return Ranking([moves[k] for k in chosen], len(group), _simulated_summary(fresh, model, placement, prior), n)
+    fresh_ends: list[Final] | None = None if finals is None else []
+    _play(sampler, seed + 1, v.legal_actions[chosen[0]], fresh, n, should_stop, fresh_ends)  # seed + 1: no game that chose it
+    quote = _simulated_summary(fresh, model, placement, prior, fresh_ends)
+    return Ranking([moves[k] for k in chosen], len(group), quote, n, horizon)

@@ -4,6 +4,9 @@
 and rule-of-thumb models (the same decisions as the bots) and in the engine for the search
 model; ``reckon`` and ``outcome`` read the viewer's position at the reveal (hand counted in
 the hometown, ruling R9; before gold is paid) from what the round end left behind.
+``game_kernel`` and ``game_rollout`` play on past that reveal to the game's end (new deals,
+gold decisions by the model, bonus cards) and read the ``Final`` result as well: the
+same round first, drawn from the same generator, so a game's reveal is the round's.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from ..engine.views import view
 from ..players.policies import make as kernel_policy
 
 __all__ = ["MODELS", "QUICK", "KERNEL_MODELS", "SEARCH_ITERATIONS", "Decider", "decider", "exact_choices", "play_round",
-           "rollout", "rollout_kernel", "kernel_outcome", "Start", "Outcome", "FIGURES", "outcome", "reckon"]
+           "rollout", "rollout_kernel", "kernel_outcome", "Start", "Outcome", "FIGURES", "outcome", "reckon", "Final",
+           "final", "game_kernel", "game_rollout"]
 
 MODELS = ("random", "rule", "search")
 #: A cheaper stand-in for the rule of thumb in rollouts (the search bot's play-out rule, one move
@@ -103,14 +107,51 @@ def rollout_kernel(ks: kernel.KState, model: str, rng: random.Random, viewer: in
     capital's totals at the reveal (``KState.reveal_limits``: every modifier placed meanwhile
     counted, no bonus card gone yet). A uniform seat decides inline, drawing as it would
     through its ``decide``."""
+    seats = _kernel_seats(ks, model, rng, first)
+    kernel.play_out(ks, seats, rng, until="round")
+    return kernel_outcome(ks, viewer, score)
+
+
+def _kernel_seats(ks: kernel.KState, model: str, rng: random.Random,
+                  first: Action | None) -> list[kernel.KernelPolicy]:
+    """Every seat's kernel policy under ``model``, the seat to move making ``first`` first."""
     if ks.phase == kernel.GOLD:  # the reveal is under way: gold decisions change no limit
         ks.reveal_limits = kernel.limits(ks)
     inner = kernel_policy(model, rng)
-    seats = [inner] * ks.players
+    seats: list[kernel.KernelPolicy] = [inner] * ks.players
     if first is not None:
         seats[ks.current] = kernel.First(inner, kernel.from_action(first))
+    return seats
+
+
+def game_kernel(ks: kernel.KState, model: str, rng: random.Random, viewer: int, score: int,
+                first: Action | None = None) -> tuple[Outcome, Final]:
+    """``rollout_kernel``, then on to the game's end with the same seats and generator: the
+    reveal of the round under way (the same as ``rollout_kernel``'s for the same generator)
+    and the game's final result for ``viewer``."""
+    seats = _kernel_seats(ks, model, rng, first)
     kernel.play_out(ks, seats, rng, until="round")
-    return kernel_outcome(ks, viewer, score)
+    reveal = kernel_outcome(ks, viewer, score)
+    kernel.play_out(ks, seats, rng, until="game")
+    points, won, _ = kernel.standings(ks)
+    return reveal, final(points, won, viewer)
+
+
+def game_rollout(s: GameState, model: str, decide: Decider, rng: random.Random, start: Start,
+                 placed: list[tuple[str, int]]) -> tuple[Outcome, Final]:
+    """``rollout``, then on to the game's end: in the kernel for its models, else through the
+    engine (also when the round under way has already ended, as after the last gold decision)."""
+    if s.phase != OVER and s.round == start.round and model in KERNEL_MODELS:
+        return game_kernel(kernel.from_state(s), model, rng, start.viewer, start.score)
+    reveal = rollout(s, model, decide, rng, start, placed)  # the engine's path: ``s`` has played on
+    if model in KERNEL_MODELS:
+        ks = kernel.from_state(s)
+        kernel.play_out(ks, [kernel_policy(model, rng)] * ks.players, rng, until="game")
+        points, won, _ = kernel.standings(ks)
+        return reveal, final(points, won, start.viewer)
+    while s.phase != OVER:
+        rules.apply(s, sample_chance(s, rng) if s.phase in CHANCE_PHASES else decide(s, rng))
+    return reveal, final(rules.scores(s), rules.winners(s), start.viewer)
 
 
 def kernel_outcome(ks: kernel.KState, viewer: int, score: int) -> Outcome:
@@ -172,6 +213,21 @@ class Outcome:
         whether the viewer is ahead."""
         row = [int(n > 0) for n in self.needed] + list(self.cards_lost) + list(self.points_lost) + list(self.needed)
         return row + [int(any(self.needed)), int(self.keeps_all), self.score_change, int(self.ahead)]
+
+
+@dataclass(frozen=True)
+class Final:
+    """The viewer's result at the game's end (the whole-game horizon)."""
+
+    points: int  # the final score
+    margin: int  # the final score minus the best other seat's (negative: behind)
+    won: bool  # among the winners after ruling R17's tie-break (a shared win counts)
+
+
+def final(points: Sequence[int], winners: Sequence[int], viewer: int) -> Final:
+    """``viewer``'s ``Final`` from every seat's final score and the winners (ruling R17)."""
+    best_other = max(p for seat, p in enumerate(points) if seat != viewer)
+    return Final(points[viewer], points[viewer] - best_other, viewer in winners)
 
 
 #: What each of ``Outcome.figures`` is, in order.

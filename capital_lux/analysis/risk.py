@@ -17,14 +17,10 @@ Exact (``fractions.Fraction``):
   viewer's side every unseen card (deck and others' hands) is equally likely to be
   anywhere unseen, so the next cards off the deck are a uniform sample of them.
 
-Simulated (``Estimate`` with a 95% interval), seeded and reproducible:
-
-* ``simulate_risk(view, samples, seed)``: sample the hidden information consistently
-  with the view (``views.determinize``), play on with bots to the end of the round or
-  the game, and count. ``horizon="now"`` ends the round at once: the Monte Carlo
-  version of ``round_end_risk``, which converges to it.
-* ``compare_moves(view, samples, seed)``: the same after each of the viewer's legal
-  actions, with common random numbers (sample *i* is the same deal for every move).
+Simulated figures carry an ``Estimate`` (a mean with its 95% interval and sample count).
+Playing on, to the real round end or the game's, and ranking the viewer's moves is the
+forward model's (``forward.forward_risk``, ``forward.rank_moves``); ``example_view`` gives
+the seeded tables their tests and benchmarks start from.
 
 >>> from capital_lux.engine.game import Game
 >>> risk = round_end_risk(view(Game(2, seed=1).state, 0))
@@ -38,27 +34,22 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import permutations
 from typing import Callable, Iterable, Mapping, Union
 
-from ..engine import rules
 from .stats import Z95, wilson_interval
 from ..engine.cards import ALL_CARDS, COLOURS, Card
-from ..engine.game import Policy, random_policy, sample_chance
-from ..engine.notation import Action, Play
-from ..engine.state import CHANCE_PHASES, OVER, PLAY, ROUNDS, GameState
-from ..engine.views import PlayerView, determinize, view
+from ..engine.notation import Action
+from ..engine.state import PLAY, GameState
+from ..engine.views import PlayerView, view
 
 __all__ = [
     "ColourRisk", "RoundEndRisk", "round_end_risk", "condition_on_modifier", "modifier_reveal_outcomes",
     "unseen_modifiers", "next_modifier_distribution", "hypergeometric", "hypergeometric_at_least",
-    "unseen_composition", "draw_probability", "hand_probability", "Estimate", "SimulatedColour",
-    "SimulatedRisk", "MoveEstimate", "simulate_risk", "compare_moves", "converging_estimates",
-    "quick_policy", "policy_for", "HORIZONS", "benchmark",
+    "unseen_composition", "draw_probability", "hand_probability", "Estimate", "quick_policy", "example_view",
 ]
 
 Distribution = dict[int, Fraction]
@@ -282,12 +273,6 @@ def hand_probability(source: PlayerView | Composition, wanted: Iterable[Card], h
 
 
 # -- simulated ------------------------------------------------------------------------
-HORIZONS = ("now", "round", "game")
-#: Samples between two calls of a caller's ``check`` (a sample of a rule-of-thumb game to its end
-#: takes a few milliseconds, so a budget is overrun by a fraction of a second at most).
-CHECK_EVERY = 10
-
-
 @dataclass(frozen=True)
 class Estimate:
     """A simulated mean with its 95% interval from ``n`` samples."""
@@ -320,49 +305,7 @@ class Estimate:
         return self.low <= value <= self.high
 
 
-@dataclass(frozen=True)
-class SimulatedColour:
-    colour: str
-    p_exceed: Estimate  # exceeded at a round end within the horizon (saved with gold or not)
-    cards_lost: Estimate  # cards discarded
-    points_lost: Estimate  # their total value
-    gold_spent: Estimate  # gold paid to keep the colour
-
-
-@dataclass(frozen=True)
-class SimulatedRisk:
-    horizon: str
-    bot: str
-    samples: int
-    seed: int
-    colours: dict[str, SimulatedColour]
-    p_exceed_any: Estimate
-    cards_lost: Estimate
-    gold_spent: Estimate
-    score: Estimate  # the viewer's score at the horizon
-    p_win: Estimate | None  # horizon "game" only; a shared win counts as a win (ruling R17)
-
-
-@dataclass(frozen=True)
-class MoveEstimate:
-    action: Action
-    score: Estimate
-    p_exceed_any: Estimate
-    p_win: Estimate | None
-    risk: SimulatedRisk
-
-
-@dataclass
-class _Outcome:
-    exceeded: set[str]
-    cards_lost: Counter[str]
-    points_lost: Counter[str]
-    gold_spent: Counter[str]
-    score: int
-    won: bool
-
-
-# -- rollout policies -----------------------------------------------------------------
+# -- the quick rollout player ---------------------------------------------------------
 def quick_policy(s: GameState, rng: random.Random) -> Action:
     """The search's cheap play-out rule (``search.QuickRule``), the one quick rollout player."""
     from ..players.search import quick_move  # players build on the analysis, not the reverse
@@ -370,163 +313,7 @@ def quick_policy(s: GameState, rng: random.Random) -> Action:
     return quick_move(s, rng)
 
 
-_TRUSTED: dict[str, Policy] = {"quick": quick_policy, "random": random_policy}
-
-
-def policy_for(bot: str | Policy) -> tuple[str, Policy, bool]:
-    """A bot's name, its policy and whether its actions can skip the legality check."""
-    if not isinstance(bot, str):
-        return getattr(bot, "__name__", "policy"), bot, False
-    if bot in _TRUSTED:
-        return bot, _TRUSTED[bot], True
-    from ..players import bots  # imported late: the players build on the analysis, not the reverse
-
-    return bot, bots.as_policy(bots.make_bot(bot)), False
-
-
-# -- rollouts -------------------------------------------------------------------------
-def _round_end_now(s: GameState, p: int, include_hand: bool) -> _Outcome:
-    """The round end's reckoning without playing on (no gold decisions: counts exceeding only)."""
-    exceeded: set[str] = set()
-    for c in COLOURS:
-        home = sum(s.hometowns[p][c]) + (sum(k.value for k in s.hands[p] if k.colour == c) if include_hand else 0)
-        if _excess(home, s.capital_total(c)):
-            exceeded.add(c)
-    return _Outcome(exceeded, Counter(), Counter(), Counter(), 0, False)
-
-
-def _play_on(s: GameState, p: int, policy: Policy, trusted: bool, rng: random.Random, last_round: int) -> _Outcome:
-    while s.phase != OVER and s.round <= last_round:
-        action = sample_chance(s, rng) if s.phase in CHANCE_PHASES else policy(s, rng)
-        if trusted:
-            rules.apply(s, action)  # the policy only offers legal actions: skip the check
-        else:
-            s.apply_action(action)
-    outcome = _Outcome(set(), Counter(), Counter(), Counter(), s.scores()[p], False)
-    for event in s.log:
-        if event.kind == "round_start" and event.amount > last_round:
-            break
-        if event.player != p:
-            continue
-        if event.kind == "discard":
-            c = event.colours[0]
-            outcome.exceeded.add(c)
-            outcome.cards_lost[c] += len(event.cards)
-            outcome.points_lost[c] += sum(card.value for card in event.cards)
-        elif event.kind == "gold_spent":
-            outcome.exceeded.add(event.colours[0])
-            outcome.gold_spent[event.colours[0]] += event.amount
-    if s.phase == OVER:
-        outcome.won = p in s.winners()
-    return outcome
-
-
-def _summarise(outcomes: list[_Outcome], horizon: str, bot: str, seed: int) -> SimulatedRisk:
-    n = len(outcomes)
-    colours = {
-        c: SimulatedColour(
-            colour=c,
-            p_exceed=Estimate.proportion(sum(c in o.exceeded for o in outcomes), n),
-            cards_lost=Estimate.of_values([o.cards_lost[c] for o in outcomes]),
-            points_lost=Estimate.of_values([o.points_lost[c] for o in outcomes]),
-            gold_spent=Estimate.of_values([o.gold_spent[c] for o in outcomes]),
-        )
-        for c in COLOURS
-    }
-    return SimulatedRisk(
-        horizon=horizon,
-        bot=bot,
-        samples=n,
-        seed=seed,
-        colours=colours,
-        p_exceed_any=Estimate.proportion(sum(bool(o.exceeded) for o in outcomes), n),
-        cards_lost=Estimate.of_values([sum(o.cards_lost.values()) for o in outcomes]),
-        gold_spent=Estimate.of_values([sum(o.gold_spent.values()) for o in outcomes]),
-        score=Estimate.of_values([o.score for o in outcomes]),
-        p_win=Estimate.proportion(sum(o.won for o in outcomes), n) if horizon == "game" else None,
-    )
-
-
-def _outcomes(
-    v: PlayerView, samples: int, seed: int, policy: Policy, trusted: bool, horizon: str,
-    first: Action | None = None, include_hand: bool = False, check: Callable[[], None] | None = None,
-) -> list[_Outcome]:
-    if horizon not in HORIZONS:
-        raise ValueError(f"unknown horizon {horizon!r}: choose from {', '.join(HORIZONS)}")
-    if samples <= 0:
-        raise ValueError("simulation needs at least one sample")
-    # The round the view is in: a first move that ends it must not carry the horizon along.
-    last_round = max(v.round, 1) if horizon == "round" else ROUNDS
-    results = []
-    for i in range(samples):
-        if check is not None and i % CHECK_EVERY == 0:
-            check()  # the caller's budget and cancellation hold within a move, not only between moves
-        rng = random.Random(seed * 1_000_003 + i)  # sample i is the same deal whatever the move
-        s = determinize(v, rng)
-        if horizon == "now":
-            results.append(_round_end_now(s, v.viewer, include_hand))
-            continue
-        if first is not None:
-            s.apply_action(first)
-        results.append(_play_on(s, v.viewer, policy, trusted, rng, last_round))
-    return results
-
-
-def simulate_risk(
-    v: PlayerView, samples: int, seed: int, bot: str | Policy = "rule", horizon: str = "round",
-    include_hand: bool = False,
-) -> SimulatedRisk:
-    """Estimates for the viewer, from ``samples`` hidden deals consistent with the view.
-
-    ``horizon``: ``"now"`` ends the round at once (``include_hand`` as in
-    ``round_end_risk``), ``"round"`` plays every seat with ``bot`` to this round's end,
-    ``"game"`` to the end of the game (adding P(win)). Over more than one round end,
-    a colour counts as exceeded if it exceeds at any of them.
-    """
-    name, policy, trusted = policy_for(bot) if horizon != "now" else ("none", random_policy, True)
-    return _summarise(_outcomes(v, samples, seed, policy, trusted, horizon, None, include_hand), horizon, name, seed)
-
-
-def compare_moves(
-    v: PlayerView, samples: int, seed: int, bot: str | Policy = "rule", horizon: str = "round",
-    check: Callable[[], None] | None = None,
-) -> list[MoveEstimate]:
-    """Each of the viewer's legal actions followed by ``bot`` play, in the view's order.
-
-    Every action is tried on the same ``samples`` deals (common random numbers), so the
-    differences between moves are less noisy than the estimates themselves. ``check()`` is
-    called every few samples and may raise to stop the work (a job's budget).
-    """
-    if horizon == "now":
-        raise ValueError("moves are compared by playing on: choose horizon 'round' or 'game'")
-    if not v.legal_actions:
-        raise ValueError(f"player {v.viewer} has no decision to make now")
-    name, policy, trusted = policy_for(bot)
-    moves = []
-    for action in v.legal_actions:
-        risk = _summarise(_outcomes(v, samples, seed, policy, trusted, horizon, action, check=check), horizon,
-                          name, seed)
-        moves.append(MoveEstimate(action, risk.score, risk.p_exceed_any, risk.p_win, risk))
-    return moves
-
-
-def converging_estimates(
-    v: PlayerView, colour: str | None, sizes: Iterable[int], seed: int, include_hand: bool = False
-) -> list[tuple[int, Estimate]]:
-    """P(exceed) in ``colour`` (any colour if None) if the round ended now, simulated.
-
-    One seeded run; the estimate after its first ``n`` samples for each ``n`` in ``sizes``,
-    so the chart shows one simulation settling on the exact value.
-    """
-    wanted = sorted(set(sizes))
-    if not wanted or wanted[0] <= 0:
-        raise ValueError("sizes must be positive")
-    outcomes = _outcomes(v, wanted[-1], seed, random_policy, True, "now", None, include_hand)
-    hits = [(colour in o.exceeded) if colour else bool(o.exceeded) for o in outcomes]
-    return [(n, Estimate.proportion(sum(hits[:n]), n)) for n in wanted]
-
-
-# -- examples and benchmark -----------------------------------------------------------
+# -- examples -----------------------------------------------------------------------
 def example_view(players: int = 4, seed: int = 9, cards_left: int = 3) -> PlayerView:
     """A reproducible table seen by the player to move, for demonstrations and benchmarks.
 
@@ -543,30 +330,3 @@ def example_view(players: int = 4, seed: int = 9, cards_left: int = 3) -> Player
         game.play(quick_policy(s, rng))
         s = game.state
     return view(s, s.current)
-
-
-def benchmark(samples: int = 2000) -> dict[str, float]:
-    """Figures for ``python -m capital_lux bench risk`` (seconds unless named otherwise)."""
-    mid = example_view()
-    start = time.perf_counter()
-    calls = 200
-    for _ in range(calls):
-        round_end_risk(mid)
-    figures = {"exact_round_end_risk_4p_ms": round((time.perf_counter() - start) / calls * 1000, 3)}
-    for bot, n in (("quick", samples), ("rule", samples // 10)):
-        start, cpu = time.perf_counter(), time.process_time()
-        simulate_risk(mid, n, seed=1, bot=bot)
-        figures[f"simulated_risk_round_{bot}_{n}_samples_s"] = round(time.perf_counter() - start, 3)
-        # CPU time too: on a shared machine it varies less than wall time
-        figures[f"simulated_risk_round_{bot}_{n}_samples_cpu_s"] = round(time.process_time() - cpu, 3)
-    start = time.perf_counter()
-    simulate_risk(mid, samples, seed=1, horizon="now")
-    figures[f"simulated_risk_now_{samples}_samples_s"] = round(time.perf_counter() - start, 3)
-    six = example_view(players=3, seed=1, cards_left=6)
-    per_move = samples // 10
-    start = time.perf_counter()
-    moves = compare_moves(six, per_move, seed=1, bot="quick")
-    figures[f"compare_moves_6_card_hand_{len(moves)}_moves_{per_move}_samples_quick_s"] = round(
-        time.perf_counter() - start, 3
-    )
-    return figures

@@ -1,5 +1,6 @@
-"""Figures for ``python -m capital_lux bench risk``: forward risk, the move comparison, and
-the calibration of the Bayesian modifiers. Times are medians of 5 repeats, CPU beside wall.
+"""Figures for ``python -m capital_lux bench risk``: the exact risk "if the round ended now",
+forward risk, the one ranking of the moves (to the round's end and to the game's), and the
+calibration of the Bayesian modifiers. Times are medians of 5 repeats, CPU beside wall.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from ..engine.state import AGENT, PLAY
 from ..engine.views import PlayerView, view
 from .forward import forward_risk, rank_moves
 from .modifiers import hidden_modifiers, modifier_posterior
-from .risk import Estimate, example_view
+from .risk import Estimate, example_view, round_end_risk
 
 Figures = dict[str, float]
 
@@ -126,7 +127,9 @@ def figures(repeats: int = 5) -> Figures:
     last = last_turn_view(4, 0)
     mid = example_view(players=4, seed=34, cards_left=4)
     six = example_view(players=3, seed=1, cards_left=6)
-    out: Figures = {}
+    nine = example_view()  # two modifiers the viewer cannot see: 4!/2! assignments
+    out: Figures = timed("exact_round_end_risk_4p_ms", lambda: [round_end_risk(nine) for _ in range(100)], repeats,
+                         1000 / 100)
     exact = forward_risk(last, "rule")
     out["exact_forward_last_turns_4p_is_exact"] = float(exact.exact)
     out.update(timed("exact_forward_last_turns_4p_rule_ms", lambda: forward_risk(last, "rule"), repeats, 1000))
@@ -141,6 +144,13 @@ def figures(repeats: int = 5) -> Figures:
         out[f"rank_6_card_hand_{model}_widest_half_interval_points"] = round(
             max(m.risk.widest() for m in ranking.moves) * 100, 2)
         out.update(timed(f"rank_6_card_hand_{model}_s", lambda: rank_moves(six, model, seed=1), repeats))
+        to_end = rank_moves(six, model, seed=1, horizon="game")  # each game played on to the game's end
+        out[f"rank_6_card_hand_{model}_game_games_per_move"] = float(to_end.games)
+        out[f"rank_6_card_hand_{model}_game_tied_moves"] = float(to_end.tied)
+        out[f"rank_6_card_hand_{model}_game_widest_half_interval_win_points"] = round(
+            max(m.risk.widest() for m in to_end.moves) * 100, 2)
+        out.update(timed(f"rank_6_card_hand_{model}_game_s", lambda: rank_moves(six, model, seed=1, horizon="game"),
+                         repeats))
     out.update(calibration())
     out.update(quick_bias())
     return out

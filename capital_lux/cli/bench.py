@@ -203,12 +203,12 @@ def simulation(games: int = 400, repeats: int = 5) -> Figures:
 
 
 def risk() -> Figures:
-    """Round-end risk "now" (``risk.benchmark``), forward risk to the real round end, the
-    per-move comparison at ±5 points and the Bayesian modifiers' calibration (``riskbench``)."""
+    """The exact round-end risk "now", forward risk to the real round end, the one ranking of
+    the moves to the round's end and to the game's, and the Bayesian modifiers' calibration
+    (``riskbench``)."""
     from ..analysis import riskbench
-    from ..analysis.risk import benchmark
 
-    return {**benchmark(), **riskbench.figures()}
+    return riskbench.figures()
 
 
 def advice(positions: int = 70, games: int = 20) -> Figures:

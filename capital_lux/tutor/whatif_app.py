@@ -6,7 +6,8 @@ instructive moments), from pasted JSON or from an uploaded file. Edits are appli
 to the position file's form and accepted only if ``position_from_dict`` accepts the
 result: a refused edit shows the ``PositionError`` message and changes nothing.
 The table is drawn from one player's view; moves are compared from the view of the
-player to move (``risk.compare_moves``), so no estimate uses hidden cards.
+player to move with the one ranking (``forward.rank_moves``, to the round's end or the
+game's), so no estimate uses hidden cards.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import base64
 import concurrent.futures
 import random
-from dataclasses import replace
 from html import escape
 from typing import Any
 
@@ -24,11 +24,12 @@ from ..lessons import gallery
 from ..engine.cards import N_, CapitalLuxError
 from ..engine.position import MAX_INPUT_BYTES
 from ..engine.game import resolve_chance
-from ..analysis.charts import move_chart
-from ..i18n import Translator, format_interval, translator
+from ..analysis.charts import forward_move_chart, model_name
+from ..analysis.forward import EQUIVALENT_POINTS, MoveRisk, Quantity, Ranking, decider, rank_moves
+from ..analysis.risk import Estimate
+from ..i18n import Translator, format_interval, format_number, format_percent, translator
 from ..i18n.sentences import action_sentence
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play
-from ..analysis.risk import MoveEstimate, compare_moves, policy_for
 from ..engine.state import PHASES, GameState
 from ..engine.views import LogItem, PlayerView, public_step, view
 from ..lessons.whatif import (
@@ -79,27 +80,59 @@ def move_label_html(t: Translator, action: Action) -> str:
 
 
 
-def moves_table_html(t: Translator, moves: list[MoveEstimate]) -> str:
-    """Every move with its expected score, risk of exceeding and (to the game's end) chance
-    of winning, each with its 95% interval."""
-    with_win = bool(moves) and all(m.p_win is not None for m in moves)
-    head = [t.gettext("Move"), t.gettext("Expected score"), t.gettext("Chance of exceeding in any colour")]
-    if with_win:
-        head.append(t.gettext("Chance of winning"))
-    best = max(range(len(moves)), key=lambda i: moves[i].score.mean) if moves else -1
+def figure_text(q: Quantity, lang: str, percent: bool = False) -> str:
+    """A figure of the ranking: simulated, with its 95% interval in brackets; exact, alone."""
+    if isinstance(q, Estimate):
+        return format_interval(q.mean, q.low, q.high, lang, percent=percent)
+    return format_percent(q, lang, 0) if percent else format_number(q, lang, 1)
+
+
+def _columns(t: Translator, m: MoveRisk) -> list[tuple[str, Quantity, bool]]:
+    """A move's figures with their headings: at the round's end, or at the game's."""
+    r = m.risk
+    if r.game is None:
+        return [(t.gettext("Expected change of your score"), r.score_change, False),
+                (t.gettext("Chance of exceeding in any colour"), r.p_exceed_any, True),
+                (t.gettext("Chance to be ahead after the round"), r.p_ahead, True)]
+    return [(t.gettext("Expected final margin over the best other player"), r.game.margin, False),
+            (t.gettext("Expected final score"), r.game.points, False),
+            (t.gettext("Chance of exceeding in any colour at this round's end"), r.p_exceed_any, True),
+            (t.gettext("Chance of winning"), r.game.p_win, True)]
+
+
+def moves_table_html(t: Translator, ranking: Ranking) -> str:
+    """Every move in the one ranking's order with its figures (95% intervals when simulated):
+    the first is marked as the best, the moves as good as it with ≈."""
+    moves = ranking.moves
+    head = [t.gettext("Move")] + [title for title, _, _ in _columns(t, moves[0])] if moves else []
     rows = []
     for i, m in enumerate(moves):
-        cells = [
-            move_label_html(t, m.action),
-            format_interval(m.score.mean, m.score.low, m.score.high, t.lang),
-            format_interval(m.p_exceed_any.mean, m.p_exceed_any.low, m.p_exceed_any.high, t.lang, percent=True),
-        ]
-        if with_win and m.p_win is not None:
-            cells.append(format_interval(m.p_win.mean, m.p_win.low, m.p_win.high, t.lang, percent=True))
-        cls = ' class="cl-you"' if i == best else ""
+        tied = 0 < i < ranking.tied
+        cells = [("≈ " if tied else "") + move_label_html(t, m.action)]
+        cells += [figure_text(q, t.lang, percent) for _, q, percent in _columns(t, m)]
+        cls = ' class="cl-you"' if i == 0 else ' class="cl-tied"' if tied else ""
         rows.append(f"<tr{cls}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     header = "".join(f"<th>{escape(h)}</th>" for h in head)
     return f'<table class="cl-table cl-moves"><tr>{header}</tr>{"".join(rows)}</table>'
+
+
+def ranking_note(t: Translator, seat: int, seed: int, ranking: Ranking) -> str:
+    """How the figures were found (exact, or on how many seeded games and to which end) and
+    what the order and ≈ mean, in whole sentences."""
+    model = ranking.moves[0].risk.model if ranking.moves else "random"
+    if ranking.games == 0:
+        notes = [t.gettext("Player {seat}'s moves, exact: every hidden card and every decision to the round's end "
+                           "is counted, if the others play like the {bot}.").format(seat=seat, bot=model_name(model, t))]
+    else:
+        notes = [t.gettext("Player {seat}'s moves, each followed by the same {n} simulated deals (seed {seed}); "
+                           "95% intervals in brackets.").format(seat=seat, n=ranking.games, seed=seed)]
+    if ranking.horizon == "game":
+        notes.append(t.gettext("Each game is played on to the game's end; the moves are ranked by the expected final "
+                               "margin over the best other player."))
+    notes.append(t.gettext("The best move comes first. ≈ marks the moves as good as it: no difference of {points} "
+                           "points or more can be shown between them.").format(
+                               points=format_number(EQUIVALENT_POINTS, t.lang, 1)))
+    return " ".join(escape(n) for n in notes)
 
 
 def _public_action(action: Action, items: list[LogItem]) -> Action | None:
@@ -157,7 +190,8 @@ class WhatIfApp:
     def __init__(self, lang: str = "en", name: str = "rulebook-bonus", seed: int = 1) -> None:
         self.t = translator(lang)
         self.state: GameState = gallery.load(name)
-        self.moves: list[MoveEstimate] = []
+        self.ranking: Ranking | None = None
+        self.moves: list[MoveRisk] = []
         self.played = 0
         #: what the log tells since the last move (seat, action as told, the mover who reads it),
         #: kept so that a change of language tells it again in the new one
@@ -203,7 +237,7 @@ class WhatIfApp:
         self.chart = tagged(W.Image(format="png", layout=W.Layout(max_width="760px", display="none")), "cl-wi-chart")
         # "Compare every move" runs as a job off the main thread: a progress bar, the controls stay live
         self.runner = page_runner()  # shared with the tutor's risk panel: one analysis at a time a page
-        self.analysis_job: Job[list[MoveEstimate]] | None = None
+        self.analysis_job: Job[Ranking] | None = None
         self._analysis_request: object = None
         self.analysis_progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none"))
         self.analysis_progress.add_class("cl-wi-progress")
@@ -311,7 +345,7 @@ class WhatIfApp:
         self._draw_table()
         self._fill_fields()
         self.cancel_analysis()
-        self.moves = []
+        self.ranking, self.moves = None, []
         self.analysis.value = ""
         self.chart.layout.display = "none"
         legal = s.legal_actions() if to_move in seats else []
@@ -436,11 +470,13 @@ class WhatIfApp:
         return True
 
     # -- analysis and play ------------------------------------------------------------------------------
-    def analyse(self) -> Job[list[MoveEstimate]] | None:
-        """Every legal move of the player to move, compared by seeded simulation from their view.
+    def analyse(self) -> Job[Ranking] | None:
+        """Every legal move of the player to move, ranked from their view (``forward.rank_moves``):
+        exact when the rest of the round is small, else on the same seeded games for every move.
 
         A job of the page's ``WorkRunner`` (``wait_analysis`` waits for it): the progress bar
-        moves after each move, and a new position or a new request cancels it.
+        moves as the games are played, the figures sharpen on the page, and a new position or
+        a new request cancels it.
         """
         t, s = self.t, self.state
         if self.analyse_button.disabled:
@@ -452,31 +488,35 @@ class WhatIfApp:
         self.analysis_progress.value = 0.0
         self.analysis_progress.layout.display = None
 
-        def work(job: Job[list[MoveEstimate]]) -> list[MoveEstimate]:
-            moves: list[MoveEstimate] = []
+        def work(job: Job[Ranking]) -> Ranking:
+            so_far: list[Ranking] = []
+
+            def progress(x: float) -> None:
+                job.check(x)  # stops the job here once it is cancelled or over its budget
+                if self._analysis_request is mine:
+                    self.analysis_progress.value = x
+
+            def partial(ranking: Ranking) -> None:  # the figures sharpen while the learner watches
+                so_far[:] = [ranking]
+                if self._analysis_request is mine:
+                    self._show_analysis(t, v.viewer, seed, ranking, chart=False)
+
             try:
-                for k, action in enumerate(v.legal_actions):
-                    job.check(k / len(v.legal_actions))
-                    # one move at a time, each on the same seeded deals: the figures of all at once;
-                    # the budget is checked every few deals, not only between moves
-                    moves += compare_moves(replace(v, legal_actions=(action,)), samples, seed, bot=bot,
-                                           horizon=horizon, check=lambda: job.check(k / len(v.legal_actions)))
-                    if self._analysis_request is mine:
-                        self.analysis_progress.value = (k + 1) / len(v.legal_actions)
-                job.check(1.0)
-            except WorkStopped as stopped:
-                if stopped.reason == "budget" and self._analysis_request is mine:
+                # every move on the same ``samples`` games (its own quote on as many fresh ones), a quarter at a time
+                ranking = rank_moves(v, bot, "random", seed=seed, games=samples * len(v.legal_actions),
+                                     batch=max(1, samples // 4), min_games=samples, horizon=horizon,
+                                     progress=progress, should_stop=job.stopping, partial=partial)
+            except WorkStopped:  # the ranking's own stop says "cancelled": the job knows whether it was
+                if not job.cancelled and self._analysis_request is mine:  # over the time allowed
                     self.analysis_progress.layout.display = "none"
-                    if moves:  # the figures it reached, said to be only those
-                        self._show_analysis(t, v.viewer, samples, seed, moves)
-                    stop = t.ngettext(
-                        "The comparison was stopped: it took longer than the time allowed. "
-                        "{n} move of {total} was compared.",
-                        "The comparison was stopped: it took longer than the time allowed. "
-                        "{n} moves of {total} were compared.", len(moves)).format(
-                            n=len(moves), total=len(v.legal_actions))
-                    self.analysis.value = (f'<div class="cl-note" data-stopped="budget">{escape(stop)}</div>'
-                                           + (self.analysis.value if moves else ""))
+                    if so_far:  # the figures it reached, said to be only those
+                        self._show_analysis(t, v.viewer, seed, so_far[0], chart=False)
+                        stop = t.gettext("The comparison was stopped: it took longer than the time allowed. The "
+                                         "figures above come from the games played so far, with their intervals.")
+                    else:
+                        stop = t.gettext("The comparison was stopped: it took longer than the time allowed.")
+                    self.analysis.value = ((self.analysis.value if so_far else "")
+                                           + f'<div class="cl-note" data-stopped="budget">{escape(stop)}</div>')
                 raise
             except Exception:
                 if self._analysis_request is mine:
@@ -485,23 +525,20 @@ class WhatIfApp:
                         "The risk cannot be computed here.")))
                 raise
             if self._analysis_request is mine:
-                self._show_analysis(t, v.viewer, samples, seed, moves)
-            return moves
+                self._show_analysis(t, v.viewer, seed, ranking)
+            return ranking
 
         self.analysis_job = self.runner.submit(work)
         return self.analysis_job
 
-    def _show_analysis(self, t: Translator, seat: int, samples: int, seed: int, moves: list[MoveEstimate]) -> None:
-        self.moves = moves
-        figure = move_chart(self.moves, t)
-        self.chart.value = figure_png(figure)
-        self.chart.layout.display = ""
-        note = t.gettext(
-            "Player {seat}'s moves, each followed by the same {n} simulated deals (seed {seed}); "
-            "95% intervals in brackets."
-        ).format(seat=seat, n=samples, seed=seed)
-        self.analysis.value = f'<div class="cl-note">{escape(note)}</div>' + moves_table_html(t, self.moves)
-        self.analysis_progress.layout.display = "none"
+    def _show_analysis(self, t: Translator, seat: int, seed: int, ranking: Ranking, chart: bool = True) -> None:
+        self.ranking, self.moves = ranking, ranking.moves
+        if chart:
+            self.chart.value = figure_png(forward_move_chart(ranking.moves, t))
+            self.chart.layout.display = ""
+            self.analysis_progress.layout.display = "none"
+        self.analysis.value = (f'<div class="cl-note">{ranking_note(t, seat, seed, ranking)}</div>'
+                               + moves_table_html(t, ranking))
 
     def cancel_analysis(self) -> None:
         self._analysis_request = None
@@ -509,8 +546,8 @@ class WhatIfApp:
             self.analysis_job.cancel()
         self.analysis_progress.layout.display = "none"
 
-    def wait_analysis(self, timeout: float | None = None) -> list[MoveEstimate] | None:
-        """The comparison's moves once it is done; None if it was stopped (for tests and scripts)."""
+    def wait_analysis(self, timeout: float | None = None) -> Ranking | None:
+        """The comparison's ranking once it is done; None if it was stopped (for tests and scripts)."""
         if self.analysis_job is None:
             return None
         try:
@@ -523,7 +560,7 @@ class WhatIfApp:
         bots until the same seat must decide again."""
         s, t = self.state, self.t
         mover = s.current_player()
-        policy = policy_for(str(self.bot.value))[1]
+        policy = decider(str(self.bot.value))
         seed = int(self.seed.value) + self.played
         if s.is_chance_node():
             new = s.clone()
