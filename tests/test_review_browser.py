@@ -51,7 +51,7 @@ def test_a_finished_game_is_reviewed_and_a_mistake_is_tried_again(server: str, c
     page.screenshot(path=str(ARTIFACTS / "review.png"), full_page=True)
     assert "Key moments" in page.inner_text(".cl-review-moments")
     assert "Round" in page.inner_text(".cl-review-summary") and "Player 1" in page.inner_text(".cl-review-summary")
-    assert "(not of the game)" in page.inner_text(".cl-review-note")
+    assert "effect on the final result" in page.inner_text(".cl-review-note")  # the default horizon
     chart = page.wait_for_selector(".cl-review-chart img:visible, img.cl-review-chart:visible", timeout=30_000)
     shown, natural = chart.evaluate("img => [img.getBoundingClientRect().width, img.naturalWidth]")
     assert natural > 600 and shown >= 0.95 * natural  # not shrunk: its 12-pixel text stays readable

@@ -255,23 +255,29 @@ def review_chart(review: Review, t: Translator, seat: int | None = None) -> Figu
     if finals:
         ax.plot([x_of(p) for p in finals], [p.value for p in finals], linestyle="none", marker="*", markersize=14,
                 color=end_colour, zorder=4)
-    top = max([p.value + p.half for p in series], default=1.0)
+    low = min([p.value - p.half for p in series] + [0.0])
+    high = max([p.value + p.half for p in series], default=1.0)
+    pad = 0.06 * (high - low) + 0.5
     for round_end in review.round_ends:
         x = max((n for i, n in number.items() if i <= round_end.index), default=0) + 0.5
         ax.axvline(x, color=end_colour, linestyle=":", linewidth=1.2, zorder=0)
         ax.text(x, 0.98, t.gettext("End of round {round}").format(round=round_end.round),
                 transform=ax.get_xaxis_transform(),
-                ha="right", va="top", rotation=90, fontsize=REVIEW_FONT, color=end_colour)
+                ha="right", va="top", rotation=90, fontsize=REVIEW_FONT, color=end_colour,
+                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1})
     ax.set_xlim(0.3, max(number.values(), default=1) + 1)
-    ax.set_ylim(bottom=min([p.value - p.half for p in series] + [0.0]), top=top * 1.08 + 1)
+    ax.set_ylim(low - pad, high + pad)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     number_axis(ax.xaxis, t)
     number_axis(ax.yaxis, t)
     ax.tick_params(labelsize=REVIEW_FONT)
     ax.set_xlabel(t.gettext("Your decisions, in the order of the game"), fontsize=REVIEW_FONT)
-    ax.set_ylabel(t.gettext("Your expected score at the end of the round") if review.horizon == "round_end"
-                  else t.gettext("Your expected score at the end of the game"), fontsize=REVIEW_FONT)
+    to_round_end = review.horizon == "round_end"
+    ax.set_ylabel(t.gettext("Your expected score at the end of the round") if to_round_end
+                  else t.gettext("Your expected final margin over the best other player"), fontsize=REVIEW_FONT)
     ax.set_title(t.gettext("Your game: your expected score, from what you could see, before and after each "
+                           "decision") if to_round_end else
+                 t.gettext("Your game: your expected final margin, from what you could see, before and after each "
                            "decision"), fontsize=REVIEW_FONT + 1)
     handles = [
         Line2D([], [], color=decision_colour, linewidth=3, marker="s",
@@ -279,7 +285,8 @@ def review_chart(review: Review, t: Translator, seat: int | None = None) -> Figu
         Line2D([], [], color=luck_colour, linewidth=1.2, linestyle="--",
                label=t.gettext("luck: cards drawn, modifiers revealed, the other players' moves")),
         Line2D([], [], color=end_colour, linestyle=":", marker="*", markersize=12,
-               label=t.gettext("end of a round: your score then (★)")),
+               label=t.gettext("end of a round: your score then (★)") if to_round_end
+               else t.gettext("end of a round; at the game's end, your final margin (★)")),
     ]
     if moments:
         handles.append(Line2D([], [], linestyle="none", marker="$1$", color=DARK, markersize=9,

@@ -15,11 +15,13 @@ mistake's loss. The interval of a loss is taken as if the two moves' estimates w
 independent (``rank_moves`` plays them on the same games, so the true paired interval
 is narrower): the verdicts err towards mildness. Exact figures have no interval.
 
-Horizon: ``rank_moves`` scores a move by the points it brings by the end of the current
-round, not by the game's final result; the review says so in ``Review.horizon``. Gold
-decisions come after the reveal, where the ranking has nothing left to play out: they
-are valued exactly by the engine (every seat's gold as the opponent model would choose
-it, the round finished, the bonus cards awarded).
+Horizon: by default (``horizon="game"``) every simulated game is played on to the game's
+end and ``rank_moves`` scores a move by the final margin over the best other seat (always
+simulated); ``horizon="round"`` scores it by the points it brings by the end of the current
+round (exact where the tree is small). The review says which in ``Review.horizon``. At the round-end horizon gold
+decisions, which come after the reveal, are valued exactly by the engine (every seat's
+gold as the opponent model would choose it, the round finished, the bonus cards awarded);
+to the game's end they are ranked like any other decision.
 
 Every seat is reviewed, so a learner can set their game beside the bots'; ``seat`` is
 the one the key moments are chosen for. The result is plain data (``to_json`` /
@@ -46,15 +48,21 @@ from ..engine.views import PlayerView, determinize, view
 from .forward import EQUIVALENT_POINTS, MODELS, Quantity, Ranking, half_width, mean, rank_moves
 
 __all__ = [
-    "FORMAT", "VERSION", "HORIZON", "VERDICTS", "THRESHOLDS", "REVIEW_GAMES", "REVIEW_MIN_GAMES", "REVIEW_EXACT_MS",
+    "FORMAT", "VERSION", "HORIZON", "GAME_HORIZON", "HORIZONS", "DEFAULT_HORIZON", "VERDICTS", "THRESHOLDS", "REVIEW_GAMES", "REVIEW_MIN_GAMES", "REVIEW_EXACT_MS",
     "Points", "Decision", "Summary", "RoundEnd", "ChartPoint", "Review", "review_game", "verdict_of", "round_ends_of",
     "Cancelled",
 ]
 
 FORMAT: Final = "capital-lux-review"
 VERSION: Final = 1
-#: How far ahead a move's points are counted: the end of the round it is played in.
+#: How far ahead a move's points are counted: the end of the round it is played in
+#: (``review_game(..., horizon="round")``), or the game's end.
 HORIZON: Final = "round_end"
+GAME_HORIZON: Final = "game_end"
+HORIZONS: Final = {"round": HORIZON, "game": GAME_HORIZON}
+#: The review's horizon unless told: the game's end. A 4-player game's review takes 13 s of CPU
+#: with it (6 s to the round's end; ``bench review``), within the 30 s it may take.
+DEFAULT_HORIZON: Final = "game"
 VERDICTS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
 #: A loss (expected points, the low end of its interval) below each figure earns that verdict:
 #: under 0.5 "good" (the ranking's own "as good as each other"), under 1.5 "inaccuracy", under 3
@@ -99,7 +107,7 @@ class Decision:
     choices: int  # legal moves
     played: str  # notation: "home B5"
     best: str
-    played_points: Points  # expected points to the horizon
+    played_points: Points  # expected points to the horizon (to the game's end: the final margin)
     best_points: Points
     loss: float  # best's expected points minus the played move's
     loss_half: float  # the loss's 95% half-width (0: exact)
@@ -233,15 +241,21 @@ class Review:
         two points per decision (before and after), and its score at each round end. The
         expectation before a decision is the best move's, after it the played move's; both
         are the score now plus the points the move brings by the horizon. A round end's score
-        is on the same scale as the round-end horizon's expectations; with a longer horizon
-        only the game's last is shown (the final score)."""
+        is on the same scale as the round-end horizon's expectations. To the game's end the
+        points are the expected final margin over the best other seat, and only the game's
+        last round end is a point (the final margin)."""
         seat = self.seat if seat is None else seat
         points = []
         for d in self.of_seat(seat):
-            points.append(ChartPoint(d.index, d.round, "before", d.score + d.best_points.mean, d.best_points.half))
-            points.append(ChartPoint(d.index, d.round, "after", d.score + d.played_points.mean, d.played_points.half))
-        ends = self.round_ends if self.horizon == HORIZON else self.round_ends[-1:] if self.complete else ()
-        points += [ChartPoint(e.index, e.round, "round_end", float(e.scores[seat]), 0.0) for e in ends]
+            base = d.score if self.horizon == HORIZON else 0  # to the game's end the points are the final margin
+            points.append(ChartPoint(d.index, d.round, "before", base + d.best_points.mean, d.best_points.half))
+            points.append(ChartPoint(d.index, d.round, "after", base + d.played_points.mean, d.played_points.half))
+        if self.horizon == HORIZON:
+            points += [ChartPoint(e.index, e.round, "round_end", float(e.scores[seat]), 0.0) for e in self.round_ends]
+        elif self.complete and self.round_ends:
+            last = self.round_ends[-1]
+            margin = last.scores[seat] - max(x for q, x in enumerate(last.scores) if q != seat)
+            points.append(ChartPoint(last.index, last.round, "round_end", float(margin), 0.0))
         order = {"before": 0, "after": 1, "round_end": 2}
         return sorted(points, key=lambda p: (p.index, order[p.kind]))
 
@@ -358,9 +372,10 @@ def score_of(v: PlayerView, seat: int) -> int:
 
 def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: int = 0,
           games: int = REVIEW_GAMES, min_games: int = REVIEW_MIN_GAMES, exact_ms: float = REVIEW_EXACT_MS,
-          should_stop: Callable[[], bool] | None = None) -> Decision:
-    """The decision ``played`` from the view ``v`` (the deciding seat's), judged."""
-    if v.phase == GOLD:
+          should_stop: Callable[[], bool] | None = None, horizon: str = "round") -> Decision:
+    """The decision ``played`` from the view ``v`` (the deciding seat's), judged to the end of
+    the round (``horizon="round"``) or of the game (``"game"``)."""
+    if v.phase == GOLD and horizon == "round":
         values = _gold_points(v, model)
         order = sorted(range(len(values)), key=lambda k: (-values[k][1], k))
         best_action, best_value = values[order[0]]
@@ -373,13 +388,13 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
                         Points.of(played_value), Points.of(best_value), loss, 0.0, verdict_of(loss, 0.0, rank, tied),
                         0, moves=moves, tied=tied, score=score_of(v, v.viewer))
     ranking = rank_moves(v, model, seed=seed, games=games, batch=min_games, exact_ms=exact_ms,
-                         should_stop=should_stop, min_games=min_games)
+                         should_stop=should_stop, min_games=min_games, horizon=horizon)
     rank = next(r for r, m in enumerate(ranking.moves) if m.action == played)
     best, mine = ranking.moves[0], ranking.moves[rank]
     # The best move's points are the ranking's quote: played again on games that took no part in
     # choosing it. The figures that chose it are the luckiest of several estimates and would
     # inflate every other move's loss (the more legal moves, the more).
-    top, own = ranking.quote.score_change, mine.risk.score_change
+    top, own = ranking.quote.points, mine.risk.points
     if rank == 0:
         loss, half = 0.0, 0.0
     elif isinstance(top, Fraction) and isinstance(own, Fraction):
@@ -387,11 +402,13 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
     else:
         loss, half = mean(top) - mean(own), math.hypot(half_width(top), half_width(own))
     moves = ((str(best.action), Points.of(top)),
-             *((str(m.action), Points.of(m.risk.score_change)) for m in ranking.moves[1:]))
+             *((str(m.action), Points.of(m.risk.points)) for m in ranking.moves[1:]))
+    gold = v.phase == GOLD  # the reveal is known: no risk of exceeding to compare
     return Decision(index, v.viewer, v.round, v.phase, len(ranking.moves), str(played), str(best.action),
                     Points.of(top if rank == 0 else own), Points.of(top), loss, half,
                     verdict_of(loss, half, rank, ranking.tied), ranking.games,
-                    _risk(ranking, played), mean(ranking.quote.p_exceed_any), moves, ranking.tied, score_of(v, v.viewer))
+                    None if gold else _risk(ranking, played), None if gold else mean(ranking.quote.p_exceed_any),
+                    moves, ranking.tied, score_of(v, v.viewer))
 
 
 def decisions_of(record: GameRecord) -> list[tuple[int, PlayerView, Action]]:
@@ -425,13 +442,17 @@ def review_game(
     min_games: int = REVIEW_MIN_GAMES, exact_ms: float = REVIEW_EXACT_MS,
     progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
     on_decision: Callable[[Decision], None] | None = None, seats: Sequence[int] | None = None,
+    horizon: str = DEFAULT_HORIZON,
 ) -> Review:
     """The review of ``record`` for ``seat``: every seat's decisions, or only those of ``seats``
     (a page may judge the learner's first and the others' after).
 
     Each decision is ranked with ``games`` games per move at most (see ``rank_moves``),
     seeded by ``seed`` and the decision's place in the record, so one decision's verdict does
-    not hang on how many came before. ``progress(share)`` and ``on_decision(decision)`` are
+    not hang on how many came before; ``horizon`` is "game" (the final margin over the best
+    other seat, every game played to the end: the default) or "round" (the points each move
+    brings by the end of its round, exact where the ranking can be).
+    ``progress(share)`` and ``on_decision(decision)`` are
     called as each decision is judged, so a page can show them as they come; ``should_stop()``
     raises ``Cancelled``.
     """
@@ -439,6 +460,8 @@ def review_game(
         raise ValueError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
     if not 0 <= seat < record.players:
         raise ValueError(f"seat {seat} is not at a {record.players}-player table: choose 0 to {record.players - 1}")
+    if horizon not in HORIZONS:
+        raise ValueError(f"unknown horizon {horizon!r}: choose from {', '.join(HORIZONS)}")
     min_games = min(min_games, games)
     wanted = set(range(record.players) if seats is None else seats)
     todo = [(i, v, a) for i, v, a in decisions_of(record) if v.viewer in wanted]
@@ -446,14 +469,15 @@ def review_game(
     for n, (index, v, action) in enumerate(todo, 1):
         if should_stop is not None and should_stop():
             raise Cancelled
-        decision = judge(v, action, index, model, seed * 1_000_003 + index, games, min_games, exact_ms, should_stop)
+        decision = judge(v, action, index, model, seed * 1_000_003 + index, games, min_games, exact_ms, should_stop,
+                         horizon)
         judged.append(decision)
         if on_decision is not None:
             on_decision(decision)
         if progress is not None:
             progress(n / len(todo))
     return Review(record.players, record.seed, seat, model, seed, games, judged, record.replay().is_terminal(),
-                  round_ends=round_ends_of(record))
+                  HORIZONS[horizon], round_ends=round_ends_of(record))
 
 
 def played_action(decision: Decision) -> Action:

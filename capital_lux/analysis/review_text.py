@@ -14,7 +14,7 @@ from ..engine.notation import parse_action
 from ..i18n import Translator
 from ..i18n.formatting import format_interval, format_number, format_percent
 from ..i18n.sentences import TERMINAL, action_label, player_name
-from .review import THRESHOLDS, VERDICTS, Decision, Review, Summary
+from .review import GAME_HORIZON, HORIZON, THRESHOLDS, VERDICTS, Decision, Review, Summary
 
 __all__ = [
     "verdict_name", "verdict_label", "decision_kind", "move_text", "points_text", "loss_text", "moment_title", "moment_sentence",
@@ -80,8 +80,8 @@ def moment_title(t: Translator, d: Decision) -> str:
         round=d.round, number=d.index + 1, kind=decision_kind(t, d.phase))
 
 
-def moment_sentence(t: Translator, d: Decision) -> str:
-    """Why the best move was better, in one sentence."""
+def moment_sentence(t: Translator, d: Decision, horizon: str = HORIZON) -> str:
+    """Why the best move was better, in one sentence (``horizon``: the review's)."""
     values = {
         "played": move_text(t, d.played), "best": move_text(t, d.best), "loss": _number(t, d.loss),
         "hometown": t.term("Hometown"), "capital": t.term("Capital"),
@@ -89,6 +89,8 @@ def moment_sentence(t: Translator, d: Decision) -> str:
         "best_risk": format_percent(d.best_risk or 0.0, t.lang),
     }
     reason = d.reason
+    if horizon == GAME_HORIZON:
+        return _moment_sentence_to_the_end(t, reason).format(**values)
     if reason == "gold":
         text = t.gettext("Your gold choice “{played}” left you {loss} points fewer at the end of the round than "
                          "“{best}”.")
@@ -105,9 +107,43 @@ def moment_sentence(t: Translator, d: Decision) -> str:
     return text.format(**values)
 
 
+def _moment_sentence_to_the_end(t: Translator, reason: str) -> str:
+    if reason == "gold":
+        return t.gettext("Your gold choice “{played}” cost {loss} points of expected final margin over the best "
+                         "other player against “{best}”.")
+    if reason == "risk":
+        return t.gettext("“{played}” made it more likely that a colour of your {hometown} exceeds the {capital} at "
+                         "the reveal ({played_risk} against {best_risk} with “{best}”), and cost {loss} points of "
+                         "expected final margin over the best other player.")
+    if reason == "riskier_best":
+        return t.gettext("“{best}” was worth {loss} more points of expected final margin over the best other player "
+                         "than “{played}”, even though it left a colour more likely to exceed ({best_risk} against "
+                         "{played_risk}).")
+    return t.gettext("“{best}” was worth {loss} more points of expected final margin over the best other player "
+                     "than “{played}”, for about the same risk.")
+
+
+def _method_to_the_end(t: Translator, model: str) -> str:
+    if model == "random":
+        return t.gettext("Each move is judged from what its player could see at that moment, by its effect on the "
+                         "final result: the expected margin of its player's final score over the best other "
+                         "player's, every game played on to the end with every player then choosing at random.")
+    if model == "search":
+        return t.gettext("Each move is judged from what its player could see at that moment, by its effect on the "
+                         "final result: the expected margin of its player's final score over the best other "
+                         "player's, every game played on to the end with every player then playing like the search "
+                         "bot.")
+    return t.gettext("Each move is judged from what its player could see at that moment, by its effect on the "
+                     "final result: the expected margin of its player's final score over the best other "
+                     "player's, every game played on to the end with every player then playing like the rule of "
+                     "thumb.")
+
+
 def method_sentences(t: Translator, review: Review) -> list[str]:
     """How the review judged: the horizon, the opponent model, the thresholds, luck and accuracy."""
-    if review.model == "random":
+    if review.horizon == GAME_HORIZON:
+        model = _method_to_the_end(t, review.model)
+    elif review.model == "random":
         model = t.gettext("Each move is judged from what its player could see at that moment, by the points it "
                           "could be expected to bring by the end of its round (not of the game), every player "
                           "then choosing at random.")
@@ -228,7 +264,7 @@ def review_text(t: Translator, review: Review) -> str:
     if not moments:
         lines.append(t.gettext("No decision lost more than a good move may."))
     for d in moments:
-        lines += [moment_title(t, d), "  " + moment_sentence(t, d)]
+        lines += [moment_title(t, d), "  " + moment_sentence(t, d, review.horizon)]
     return "\n".join(lines)
 
 
@@ -261,7 +297,8 @@ def review_html(t: Translator, review: Review) -> str:
     moments = review.key_moments()
     if not moments:
         parts.append(f"<p>{escape(t.gettext('No decision lost more than a good move may.'))}</p>")
-    parts += [f"<h3>{escape(moment_title(t, d))}</h3><p>{escape(moment_sentence(t, d))}</p>" for d in moments]
+    parts += [f"<h3>{escape(moment_title(t, d))}</h3><p>{escape(moment_sentence(t, d, review.horizon))}</p>"
+              for d in moments]
     if review.of_seat(review.seat):
         parts.append(f"<h2>{escape(t.gettext('Your game on a chart'))}</h2>")
         parts.append(f'<figure class="chart">{chart_svg(t, review)}<figcaption>'

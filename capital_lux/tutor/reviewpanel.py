@@ -22,7 +22,8 @@ from typing import Any, Callable
 import ipywidgets as W
 
 from ..analysis.charts import figure_png, review_chart
-from ..analysis.review import THRESHOLDS, Decision, Review, RoundEnd, decisions_of, review_game, round_ends_of
+from ..analysis.review import (DEFAULT_HORIZON, THRESHOLDS, Decision, Review, RoundEnd, decisions_of, review_game,
+                               round_ends_of)
 from ..analysis.review_text import (chart_sentences, loss_text, method_sentences, moment_sentence, moment_title,
                                    move_text, summary_headers, summary_rows, table_headers, table_rows, verdict_name)
 from ..engine.cards import N_
@@ -61,6 +62,10 @@ class ReviewPanel:
         self.title = W.HTML()
         self.start_button = tagged(W.Button(button_style="info", layout=W.Layout(width="auto")), "cl-review-start")
         self.start_button.on_click(lambda _: self.start())
+        #: How far each move's effect is counted: the game's end (the default) or the round's (quicker).
+        self.horizon = tagged(W.Dropdown(options=[("game", "game"), ("round", "round")], value=DEFAULT_HORIZON,
+                                         layout=W.Layout(width="auto")), "cl-review-horizon")
+        self._horizon_lang = ""
         self.progress = tagged(W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none")),
                                "cl-review-progress")
         self.stop = tagged(W.Button(layout=W.Layout(width="auto", display="none")), "cl-review-stop")
@@ -90,7 +95,7 @@ class ReviewPanel:
         self.next_button.on_click(lambda _: self._next())
         self.learn = W.VBox([self.learn_title, self.position, self.tries, self.feedback, self.next_button],
                             layout=W.Layout(display="none"))
-        self.box = tagged(W.VBox([self.title, W.HBox([self.start_button, self.progress, self.stop]), self.note,
+        self.box = tagged(W.VBox([self.title, W.HBox([self.horizon, self.start_button, self.progress, self.stop]), self.note,
                                   self.chart, self.chart_note, self.moments, self.open_buttons, self.learn,
                                   self.table, self.summary],
                                  layout=W.Layout(display="none")), "cl-review")
@@ -128,7 +133,7 @@ class ReviewPanel:
     def _busy(self, busy: bool) -> None:
         self.progress.layout.display = None if busy else "none"
         self.stop.layout.display = None if busy else "none"
-        self.start_button.disabled = busy
+        self.start_button.disabled = self.horizon.disabled = busy
 
     def cancel(self) -> None:
         with self._lock:
@@ -144,7 +149,9 @@ class ReviewPanel:
             self.job.wait(timeout)
 
     def start(self, **options: Any) -> Job[Review | None] | None:
-        """Judge the game's decisions, the learner's first, as a job of the page's runner."""
+        """Judge the game's decisions, the learner's first, as a job of the page's runner
+        (``options`` go to ``review_game``; the horizon is the page's choice unless given)."""
+        options = {"horizon": str(self.horizon.value), **options}
         session = self.session
         if session is None or not session.is_over():
             return None
@@ -219,6 +226,12 @@ class ReviewPanel:
             return
         self.title.value = f"<h3>{escape(t.gettext('Review of your game'))}</h3>"
         self.start_button.description = t.gettext("Review my game")
+        if self._horizon_lang != t.lang:  # new labels, the same choice
+            self._horizon_lang, chosen = t.lang, self.horizon.value
+            self.horizon.options = [(t.gettext("to the game's end"), "game"),
+                                    (t.gettext("to the round's end (quicker)"), "round")]
+            self.horizon.value = chosen
+            self.horizon.description = t.gettext("Judge each move")
         self.stop.description = t.gettext("Stop")
         self.progress.description = t.gettext("Reviewing…")
         if review is None:
@@ -238,8 +251,8 @@ class ReviewPanel:
         self.table.value = (f"<h4>{escape(t.gettext('Every decision'))}</h4>"
                             + _table(table_headers(t), table_rows(t, mine), [f"v-{d.verdict}" for d in mine]))
         moments = review.key_moments()
-        items = "".join(f"<li><b>{escape(moment_title(t, d))}</b><br>{escape(moment_sentence(t, d))}</li>"
-                        for d in moments)
+        items = "".join(f"<li><b>{escape(moment_title(t, d))}</b><br>{escape(moment_sentence(t, d, review.horizon))}"
+                        "</li>" for d in moments)
         none = escape(t.gettext("No decision lost more than a good move may."))
         self.moments.value = (f"<h4>{escape(t.gettext('Key moments'))}</h4>"
                               + (f"<ol>{items}</ol>" if items else f"<p>{none}</p>"))
@@ -364,10 +377,11 @@ class ReviewPanel:
 
 def _partial(players: int, seed: int, seat: int, done: list[Decision], options: dict[str, Any],
              ends: tuple[RoundEnd, ...]) -> Review:
-    from ..analysis.review import REVIEW_GAMES
+    from ..analysis.review import HORIZONS, REVIEW_GAMES
 
     return Review(players, seed, seat, options.get("model", "rule"), options.get("seed", 0),
-                  options.get("games", REVIEW_GAMES), sorted(done, key=lambda d: d.index), True, round_ends=ends)
+                  options.get("games", REVIEW_GAMES), sorted(done, key=lambda d: d.index), True,
+                  HORIZONS[options.get("horizon", DEFAULT_HORIZON)], round_ends=ends)
 
 
 def _mistakes(done: list[Decision], seat: int) -> list[Decision]:
