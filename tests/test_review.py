@@ -421,7 +421,7 @@ def test_a_key_moment_opens_in_the_what_if_explorer_with_nothing_the_learner_cou
         moments = review.review.key_moments()
         assert moments and len(review.open_buttons.children) == len(moments)
         passed: list[Any] = []
-        review.open_position = lambda v, title: (passed.append(v), tutor.open_in_whatif(v, title))  # type: ignore[func-returns-value]
+        review.open_position = lambda v, *rest: (passed.append(v), tutor.open_in_whatif(v, *rest))  # type: ignore[func-returns-value]
         review.open_buttons.children[0].click()
 
         d, record = moments[0], free.panel.session.game.record()
@@ -431,6 +431,7 @@ def test_a_key_moment_opens_in_the_what_if_explorer_with_nothing_the_learner_cou
         explorer = tutor.extras["whatif"]
         assert view(explorer.state, 0) == view(real, 0) and explorer.seen_by.value == 0
         assert "Opened from your review" in explorer.message.value and explorer.tabs.selected_index == 2
+        assert explorer.horizon.value == "game" and explorer.bot.value == "rule"  # the review's question
         assert str(d.index + 1) in explorer.message.value  # the moment's title names it
         # Another truth the learner could not tell apart (other cards in Player 1's hand) opens
         # the same table: what reaches the explorer holds nothing of the real hidden cards.

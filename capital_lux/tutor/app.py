@@ -250,10 +250,10 @@ class TutorApp:
             self.extra_slots[name].children = (embed(app),)  # the tutor's own picker drives it
         return self.extras[name]
 
-    def open_in_whatif(self, v: PlayerView, title: str) -> None:
+    def open_in_whatif(self, v: PlayerView, title: str, horizon: str | None = None, model: str | None = None) -> None:
         """Show the what-if explorer's tab with the table of ``v`` (a moment of the review, as
-        the learner saw it)."""
-        self.open_extra("whatif").load_view(v, title)
+        the learner saw it), compared to the review's horizon with its opponent model."""
+        self.open_extra("whatif").load_view(v, title, horizon, model)
         self.tabs.selected_index = len(self.slots) + 1 + list(self.extra_slots).index("whatif")
 
     def set_language(self, lang: str) -> None:

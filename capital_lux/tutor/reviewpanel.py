@@ -22,7 +22,7 @@ from typing import Any, Callable
 import ipywidgets as W
 
 from ..analysis.charts import figure_png, review_chart
-from ..analysis.review import (DEFAULT_HORIZON, THRESHOLDS, Decision, Review, RoundEnd, decisions_of, review_game,
+from ..analysis.review import (DEFAULT_HORIZON, GAME_HORIZON, THRESHOLDS, Decision, Review, RoundEnd, decisions_of, review_game,
                                round_ends_of)
 from ..analysis.review_text import (chart_sentences, loss_text, method_sentences, moment_sentence, moment_title,
                                    move_text, summary_headers, summary_rows, table_headers, table_rows, verdict_name)
@@ -75,9 +75,10 @@ class ReviewPanel:
         # One button per key moment, drawn again only when the moments or the language change.
         self.open_buttons = tagged(W.HBox(layout=W.Layout(flex_flow="row wrap")), "cl-review-open-moments")
         self._open_drawn: tuple[str, tuple[int, ...]] = ("", ())
-        #: Opens a moment (the learner's view then, and its title) in the what-if explorer: the
-        #: tutor sets it to its own explorer tab; without it the buttons stay hidden.
-        self.open_position: Callable[[PlayerView, str], None] | None = None
+        #: Opens a moment (the learner's view then, its title, the review's horizon and opponent
+        #: model) in the what-if explorer: the tutor sets it to its own explorer tab; without it
+        #: the buttons stay hidden.
+        self.open_position: Callable[[PlayerView, str, str, str], None] | None = None
         self.chart = tagged(W.Image(format="png", layout=W.Layout(max_width="900px", display="none")),
                             "cl-review-chart")
         self.chart_note = tagged(W.HTML(), "cl-review-chart-note")
@@ -301,7 +302,8 @@ class ReviewPanel:
         moment = next((d for d in (self.review.decisions if self.review else []) if d.index == index), None)
         if v is None or moment is None or self.open_position is None or self.t is None:
             return None
-        self.open_position(v, moment_title(self.t, moment))
+        horizon = "game" if self.review is not None and self.review.horizon == GAME_HORIZON else "round"
+        self.open_position(v, moment_title(self.t, moment), horizon, self.review.model if self.review else "rule")
         return v
 
     def _render_learn(self, t: Translator) -> None:

@@ -431,10 +431,15 @@ class WhatIfApp:
             return
         self._accept(state, self.t.gettext("Loaded {name}.").format(name=value[0]["name"]))
 
-    def load_view(self, v: PlayerView, title: str) -> None:
+    def load_view(self, v: PlayerView, title: str, horizon: str | None = None, model: str | None = None) -> None:
         """A moment of a reviewed game, as its player saw it (``table_of_view``: the cards and
         modifiers they could not see are dealt at random from the unseen, not as they were);
-        ``title`` names the moment in the page's language."""
+        ``title`` names the moment in the page's language. ``horizon`` and ``model``, the
+        review's, set the comparison's own so that its figures answer the same question."""
+        if horizon in ("round", "game"):
+            self.horizon.value = horizon
+        if model in BOTS:
+            self.bot.value = model
         self._accept(table_of_view(v), self.t.gettext(
             "Opened from your review: {title}. The table is as you saw it then; the cards and modifiers you could "
             "not see are dealt at random from those still unseen, not as they were.").format(title=title))
