@@ -60,8 +60,8 @@ VERSION: Final = 1
 HORIZON: Final = "round_end"
 GAME_HORIZON: Final = "game_end"
 HORIZONS: Final = {"round": HORIZON, "game": GAME_HORIZON}
-#: The review's horizon unless told: the game's end. A 4-player game's review takes 13 s of CPU
-#: with it (6 s to the round's end; ``bench review``), within the 30 s it may take.
+#: The review's horizon unless told: the game's end. A 4-player game's review takes 13.5 s of
+#: CPU with it (6.1 s to the round's end; ``bench review``), within the 30 s it may take.
 DEFAULT_HORIZON: Final = "game"
 VERDICTS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
 #: A loss (expected points, the low end of its interval) below each figure earns that verdict:
