@@ -4,20 +4,23 @@ and hostile records refused."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+import time
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from capital_lux.analysis import forward
 from capital_lux.analysis.modifiers import modifier_posterior
 from capital_lux.analysis.reveal import FIGURES
-from capital_lux.analysis.review import (HORIZON, Cancelled, Review, decisions_of, judge, review_game,
+from capital_lux.analysis.review import (DEFAULT_HORIZON, HORIZONS, Cancelled, Review, decisions_of, judge, review_game,
                                          verdict_of)
-from capital_lux.engine.game import Game, GameRecord
-from capital_lux.engine.position import MAX_INPUT_BYTES, dumps_record
+from capital_lux.engine.game import Game, GameRecord, replay
+from capital_lux.engine.position import MAX_INPUT_BYTES, dumps_record, loads_record
 from capital_lux.engine.state import GOLD, GameState
 from capital_lux.engine.views import view
 from capital_lux.players.bots import RandomBot, RuleOfThumbBot
@@ -121,7 +124,7 @@ def test_the_review_is_plain_data_deterministic_and_covers_every_choice() -> Non
                          **QUICK)  # type: ignore[arg-type]
     choices = [i for i, v, _ in decisions_of(record)]
     assert [d.index for d in review.decisions] == shown == choices and shares[-1] == 1.0
-    assert review.horizon == HORIZON == "round_end" and not review.complete
+    assert review.horizon == HORIZONS[DEFAULT_HORIZON] == "game_end" and not review.complete
     again = review_game(record, 0, seed=5, **QUICK)  # type: ignore[arg-type]
     assert again == review and Review.from_json(review.to_json()) == review
     json.loads(review.to_json())  # nothing but JSON
@@ -140,7 +143,9 @@ def test_random_seats_make_more_mistakes_than_rule_of_thumb_seats() -> None:
     count = {"random": 0, "rule": 0}
     for seed in range(2):
         kinds = ["random", "rule"] if seed % 2 == 0 else ["rule", "random"]
-        review = review_game(played_game(2, seed, kinds), 0, **QUICK)  # type: ignore[arg-type]
+        # To the round's end, where these few games per move tell the seats apart; to the
+        # game's end the final margin's spread needs the default budget (``bench review``).
+        review = review_game(played_game(2, seed, kinds), 0, horizon="round", **QUICK)  # type: ignore[arg-type]
         for seat, kind in enumerate(kinds):
             summary = review.summary(seat)
             bad[kind] += summary.counts["mistake"] + summary.counts["blunder"]
@@ -170,8 +175,9 @@ LANGUAGE_WORDS = {
 def test_the_command_line_reviews_a_saved_record_in_four_languages(
         lang: str, saved_record: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "review.html"
-    status, out, err = run(["review", str(saved_record), "--games", "20", "--html", str(page), "--lang", lang],
-                           capsys)
+    # to the round's end, where 20 games per move find this record's key moments
+    status, out, err = run(["review", str(saved_record), "--games", "20", "--horizon", "round", "--html", str(page),
+                            "--lang", lang], capsys)
     assert status == 0, err
     for words in LANGUAGE_WORDS[lang]:
         assert words in out
@@ -252,7 +258,7 @@ def test_free_play_offers_the_review_at_the_end_and_teaches_from_the_mistakes() 
         assert review.complete and review.review is not None
         mine = review.review.of_seat(0)
         assert review.table.value.count("<tr class=") == len(mine) and "Key moments" in review.moments.value
-        assert "Player 1" in review.summary.value and "(not of the game)" in review.note.value
+        assert "Player 1" in review.summary.value and "effect on the final result" in review.note.value
         assert review.mistakes and all(d.verdict not in ("best", "good") for d in review.mistakes)
 
         d = review.mistakes[0]
@@ -282,15 +288,22 @@ def test_free_play_offers_the_review_at_the_end_and_teaches_from_the_mistakes() 
         runner.close()
 
 
-def test_a_review_stopped_by_the_time_budget_keeps_what_it_judged_and_says_so() -> None:
-    from capital_lux.i18n import translator
-    from capital_lux.tutor.reviewpanel import ReviewPanel
+def finished_session() -> Any:
+    """A 2-player free game played to its end, the first legal move every time."""
     from capital_lux.tutor.session import Session
-    from capital_lux.tutor.work import WorkRunner
 
     session = Session.new(2, 5, "rule")
     while not session.is_over():
         session.play(session.view().legal_actions[0])
+    return session
+
+
+def test_a_review_stopped_by_the_time_budget_keeps_what_it_judged_and_says_so() -> None:
+    from capital_lux.i18n import translator
+    from capital_lux.tutor.reviewpanel import ReviewPanel
+    from capital_lux.tutor.work import WorkRunner
+
+    session = finished_session()
     runner = WorkRunner(budget_seconds=1.0)
     try:
         panel = ReviewPanel(runner)
@@ -302,3 +315,207 @@ def test_a_review_stopped_by_the_time_budget_keeps_what_it_judged_and_says_so() 
         assert panel.progress.layout.display == "none" and not panel.start_button.disabled
     finally:
         runner.close()
+
+
+# -- the game chart ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def charted() -> tuple[GameRecord, Review]:
+    """A whole 2-player game, the random seat reviewed to each round's end (it makes mistakes:
+    key moments to show, and the scores at the round ends are on the chart's scale)."""
+    record = played_game(2, 3, ["random", "rule"])
+    return record, review_game(record, 0, seed=5, seats=[0], horizon="round", **QUICK)  # type: ignore[arg-type]
+
+
+def test_the_chart_s_series_has_two_points_per_decision_and_the_scores_at_the_round_ends(
+        charted: tuple[GameRecord, Review]) -> None:
+    record, review = charted
+    mine = review.of_seat(0)
+    series = review.series()
+    assert [(p.index, p.kind) for p in series if p.kind != "round_end"] == [
+        (d.index, kind) for d in mine for kind in ("before", "after")]
+    # the round ends where the record ends them, with the scores then
+    state, ends = replay(record.players, []), []
+    for index, action in enumerate(record.actions):
+        before = state.round
+        state.apply_action(action)
+        if before >= 1 and (state.round != before or state.is_terminal()):
+            ends.append((index, before, float(state.scores()[0])))
+    assert len(ends) == 3 == len(review.round_ends)
+    assert [(p.index, p.round, p.value) for p in series if p.kind == "round_end"] == ends
+    for index, round_, _ in ends:  # each round's decisions lie before its end, the next round's after
+        assert all(d.index <= index for d in mine if d.round == round_)  # a gold choice may end it
+        assert all(d.index > index for d in mine if d.round > round_)
+    # a decision's step is what it cost; every other step (luck) starts where a decision ended
+    steps = review.steps()
+    assert [a.value - b.value for a, b, kind in steps if kind == "decision"] == pytest.approx([d.loss for d in mine])
+    assert all(a.kind == "after" and b.kind in ("before", "round_end") for a, b, kind in steps if kind == "luck")
+    assert not any(a.kind == "round_end" for a, _, _ in steps)  # a new round's points are not luck
+    # plain data: the series is in the file, and read back the same
+    again = Review.from_json(review.to_json())
+    assert again == review and again.series() == series
+    assert json.loads(review.to_json())["series"] == [dataclasses.asdict(p) for p in series]
+
+
+CHART_WORDS = {
+    "en": ("Your decisions, in the order of the game", "End of round 1", "luck: cards drawn"),
+    "fr": ("Vos décisions, dans l'ordre de la partie", "Fin de la manche 1", "chance\u00a0: cartes piochées"),
+    "es": ("Tus decisiones, en el orden de la partida", "Fin de la ronda 1", "suerte: cartas robadas"),
+    "pt": ("Suas decisões, na ordem da partida", "Fim da rodada 1", "sorte: cartas compradas"),
+}
+
+
+@pytest.mark.parametrize("lang", list(CHART_WORDS))
+def test_the_chart_is_drawn_in_four_languages_readable_and_not_by_colour_alone(
+        lang: str, charted: tuple[GameRecord, Review]) -> None:
+    from matplotlib.text import Text
+
+    from capital_lux.analysis.charts import review_chart
+    from capital_lux.analysis.review_text import chart_sentences
+    from capital_lux.i18n import translator
+
+    _, review = charted
+    t = translator(lang)
+    figure = review_chart(review, t)
+    ax = figure.axes[0]
+    texts = [x.get_text() for x in figure.findobj(Text) if x.get_text()]
+    xlabel, round_end, luck = CHART_WORDS[lang]
+    assert ax.get_xlabel() == xlabel and round_end in texts and any(luck in x for x in texts)
+    assert ax.get_ylabel() == t.gettext("Your expected score at the end of the round")
+    assert sum(line.get_linestyle() == ":" for line in ax.get_lines()) == 3  # the round ends
+    # decisions and luck are told apart by line style and marker, not colour alone
+    styles = {line.get_linestyle() for line in ax.get_lines()}
+    assert {"-", "--", ":"} <= styles
+    assert all(float(x.get_fontsize()) * 80 / 72 >= 11 for x in figure.findobj(Text) if x.get_text())  # pixels at 80 dpi
+    numbers = [x.get_text() for x in figure.findobj(Text) if x.get_text() in ("1", "2", "3")]
+    assert len(review.key_moments()) == 3 and {"1", "2", "3"} <= set(numbers)  # the key moments, numbered
+    sentences = chart_sentences(t, review)
+    assert len(sentences) == 2 and all(s.endswith(".") for s in sentences)
+
+
+def test_the_page_to_hand_out_carries_the_chart_as_text_not_as_a_file(charted: tuple[GameRecord, Review]) -> None:
+    from capital_lux.analysis.review_text import review_html
+    from capital_lux.i18n import translator
+
+    page = review_html(translator("es"), charted[1])
+    assert "<svg" in page and "Fin de la ronda 1" in page and "src=" not in page and "<script" not in page
+
+
+# -- a key moment in the what-if explorer --------------------------------------------------------
+def test_a_key_moment_opens_in_the_what_if_explorer_with_nothing_the_learner_could_not_see() -> None:
+    from capital_lux.engine.position import position_dict
+    from capital_lux.engine.views import determinize
+    from capital_lux.tutor.app import build_app
+    from capital_lux.tutor.work import WorkRunner
+
+    tutor = build_app("en", players=2, seed=5, bot_kind="rule", opening="free")._tutor
+    free, review = tutor.free_play, tutor.free_play.review
+    review.runner = runner = WorkRunner(budget_seconds=300)
+    try:
+        while not free.panel.session.is_over():
+            free.panel._act(free.panel.session.view().legal_actions[-1])
+        review.start(**QUICK)
+        review.wait(300)
+        assert review.complete and review.review is not None
+        assert review.chart.layout.display is None and bytes(review.chart.value).startswith(b"\x89PNG")
+        assert "expected points" in review.chart_note.value
+        moments = review.review.key_moments()
+        assert moments and len(review.open_buttons.children) == len(moments)
+        passed: list[Any] = []
+        review.open_position = lambda v, *rest: (passed.append(v), tutor.open_in_whatif(v, *rest))  # type: ignore[func-returns-value]
+        review.open_buttons.children[0].click()
+
+        d, record = moments[0], free.panel.session.game.record()
+        real = replay(record.players, record.actions[:d.index])  # the table as it was, hidden cards and all
+        assert passed == [view(real, 0)]  # the learner's view and nothing else
+        assert tutor.tabs.selected_index == len(tutor.slots) + 2
+        explorer = tutor.extras["whatif"]
+        assert view(explorer.state, 0) == view(real, 0) and explorer.seen_by.value == 0
+        assert "Opened from your review" in explorer.message.value and explorer.tabs.selected_index == 2
+        assert explorer.horizon.value == "game" and explorer.bot.value == "rule"  # the review's question
+        assert str(d.index + 1) in explorer.message.value  # the moment's title names it
+        # Another truth the learner could not tell apart (other cards in Player 1's hand) opens
+        # the same table: what reaches the explorer holds nothing of the real hidden cards.
+        other = determinize(view(real, 0), random.Random(1))
+        assert other.hands[1] != real.hands[1] or other.draft_hands[1] != real.draft_hands[1]
+        shown = position_dict(explorer.state)
+        explorer.load_view(view(other, 0), "again")
+        assert position_dict(explorer.state) == shown
+    finally:
+        runner.close()
+
+
+# -- the whole-game horizon --------------------------------------------------------------------
+def test_the_whole_game_horizon_judges_by_the_final_margin_and_gives_the_same_review_for_the_same_seed() -> None:
+    from capital_lux.analysis.review import GAME_HORIZON
+    from capital_lux.analysis.review_text import review_text
+    from capital_lux.i18n import translator
+
+    whole = played_game(2, 3, ["random", "rule"], rounds=1)
+    record = GameRecord(whole.players, whole.seed, whole.actions[:24])  # a few decisions of round 1
+    quick = {"games": 10, "min_games": 10, "exact_ms": 10.0}
+    review = review_game(record, 0, seed=5, horizon="game", **quick)  # type: ignore[arg-type]
+    assert review.horizon == GAME_HORIZON and review.decisions
+    assert review_game(record, 0, seed=5, horizon="game", **quick) == review  # type: ignore[arg-type]
+    assert Review.from_json(review.to_json()) == review
+    to_round = review_game(record, 0, seed=5, horizon="round", **quick)  # type: ignore[arg-type]
+    assert [d.index for d in to_round.decisions] == [d.index for d in review.decisions]
+    # another quantity: the final margin over the best other seat, not the round's points
+    assert [d.played_points for d in to_round.decisions] != [d.played_points for d in review.decisions]
+    for d in review.decisions:  # simulated to the game's end, never exact
+        assert d.games > 0 and d.verdict_for(d.played) == d.verdict
+    series = review.series()
+    assert [p.value for p in series if p.kind == "after"] == [d.played_points.mean for d in review.of_seat(0)]
+    assert "final result" in review_text(translator("en"), review)
+    with pytest.raises(ValueError, match="unknown horizon 'week'"):
+        review_game(record, 0, horizon="week")
+
+
+def test_the_command_line_reviews_to_the_game_s_end(saved_record: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    whole = loads_record(saved_record.read_text())
+    short = tmp_path / "short.json"
+    short.write_text(dumps_record(GameRecord(whole.players, whole.seed, whole.actions[:24])))
+    status, out, err = run(["review", str(short), "--games", "10", "--horizon", "game", "--lang", "pt"], capsys)
+    assert status == 0, err
+    assert "resultado final" in out and "Momentos-chave" in out
+    status, out, err = run(["review", str(short), "--horizon", "week"], capsys)
+    assert status == 2 and out == "" and "--horizon" in err
+
+
+def test_the_page_offers_both_horizons_and_reviews_with_the_one_chosen() -> None:
+    from capital_lux.i18n import translator
+    from capital_lux.tutor.reviewpanel import ReviewPanel
+    from capital_lux.tutor.work import WorkRunner
+
+    session = finished_session()
+    runner = WorkRunner(budget_seconds=300)
+    try:
+        panel = ReviewPanel(runner)
+        panel.show(translator("es"), session)
+        assert panel.horizon.value == "game"  # the default: the final result
+        assert [label for label, _ in panel.horizon.options] == ["hasta el final de la partida",
+                                                                 "hasta el final de la ronda (más rápido)"]
+        panel.horizon.value = "round"
+        panel.start(**QUICK)
+        assert panel.horizon.disabled  # no other choice while it judges
+        waited = 0
+        while panel.review is None and waited < 1200:  # the first decision judged, then enough
+            time.sleep(0.05)
+            waited += 1
+        panel.cancel()
+        panel.wait(60)
+        assert panel.review is not None and panel.review.horizon == "round_end"
+        assert "(no de la partida)" in panel.note.value and not panel.horizon.disabled
+    finally:
+        runner.close()
+
+
+def test_every_decision_opens_in_the_explorer_as_its_player_saw_it() -> None:
+    from capital_lux.lessons.whatif import table_of_view
+
+    record = played_game(3, 1, ["random", "rule", "random"])
+    phases = set()
+    for _, v, _ in decisions_of(record):  # drafts, plays, Agents, Clerics and gold alike
+        assert view(table_of_view(v), v.viewer) == v
+        phases.add(v.phase)
+    assert phases == {"draft", "play", "agent", "cleric", "gold"}

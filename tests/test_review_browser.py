@@ -1,6 +1,6 @@
 """The review step in a real browser: a short free game played by clicking, then "Review my
-game", the key moments and the table as they come, and one mistake tried again until a
-good move is found."""
+game", the key moments and the table as they come, the game's chart, one mistake tried
+again until a good move is found, and a key moment opened in the what-if explorer."""
 
 from __future__ import annotations
 
@@ -51,7 +51,12 @@ def test_a_finished_game_is_reviewed_and_a_mistake_is_tried_again(server: str, c
     page.screenshot(path=str(ARTIFACTS / "review.png"), full_page=True)
     assert "Key moments" in page.inner_text(".cl-review-moments")
     assert "Round" in page.inner_text(".cl-review-summary") and "Player 1" in page.inner_text(".cl-review-summary")
-    assert "(not of the game)" in page.inner_text(".cl-review-note")
+    assert "effect on the final result" in page.inner_text(".cl-review-note")  # the default horizon
+    chart = page.wait_for_selector(".cl-review-chart img:visible, img.cl-review-chart:visible", timeout=30_000)
+    shown, natural = chart.evaluate("img => [img.getBoundingClientRect().width, img.naturalWidth]")
+    assert natural > 600 and shown >= 0.95 * natural  # not shrunk: its 12-pixel text stays readable
+    chart.screenshot(path=str(ARTIFACTS / "review-chart.png"))
+    assert "expected points" in page.inner_text(".cl-review-chart-note")
 
     tries = B.visible(page, ".cl-review-try")
     assert tries and "Learn from your mistakes" in page.inner_text(".cl-review")
@@ -70,3 +75,10 @@ def test_a_finished_game_is_reviewed_and_a_mistake_is_tried_again(server: str, c
     found = page.inner_text(".cl-review-feedback")
     assert "Well found" in found and "Your first choice" in found
     assert "cl-error" not in page.inner_html(".cl-freeplay")
+
+    opens = B.visible(page, ".cl-review-open")
+    assert opens and "Open key moment 1 in the what-if explorer" in opens[0].inner_text()
+    opens[0].click()
+    page.wait_for_selector(".cl-whatif .cl-wi-message:has-text('Opened from your review')", timeout=60_000)
+    assert B.visible(page, ".cl-whatif .cl-wi-table") and not B.visible(page, ".cl-review-start")
+    page.screenshot(path=str(ARTIFACTS / "review-whatif.png"), full_page=True)

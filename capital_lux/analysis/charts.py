@@ -30,6 +30,7 @@ from ..i18n import Translator, format_number, format_percent
 from ..i18n.sentences import action_label
 from ..engine.notation import CAPITAL, Play
 from .forward import ForwardRisk, MoveRisk, Quantity, half_width, mean
+from .review import ChartPoint, Review
 from .risk import Estimate
 
 
@@ -53,8 +54,8 @@ def figure_png(figure: Figure) -> bytes:
 
 __all__ = [
     "FILLS", "EXCEED_HATCH", "convergence_chart", "colour_label",
-    "percent", "forward_move_chart", "timeline_chart", "MARKERS", "number_axis", "DPI", "MIN_FONT_PT",
-    "SIDE_WIDTH_IN", "PAGE_WIDTH_IN",
+    "percent", "forward_move_chart", "timeline_chart", "MARKERS", "number_axis", "review_chart", "DPI",
+    "MIN_FONT_PT", "SIDE_WIDTH_IN", "PAGE_WIDTH_IN",
 ]
 
 #: Fill colours, chosen to stay apart for common colour-vision deficiencies (Paul Tol's palette).
@@ -220,4 +221,96 @@ def timeline_chart(points: list[tuple[str, ForwardRisk]], t: Translator) -> Figu
     ax.xaxis.set_major_formatter(lambda x, _: percent(x, t))
     ax.set_title(t.gettext("Your chance of exceeding at the round end, after each of your decisions"), wrap=True)
     fig.legend(loc="outside lower center", ncols=2)
+    return fig
+
+
+#: The game chart's text size in points: at the apps' 80 dpi, 11 pt is 12 pixels on screen.
+REVIEW_FONT = 11.0
+
+
+def review_chart(review: Review, t: Translator, seat: int | None = None) -> Figure:
+    """The game of ``seat`` (the reviewed seat by default) as ``Review.series`` tells it.
+
+    At each decision (numbered along the axis) a solid vertical step goes from the best
+    move's expectation (open circle) to the played move's (filled square): what the decision
+    cost. Dashed grey lines join a decision to the next point: the cards drawn, the modifiers
+    revealed and the other players' moves. Round ends are dotted vertical lines, labelled,
+    with the score then (a star). The key moments carry their number, as in the list beside
+    the chart. Each kind of step has its own line style and marker, so colour is never the
+    only signal.
+    """
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
+
+    series = review.series(seat)
+    mine = review.of_seat(review.seat if seat is None else seat)
+    number = {d.index: n for n, d in enumerate(mine, 1)}  # a decision's place on the axis
+    moments = {d.index: k for k, d in enumerate(review.key_moments(seat), 1)}
+    fig = Figure(figsize=(11, 5.2), layout="constrained")
+    ax = fig.subplots()
+    decision_colour, luck_colour, end_colour = "#004488", "#777777", DARK
+
+    def x_of(p: ChartPoint) -> float:
+        if p.kind == "round_end":  # half-way to the next round's first decision
+            return max((n for i, n in number.items() if i <= p.index), default=0) + 0.5
+        return number[p.index]
+
+    for start, end, kind in review.steps(seat):  # luck; a decision's own step is drawn below
+        if kind == "luck":
+            ax.plot([x_of(start), x_of(end)], [start.value, end.value], linestyle="--", linewidth=1.2,
+                    color=luck_colour, zorder=1)
+    befores = [p for p in series if p.kind == "before"]
+    afters = [p for p in series if p.kind == "after"]
+    for before, after in zip(befores, afters):
+        x = x_of(before)
+        ax.plot([x, x], [before.value, after.value], linestyle="-", linewidth=3, color=decision_colour, zorder=2)
+        if after.index in moments:
+            ax.annotate(str(moments[after.index]), (x, (before.value + after.value) / 2), xytext=(-8, 0),
+                        textcoords="offset points", fontsize=REVIEW_FONT, fontweight="bold", ha="right", va="center",
+                        bbox={"boxstyle": "circle,pad=0.2", "facecolor": "white", "edgecolor": DARK})
+    ax.errorbar([x_of(p) for p in befores], [p.value for p in befores], yerr=[p.half for p in befores],
+                fmt="o", markerfacecolor="white", markeredgecolor=decision_colour, ecolor=GREY, capsize=2, zorder=3)
+    ax.errorbar([x_of(p) for p in afters], [p.value for p in afters], yerr=[p.half for p in afters],
+                fmt="s", color=decision_colour, ecolor=GREY, capsize=2, zorder=3)
+    finals = [p for p in series if p.kind == "round_end"]
+    if finals:
+        ax.plot([x_of(p) for p in finals], [p.value for p in finals], linestyle="none", marker="*", markersize=14,
+                color=end_colour, zorder=4)
+    low = min([p.value - p.half for p in series] + [0.0])
+    high = max([p.value + p.half for p in series], default=1.0)
+    pad = 0.06 * (high - low) + 0.5
+    for round_end in review.round_ends:
+        x = max((n for i, n in number.items() if i <= round_end.index), default=0) + 0.5
+        ax.axvline(x, color=end_colour, linestyle=":", linewidth=1.2, zorder=0)
+        ax.text(x, 0.98, t.gettext("End of round {round}").format(round=round_end.round),
+                transform=ax.get_xaxis_transform(),
+                ha="right", va="top", rotation=90, fontsize=REVIEW_FONT, color=end_colour,
+                bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1})
+    ax.set_xlim(0.3, max(number.values(), default=1) + 1)
+    ax.set_ylim(low - pad, high + pad)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    number_axis(ax.xaxis, t)
+    number_axis(ax.yaxis, t)
+    ax.tick_params(labelsize=REVIEW_FONT)
+    ax.set_xlabel(t.gettext("Your decisions, in the order of the game"), fontsize=REVIEW_FONT)
+    to_round_end = review.horizon == "round_end"
+    ax.set_ylabel(t.gettext("Your expected score at the end of the round") if to_round_end
+                  else t.gettext("Your expected final margin over the best other player"), fontsize=REVIEW_FONT)
+    ax.set_title(t.gettext("Your game: your expected score, from what you could see, before and after each "
+                           "decision") if to_round_end else
+                 t.gettext("Your game: your expected final margin, from what you could see, before and after each "
+                           "decision"), fontsize=REVIEW_FONT + 1)
+    handles = [
+        Line2D([], [], color=decision_colour, linewidth=3, marker="s",
+               label=t.gettext("your decision: from the best move (○) to the move played (■)")),
+        Line2D([], [], color=luck_colour, linewidth=1.2, linestyle="--",
+               label=t.gettext("luck: cards drawn, modifiers revealed, the other players' moves")),
+        Line2D([], [], color=end_colour, linestyle=":", marker="*", markersize=12,
+               label=t.gettext("end of a round: your score then (★)") if to_round_end
+               else t.gettext("end of a round; at the game's end, your final margin (★)")),
+    ]
+    if moments:
+        handles.append(Line2D([], [], linestyle="none", marker="$1$", color=DARK, markersize=9,
+                              label=t.gettext("a key moment, numbered as in the list")))
+    fig.legend(handles=handles, loc="outside lower center", ncols=2, fontsize=REVIEW_FONT)
     return fig

@@ -15,11 +15,13 @@ mistake's loss. The interval of a loss is taken as if the two moves' estimates w
 independent (``rank_moves`` plays them on the same games, so the true paired interval
 is narrower): the verdicts err towards mildness. Exact figures have no interval.
 
-Horizon: ``rank_moves`` scores a move by the points it brings by the end of the current
-round, not by the game's final result; the review says so in ``Review.horizon``. Gold
-decisions come after the reveal, where the ranking has nothing left to play out: they
-are valued exactly by the engine (every seat's gold as the opponent model would choose
-it, the round finished, the bonus cards awarded).
+Horizon: by default (``horizon="game"``) every simulated game is played on to the game's
+end and ``rank_moves`` scores a move by the final margin over the best other seat (always
+simulated); ``horizon="round"`` scores it by the points it brings by the end of the current
+round (exact where the tree is small). The review says which in ``Review.horizon``. At the round-end horizon gold
+decisions, which come after the reveal, are valued exactly by the engine (every seat's
+gold as the opponent model would choose it, the round finished, the bonus cards awarded);
+to the game's end they are ranked like any other decision.
 
 Every seat is reviewed, so a learner can set their game beside the bots'; ``seat`` is
 the one the key moments are chosen for. The result is plain data (``to_json`` /
@@ -47,14 +49,21 @@ from ..engine.views import PlayerView, determinize, view
 from .forward import EQUIVALENT_POINTS, MODELS, Quantity, Ranking, half_width, mean, rank_moves
 
 __all__ = [
-    "FORMAT", "VERSION", "HORIZON", "VERDICTS", "THRESHOLDS", "REVIEW_GAMES", "REVIEW_MIN_GAMES", "REVIEW_EXACT_MS",
-    "Points", "Decision", "Summary", "Review", "review_game", "verdict_of", "Cancelled",
+    "FORMAT", "VERSION", "HORIZON", "GAME_HORIZON", "HORIZONS", "DEFAULT_HORIZON", "VERDICTS", "THRESHOLDS", "REVIEW_GAMES", "REVIEW_MIN_GAMES", "REVIEW_EXACT_MS",
+    "Points", "Decision", "Summary", "RoundEnd", "ChartPoint", "Review", "review_game", "verdict_of", "round_ends_of",
+    "Cancelled",
 ]
 
 FORMAT: Final = "capital-lux-review"
 VERSION: Final = 1
-#: How far ahead a move's points are counted: the end of the round it is played in.
+#: How far ahead a move's points are counted: the end of the round it is played in
+#: (``review_game(..., horizon="round")``), or the game's end.
 HORIZON: Final = "round_end"
+GAME_HORIZON: Final = "game_end"
+HORIZONS: Final = {"round": HORIZON, "game": GAME_HORIZON}
+#: The review's horizon unless told: the game's end. A 4-player game's review takes 13.5 s of
+#: CPU with it (6.1 s to the round's end; ``bench review``), within the 30 s it may take.
+DEFAULT_HORIZON: Final = "game"
 VERDICTS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
 #: A loss (expected points, the low end of its interval) below each figure earns that verdict:
 #: under 0.5 "good" (the ranking's own "as good as each other"), under 1.5 "inaccuracy", under 3
@@ -99,7 +108,7 @@ class Decision:
     choices: int  # legal moves
     played: str  # notation: "home B5"
     best: str
-    played_points: Points  # expected points to the horizon
+    played_points: Points  # expected points to the horizon (to the game's end: the final margin)
     best_points: Points
     loss: float  # best's expected points minus the played move's
     loss_half: float  # the loss's 95% half-width (0: exact)
@@ -109,6 +118,7 @@ class Decision:
     best_risk: float | None = None
     moves: tuple[tuple[str, Points], ...] = ()  # every legal move with its points, in the ranking's order
     tied: int = 1  # the first ``tied`` moves are as good as each other
+    score: int = 0  # the deciding seat's score when deciding (public: hometown, bonus cards, gold)
 
     def verdict_for(self, move: str) -> str:
         """The verdict ``move`` would have earned here ("Learn from your mistakes" asks it)."""
@@ -189,6 +199,31 @@ def verdict_of(loss: float, half: float, rank: int, tied: int) -> str:
 
 
 @dataclass(frozen=True)
+class RoundEnd:
+    """Where the record ends a round: the action that ended it and every seat's score then."""
+
+    index: int
+    round: int
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    """One point of the game's chart (``Review.series``): the seat's expected score at the
+    horizon, from what it could see, ``before`` a decision (the best move's expectation) and
+    ``after`` it (the played move's); or its score when a round ended (``round_end``: no
+    expectation, what happened). From an ``after`` point to the next point, the cards drawn,
+    the modifiers revealed and the other players' moves moved it; from ``before`` to ``after``,
+    the decision did."""
+
+    index: int  # the record's action: the decision, or the one that ended the round
+    round: int
+    kind: str  # "before", "after" or "round_end"
+    value: float
+    half: float  # the 95% half-width (0: exact, or what happened)
+
+
+@dataclass(frozen=True)
 class Review:
     players: int
     seed: int  # the record's seed
@@ -200,6 +235,30 @@ class Review:
     complete: bool  # False: the record stops before the game's end
     horizon: str = HORIZON
     thresholds: dict[str, float] = field(default_factory=lambda: dict(THRESHOLDS))
+    round_ends: tuple[RoundEnd, ...] = ()
+
+    def series(self, seat: int | None = None) -> list[ChartPoint]:
+        """The chart of ``seat``'s game (the reviewed seat by default), in the record's order:
+        two points per decision (before and after), and its score at each round end. The
+        expectation before a decision is the best move's, after it the played move's; both
+        are the score now plus the points the move brings by the horizon. A round end's score
+        is on the same scale as the round-end horizon's expectations. To the game's end the
+        points are the expected final margin over the best other seat, and only the game's
+        last round end is a point (the final margin)."""
+        seat = self.seat if seat is None else seat
+        points = []
+        for d in self.of_seat(seat):
+            base = d.score if self.horizon == HORIZON else 0  # to the game's end the points are the final margin
+            points.append(ChartPoint(d.index, d.round, "before", base + d.best_points.mean, d.best_points.half))
+            points.append(ChartPoint(d.index, d.round, "after", base + d.played_points.mean, d.played_points.half))
+        if self.horizon == HORIZON:
+            points += [ChartPoint(e.index, e.round, "round_end", float(e.scores[seat]), 0.0) for e in self.round_ends]
+        elif self.complete and self.round_ends:
+            last = self.round_ends[-1]
+            margin = last.scores[seat] - max(x for q, x in enumerate(last.scores) if q != seat)
+            points.append(ChartPoint(last.index, last.round, "round_end", float(margin), 0.0))
+        order = {"before": 0, "after": 1, "round_end": 2}
+        return sorted(points, key=lambda p: (p.index, order[p.kind]))
 
     def of_seat(self, seat: int, round_: int | None = None) -> list[Decision]:
         return [d for d in self.decisions if d.seat == seat and (round_ is None or d.round == round_)]
@@ -220,8 +279,19 @@ class Review:
         bad = [d for d in self.of_seat(self.seat if seat is None else seat) if d.verdict not in ("best", "good")]
         return sorted(bad, key=lambda d: (-d.loss, d.index))[:KEY_MOMENTS]
 
+    def steps(self, seat: int | None = None) -> list[tuple[ChartPoint, ChartPoint, str]]:
+        """The chart's steps between consecutive points of ``series``: "decision" (before to
+        after) and "luck" (from a decision to the next point: the cards drawn, the modifiers
+        revealed, the other players' moves). From a round end to the next round's first
+        decision no step is counted: at the round-end horizon the expectation then starts to
+        count the new round's points, which is neither luck nor a decision."""
+        series = self.series(seat)
+        return [(a, b, "decision" if b.kind == "after" else "luck")
+                for a, b in zip(series, series[1:]) if a.kind != "round_end"]
+
     def to_json(self) -> str:
-        data = {"format": FORMAT, "version": VERSION, **asdict(self)}
+        data = {"format": FORMAT, "version": VERSION, **asdict(self),
+                "series": [asdict(p) for p in self.series()]}  # the chart's figures, for readers of the file
         return json.dumps(data, indent=1, sort_keys=True)
 
     @classmethod
@@ -244,10 +314,11 @@ class Review:
             ]
             fields = {k: data[k] for k in ("players", "seed", "seat", "model", "review_seed", "games", "complete",
                                            "horizon", "thresholds")}
+            ends = tuple(RoundEnd(e["index"], e["round"], tuple(e["scores"])) for e in data.get("round_ends", ()))
         except (KeyError, TypeError, ValueError) as e:
             raise PositionError(N_("This is not a review: a field is missing or misshapen ({reason})."),
                                 reason=str(e)) from None
-        return cls(decisions=decisions, **fields)
+        return cls(decisions=decisions, round_ends=ends, **fields)
 
 
 # -- gold: valued exactly --------------------------------------------------------------------
@@ -296,11 +367,18 @@ def _risk(ranking: Ranking, action: Action) -> float:
     return next(mean(m.risk.p_exceed_any) for m in ranking.moves if m.action == action)
 
 
+def score_of(v: PlayerView, seat: int) -> int:
+    """``seat``'s score as the view shows it (``rules.scores`` from public zones alone)."""
+    return (sum(sum(v.hometowns[seat][c]) for c in v.hometowns[seat]) + sum(c.value for c in v.bonus[seat])
+            + v.gold[seat])
+
+
 def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: int = 0,
           games: int = REVIEW_GAMES, min_games: int = REVIEW_MIN_GAMES, exact_ms: float = REVIEW_EXACT_MS,
-          should_stop: Callable[[], bool] | None = None) -> Decision:
-    """The decision ``played`` from the view ``v`` (the deciding seat's), judged."""
-    if v.phase == GOLD:
+          should_stop: Callable[[], bool] | None = None, horizon: str = "round") -> Decision:
+    """The decision ``played`` from the view ``v`` (the deciding seat's), judged to the end of
+    the round (``horizon="round"``) or of the game (``"game"``)."""
+    if v.phase == GOLD and horizon == "round":
         values = _gold_points(v, model)
         order = sorted(range(len(values)), key=lambda k: (-values[k][1], k))
         best_action, best_value = values[order[0]]
@@ -311,15 +389,15 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
         moves = tuple((str(values[k][0]), Points.of(values[k][1])) for k in order)
         return Decision(index, v.viewer, v.round, v.phase, len(values), str(played), str(best_action),
                         Points.of(played_value), Points.of(best_value), loss, 0.0, verdict_of(loss, 0.0, rank, tied),
-                        0, moves=moves, tied=tied)
+                        0, moves=moves, tied=tied, score=score_of(v, v.viewer))
     ranking = rank_moves(v, model, seed=seed, games=games, batch=min_games, exact_ms=exact_ms,
-                         should_stop=should_stop, min_games=min_games)
+                         should_stop=should_stop, min_games=min_games, horizon=horizon)
     rank = next(r for r, m in enumerate(ranking.moves) if m.action == played)
     best, mine = ranking.moves[0], ranking.moves[rank]
     # The best move's points are the ranking's quote: played again on games that took no part in
     # choosing it. The figures that chose it are the luckiest of several estimates and would
     # inflate every other move's loss (the more legal moves, the more).
-    top, own = ranking.quote.score_change, mine.risk.score_change
+    top, own = ranking.quote.points, mine.risk.points
     if rank == 0:
         loss, half = 0.0, 0.0
     elif isinstance(top, Fraction) and isinstance(own, Fraction):
@@ -327,11 +405,13 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
     else:
         loss, half = mean(top) - mean(own), math.hypot(half_width(top), half_width(own))
     moves = ((str(best.action), Points.of(top)),
-             *((str(m.action), Points.of(m.risk.score_change)) for m in ranking.moves[1:]))
+             *((str(m.action), Points.of(m.risk.points)) for m in ranking.moves[1:]))
+    gold = v.phase == GOLD  # the reveal is known: no risk of exceeding to compare
     return Decision(index, v.viewer, v.round, v.phase, len(ranking.moves), str(played), str(best.action),
                     Points.of(top if rank == 0 else own), Points.of(top), loss, half,
                     verdict_of(loss, half, rank, ranking.tied), ranking.games,
-                    _risk(ranking, played), mean(ranking.quote.p_exceed_any), moves, ranking.tied)
+                    None if gold else _risk(ranking, played), None if gold else mean(ranking.quote.p_exceed_any),
+                    moves, ranking.tied, score_of(v, v.viewer))
 
 
 def decisions_of(record: GameRecord) -> list[tuple[int, PlayerView, Action]]:
@@ -348,18 +428,34 @@ def decisions_of(record: GameRecord) -> list[tuple[int, PlayerView, Action]]:
     return found
 
 
+def round_ends_of(record: GameRecord) -> tuple[RoundEnd, ...]:
+    """Each round end the record reaches: the action that ended it, every seat's score then."""
+    state = new_game(record.players)
+    ends = []
+    for index, action in enumerate(record.actions):
+        before = state.round
+        state.apply_action(action)
+        if before >= 1 and (state.round != before or state.is_terminal()):  # round 0: the setup
+            ends.append(RoundEnd(index, before, tuple(state.scores())))
+    return tuple(ends)
+
+
 def review_game(
     record: GameRecord, seat: int, model: str = "rule", seed: int = 0, games: int = REVIEW_GAMES,
     min_games: int = REVIEW_MIN_GAMES, exact_ms: float = REVIEW_EXACT_MS,
     progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
     on_decision: Callable[[Decision], None] | None = None, seats: Sequence[int] | None = None,
+    horizon: str = DEFAULT_HORIZON,
 ) -> Review:
     """The review of ``record`` for ``seat``: every seat's decisions, or only those of ``seats``
     (a page may judge the learner's first and the others' after).
 
     Each decision is ranked with ``games`` games per move at most (see ``rank_moves``),
     seeded by ``seed`` and the decision's place in the record, so one decision's verdict does
-    not hang on how many came before. ``progress(share)`` and ``on_decision(decision)`` are
+    not hang on how many came before; ``horizon`` is "game" (the final margin over the best
+    other seat, every game played to the end: the default) or "round" (the points each move
+    brings by the end of its round, exact where the ranking can be).
+    ``progress(share)`` and ``on_decision(decision)`` are
     called as each decision is judged, so a page can show them as they come; ``should_stop()``
     raises ``Cancelled``.
     """
@@ -367,6 +463,8 @@ def review_game(
         raise UsageError(f"unknown opponent model {model!r}: choose from {', '.join(MODELS)}")
     if not 0 <= seat < record.players:
         raise UsageError(f"seat {seat} is not at a {record.players}-player table: choose 0 to {record.players - 1}")
+    if horizon not in HORIZONS:
+        raise UsageError(f"unknown horizon {horizon!r}: choose from {', '.join(HORIZONS)}")
     min_games = min(min_games, games)
     wanted = set(range(record.players) if seats is None else seats)
     todo = [(i, v, a) for i, v, a in decisions_of(record) if v.viewer in wanted]
@@ -374,13 +472,15 @@ def review_game(
     for n, (index, v, action) in enumerate(todo, 1):
         if should_stop is not None and should_stop():
             raise Cancelled
-        decision = judge(v, action, index, model, seed * 1_000_003 + index, games, min_games, exact_ms, should_stop)
+        decision = judge(v, action, index, model, seed * 1_000_003 + index, games, min_games, exact_ms, should_stop,
+                         horizon)
         judged.append(decision)
         if on_decision is not None:
             on_decision(decision)
         if progress is not None:
             progress(n / len(todo))
-    return Review(record.players, record.seed, seat, model, seed, games, judged, record.replay().is_terminal())
+    return Review(record.players, record.seed, seat, model, seed, games, judged, record.replay().is_terminal(),
+                  HORIZONS[horizon], round_ends=round_ends_of(record))
 
 
 def played_action(decision: Decision) -> Action:

@@ -14,12 +14,12 @@ from ..engine.notation import parse_action
 from ..i18n import Translator
 from ..i18n.formatting import format_interval, format_number, format_percent
 from ..i18n.sentences import TERMINAL, action_label, player_name
-from .review import THRESHOLDS, VERDICTS, Decision, Review, Summary
+from .review import GAME_HORIZON, HORIZON, THRESHOLDS, VERDICTS, Decision, Review, Summary
 
 __all__ = [
     "verdict_name", "verdict_label", "decision_kind", "move_text", "points_text", "loss_text", "moment_title", "moment_sentence",
     "method_sentences", "table_headers", "table_rows", "summary_headers", "summary_rows", "review_text",
-    "review_html",
+    "review_html", "chart_sentences", "chart_svg",
 ]
 
 
@@ -80,8 +80,8 @@ def moment_title(t: Translator, d: Decision) -> str:
         round=d.round, number=d.index + 1, kind=decision_kind(t, d.phase))
 
 
-def moment_sentence(t: Translator, d: Decision) -> str:
-    """Why the best move was better, in one sentence."""
+def moment_sentence(t: Translator, d: Decision, horizon: str = HORIZON) -> str:
+    """Why the best move was better, in one sentence (``horizon``: the review's)."""
     values = {
         "played": move_text(t, d.played), "best": move_text(t, d.best), "loss": _number(t, d.loss),
         "hometown": t.term("Hometown"), "capital": t.term("Capital"),
@@ -89,6 +89,8 @@ def moment_sentence(t: Translator, d: Decision) -> str:
         "best_risk": format_percent(d.best_risk or 0.0, t.lang),
     }
     reason = d.reason
+    if horizon == GAME_HORIZON:
+        return _moment_sentence_to_the_end(t, reason).format(**values)
     if reason == "gold":
         text = t.gettext("Your gold choice “{played}” left you {loss} points fewer at the end of the round than "
                          "“{best}”.")
@@ -105,9 +107,43 @@ def moment_sentence(t: Translator, d: Decision) -> str:
     return text.format(**values)
 
 
+def _moment_sentence_to_the_end(t: Translator, reason: str) -> str:
+    if reason == "gold":
+        return t.gettext("Your gold choice “{played}” cost {loss} points of expected final margin over the best "
+                         "other player against “{best}”.")
+    if reason == "risk":
+        return t.gettext("“{played}” made it more likely that a colour of your {hometown} exceeds the {capital} at "
+                         "the reveal ({played_risk} against {best_risk} with “{best}”), and cost {loss} points of "
+                         "expected final margin over the best other player.")
+    if reason == "riskier_best":
+        return t.gettext("“{best}” was worth {loss} more points of expected final margin over the best other player "
+                         "than “{played}”, even though it left a colour more likely to exceed ({best_risk} against "
+                         "{played_risk}).")
+    return t.gettext("“{best}” was worth {loss} more points of expected final margin over the best other player "
+                     "than “{played}”, for about the same risk.")
+
+
+def _method_to_the_end(t: Translator, model: str) -> str:
+    if model == "random":
+        return t.gettext("Each move is judged from what its player could see at that moment, by its effect on the "
+                         "final result: the expected margin of its player's final score over the best other "
+                         "player's, every game played on to the end with every player then choosing at random.")
+    if model == "search":
+        return t.gettext("Each move is judged from what its player could see at that moment, by its effect on the "
+                         "final result: the expected margin of its player's final score over the best other "
+                         "player's, every game played on to the end with every player then playing like the search "
+                         "bot.")
+    return t.gettext("Each move is judged from what its player could see at that moment, by its effect on the "
+                     "final result: the expected margin of its player's final score over the best other "
+                     "player's, every game played on to the end with every player then playing like the rule of "
+                     "thumb.")
+
+
 def method_sentences(t: Translator, review: Review) -> list[str]:
     """How the review judged: the horizon, the opponent model, the thresholds, luck and accuracy."""
-    if review.model == "random":
+    if review.horizon == GAME_HORIZON:
+        model = _method_to_the_end(t, review.model)
+    elif review.model == "random":
         model = t.gettext("Each move is judged from what its player could see at that moment, by the points it "
                           "could be expected to bring by the end of its round (not of the game), every player "
                           "then choosing at random.")
@@ -132,6 +168,44 @@ def method_sentences(t: Translator, review: Review) -> list[str]:
         sentences.append(t.gettext("The record stops before the end of the game: only the decisions it holds are "
                                    "reviewed."))
     return sentences
+
+
+def chart_sentences(t: Translator, review: Review) -> list[str]:
+    """The game chart in words: what the reviewed seat's decisions cost in all, and how far
+    luck and the other players moved the expectation (the chart's solid and dashed steps)."""
+    steps = review.steps()
+    if not steps:
+        return []
+    lost = sum(a.value - b.value for a, b, kind in steps if kind == "decision")
+    luck = sum(b.value - a.value for a, b, kind in steps if kind == "luck")
+    if lost > 0:
+        decisions = t.gettext("On the chart, your decisions cost you {lost} expected points in all against the best "
+                              "moves.").format(lost=_number(t, lost))
+    else:
+        decisions = t.gettext("On the chart, your decisions lost no expected points in all against the best moves.")
+    if luck >= 0:
+        chance = t.gettext("Luck (the cards drawn, the modifiers revealed) and the other players' moves added {luck} "
+                           "points to your expectation.").format(luck=_number(t, luck))
+    else:
+        chance = t.gettext("Luck (the cards drawn, the modifiers revealed) and the other players' moves took {luck} "
+                           "points away from your expectation.").format(luck=_number(t, -luck))
+    return [decisions, chance]
+
+
+def chart_svg(t: Translator, review: Review) -> str:
+    """The game chart as an SVG element to put in a page (its texts kept as text)."""
+    import io
+
+    from matplotlib import rc_context
+
+    from .charts import review_chart
+
+    figure = review_chart(review, t)
+    buffer = io.StringIO()
+    with rc_context({"svg.fonttype": "none"}):
+        figure.savefig(buffer, format="svg", bbox_inches="tight")
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]  # no XML prolog or doctype inside the page
 
 
 def table_headers(t: Translator) -> list[str]:
@@ -190,7 +264,7 @@ def review_text(t: Translator, review: Review) -> str:
     if not moments:
         lines.append(t.gettext("No decision lost more than a good move may."))
     for d in moments:
-        lines += [moment_title(t, d), "  " + moment_sentence(t, d)]
+        lines += [moment_title(t, d), "  " + moment_sentence(t, d, review.horizon)]
     return "\n".join(lines)
 
 
@@ -199,7 +273,7 @@ _PAGE_STYLE = (
     "table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{border:1px solid #999;padding:3px 7px;text-align:left;"
     "vertical-align:top}th{background:#eee}.v-mistake,.v-blunder{font-weight:bold}.v-blunder{background:#f6d5d5}"
     ".v-mistake{background:#f8e6cc}.v-inaccuracy{background:#fbf3d0}.v-best,.v-good{background:#e3f1e0}"
-    "@media print{body{max-width:none}}"
+    ".chart svg{max-width:100%;height:auto}@media print{body{max-width:none}}"
 )
 
 
@@ -223,7 +297,12 @@ def review_html(t: Translator, review: Review) -> str:
     moments = review.key_moments()
     if not moments:
         parts.append(f"<p>{escape(t.gettext('No decision lost more than a good move may.'))}</p>")
-    parts += [f"<h3>{escape(moment_title(t, d))}</h3><p>{escape(moment_sentence(t, d))}</p>" for d in moments]
+    parts += [f"<h3>{escape(moment_title(t, d))}</h3><p>{escape(moment_sentence(t, d, review.horizon))}</p>"
+              for d in moments]
+    if review.of_seat(review.seat):
+        parts.append(f"<h2>{escape(t.gettext('Your game on a chart'))}</h2>")
+        parts.append(f'<figure class="chart">{chart_svg(t, review)}<figcaption>'
+                     + " ".join(escape(s) for s in chart_sentences(t, review)) + "</figcaption></figure>")
     parts.append(f"<h2>{escape(t.gettext('Every decision'))}</h2>")
     parts.append(_table_html(table_headers(t), table_rows(t, mine), [f"v-{d.verdict}" for d in mine]))
     parts.append(f"<h2>{escape(t.gettext('Summary per player and round'))}</h2>")

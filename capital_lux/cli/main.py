@@ -99,6 +99,9 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     v.add_argument("--games", type=positive, default=None, metavar=t.gettext("GAMES"), help=t.gettext(
         "simulated games per move at most for each decision (default {games}): fewer is quicker and less sure").format(
             games=REVIEW_GAMES))
+    v.add_argument("--horizon", choices=("game", "round"), default="game", help=t.gettext(
+        "how far each move's effect is counted: game (to the game's end, by the final margin over the best other "
+        "player; default) or round (to the end of its round; quicker, and exact where it can be)"))
     v.add_argument("--html", metavar="HTML", default=None,
                    help=t.gettext("also write the review as a page to hand out"))
     v.add_argument("--force", action="store_true", help=t.gettext("replace the HTML file if it already exists"))
@@ -575,7 +578,8 @@ def review_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> in
             print("\r" + t.gettext("Reviewing the game: {share} done.").format(share=format_percent(share, t.lang)),
                   end="", file=sys.stderr, flush=True)
 
-    review = review_game(record, args.seat, args.model, args.seed, args.games or REVIEW_GAMES, progress=progress)
+    review = review_game(record, args.seat, args.model, args.seed, args.games or REVIEW_GAMES, progress=progress,
+                         horizon=args.horizon)
     if shown:
         print(file=sys.stderr)
     print(review_text(t, review))

@@ -31,6 +31,7 @@ from ..engine.game import resolve_chance
 from ..engine.notation import Action
 from ..engine.position import PositionError, dumps_position, loads_position, position_dict, position_from_dict
 from ..engine.state import GameState
+from ..engine.views import PlayerView, determinize
 
 __all__ = [
     "PositionError",
@@ -48,6 +49,7 @@ __all__ = [
     "load_text",
     "play_and_continue",
     "export_text",
+    "table_of_view",
     "Bot",
 ]
 
@@ -256,6 +258,14 @@ def read_upload(value: Sequence[Any]) -> GameState:
     content = value[0]["content"]
     data = content.tobytes() if isinstance(content, memoryview) else bytes(content)
     return loads_position(data)
+
+
+def table_of_view(v: PlayerView, seed: int = 0) -> GameState:
+    """A table that ``v``'s viewer sees exactly as ``v`` shows it, built from ``v`` alone: what
+    the viewer could not see (others' hands and draft cards, the deck's order, face-down
+    modifiers) is dealt by ``seed`` among the unseen cards and modifiers, so nothing of the real
+    hidden cards can reach it. The review opens its key moments in the explorer this way."""
+    return determinize(v, random.Random(seed))
 
 
 def export_text(state: GameState) -> str:

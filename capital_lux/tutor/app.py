@@ -9,6 +9,7 @@ from urllib.parse import parse_qs
 
 import ipywidgets as W
 
+from ..engine.views import PlayerView
 from ..i18n import Translator, normalize_language, translator
 from .base import embed, label_picker, language_picker, page_root, tagged
 from . import keep
@@ -210,6 +211,7 @@ class TutorApp:
                               self.ping, self.pong)
         self.free_play.set_language(t)
         self.free_play.on_resume.append(lambda: setattr(self.tabs, "selected_index", len(self.slots)))
+        self.free_play.review.open_position = self.open_in_whatif  # the review's key moments open here
         self._label()
         self.open_chapter(self.tabs.selected_index)
         self.root.add_class("cl-tutor-ready")  # browser tests wait for this
@@ -254,6 +256,12 @@ class TutorApp:
             self.extras[name] = app
             self.extra_slots[name].children = (embed(app),)  # the tutor's own picker drives it
         return self.extras[name]
+
+    def open_in_whatif(self, v: PlayerView, title: str, horizon: str | None = None, model: str | None = None) -> None:
+        """Show the what-if explorer's tab with the table of ``v`` (a moment of the review, as
+        the learner saw it), compared to the review's horizon with its opponent model."""
+        self.open_extra("whatif").load_view(v, title, horizon, model)
+        self.tabs.selected_index = len(self.slots) + 1 + list(self.extra_slots).index("whatif")
 
     def set_language(self, lang: str) -> None:
         self.t = translator(lang)

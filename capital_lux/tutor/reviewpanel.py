@@ -17,13 +17,15 @@ from __future__ import annotations
 import logging
 import threading
 from html import escape
-from typing import Any
+from typing import Any, Callable
 
 import ipywidgets as W
 
-from ..analysis.review import THRESHOLDS, Decision, Review, decisions_of, review_game
-from ..analysis.review_text import (loss_text, method_sentences, moment_sentence, moment_title, move_text,
-                                   summary_headers, summary_rows, table_headers, table_rows, verdict_name)
+from ..analysis.charts import figure_png, review_chart
+from ..analysis.review import (DEFAULT_HORIZON, GAME_HORIZON, THRESHOLDS, Decision, Review, RoundEnd, decisions_of, review_game,
+                               round_ends_of)
+from ..analysis.review_text import (chart_sentences, loss_text, method_sentences, moment_sentence, moment_title,
+                                   move_text, summary_headers, summary_rows, table_headers, table_rows, verdict_name)
 from ..engine.cards import N_
 from ..engine.errors import Cancelled
 from ..engine.views import PlayerView
@@ -60,12 +62,28 @@ class ReviewPanel:
         self.title = W.HTML()
         self.start_button = tagged(W.Button(button_style="info", layout=W.Layout(width="auto")), "cl-review-start")
         self.start_button.on_click(lambda _: self.start())
+        #: How far each move's effect is counted: the game's end (the default) or the round's (quicker).
+        self.horizon = tagged(W.Dropdown(options=[("game", "game"), ("round", "round")], value=DEFAULT_HORIZON,
+                                         layout=W.Layout(width="auto")), "cl-review-horizon")
+        self._horizon_lang = ""
         self.progress = tagged(W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none")),
                                "cl-review-progress")
         self.stop = tagged(W.Button(layout=W.Layout(width="auto", display="none")), "cl-review-stop")
         self.stop.on_click(lambda _: self.cancel())
         self.note = tagged(W.HTML(), "cl-review-note")
         self.moments = tagged(W.HTML(), "cl-review-moments")
+        # One button per key moment, drawn again only when the moments or the language change.
+        self.open_buttons = tagged(W.HBox(layout=W.Layout(flex_flow="row wrap")), "cl-review-open-moments")
+        self._open_drawn: tuple[str, tuple[int, ...]] = ("", ())
+        #: Opens a moment (the learner's view then, its title, the review's horizon and opponent
+        #: model) in the what-if explorer: the tutor sets it to its own explorer tab; without it
+        #: the buttons stay hidden.
+        self.open_position: Callable[[PlayerView, str, str, str], None] | None = None
+        self.chart = tagged(W.Image(format="png", layout=W.Layout(max_width="900px", display="none")),
+                            "cl-review-chart")
+        self.chart_note = tagged(W.HTML(), "cl-review-chart-note")
+        self._chart_drawn: tuple[str, int] = ("", 0)
+        self.learner_done = False  # the learner's own decisions are all judged (or the review stopped)
         self.table = tagged(W.HTML(), "cl-review-table")
         self.summary = tagged(W.HTML(), "cl-review-summary")
         self.learn_title = W.HTML()
@@ -78,8 +96,9 @@ class ReviewPanel:
         self.next_button.on_click(lambda _: self._next())
         self.learn = W.VBox([self.learn_title, self.position, self.tries, self.feedback, self.next_button],
                             layout=W.Layout(display="none"))
-        self.box = tagged(W.VBox([self.title, W.HBox([self.start_button, self.progress, self.stop]), self.note,
-                                  self.moments, self.learn, self.table, self.summary],
+        self.box = tagged(W.VBox([self.title, W.HBox([self.horizon, self.start_button, self.progress, self.stop]), self.note,
+                                  self.chart, self.chart_note, self.moments, self.open_buttons, self.learn,
+                                  self.table, self.summary],
                                  layout=W.Layout(display="none")), "cl-review")
         self.t: Translator | None = None
         self.session: Session | None = None
@@ -109,12 +128,13 @@ class ReviewPanel:
         if self.job is not None:
             self.job.cancel()
         self.review, self.complete, self.views, self.mistakes, self.current, self.found = None, False, {}, [], 0, False
+        self.learner_done, self._chart_drawn = False, ("", 0)
         self._busy(False)
 
     def _busy(self, busy: bool) -> None:
         self.progress.layout.display = None if busy else "none"
         self.stop.layout.display = None if busy else "none"
-        self.start_button.disabled = busy
+        self.start_button.disabled = self.horizon.disabled = busy
 
     def cancel(self) -> None:
         with self._lock:
@@ -130,7 +150,9 @@ class ReviewPanel:
             self.job.wait(timeout)
 
     def start(self, **options: Any) -> Job[Review | None] | None:
-        """Judge the game's decisions, the learner's first, as a job of the page's runner."""
+        """Judge the game's decisions, the learner's first, as a job of the page's runner
+        (``options`` go to ``review_game``; the horizon is the page's choice unless given)."""
+        options = {"horizon": str(self.horizon.value), **options}
         session = self.session
         if session is None or not session.is_over():
             return None
@@ -142,10 +164,13 @@ class ReviewPanel:
             self.render()
         record, seat = session.game.record(), session.seat
         found = decisions_of(record)
+        ends = round_ends_of(record)
+        with self._lock:  # what the learner saw at each decision: the key moments open it
+            self.views = {index: v for index, v, _ in found if v.viewer == seat}
 
         def work(job: Job[Review | None]) -> Review | None:
             done: list[Decision] = []
-            views = {index: v for index, v, _ in found if v.viewer == seat}
+            views = self.views
             total = max(1, len(found))
 
             def judged(d: Decision) -> None:
@@ -153,7 +178,7 @@ class ReviewPanel:
                     if self._request is not mine:
                         raise Cancelled("cancelled")
                     done.append(d)
-                    self.review = _partial(record.players, record.seed, seat, done, options)
+                    self.review = _partial(record.players, record.seed, seat, done, options, ends)
                     self.progress.value = len(done) / total
                     self.render()
                 job.check(len(done) / total)
@@ -163,13 +188,13 @@ class ReviewPanel:
                 review_game(record, seat, seats=[seat], should_stop=job.stopping, on_decision=judged, **options)
                 with self._lock:
                     if self._request is mine:
-                        self.views, self.mistakes = views, _mistakes(done, seat)
+                        self.views, self.mistakes, self.learner_done = views, _mistakes(done, seat), True
                         self.render()
                 review_game(record, seat, seats=others, should_stop=job.stopping, on_decision=judged, **options)
             except Cancelled:
                 with self._lock:
                     if self._request is mine:
-                        self.views, self.mistakes = views, _mistakes(done, seat)
+                        self.views, self.mistakes, self.learner_done = views, _mistakes(done, seat), True
                         self._busy(False)
                         self.render()
                 raise
@@ -202,13 +227,20 @@ class ReviewPanel:
             return
         self.title.value = f"<h3>{escape(t.gettext('Review of your game'))}</h3>"
         self.start_button.description = t.gettext("Review my game")
+        if self._horizon_lang != t.lang:  # new labels, the same choice
+            self._horizon_lang, chosen = t.lang, self.horizon.value
+            self.horizon.options = [(t.gettext("to the game's end"), "game"),
+                                    (t.gettext("to the round's end (quicker)"), "round")]
+            self.horizon.value = chosen
+            self.horizon.description = t.gettext("Judge each move")
         self.stop.description = t.gettext("Stop")
         self.progress.description = t.gettext("Reviewing…")
         if review is None:
             self.note.value = "" if self.progress.layout.display == "none" else self._note(
                 "cl-review-working", N_("Judging your decisions, from what you could see at each one…"))
-            self.moments.value = self.table.value = self.summary.value = ""
-            self.learn.layout.display = "none"
+            self.moments.value = self.table.value = self.summary.value = self.chart_note.value = ""
+            self.learn.layout.display = self.chart.layout.display = "none"
+            self._draw_open_buttons(t, [])
             return
         busy = self.progress.layout.display != "none"
         notes = [f"<p>{escape(s)}</p>" for s in method_sentences(t, review)]
@@ -220,14 +252,59 @@ class ReviewPanel:
         self.table.value = (f"<h4>{escape(t.gettext('Every decision'))}</h4>"
                             + _table(table_headers(t), table_rows(t, mine), [f"v-{d.verdict}" for d in mine]))
         moments = review.key_moments()
-        items = "".join(f"<li><b>{escape(moment_title(t, d))}</b><br>{escape(moment_sentence(t, d))}</li>"
-                        for d in moments)
+        items = "".join(f"<li><b>{escape(moment_title(t, d))}</b><br>{escape(moment_sentence(t, d, review.horizon))}"
+                        "</li>" for d in moments)
         none = escape(t.gettext("No decision lost more than a good move may."))
         self.moments.value = (f"<h4>{escape(t.gettext('Key moments'))}</h4>"
                               + (f"<ol>{items}</ol>" if items else f"<p>{none}</p>"))
         self.summary.value = (f"<h4>{escape(t.gettext('Summary per player and round'))}</h4>"
                               + _table(summary_headers(t), summary_rows(t, review)))
+        self._draw_open_buttons(t, moments)
+        self._draw_chart(t, review)
         self._render_learn(t)
+
+    def _draw_chart(self, t: Translator, review: Review) -> None:
+        """The game chart, once the learner's decisions are judged (the bots' change nothing on it)."""
+        mine = len(review.of_seat(review.seat))
+        if not self.learner_done or not mine:
+            self.chart.layout.display = "none"
+            self.chart_note.value = ""
+            return
+        if self._chart_drawn != (t.lang, mine):
+            self._chart_drawn = (t.lang, mine)
+            figure = review_chart(review, t)
+            self.chart.value = figure_png(figure)
+            self.chart_note.value = ('<div class="cl-note">' + "".join(
+                f"<p>{escape(s)}</p>" for s in chart_sentences(t, review)) + "</div>")
+        self.chart.layout.display = None
+
+    def _draw_open_buttons(self, t: Translator, moments: list[Decision]) -> None:
+        """"Open in the what-if explorer" for each key moment, numbered as in the list."""
+        shown = [d for d in moments if d.index in self.views] if self.open_position is not None else []
+        key = (t.lang, tuple(d.index for d in shown))
+        if key == self._open_drawn:
+            return
+        self._open_drawn = key
+        buttons = []
+        for number, d in enumerate(shown, 1):
+            button = tagged(W.Button(description=t.gettext("Open key moment {number} in the what-if explorer").format(
+                number=number), layout=W.Layout(width="auto")), "cl-review-open")
+            button.on_click(lambda _, index=d.index: self.open_moment(index))
+            buttons.append(button)
+        for old in self.open_buttons.children:
+            old.close()
+        self.open_buttons.children = tuple(buttons)
+
+    def open_moment(self, index: int) -> PlayerView | None:
+        """Open the decision at ``index`` (a key moment) in the what-if explorer, as the learner
+        saw it: only their view is passed on. The view passed, or None."""
+        v = self.views.get(index)
+        moment = next((d for d in (self.review.decisions if self.review else []) if d.index == index), None)
+        if v is None or moment is None or self.open_position is None or self.t is None:
+            return None
+        horizon = "game" if self.review is not None and self.review.horizon == GAME_HORIZON else "round"
+        self.open_position(v, moment_title(self.t, moment), horizon, self.review.model if self.review else "rule")
+        return v
 
     def _render_learn(self, t: Translator) -> None:
         if not self.mistakes:
@@ -300,11 +377,13 @@ class ReviewPanel:
         self.render()
 
 
-def _partial(players: int, seed: int, seat: int, done: list[Decision], options: dict[str, Any]) -> Review:
-    from ..analysis.review import REVIEW_GAMES
+def _partial(players: int, seed: int, seat: int, done: list[Decision], options: dict[str, Any],
+             ends: tuple[RoundEnd, ...]) -> Review:
+    from ..analysis.review import HORIZONS, REVIEW_GAMES
 
     return Review(players, seed, seat, options.get("model", "rule"), options.get("seed", 0),
-                  options.get("games", REVIEW_GAMES), sorted(done, key=lambda d: d.index), True)
+                  options.get("games", REVIEW_GAMES), sorted(done, key=lambda d: d.index), True,
+                  HORIZONS[options.get("horizon", DEFAULT_HORIZON)], round_ends=ends)
 
 
 def _mistakes(done: list[Decision], seat: int) -> list[Decision]:

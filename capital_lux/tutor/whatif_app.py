@@ -31,7 +31,7 @@ from ..i18n import Translator, format_interval, format_number, format_percent, t
 from ..i18n.sentences import action_sentence
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play, SaveWithGold
 from ..engine.state import PHASES, GameState
-from ..engine.views import LogItem, public_step, view
+from ..engine.views import LogItem, PlayerView, public_step, view
 from ..lessons.whatif import (
     PositionError,
     as_dict,
@@ -47,6 +47,7 @@ from ..lessons.whatif import (
     modifiers_text,
     play_and_continue,
     read_upload,
+    table_of_view,
     zone_text,
 )
 from .advice import move_text
@@ -455,6 +456,20 @@ class WhatIfApp:
             self._refuse(error)
             return
         self._accept(state, self.t.gettext("Loaded {name}.").format(name=value[0]["name"]))
+
+    def load_view(self, v: PlayerView, title: str, horizon: str | None = None, model: str | None = None) -> None:
+        """A moment of a reviewed game, as its player saw it (``table_of_view``: the cards and
+        modifiers they could not see are dealt at random from the unseen, not as they were);
+        ``title`` names the moment in the page's language. ``horizon`` and ``model``, the
+        review's, set the comparison's own so that its figures answer the same question."""
+        if horizon in ("round", "game"):
+            self.horizon.value = horizon
+        if model in BOTS:
+            self.bot.value = model
+        self._accept(table_of_view(v), self.t.gettext(
+            "Opened from your review: {title}. The table is as you saw it then; the cards and modifiers you could "
+            "not see are dealt at random from those still unseen, not as they were.").format(title=title))
+        self.tabs.selected_index = 2  # "Analyse and play": comparing the moves is why it was opened
 
     # -- editing --------------------------------------------------------------------------------------
     def apply_edits(self) -> bool:
