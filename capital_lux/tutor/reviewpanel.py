@@ -63,8 +63,7 @@ class ReviewPanel:
         self.start_button = tagged(W.Button(button_style="info", layout=W.Layout(width="auto")), "cl-review-start")
         self.start_button.on_click(lambda _: self.start())
         #: How far each move's effect is counted: the game's end (the default) or the round's (quicker).
-        self.horizon = tagged(W.Dropdown(options=[("game", "game"), ("round", "round")], value=DEFAULT_HORIZON,
-                                         layout=W.Layout(width="auto")), "cl-review-horizon")
+        self.horizon = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-review-horizon")  # labelled by render
         self._horizon_lang = ""
         self.progress = tagged(W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none")),
                                "cl-review-progress")
@@ -228,7 +227,7 @@ class ReviewPanel:
         self.title.value = f"<h3>{escape(t.gettext('Review of your game'))}</h3>"
         self.start_button.description = t.gettext("Review my game")
         if self._horizon_lang != t.lang:  # new labels, the same choice
-            self._horizon_lang, chosen = t.lang, self.horizon.value
+            self._horizon_lang, chosen = t.lang, self.horizon.value or DEFAULT_HORIZON
             self.horizon.options = [(t.gettext("to the game's end"), "game"),
                                     (t.gettext("to the round's end (quicker)"), "round")]
             self.horizon.value = chosen
