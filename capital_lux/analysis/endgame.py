@@ -141,6 +141,8 @@ class Search:
     def _value(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         if ks.phase == OVER or ks.round != self.round:  # the reveal, read (not kept: what the round
             return [1] + kernel_outcome(ks, self.viewer, self.score).figures()  # end cost is not in the key)
+        if ks.phase == GOLD:  # after one reveal: its gold decisions lead to positions met once
+            return self._expand(ks, undealt, alive)
         key = _key(ks, undealt, alive)
         found = self.table.get(key)
         if found is not None:

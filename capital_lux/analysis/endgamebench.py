@@ -109,7 +109,7 @@ def _against_engine(positions: list[PlayerView], count: int) -> tuple[int, int]:
     """How many of ``count`` spread-out positions were compared, figure by figure, with the
     engine walk (both models, every move), and how many figures disagreed."""
     checked = wrong = 0
-    for v in positions[:: max(1, len(positions) // count)][:count]:
+    for v in positions[:: max(1, len(positions) // max(1, count))][:count]:
         for model in endgame.MODELS:
             prior = modifier_posterior(v, model)
             firsts = [None, *v.legal_actions]
