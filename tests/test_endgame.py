@@ -8,17 +8,21 @@ models, the whole-move figures and every move's.
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
 
 from capital_lux.analysis import endgame, forward
 from capital_lux.analysis.endgamebench import last_turn_positions
+from capital_lux.analysis.reveal import kernel_outcome
 from capital_lux.analysis.modifiers import modifier_posterior
 from capital_lux.analysis.risk import Estimate, example_view
+from capital_lux.engine import kernel
 from capital_lux.engine.errors import Cancelled
 from capital_lux.engine.state import AGENT
 from capital_lux.engine.views import PlayerView
+from capital_lux.players import policies
 
 #: Last-turns decisions with at most two cards hidden from the viewer (small enough for the engine walk).
 POSITIONS = [v for v in last_turn_positions(12, seed=11) if sum(v.hand_sizes) - len(v.hand) <= 2]
@@ -88,6 +92,24 @@ def test_cancelling_mid_search_leaves_nothing_half_done() -> None:
     with pytest.raises(Cancelled):
         forward._exact_figures(v, "random", prior, [None, *v.legal_actions], 60_000, should_stop=stop)
     assert forward._exact_figures(v, "random", prior, [None, *v.legal_actions], 60_000) == before
+
+
+def test_a_leaf_reads_the_reveal_as_the_outcome_does() -> None:
+    """The search's leaf row (compiled, no ``Outcome`` built) is ``kernel_outcome``'s figures,
+    at the reveals of seeded kernel games: gold paid, cards lost, bonus cards, ties."""
+    rng, compared, lost = random.Random(7), 0, 0
+    for game in range(60):
+        players = 2 + game % 3
+        ks = kernel.KState(players)
+        seats = [policies.make("random" if seat % 2 else "rule", rng) for seat in range(players)]
+        while ks.phase != kernel.OVER:
+            kernel.play_out(ks, seats, rng, until="round")
+            for viewer in range(players):
+                score = rng.randrange(40)
+                assert endgame._reveal_row(ks, viewer, score) == [1] + kernel_outcome(ks, viewer, score).figures()
+                compared += 1
+                lost += sum(ks.cards_lost[viewer]) > 0
+    assert compared > 400 and lost > 20  # discards and gold were met, not only quiet reveals
 
 
 def test_the_search_model_stays_simulated() -> None:

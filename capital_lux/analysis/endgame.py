@@ -52,7 +52,6 @@ from ..engine.kernel import (AGENT, AGENT_DRAW, B, CLERIC, CLERIC_COLOURS, COLOU
                              Y, KState)
 from ..engine.kernel_state import insort, total
 from ..players.policies import rule_index
-from .reveal import kernel_outcome
 
 if TYPE_CHECKING:
     from ..engine.views import PlayerView
@@ -140,7 +139,7 @@ class Search:
     # -- the tree ------------------------------------------------------------------------
     def _value(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         if ks.phase == OVER or ks.round != self.round:  # the reveal, read (not kept: what the round
-            return [1] + kernel_outcome(ks, self.viewer, self.score).figures()  # end cost is not in the key)
+            return _reveal_row(ks, self.viewer, self.score)  # end cost is not in the key)
         if ks.phase == GOLD:  # after one reveal: its gold decisions lead to positions met once
             return self._expand(ks, undealt, alive)
         key = _key(ks, undealt, alive)
@@ -205,7 +204,10 @@ class Search:
         size = undealt[seat]
         branches: list[tuple[int, list[int]]] = []
         home = ks.phase == ROUND_END
-        for hand, ways in _multisets(_counts(ks.deck), size):
+        hands = _multisets(_counts(ks.deck), size)
+        if home and sum(undealt) == size:  # the last cards dealt: only their totals matter from here
+            hands = _by_totals(hands)
+        for hand, ways in hands:
             child, left = ks.copy(), undealt[:]
             for kind in hand:
                 child.deck.remove(kind)
@@ -382,6 +384,39 @@ def _multisets(counts: dict[int, int], size: int) -> list[tuple[list[int], int]]
 
     extend(0, size, [], 1)
     return found
+
+
+def _by_totals(hands: list[tuple[list[int], int]]) -> list[tuple[list[int], int]]:
+    """``hands`` merged where they give a hometown the same total and number of cards in every
+    colour (what ``_key`` keeps of a hometown once every card is dealt): one hand of each,
+    with the ways of all."""
+    merged: dict[tuple[int, ...], tuple[list[int], int]] = {}
+    for hand, ways in hands:
+        totals = [0] * 8  # each colour's total, then its number of cards
+        for kind in hand:
+            totals[COLOUR_OF[kind]] += VALUE_OF[kind]
+            totals[4 + COLOUR_OF[kind]] += 1
+        key = tuple(totals)
+        found = merged.get(key)
+        merged[key] = (hand, ways) if found is None else (found[0], found[1] + ways)
+    return list(merged.values())
+
+
+def _reveal_row(ks: KState, viewer: int, score: int) -> list[int]:
+    """A value at the reveal: ``[1]`` and ``reveal.kernel_outcome(ks, viewer, score).figures()``,
+    reckoned here without building the ``Outcome`` (a search's leaves are most of its work)."""
+    home, lost, limits = ks.home[viewer], ks.points_lost[viewer], ks.reveal_limits
+    needed = [0, 0, 0, 0]
+    for c in range(4):
+        held = total(home[c]) + lost[c]
+        if held > 0 and held > limits[c]:  # ruling R7
+            needed[c] = held - limits[c]
+    spent = ks.gold_spent[viewer]
+    scores = kernel.scores(ks)
+    row = [1] + [int(n > 0) for n in needed] + ks.cards_lost[viewer][:] + lost[:] + needed
+    row += [int(any(needed)), int(sum(needed) <= ks.gold[viewer] + sum(spent)), scores[viewer] - score,
+            int(scores[viewer] >= max(scores))]
+    return row
 
 
 def _key(ks: KState, undealt: list[int], alive: tuple[int, ...]) -> tuple[object, ...]:
