@@ -304,15 +304,22 @@ class Search:
                     costs[4 * n + c] = held - shown[c]
             key = tuple(costs)
             counted[key] = counted.get(key, 0) + 1
-        return _mix([(times, self._settle(ks, sums, list(costs))) for costs, times in counted.items()], 1)
+        start = max(ks.starting, 0)
+        order = [(start + i) % n for i in range(n)]
+        bonus = [0] * n  # the bonus cards' points so far
+        for p in range(n):
+            for kind in ks.bonus[p]:
+                bonus[p] += VALUE_OF[kind]
+        if len(counted) == 1 and len(alive) == 1:
+            return self._settle(ks, sums, list(key), order, bonus)
+        return _mix([(times, self._settle(ks, sums, list(costs), order, bonus)) for costs, times in counted.items()], 1)
 
-    def _settle(self, ks: KState, sums: list[list[int]], costs: list[int]) -> list[int]:
+    def _settle(self, ks: KState, sums: list[list[int]], costs: list[int], order: list[int],
+                bonus: list[int]) -> list[int]:
         """``_settled`` for one cost of going over by seat and colour, and the viewer's need:
         the gold decisions made by the model (every choice of every seat, for the random
         model), the cards lost, the bonus cards, the scores."""
         n, viewer = ks.players, self.viewer
-        start = max(ks.starting, 0)
-        order = [(start + i) % n for i in range(n)]
         choices: list[list[tuple[int, ...]]] = []  # each seat's gold choices in turn order: none asked, one kept
         for p in order:
             cost, gold = costs[4 * p:4 * p + 4], ks.gold[p]
@@ -326,7 +333,6 @@ class Search:
         needed = costs[4 * n:]
         head = [int(k > 0) for k in needed]
         tail = [int(any(needed)), int(sum(needed) <= ks.gold[viewer] + sum(ks.gold_spent[viewer]))]
-        bonus = [sum(VALUE_OF[kind] for kind in ks.bonus[p]) for p in range(n)]
         branches: list[tuple[int, list[int]]] = []
         picked = [0] * n
         while True:  # every combination of the seats' choices, the last seat's fastest
@@ -345,26 +351,36 @@ class Search:
                         if p == viewer:
                             cards_lost[c] += len(ks.home[p][c])
                             points_lost[c] += sums[p][c]
-            scores = [sum(kept[p]) + gold_left[p] + bonus[p] for p in range(n)]
+            scores = [0] * n
+            for p in range(n):
+                town = kept[p]
+                scores[p] = town[0] + town[1] + town[2] + town[3] + gold_left[p] + bonus[p]
             for c in range(4):  # bonus cards: the highest first, ties share out in turn order (R3, R5)
                 cards = ks.capital[c]
-                best = max(kept[p][c] for p in range(n))
-                if best <= 0 or not cards:
+                if not cards:
+                    continue
+                best = 0
+                for p in range(n):
+                    if kept[p][c] > best:
+                        best = kept[p][c]
+                if best <= 0:
                     continue
                 k = len(cards) - 1
                 for p in order:
                     if kept[p][c] == best and k >= 0:
                         scores[p] += cards[k]
                         k -= 1
+            mine = scores[viewer]
             row = [1] + head + cards_lost + points_lost + needed + tail
-            row += [scores[viewer] - self.score, int(scores[viewer] >= max(scores))]
+            row.append(mine - self.score)
+            row.append(int(mine >= max(scores)))
             branches.append((1, row))
             i = n - 1
             while i >= 0 and picked[i] == len(choices[i]) - 1:
                 picked[i] = 0
                 i -= 1
             if i < 0:
-                return _mix(branches, len(branches))
+                return row if len(branches) == 1 else _mix(branches, len(branches))
             picked[i] += 1
 
     def _decide(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> None:
