@@ -19,6 +19,7 @@ from capital_lux.analysis.reveal import kernel_outcome
 from capital_lux.analysis.modifiers import modifier_posterior
 from capital_lux.analysis.risk import Estimate, example_view
 from capital_lux.engine import kernel
+from capital_lux.engine.cards import MODIFIERS
 from capital_lux.engine.errors import Cancelled
 from capital_lux.engine.state import AGENT
 from capital_lux.engine.views import PlayerView
@@ -110,6 +111,48 @@ def test_a_leaf_reads_the_reveal_as_the_outcome_does() -> None:
                 compared += 1
                 lost += sum(ks.cards_lost[viewer]) > 0
     assert compared > 400 and lost > 20  # discards and gold were met, not only quiet reveals
+
+
+@pytest.mark.parametrize("model", endgame.MODELS)
+def test_a_round_end_is_settled_as_the_kernel_plays_it(model: str) -> None:
+    """The search's own reckoning of a round end (``_settled``: gold decisions, cards lost,
+    bonus cards, scores, without a state copied per choice) against the kernel's round end
+    played through (``_reveal_in_kernel``), on random tables: hometowns and capitals from a
+    shuffled deck, modifiers known and hidden (negative limits over empty colours among
+    them), gold for some seats, every round, each seat as the viewer."""
+    rng, settled, gold_asked = random.Random(26), 0, 0
+    view = POSITIONS[0]
+    root = endgame.Root(view, [values for values, _ in modifier_posterior(view, "random").assignments])
+    for _ in range(400):
+        players = rng.choice((2, 3, 4))
+        ks = kernel.KState(players)
+        rng.shuffle(ks.deck)
+        ks.round, ks.phase, ks.starting = rng.randint(1, 3), endgame.ROUND_END, rng.randrange(players)
+        for town in ks.home:
+            for _ in range(rng.randrange(9)):
+                kind = ks.deck.pop()
+                town[kernel.COLOUR_OF[kind]].append(kernel.VALUE_OF[kind])
+        for _ in range(rng.randrange(10)):
+            kind = ks.deck.pop()
+            ks.capital[kernel.COLOUR_OF[kind]].append(kernel.VALUE_OF[kind])
+        for cards in [*ks.capital, *(colour for town in ks.home for colour in town)]:
+            cards.sort()
+        values = list(MODIFIERS)
+        rng.shuffle(values)
+        hidden = rng.randrange(3)
+        for k, value in enumerate(values[:rng.randrange(hidden, 5)]):
+            ks.mods[rng.randrange(4)].append((rng.randrange(players), endgame.HIDDEN - k if k < hidden else value))
+        ks.gold = [rng.choice((0, 0, 1, 2, 5)) for _ in range(players)]
+        ks.deck.sort()
+        root.assignments = [tuple(rng.sample(MODIFIERS, hidden)) for _ in range(3)]
+        root.hidden, root.score, root.ks.round = hidden, rng.randrange(40), ks.round
+        for viewer in range(players):
+            search = endgame.Search(root, viewer, model, 10**9, clock=lambda: 0.0)
+            alive = (0, 1, 2)
+            assert search._settled(ks, alive) == search._reveal_in_kernel(ks.copy(), [0] * players, alive)
+            settled += 1
+        gold_asked += any(ks.gold)
+    assert settled > 1000 and gold_asked > 200
 
 
 def test_the_search_model_stays_simulated() -> None:

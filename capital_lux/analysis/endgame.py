@@ -50,8 +50,10 @@ from ..engine.cards import COLOURS, MODIFIERS
 from ..engine.errors import Cancelled, PositionError, UsageError
 from ..engine.kernel import (AGENT, AGENT_DRAW, B, CLERIC, CLERIC_COLOURS, COLOUR_OF, G, GOLD, OVER, PLAY, VALUE_OF,
                              Y, KState)
-from ..engine.kernel_state import insort, total
+from ..engine.kernel_state import gold_choices, insort, total
+from ..engine.state import PHASES, ROUNDS
 from ..players.policies import rule_index
+from ..players.rule_of_thumb import Table, rule_decision
 
 if TYPE_CHECKING:
     from ..engine.views import PlayerView
@@ -142,19 +144,26 @@ class Search:
             return _reveal_row(ks, self.viewer, self.score)  # end cost is not in the key)
         if ks.phase == GOLD:  # after one reveal: its gold decisions lead to positions met once
             return self._expand(ks, undealt, alive)
+        if ks.phase == ROUND_END and not any(undealt):  # met twice about once in twenty: not worth a key
+            self._tick()
+            return self._reveal(ks, undealt, alive)
         key = _key(ks, undealt, alive)
         found = self.table.get(key)
         if found is not None:
             return found
+        self._tick()
+        value = self._expand(ks, undealt, alive)
+        self.table[key] = value
+        return value
+
+    def _tick(self) -> None:
+        """One more position valued; every ``CHECK_EVERY``, a look at the clock and ``should_stop``."""
         self.valued += 1
         if self.valued % CHECK_EVERY == 0:
             if self.clock() > self.deadline:
                 raise TooBig
             if self.should_stop is not None and self.should_stop():
                 raise Cancelled
-        value = self._expand(ks, undealt, alive)
-        self.table[key] = value
-        return value
 
     def _expand(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         phase, cur = ks.phase, ks.current
@@ -207,6 +216,16 @@ class Search:
         hands = _multisets(_counts(ks.deck), size)
         if home and sum(undealt) == size:  # the last cards dealt: only their totals matter from here
             hands = _by_totals(hands)
+            if _settles(ks, len(ks.deck) - size):  # each settled in place: into the hometown and back
+                town = ks.home[seat]
+                for hand, ways in hands:
+                    self._tick()
+                    for kind in hand:
+                        insort(town[COLOUR_OF[kind]], VALUE_OF[kind])
+                    branches.append((ways, self._settled(ks, alive)))
+                    for kind in hand:
+                        town[COLOUR_OF[kind]].remove(VALUE_OF[kind])
+                return _mix(branches, math.comb(len(ks.deck), size))
         for hand, ways in hands:
             child, left = ks.copy(), undealt[:]
             for kind in hand:
@@ -234,6 +253,12 @@ class Search:
 
     def _reveal(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         """The round end, for each alive assignment: the reveal shows every modifier."""
+        if _settles(ks, len(ks.deck)):
+            return self._settled(ks, alive)
+        return self._reveal_in_kernel(ks, undealt, alive)
+
+    def _reveal_in_kernel(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
+        """``_reveal`` played by the kernel's round end, gold decisions and next round."""
         branches: list[tuple[int, list[int]]] = []
         for a in alive:
             child = ks.copy() if len(alive) > 1 else ks
@@ -241,6 +266,122 @@ class Search:
             kernel.round_end(child)  # the reveal, then gold decisions if any
             branches.append((1, self._value(child, undealt, (a,))))
         return _mix(branches, 1)
+
+    def _settled(self, ks: KState, alive: tuple[int, ...]) -> list[int]:
+        """A round end with every card dealt, for each alive assignment of the hidden
+        modifiers, reckoned as ``kernel.round_end`` and ``kernel.finish_round`` would and read
+        as ``_reveal_row`` reads it, ``ks`` unchanged (``_reveal_in_kernel`` without a state
+        copied per gold choice). Assignments that leave every seat the same costs of going
+        over are one reckoning: nothing else of the limits is read."""
+        n, viewer = ks.players, self.viewer
+        sums = [[total(town[c]) for c in range(4)] for town in ks.home]
+        fixed = [total(cards) for cards in ks.capital]  # each limit but the hidden modifiers
+        hidden: list[list[int]] = [[], [], [], []]  # their places in an assignment, by colour
+        for c in range(4):
+            for _, value in ks.mods[c]:
+                if value <= HIDDEN:
+                    hidden[c].append(HIDDEN - value)
+                else:
+                    fixed[c] += value
+        lost = ks.points_lost[viewer]
+        counted: dict[tuple[int, ...], int] = {}
+        for a in alive:
+            values = self.values[a]
+            limits = fixed[:]
+            for c in range(4):
+                for k in hidden[c]:
+                    limits[c] += values[k]
+            shown = ks.reveal_limits or limits
+            costs = [0] * (4 * n + 4)  # each seat's cost of each colour over its limit, then the viewer's need
+            for p in range(n):
+                row = sums[p]
+                for c in range(4):
+                    if row[c] and row[c] > limits[c]:  # a colour with no cards never goes over (R7)
+                        costs[4 * p + c] = row[c] - limits[c]
+            for c in range(4):
+                held = sums[viewer][c] + lost[c]
+                if held > 0 and held > shown[c]:  # ruling R7
+                    costs[4 * n + c] = held - shown[c]
+            key = tuple(costs)
+            counted[key] = counted.get(key, 0) + 1
+        start = max(ks.starting, 0)
+        order = [(start + i) % n for i in range(n)]
+        bonus = [0] * n  # the bonus cards' points so far
+        for p in range(n):
+            for kind in ks.bonus[p]:
+                bonus[p] += VALUE_OF[kind]
+        if len(counted) == 1 and len(alive) == 1:
+            return self._settle(ks, sums, list(key), order, bonus)
+        return _mix([(times, self._settle(ks, sums, list(costs), order, bonus)) for costs, times in counted.items()], 1)
+
+    def _settle(self, ks: KState, sums: list[list[int]], costs: list[int], order: list[int],
+                bonus: list[int]) -> list[int]:
+        """``_settled`` for one cost of going over by seat and colour, and the viewer's need:
+        the gold decisions made by the model (every choice of every seat, for the random
+        model), the cards lost, the bonus cards, the scores."""
+        n, viewer = ks.players, self.viewer
+        choices: list[list[tuple[int, ...]]] = []  # each seat's gold choices in turn order: none asked, one kept
+        for p in order:
+            cost, gold = costs[4 * p:4 * p + 4], ks.gold[p]
+            asked = gold > 0 and any(0 < c <= gold for c in cost)  # kernel.round_end's queue
+            options: list[tuple[int, ...]] = gold_choices(cost, gold) if asked else [()]
+            if asked and self.rule:
+                limits = [float(sums[p][c] - cost[c]) for c in range(4)]  # all the rule reads of them
+                table = Table(p, sums, ks.capital, limits, ks.gold, ks.gold_pile, [], 0, 0)
+                options = [options[rule_decision(table, PHASES[GOLD], options, None)]]
+            choices.append(options)
+        needed = costs[4 * n:]
+        head = [int(k > 0) for k in needed]
+        tail = [int(any(needed)), int(sum(needed) <= ks.gold[viewer] + sum(ks.gold_spent[viewer]))]
+        branches: list[tuple[int, list[int]]] = []
+        picked = [0] * n
+        while True:  # every combination of the seats' choices, the last seat's fastest
+            cards_lost, points_lost = ks.cards_lost[viewer][:], ks.points_lost[viewer][:]
+            kept, gold_left = [row[:] for row in sums], ks.gold[:]
+            for i, p in enumerate(order):
+                saved = choices[i][picked[i]]
+                for c in range(4):
+                    over = costs[4 * p + c]
+                    if not over:
+                        continue
+                    if c in saved:
+                        gold_left[p] -= over
+                    else:
+                        kept[p][c] = 0
+                        if p == viewer:
+                            cards_lost[c] += len(ks.home[p][c])
+                            points_lost[c] += sums[p][c]
+            scores = [0] * n
+            for p in range(n):
+                town = kept[p]
+                scores[p] = town[0] + town[1] + town[2] + town[3] + gold_left[p] + bonus[p]
+            for c in range(4):  # bonus cards: the highest first, ties share out in turn order (R3, R5)
+                cards = ks.capital[c]
+                if not cards:
+                    continue
+                best = 0
+                for p in range(n):
+                    if kept[p][c] > best:
+                        best = kept[p][c]
+                if best <= 0:
+                    continue
+                k = len(cards) - 1
+                for p in order:
+                    if kept[p][c] == best and k >= 0:
+                        scores[p] += cards[k]
+                        k -= 1
+            mine = scores[viewer]
+            row = [1] + head + cards_lost + points_lost + needed + tail
+            row.append(mine - self.score)
+            row.append(int(mine >= max(scores)))
+            branches.append((1, row))
+            i = n - 1
+            while i >= 0 and picked[i] == len(choices[i]) - 1:
+                picked[i] = 0
+                i -= 1
+            if i < 0:
+                return row if len(branches) == 1 else _mix(branches, len(branches))
+            picked[i] += 1
 
     def _decide(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> None:
         """Make the seat to move's ``decision`` in place (as ``kernel.play_out`` does)."""
@@ -350,6 +491,12 @@ def _show(ks: KState, values: dict[int, int]) -> None:
                 above[i] = (owner, values[HIDDEN - value])
     if ks.pending is not None and ks.pending <= HIDDEN and HIDDEN - ks.pending in values:
         ks.pending = values[HIDDEN - ks.pending]
+
+
+def _settles(ks: KState, deck: int) -> bool:
+    """Whether ``Search._settle`` reckons this round end (a deck of ``deck`` cards left):
+    not when a next round would have no cards to deal and end at once (ruling R15)."""
+    return ks.round == ROUNDS or deck >= ks.players
 
 
 def _deck_size(ks: KState, undealt: list[int]) -> int:

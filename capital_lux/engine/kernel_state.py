@@ -339,9 +339,12 @@ def excess(ks: KState, seat: int, colour: int) -> int:
 
 def gold_options(ks: KState, seat: int) -> list[tuple[int, ...]]:
     """The engine's ``gold_options`` in its sorted order, as colour-index tuples."""
-    costs = [excess(ks, seat, c) for c in range(4)]
+    return gold_choices([excess(ks, seat, c) for c in range(4)], ks.gold[seat])
+
+
+def gold_choices(costs: list[int], gold: int) -> list[tuple[int, ...]]:
+    """``gold_options`` of a seat whose colours cost ``costs`` (0: not over) and who holds ``gold``."""
     exceeding = [c for c in range(4) if costs[c]]
-    gold = ks.gold[seat]
     return sorted(
         combo for size in range(len(exceeding) + 1) for combo in combinations(exceeding, size)
         if sum(costs[c] for c in combo) <= gold
