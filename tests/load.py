@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import psutil
 
@@ -118,10 +119,12 @@ async def _classroom(url: str, sessions: int, players: int, timeout_ms: float) -
 
 
 def classroom(sessions: int = 20, players: int = 2, timeout_ms: float = 300_000,
-              log_path: Path | None = None) -> dict[str, Any]:
+              log_path: Path | None = None, pool: int | None = None) -> dict[str, Any]:
     """Run ``sessions`` concurrent whole games against one Voila and summarise them
-    (Voila's log in ``log_path``, if given)."""
-    with voila_server(log_path, timeout=120) as url:
+    (Voila's log in ``log_path``, if given; with ``pool``, that many kernels preheated and
+    ready before the class arrives, Voila's log then not kept)."""
+    served: AbstractContextManager[str] = voila_server(log_path, timeout=120) if pool is None else pooled_server(pool)
+    with served as url:
         start = time.perf_counter()
         results, memory = asyncio.run(_classroom(url, sessions, players, timeout_ms))
         wall = time.perf_counter() - start
@@ -217,25 +220,14 @@ def kernels_busy(seconds: float = 2.0) -> bool:
     return used() - before >= 0.1
 
 
-def server_share(sessions: int, pool: int | None = None, settings: tuple[str, ...] = (),
-                 name: str | None = None) -> dict[str, float]:
-    """The server's part of a class arriving at once, without browsers: ``sessions`` requests of
-    the tutor page together, each starting a kernel that runs the notebook before the page is
-    sent; seconds until each page has arrived whole. (In a class each learner's browser runs on
-    their own machine; here the browsers of ``classroom`` share the server's two cores.)
-    ``pool``: that many kernels preheated before the class arrives (voila.json's otherwise);
-    ``settings``: more of the server's, the figures then named ``name``."""
+@contextmanager
+def pooled_server(pool: int | None = None, settings: tuple[str, ...] = ()) -> Iterator[str]:
+    """The tutor served (``UNPACED`` and ``settings``), with ``pool`` kernels preheated (voila.json's
+    otherwise); yields its URL once the pool is filled and its kernels have finished starting,
+    as a class would find it (``make class --learners=N`` preheats N)."""
     import tempfile
-    import urllib.request
-    from concurrent.futures import ThreadPoolExecutor
 
     from browser import UNPACED
-
-    def fetch(url: str) -> float:
-        start = time.perf_counter()
-        with urllib.request.urlopen(url, timeout=600) as answer:
-            answer.read()
-        return time.perf_counter() - start
 
     options = ((UNPACED,) if pool is None else (UNPACED, f"--VoilaConfiguration.default_pool_size={pool}")) + settings
     with tempfile.TemporaryDirectory() as folder:
@@ -246,9 +238,30 @@ def server_share(sessions: int, pool: int | None = None, settings: tuple[str, ..
                 time.sleep(1)  # the class arrives once its kernels are ready:
             while time.monotonic() < deadline and kernels_busy():  # "filled" is logged while they still start
                 pass
-            with ThreadPoolExecutor(sessions) as threads:
-                seconds = list(threads.map(fetch, [f"{url}?players=2&seed={i}&bots=random" for i in range(sessions)]))
-            memory = kernel_memory_mib()
+            yield url
+
+
+def server_share(sessions: int, pool: int | None = None, settings: tuple[str, ...] = (),
+                 name: str | None = None) -> dict[str, float]:
+    """The server's part of a class arriving at once, without browsers: ``sessions`` requests of
+    the tutor page together, each starting a kernel that runs the notebook before the page is
+    sent; seconds until each page has arrived whole. (In a class each learner's browser runs on
+    their own machine; here the browsers of ``classroom`` share the server's two cores.)
+    ``pool``: that many kernels preheated before the class arrives (voila.json's otherwise);
+    ``settings``: more of the server's, the figures then named ``name``."""
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    def fetch(url: str) -> float:
+        start = time.perf_counter()
+        with urllib.request.urlopen(url, timeout=600) as answer:
+            answer.read()
+        return time.perf_counter() - start
+
+    with pooled_server(pool, settings) as url:
+        with ThreadPoolExecutor(sessions) as threads:
+            seconds = list(threads.map(fetch, [f"{url}?players=2&seed={i}&bots=random" for i in range(sessions)]))
+        memory = kernel_memory_mib()
     name = name or ("server" if pool is None else f"server_pool_{pool}")
     return {f"{name}_page_seconds_median": round(statistics.median(seconds), 1),
             f"{name}_page_seconds_p90": round(statistics.quantiles(seconds, n=10)[-1], 1),
@@ -260,7 +273,7 @@ def figures(sessions: int = 20) -> dict[str, float]:
     """Bench figures for ``python -m capital_lux bench load``: one page against the blank app,
     then ``sessions`` learners at once."""
     alone = {**single_page(), **server_share(sessions), **server_share(sessions, pool=sessions)}
-    run = classroom(sessions)
+    run = classroom(sessions, pool=sessions)  # as ``make class --learners=N`` serves them
     times = [r["seconds"] for r in run["sessions"]]
     memory = run["kernel_memory_mib"]
     interactive = [r["load_seconds"] for r in run["sessions"]]
