@@ -217,12 +217,14 @@ class Search:
         if home and sum(undealt) == size:  # the last cards dealt: only their totals matter from here
             hands = _by_totals(hands)
             if _settles(ks, len(ks.deck) - size):  # each settled in place: into the hometown and back
-                town = ks.home[seat]
+                town, limits = ks.home[seat], self._limits(ks, alive)
+                sums = [[total(cards) for cards in each] for each in ks.home]  # the other seats' stay
                 for hand, ways in hands:
                     self._tick()
                     for kind in hand:
                         insort(town[COLOUR_OF[kind]], VALUE_OF[kind])
-                    branches.append((ways, self._settled(ks, alive)))
+                    sums[seat] = [total(town[0]), total(town[1]), total(town[2]), total(town[3])]
+                    branches.append((ways, self._settled(ks, sums, limits)))
                     for kind in hand:
                         town[COLOUR_OF[kind]].remove(VALUE_OF[kind])
                 return _mix(branches, math.comb(len(ks.deck), size))
@@ -254,7 +256,7 @@ class Search:
     def _reveal(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         """The round end, for each alive assignment: the reveal shows every modifier."""
         if _settles(ks, len(ks.deck)):
-            return self._settled(ks, alive)
+            return self._settled(ks, [[total(cards) for cards in each] for each in ks.home], self._limits(ks, alive))
         return self._reveal_in_kernel(ks, undealt, alive)
 
     def _reveal_in_kernel(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
@@ -267,14 +269,8 @@ class Search:
             branches.append((1, self._value(child, undealt, (a,))))
         return _mix(branches, 1)
 
-    def _settled(self, ks: KState, alive: tuple[int, ...]) -> list[int]:
-        """A round end with every card dealt, for each alive assignment of the hidden
-        modifiers, reckoned as ``kernel.round_end`` and ``kernel.finish_round`` would and read
-        as ``_reveal_row`` reads it, ``ks`` unchanged (``_reveal_in_kernel`` without a state
-        copied per gold choice). Assignments that leave every seat the same costs of going
-        over are one reckoning: nothing else of the limits is read."""
-        n, viewer = ks.players, self.viewer
-        sums = [[total(town[c]) for c in range(4)] for town in ks.home]
+    def _limits(self, ks: KState, alive: tuple[int, ...]) -> list[list[int]]:
+        """The capital's totals at the reveal (the hometowns' limits), for each alive assignment."""
         fixed = [total(cards) for cards in ks.capital]  # each limit but the hidden modifiers
         hidden: list[list[int]] = [[], [], [], []]  # their places in an assignment, by colour
         for c in range(4):
@@ -283,14 +279,26 @@ class Search:
                     hidden[c].append(HIDDEN - value)
                 else:
                     fixed[c] += value
-        lost = ks.points_lost[viewer]
-        counted: dict[tuple[int, ...], int] = {}
+        found = []
         for a in alive:
-            values = self.values[a]
-            limits = fixed[:]
+            values, limits = self.values[a], fixed[:]
             for c in range(4):
                 for k in hidden[c]:
                     limits[c] += values[k]
+            found.append(limits)
+        return found
+
+    def _settled(self, ks: KState, sums: list[list[int]], by_assignment: list[list[int]]) -> list[int]:
+        """A round end with every card dealt (the hometowns' colour totals ``sums``), for each
+        alive assignment of the hidden modifiers (its limits in ``by_assignment``), reckoned as
+        ``kernel.round_end`` and ``kernel.finish_round`` would and read as ``_reveal_row``
+        reads it, ``ks`` unchanged (``_reveal_in_kernel`` without a state copied per gold
+        choice). Assignments that leave every seat the same costs of going over are one
+        reckoning: nothing else of the limits is read."""
+        n, viewer = ks.players, self.viewer
+        lost = ks.points_lost[viewer]
+        counted: dict[tuple[int, ...], int] = {}
+        for limits in by_assignment:
             shown = ks.reveal_limits or limits
             costs = [0] * (4 * n + 4)  # each seat's cost of each colour over its limit, then the viewer's need
             for p in range(n):
@@ -310,7 +318,7 @@ class Search:
         for p in range(n):
             for kind in ks.bonus[p]:
                 bonus[p] += VALUE_OF[kind]
-        if len(counted) == 1 and len(alive) == 1:
+        if len(counted) == 1 and len(by_assignment) == 1:
             return self._settle(ks, sums, list(key), order, bonus)
         return _mix([(times, self._settle(ks, sums, list(costs), order, bonus)) for costs, times in counted.items()], 1)
 
