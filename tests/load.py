@@ -102,7 +102,8 @@ def kernel_memory_mib() -> list[float]:
     return kernels
 
 
-async def _classroom(url: str, sessions: int, players: int, timeout_ms: float) -> tuple[list[dict[str, Any]], list[float]]:
+async def _classroom(url: str, sessions: int, players: int,
+                     timeout_ms: float) -> tuple[list[dict[str, Any] | BaseException], list[float]]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
@@ -110,7 +111,8 @@ async def _classroom(url: str, sessions: int, players: int, timeout_ms: float) -
         try:
             loading = asyncio.Semaphore(sessions)
             results = await asyncio.gather(
-                *(play_session(browser, url, players, seed, timeout_ms, loading) for seed in range(sessions))
+                *(play_session(browser, url, players, seed, timeout_ms, loading) for seed in range(sessions)),
+                return_exceptions=True,  # a page that never answered is counted, not the end of the run
             )
             memory = kernel_memory_mib()  # pages closed, kernels not yet culled
         finally:
@@ -126,11 +128,13 @@ def classroom(sessions: int = 20, players: int = 2, timeout_ms: float = 300_000,
     served: AbstractContextManager[str] = voila_server(log_path, timeout=120) if pool is None else pooled_server(pool)
     with served as url:
         start = time.perf_counter()
-        results, memory = asyncio.run(_classroom(url, sessions, players, timeout_ms))
+        outcomes, memory = asyncio.run(_classroom(url, sessions, players, timeout_ms))
         wall = time.perf_counter() - start
+    results = [r for r in outcomes if isinstance(r, dict)]
     per_decision = [r["seconds"] / max(r["decisions"], 1) for r in results]
     return {
-        "sessions": results,
+        "sessions": results,  # the games that finished
+        "failed": [f"{type(r).__name__}: {str(r).splitlines()[0]}" for r in outcomes if not isinstance(r, dict)],
         "wall_seconds": wall,
         "seconds_per_decision": per_decision,
         "kernel_memory_mib": memory,
@@ -274,12 +278,16 @@ def figures(sessions: int = 20) -> dict[str, float]:
     then ``sessions`` learners at once."""
     alone = {**single_page(), **server_share(sessions), **server_share(sessions, pool=sessions)}
     run = classroom(sessions, pool=sessions)  # as ``make class --learners=N`` serves them
+    if not run["sessions"]:
+        return {**alone, "sessions": float(sessions), "sessions_failed": float(len(run["failed"])),
+                "wall_seconds": round(run["wall_seconds"], 1)}
     times = [r["seconds"] for r in run["sessions"]]
     memory = run["kernel_memory_mib"]
     interactive = [r["load_seconds"] for r in run["sessions"]]
     return {
         **alone,
         "sessions": float(sessions),
+        "sessions_failed": float(len(run["failed"])),  # not interactive, or not finished, within the timeout
         "wall_seconds": round(run["wall_seconds"], 1),
         "session_seconds_median": round(statistics.median(times), 1),
         "session_seconds_max": round(max(times), 1),
