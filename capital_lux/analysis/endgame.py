@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from itertools import product
 from typing import TYPE_CHECKING, Callable, Final, Sequence
 
 from ..engine.cards import N_
@@ -54,6 +55,7 @@ from ..engine.kernel_state import gold_choices, insort, total
 from ..engine.state import PHASES, ROUNDS
 from ..players.policies import rule_index
 from ..players.rule_of_thumb import Table, rule_decision
+from .reveal import kernel_outcome
 
 if TYPE_CHECKING:
     from ..engine.views import PlayerView
@@ -125,6 +127,9 @@ class Search:
         self.round = root.ks.round
         self.score = root.score
         self.values = root.assignments
+        n, start = root.ks.players, max(root.ks.starting, 0)  # neither changes before the reveal
+        self.order = [(start + i) % n for i in range(n)]  # turn order from the starting player
+        self.bonus = [sum(VALUE_OF[kind] for kind in cards) for cards in root.ks.bonus]  # bonus points so far
 
     def figures(self, first: kernel.Decision | None = None) -> tuple[int, list[int]]:
         """The expectation of every figure at the reveal, as a denominator and numerators,
@@ -141,7 +146,7 @@ class Search:
     # -- the tree ------------------------------------------------------------------------
     def _value(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         if ks.phase == OVER or ks.round != self.round:  # the reveal, read (not kept: what the round
-            return _reveal_row(ks, self.viewer, self.score)  # end cost is not in the key)
+            return [1] + kernel_outcome(ks, self.viewer, self.score).figures()  # end cost is not in the key)
         if ks.phase == GOLD:  # after one reveal: its gold decisions lead to positions met once
             return self._expand(ks, undealt, alive)
         if ks.phase == ROUND_END and not any(undealt):  # met twice about once in twenty: not worth a key
@@ -218,7 +223,7 @@ class Search:
             hands = _by_totals(hands)
             if _settles(ks, len(ks.deck) - size):  # each settled in place: into the hometown and back
                 town, limits = ks.home[seat], self._limits(ks, alive)
-                sums = [[total(cards) for cards in each] for each in ks.home]  # the other seats' stay
+                sums = kernel.home_totals(ks.home)  # the other seats' stay
                 for hand, ways in hands:
                     self._tick()
                     for kind in hand:
@@ -256,7 +261,7 @@ class Search:
     def _reveal(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         """The round end, for each alive assignment: the reveal shows every modifier."""
         if _settles(ks, len(ks.deck)):
-            return self._settled(ks, [[total(cards) for cards in each] for each in ks.home], self._limits(ks, alive))
+            return self._settled(ks, kernel.home_totals(ks.home), self._limits(ks, alive))
         return self._reveal_in_kernel(ks, undealt, alive)
 
     def _reveal_in_kernel(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
@@ -291,7 +296,7 @@ class Search:
     def _settled(self, ks: KState, sums: list[list[int]], by_assignment: list[list[int]]) -> list[int]:
         """A round end with every card dealt (the hometowns' colour totals ``sums``), for each
         alive assignment of the hidden modifiers (its limits in ``by_assignment``), reckoned as
-        ``kernel.round_end`` and ``kernel.finish_round`` would and read as ``_reveal_row``
+        ``kernel.round_end`` and ``kernel.finish_round`` would and read as ``kernel_outcome``
         reads it, ``ks`` unchanged (``_reveal_in_kernel`` without a state copied per gold
         choice). Assignments that leave every seat the same costs of going over are one
         reckoning: nothing else of the limits is read."""
@@ -312,22 +317,14 @@ class Search:
                     costs[4 * n + c] = held - shown[c]
             key = tuple(costs)
             counted[key] = counted.get(key, 0) + 1
-        start = max(ks.starting, 0)
-        order = [(start + i) % n for i in range(n)]
-        bonus = [0] * n  # the bonus cards' points so far
-        for p in range(n):
-            for kind in ks.bonus[p]:
-                bonus[p] += VALUE_OF[kind]
-        if len(counted) == 1 and len(by_assignment) == 1:
-            return self._settle(ks, sums, list(key), order, bonus)
-        return _mix([(times, self._settle(ks, sums, list(costs), order, bonus)) for costs, times in counted.items()], 1)
+        settled = [(times, self._settle(ks, sums, list(costs))) for costs, times in counted.items()]
+        return settled[0][1] if len(by_assignment) == 1 else _mix(settled, 1)
 
-    def _settle(self, ks: KState, sums: list[list[int]], costs: list[int], order: list[int],
-                bonus: list[int]) -> list[int]:
+    def _settle(self, ks: KState, sums: list[list[int]], costs: list[int]) -> list[int]:
         """``_settled`` for one cost of going over by seat and colour, and the viewer's need:
         the gold decisions made by the model (every choice of every seat, for the random
         model), the cards lost, the bonus cards, the scores."""
-        n, viewer = ks.players, self.viewer
+        n, viewer, order = ks.players, self.viewer, self.order
         choices: list[list[tuple[int, ...]]] = []  # each seat's gold choices in turn order: none asked, one kept
         for p in order:
             cost, gold = costs[4 * p:4 * p + 4], ks.gold[p]
@@ -342,17 +339,15 @@ class Search:
         head = [int(k > 0) for k in needed]
         tail = [int(any(needed)), int(sum(needed) <= ks.gold[viewer] + sum(ks.gold_spent[viewer]))]
         branches: list[tuple[int, list[int]]] = []
-        picked = [0] * n
-        while True:  # every combination of the seats' choices, the last seat's fastest
+        for saved in product(*choices):  # every combination of the seats' choices (one each but for random gold)
             cards_lost, points_lost = ks.cards_lost[viewer][:], ks.points_lost[viewer][:]
             kept, gold_left = [row[:] for row in sums], ks.gold[:]
             for i, p in enumerate(order):
-                saved = choices[i][picked[i]]
                 for c in range(4):
                     over = costs[4 * p + c]
                     if not over:
                         continue
-                    if c in saved:
+                    if c in saved[i]:
                         gold_left[p] -= over
                     else:
                         kept[p][c] = 0
@@ -362,7 +357,7 @@ class Search:
             scores = [0] * n
             for p in range(n):
                 town = kept[p]
-                scores[p] = town[0] + town[1] + town[2] + town[3] + gold_left[p] + bonus[p]
+                scores[p] = town[0] + town[1] + town[2] + town[3] + gold_left[p] + self.bonus[p]
             for c in range(4):  # bonus cards: the highest first, ties share out in turn order (R3, R5)
                 cards = ks.capital[c]
                 if not cards:
@@ -383,13 +378,7 @@ class Search:
             row.append(mine - self.score)
             row.append(int(mine >= max(scores)))
             branches.append((1, row))
-            i = n - 1
-            while i >= 0 and picked[i] == len(choices[i]) - 1:
-                picked[i] = 0
-                i -= 1
-            if i < 0:
-                return row if len(branches) == 1 else _mix(branches, len(branches))
-            picked[i] += 1
+        return branches[0][1] if len(branches) == 1 else _mix(branches, len(branches))
 
     def _decide(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> None:
         """Make the seat to move's ``decision`` in place (as ``kernel.play_out`` does)."""
@@ -555,23 +544,6 @@ def _by_totals(hands: list[tuple[list[int], int]]) -> list[tuple[list[int], int]
         found = merged.get(key)
         merged[key] = (hand, ways) if found is None else (found[0], found[1] + ways)
     return list(merged.values())
-
-
-def _reveal_row(ks: KState, viewer: int, score: int) -> list[int]:
-    """A value at the reveal: ``[1]`` and ``reveal.kernel_outcome(ks, viewer, score).figures()``,
-    reckoned here without building the ``Outcome`` (a search's leaves are most of its work)."""
-    home, lost, limits = ks.home[viewer], ks.points_lost[viewer], ks.reveal_limits
-    needed = [0, 0, 0, 0]
-    for c in range(4):
-        held = total(home[c]) + lost[c]
-        if held > 0 and held > limits[c]:  # ruling R7
-            needed[c] = held - limits[c]
-    spent = ks.gold_spent[viewer]
-    scores = kernel.scores(ks)
-    row = [1] + [int(n > 0) for n in needed] + ks.cards_lost[viewer][:] + lost[:] + needed
-    row += [int(any(needed)), int(sum(needed) <= ks.gold[viewer] + sum(spent)), scores[viewer] - score,
-            int(scores[viewer] >= max(scores))]
-    return row
 
 
 def _key(ks: KState, undealt: list[int], alive: tuple[int, ...]) -> tuple[object, ...]:

@@ -452,7 +452,7 @@ def round_end(ks: KState) -> None:
     tops = limits(ks)
     if not ks.reveal_limits:
         ks.reveal_limits = tops
-    sums = _sums(home)
+    sums = home_totals(home)
     queue: list[int] = []
     gold = ks.gold
     for p in _ORDERS[n][max(ks.starting, 0)]:  # asked only if it can pay (R6, R21)
@@ -481,7 +481,7 @@ def finish_round(ks: KState, tops: list[int] | None = None, sums: list[list[int]
         tops = limits(ks)
     home, capital, choices = ks.home, ks.capital, ks.gold_choices
     if sums is None:
-        sums = _sums(home)
+        sums = home_totals(home)
     discarded = False
     for p in order:
         row = sums[p]
@@ -544,7 +544,7 @@ def finish_round(ks: KState, tops: list[int] | None = None, sums: list[list[int]
     _start_round(ks, ks.round + 1)
 
 
-def _sums(home: list[list[list[int]]]) -> list[list[int]]:
+def home_totals(home: list[list[list[int]]]) -> list[list[int]]:
     """Each seat's hometown totals by colour."""
     sums = []
     for town in home:
