@@ -129,6 +129,7 @@ class Search:
         self.values = root.assignments
         n, start = root.ks.players, max(root.ks.starting, 0)  # neither changes before the reveal
         self.order = [(start + i) % n for i in range(n)]  # turn order from the starting player
+        self.viewer_at = self.order.index(viewer)
         self.bonus = [sum(VALUE_OF[kind] for kind in cards) for cards in root.ks.bonus]  # bonus points so far
 
     def figures(self, first: kernel.Decision | None = None) -> tuple[int, list[int]]:
@@ -274,8 +275,9 @@ class Search:
             branches.append((1, self._value(child, undealt, (a,))))
         return _mix(branches, 1)
 
-    def _limits(self, ks: KState, alive: tuple[int, ...]) -> list[list[int]]:
-        """The capital's totals at the reveal (the hometowns' limits), for each alive assignment."""
+    def _limits(self, ks: KState, alive: tuple[int, ...]) -> list[tuple[int, list[int]]]:
+        """The capital's totals at the reveal (the hometowns' limits), each with the number of
+        alive assignments of the hidden modifiers that give it."""
         fixed = [total(cards) for cards in ks.capital]  # each limit but the hidden modifiers
         hidden: list[list[int]] = [[], [], [], []]  # their places in an assignment, by colour
         for c in range(4):
@@ -284,26 +286,27 @@ class Search:
                     hidden[c].append(HIDDEN - value)
                 else:
                     fixed[c] += value
-        found = []
+        counted: dict[tuple[int, ...], int] = {}
         for a in alive:
             values, limits = self.values[a], fixed[:]
             for c in range(4):
                 for k in hidden[c]:
                     limits[c] += values[k]
-            found.append(limits)
-        return found
+            key = tuple(limits)
+            counted[key] = counted.get(key, 0) + 1
+        return [(times, list(limits)) for limits, times in counted.items()]
 
-    def _settled(self, ks: KState, sums: list[list[int]], by_assignment: list[list[int]]) -> list[int]:
+    def _settled(self, ks: KState, sums: list[list[int]], by_limits: list[tuple[int, list[int]]]) -> list[int]:
         """A round end with every card dealt (the hometowns' colour totals ``sums``), for each
-        alive assignment of the hidden modifiers (its limits in ``by_assignment``), reckoned as
-        ``kernel.round_end`` and ``kernel.finish_round`` would and read as ``kernel_outcome``
-        reads it, ``ks`` unchanged (``_reveal_in_kernel`` without a state copied per gold
-        choice). Assignments that leave every seat the same costs of going over are one
-        reckoning: nothing else of the limits is read."""
+        alive assignment of the hidden modifiers (``by_limits``: the limits they give, each
+        with how many give it), reckoned as ``kernel.round_end`` and ``kernel.finish_round``
+        would and read as ``kernel_outcome`` reads it, ``ks`` unchanged (``_reveal_in_kernel``
+        without a state copied per gold choice). Limits that leave every seat the same costs
+        of going over are one reckoning: nothing else of the limits is read."""
         n, viewer = ks.players, self.viewer
         lost = ks.points_lost[viewer]
         counted: dict[tuple[int, ...], int] = {}
-        for limits in by_assignment:
+        for times, limits in by_limits:
             shown = ks.reveal_limits or limits
             costs = [0] * (4 * n + 4)  # each seat's cost of each colour over its limit, then the viewer's need
             for p in range(n):
@@ -316,17 +319,17 @@ class Search:
                 if held > 0 and held > shown[c]:  # ruling R7
                     costs[4 * n + c] = held - shown[c]
             key = tuple(costs)
-            counted[key] = counted.get(key, 0) + 1
+            counted[key] = counted.get(key, 0) + times
         settled = [(times, self._settle(ks, sums, list(costs))) for costs, times in counted.items()]
-        return settled[0][1] if len(by_assignment) == 1 else _mix(settled, 1)
+        return settled[0][1] if len(settled) == 1 and settled[0][0] == 1 else _mix(settled, 1)
 
     def _settle(self, ks: KState, sums: list[list[int]], costs: list[int]) -> list[int]:
         """``_settled`` for one cost of going over by seat and colour, and the viewer's need:
         the gold decisions made by the model (every choice of every seat, for the random
         model), the cards lost, the bonus cards, the scores."""
         n, viewer, order = ks.players, self.viewer, self.order
-        choices: list[list[tuple[int, ...]]] = []  # each seat's gold choices in turn order: none asked, one kept
-        for p in order:
+        outcomes: list[list[tuple[list[int], int]]] = []  # in turn order, each seat's kept totals and gold
+        for p in order:  # left after each of its gold choices: none asked, one kept
             cost, gold = costs[4 * p:4 * p + 4], ks.gold[p]
             asked = gold > 0 and any(0 < c <= gold for c in cost)  # kernel.round_end's queue
             options: list[tuple[int, ...]] = gold_choices(cost, gold) if asked else [()]
@@ -334,51 +337,61 @@ class Search:
                 limits = [float(sums[p][c] - cost[c]) for c in range(4)]  # all the rule reads of them
                 table = Table(p, sums, ks.capital, limits, ks.gold, ks.gold_pile, [], 0, 0)
                 options = [options[rule_decision(table, PHASES[GOLD], options, None)]]
-            choices.append(options)
-        needed = costs[4 * n:]
-        head = [int(k > 0) for k in needed]
-        tail = [int(any(needed)), int(sum(needed) <= ks.gold[viewer] + sum(ks.gold_spent[viewer]))]
-        branches: list[tuple[int, list[int]]] = []
-        for saved in product(*choices):  # every combination of the seats' choices (one each but for random gold)
-            cards_lost, points_lost = ks.cards_lost[viewer][:], ks.points_lost[viewer][:]
-            kept, gold_left = [row[:] for row in sums], ks.gold[:]
-            for i, p in enumerate(order):
+            seat: list[tuple[list[int], int]] = []
+            for saved in options:
+                kept, left = sums[p][:], gold
                 for c in range(4):
-                    over = costs[4 * p + c]
-                    if not over:
-                        continue
-                    if c in saved[i]:
-                        gold_left[p] -= over
-                    else:
-                        kept[p][c] = 0
-                        if p == viewer:
-                            cards_lost[c] += len(ks.home[p][c])
-                            points_lost[c] += sums[p][c]
+                    if cost[c]:
+                        if c in saved:
+                            left -= cost[c]
+                        else:
+                            kept[c] = 0
+                seat.append((kept, left))
+            outcomes.append(seat)
+        needed, home = costs[4 * n:], ks.home[viewer]
+        varying = [0] * 10  # summed over the combinations: cards and points lost, score change, ahead
+        combinations = 0
+        for combo in product(*outcomes):  # every combination of the seats' choices (one each but for random gold)
+            combinations += 1
             scores = [0] * n
-            for p in range(n):
-                town = kept[p]
-                scores[p] = town[0] + town[1] + town[2] + town[3] + gold_left[p] + self.bonus[p]
+            for i, p in enumerate(order):
+                town, left = combo[i]
+                scores[p] = town[0] + town[1] + town[2] + town[3] + left + self.bonus[p]
             for c in range(4):  # bonus cards: the highest first, ties share out in turn order (R3, R5)
                 cards = ks.capital[c]
                 if not cards:
                     continue
                 best = 0
-                for p in range(n):
-                    if kept[p][c] > best:
-                        best = kept[p][c]
+                for town, _ in combo:
+                    if town[c] > best:
+                        best = town[c]
                 if best <= 0:
                     continue
                 k = len(cards) - 1
-                for p in order:
-                    if kept[p][c] == best and k >= 0:
+                for i, p in enumerate(order):
+                    if combo[i][0][c] == best and k >= 0:
                         scores[p] += cards[k]
                         k -= 1
+            kept = combo[self.viewer_at][0]
+            for c in range(4):
+                if costs[4 * viewer + c] and not kept[c]:  # over and not kept with gold: lost
+                    varying[c] += len(home[c])
+                    varying[4 + c] += sums[viewer][c]
             mine = scores[viewer]
-            row = [1] + head + cards_lost + points_lost + needed + tail
-            row.append(mine - self.score)
-            row.append(int(mine >= max(scores)))
-            branches.append((1, row))
-        return branches[0][1] if len(branches) == 1 else _mix(branches, len(branches))
+            varying[8] += mine - self.score
+            varying[9] += int(mine >= max(scores))
+        row = [combinations]
+        row += [combinations * int(k > 0) for k in needed]
+        row += [combinations * ks.cards_lost[viewer][c] + varying[c] for c in range(4)]
+        row += [combinations * ks.points_lost[viewer][c] + varying[4 + c] for c in range(4)]
+        row += [combinations * k for k in needed]
+        row += [combinations * int(any(needed)), combinations * int(sum(needed) <= ks.gold[viewer] + sum(ks.gold_spent[viewer]))]
+        row += [varying[8], varying[9]]
+        if combinations > 1:
+            divisor = math.gcd(*row)
+            if divisor > 1:
+                row = [k // divisor for k in row]
+        return row
 
     def _decide(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> None:
         """Make the seat to move's ``decision`` in place (as ``kernel.play_out`` does)."""
