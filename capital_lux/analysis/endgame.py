@@ -124,6 +124,7 @@ class Search:
         self.deadline, self.clock, self.should_stop = deadline, clock, should_stop
         self.table: dict[tuple[object, ...], list[int]] = {}
         self.valued = 0  # positions valued (not found in the table)
+        self.asked: dict[tuple[int, ...], list[tuple[list[int], int]]] = {}  # a seat's gold choices, by what they read
         self.round = root.ks.round
         self.score = root.score
         self.values = root.assignments
@@ -331,22 +332,18 @@ class Search:
         outcomes: list[list[tuple[list[int], int]]] = []  # in turn order, each seat's kept totals and gold
         for p in order:  # left after each of its gold choices: none asked, one kept
             cost, gold = costs[4 * p:4 * p + 4], ks.gold[p]
-            asked = gold > 0 and any(0 < c <= gold for c in cost)  # kernel.round_end's queue
-            options: list[tuple[int, ...]] = gold_choices(cost, gold) if asked else [()]
-            if asked and self.rule:
-                limits = [float(sums[p][c] - cost[c]) for c in range(4)]  # all the rule reads of them
-                table = Table(p, sums, ks.capital, limits, ks.gold, ks.gold_pile, [], 0, 0)
-                options = [options[rule_decision(table, PHASES[GOLD], options, None)]]
-            seat: list[tuple[list[int], int]] = []
-            for saved in options:
-                kept, left = sums[p][:], gold
+            if not (gold > 0 and any(0 < c <= gold for c in cost)):  # not in kernel.round_end's queue
+                kept = sums[p][:]
                 for c in range(4):
                     if cost[c]:
-                        if c in saved:
-                            left -= cost[c]
-                        else:
-                            kept[c] = 0
-                seat.append((kept, left))
+                        kept[c] = 0
+                outcomes.append([(kept, gold)])
+                continue
+            key = (gold, *sums[p], *cost)  # all a seat's choices read (the rule of thumb's too: its own totals
+            seat = self.asked.get(key)  # and costs), met again at many round ends
+            if seat is None:
+                seat = self._choices(ks, sums, p, cost, gold)
+                self.asked[key] = seat
             outcomes.append(seat)
         needed, home = costs[4 * n:], ks.home[viewer]
         varying = [0] * 10  # summed over the combinations: cards and points lost, score change, ahead
@@ -392,6 +389,27 @@ class Search:
             if divisor > 1:
                 row = [k // divisor for k in row]
         return row
+
+    def _choices(self, ks: KState, sums: list[list[int]], p: int, cost: list[int],
+                 gold: int) -> list[tuple[list[int], int]]:
+        """Seat ``p``'s hometown totals kept and gold left after each gold choice the model makes
+        when asked (every choice at random, the rule of thumb's one)."""
+        options = gold_choices(cost, gold)
+        if self.rule:
+            limits = [float(sums[p][c] - cost[c]) for c in range(4)]  # all the rule reads of them
+            table = Table(p, sums, ks.capital, limits, ks.gold, ks.gold_pile, [], 0, 0)
+            options = [options[rule_decision(table, PHASES[GOLD], options, None)]]
+        seat: list[tuple[list[int], int]] = []
+        for saved in options:
+            kept, left = sums[p][:], gold
+            for c in range(4):
+                if cost[c]:
+                    if c in saved:
+                        left -= cost[c]
+                    else:
+                        kept[c] = 0
+            seat.append((kept, left))
+        return seat
 
     def _decide(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> None:
         """Make the seat to move's ``decision`` in place (as ``kernel.play_out`` does)."""
