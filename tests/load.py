@@ -245,6 +245,21 @@ def pooled_server(pool: int | None = None, settings: tuple[str, ...] = ()) -> It
             yield url
 
 
+def _fetch(url: str) -> float:
+    """Seconds until the page at ``url`` has arrived whole (its notebook run by the server)."""
+    import urllib.request
+
+    start = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=600) as answer:
+        answer.read()
+    return time.perf_counter() - start
+
+
+def _learners(url: str, sessions: int) -> list[str]:
+    """Each learner's link: a 2-player game of their own against random opponents."""
+    return [f"{url}?players=2&seed={i}&bots=random" for i in range(sessions)]
+
+
 def server_share(sessions: int, pool: int | None = None, settings: tuple[str, ...] = (),
                  name: str | None = None) -> dict[str, float]:
     """The server's part of a class arriving at once, without browsers: ``sessions`` requests of
@@ -253,18 +268,11 @@ def server_share(sessions: int, pool: int | None = None, settings: tuple[str, ..
     their own machine; here the browsers of ``classroom`` share the server's two cores.)
     ``pool``: that many kernels preheated before the class arrives (voila.json's otherwise);
     ``settings``: more of the server's, the figures then named ``name``."""
-    import urllib.request
     from concurrent.futures import ThreadPoolExecutor
-
-    def fetch(url: str) -> float:
-        start = time.perf_counter()
-        with urllib.request.urlopen(url, timeout=600) as answer:
-            answer.read()
-        return time.perf_counter() - start
 
     with pooled_server(pool, settings) as url:
         with ThreadPoolExecutor(sessions) as threads:
-            seconds = list(threads.map(fetch, [f"{url}?players=2&seed={i}&bots=random" for i in range(sessions)]))
+            seconds = list(threads.map(_fetch, _learners(url, sessions)))
         memory = kernel_memory_mib()
     name = name or ("server" if pool is None else f"server_pool_{pool}")
     return {f"{name}_page_seconds_median": round(statistics.median(seconds), 1),
@@ -273,10 +281,54 @@ def server_share(sessions: int, pool: int | None = None, settings: tuple[str, ..
             f"{name}_kernel_mib_median": round(statistics.median(memory), 1) if memory else 0.0}
 
 
+def arriving_class(sessions: int, browsers: int = 3) -> dict[str, float]:
+    """A class arriving at once as a school serves it, each learner's browser on their own
+    machine: ``browsers`` of the ``sessions`` pages open in Chromium (seconds until each is
+    interactive) while the others are requested at the same moment without a browser (the
+    server runs their notebooks all the same); ``sessions`` kernels preheated, as
+    ``make class --learners=N`` serves them. ``classroom`` puts every learner's browser on
+    the server's cores instead."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with pooled_server(sessions) as url:
+        links = _learners(url, sessions)
+        with ThreadPoolExecutor(max(sessions - browsers, 1)) as threads:
+            others = threads.map(_fetch, links[browsers:])  # under way before the pages open
+            interactive = asyncio.run(_interactive(links[:browsers]))
+            seconds = list(others)
+    return {"arriving_browser_interactive_seconds_median": round(statistics.median(interactive), 1),
+            "arriving_browser_interactive_seconds_max": round(max(interactive), 1),
+            "arriving_others_page_seconds_median": round(statistics.median(seconds), 1) if seconds else 0.0,
+            "arriving_others_page_seconds_max": round(max(seconds), 1) if seconds else 0.0}
+
+
+async def _interactive(links: list[str]) -> list[float]:
+    """Seconds until each of ``links``, opened together in one Chromium, is interactive."""
+    from playwright.async_api import async_playwright
+
+    async def one(browser: Any, link: str) -> float:
+        context = await browser.new_context(viewport={"width": 1280, "height": 800})
+        page = await context.new_page()
+        start = time.perf_counter()
+        await page.goto(link, timeout=600_000)
+        await page.wait_for_selector(f"{READY} {TABLE}[data-move]", state="attached", timeout=600_000)
+        seconds = time.perf_counter() - start
+        await context.close()
+        return seconds
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            return list(await asyncio.gather(*(one(browser, link) for link in links)))
+        finally:
+            await browser.close()
+
+
 def figures(sessions: int = 20) -> dict[str, float]:
     """Bench figures for ``python -m capital_lux bench load``: one page against the blank app,
     then ``sessions`` learners at once."""
-    alone = {**single_page(), **server_share(sessions), **server_share(sessions, pool=sessions)}
+    alone = {**single_page(), **server_share(sessions), **server_share(sessions, pool=sessions),
+             **arriving_class(sessions)}
     run = classroom(sessions, pool=sessions)  # as ``make class --learners=N`` serves them
     if not run["sessions"]:
         return {**alone, "sessions": float(sessions), "sessions_failed": float(len(run["failed"])),

@@ -12,7 +12,7 @@ import statistics
 import pytest
 
 import browser as B
-from load import classroom
+from load import arriving_class, classroom
 
 pytestmark = pytest.mark.browser
 SESSIONS = 4
@@ -32,3 +32,12 @@ def test_concurrent_sessions_each_finish_a_game() -> None:
     report = {"wall_seconds": run["wall_seconds"], "seconds_per_decision": per_decision, "kernel_memory_mib": memory}
     (B.ROOT / "test-artifacts" / "load.json").write_text(json.dumps(report, indent=1))
     print(f"\n{SESSIONS} sessions in {run['wall_seconds']:.0f} s; kernels {statistics.median(memory):.0f} MiB each")
+
+
+def test_a_class_arriving_with_one_browser_among_them() -> None:
+    """The harness of the bench's class served as a school serves it (the others' pages
+    requested without a browser while one page opens in Chromium): every page arrives and
+    the browser's page becomes interactive."""
+    figures = arriving_class(3, browsers=1)
+    assert figures["arriving_browser_interactive_seconds_median"] > 0
+    assert 0 < figures["arriving_others_page_seconds_median"] <= figures["arriving_others_page_seconds_max"]
