@@ -17,9 +17,10 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from ..analysis.stats import Estimate
-from ..engine.cards import COLOURS, SYMBOLS
+from ..engine.cards import COLOURS
 from ..engine.views import PlayerView
 from ..i18n import Translator, format_chance, format_number
+from ..i18n.sentences import colour_text
 
 if TYPE_CHECKING:  # the forward model is imported when first used: the first screen does without it
     from ..analysis.forward import ForwardColour, ForwardRisk
@@ -28,13 +29,6 @@ if TYPE_CHECKING:  # the forward model is imported when first used: the first sc
 EDGE = Fraction(1, 100)
 #: Expected points lost below this read "under 0.1", never "0.0" beside a chance of losing some.
 SMALL_POINTS = 0.05
-
-
-def colour_cell(t: Translator, colour: str) -> str:
-    """A colour by symbol, role and name, never by colour alone: "◆ Agent (blue)"."""
-    return t.gettext("{symbol} {role} ({colour})").format(
-        symbol=SYMBOLS[colour], role=t.role(colour), colour=t.colour(colour)
-    )
 
 
 def points(x: float, t: Translator) -> str:
@@ -69,7 +63,7 @@ def points_text(x: float, t: Translator) -> str:
 def colour_line(t: Translator, colour: str, figures: ForwardColour, gold: int, approx: bool) -> str:
     """One colour's sentence: its chance of exceeding at the round end and what gold does."""
     p, lost = figures.p_exceed, figures.points_lost.mean
-    values = {"colour": colour_cell(t, colour), "p": chance(p, t, approx), "points": points_text(lost, t)}
+    values = {"colour": colour_text(t, colour), "p": chance(p, t, approx), "points": points_text(lost, t)}
     # "at the round end" is the heading's: each line stays short enough for one row beside the hand
     if p.exact == 0:
         text = t.gettext("{colour}: no chance of exceeding its limit.")

@@ -25,9 +25,9 @@ from ..engine.notation import CAPITAL, HOME, Action, Play
 from ..engine.state import GOLD, OVER, PLAY
 from ..engine.views import PlayerView
 from ..i18n import Translator, format_chance, format_number
-from ..i18n.sentences import action_label, model_name
+from ..i18n.sentences import action_label, colour_text, model_name
 from .base import tagged
-from .riskline import chance, colour_cell as colour_cell, points as points, points_text, risk_lines_html
+from .riskline import chance, points as points, points_text, risk_lines_html
 from .work import Job, WorkRunner, page_runner
 
 if TYPE_CHECKING:  # the analysis is imported when first used: the first screen does without it
@@ -86,7 +86,7 @@ def modifier_sentences(t: Translator, v: PlayerView, risk: ForwardRisk) -> list[
         hidden = prior.hidden[k]
         assert hidden.colour is not None
         p = prior.p_negative(k)
-        values = {"player": player_name(t, hidden.owner, v.viewer), "colour": colour_cell(t, hidden.colour),
+        values = {"player": player_name(t, hidden.owner, v.viewer), "colour": colour_text(t, hidden.colour),
                   "p": chance(p, t)}
         if k in prior.unseen_placements:
             text = t.gettext("The modifier {player} put above {colour} was placed before the tutor followed this "
@@ -318,7 +318,7 @@ class RiskPanel:
                 if lost == 0 and fc.p_exceed.mean > 0:  # it may exceed, yet no point is lost: gold keeps it
                     later = t.gettext("{points} (your gold would keep it)").format(points=later)
             rows.append(
-                f'<tr data-colour="{c}"><th>{escape(colour_cell(t, c))}</th><td>{a.hometown_total}</td>'
+                f'<tr data-colour="{c}"><th>{escape(colour_text(t, c))}</th><td>{a.hometown_total}</td>'
                 f'<td class="cl-risk-now">{escape(chance(a.p_exceed, t))}</td>'
                 f'<td class="cl-risk-forward">{escape(forward)}</td><td>{escape(later)}</td></tr>'
             )
