@@ -8,7 +8,7 @@ from html import escape
 
 import pytest
 
-from capital_lux.analysis.forward import mean, rank_moves
+from capital_lux.analysis.forward import rank_moves
 from capital_lux.engine.cards import Card
 from capital_lux.engine.notation import CAPITAL, PlaceModifier, Play, TakeLowest
 from capital_lux.engine.state import AGENT, CLERIC, PLAY
@@ -52,8 +52,8 @@ def test_the_hint_names_the_panels_first_move_never_beaten_on_both_points_and_ri
         assert hinted.group(1) == escape(move_text(t, advice.action)) and advice.action == shown.best.action
         first = shown.best.risk
         for m in shown.moves[1:]:  # no move shown has more points and less risk than the hint's
-            assert not (mean(m.risk.score_change) > mean(first.score_change)
-                        and mean(m.risk.p_exceed_any) < mean(first.p_exceed_any)), (str(m.action), str(advice.action))
+            assert not (m.risk.score_change.mean > first.score_change.mean
+                        and m.risk.p_exceed_any.mean < first.p_exceed_any.mean), (str(m.action), str(advice.action))
         # one sentence on top; its figures, from games that did not choose it, behind "Why?"
         assert panel.html.value.count("<details") == 1 and "<summary>Why?</summary>" in panel.html.value
         if advice.ranking.games:

@@ -15,7 +15,7 @@ from capital_lux.analysis import charts, forward, risk
 from capital_lux.analysis.forward import MoveRisk
 from capital_lux.engine.position import arrange
 from capital_lux.engine.views import view
-from capital_lux.i18n import translator
+from capital_lux.i18n import format_chance, translator
 from capital_lux.i18n.sentences import action_label
 from capital_lux.engine.notation import PlaceModifier, Play, TakeLowest, parse_action
 
@@ -46,8 +46,8 @@ def test_exact_move_chart_draws_the_exact_figures_without_intervals() -> None:
     assert all(m.risk.exact for m in moves)
     fig = charts.forward_move_chart(moves, EN)
     exceed, score, ahead = fig.axes
-    assert [b.get_width() for b in bars(exceed)] == [float(m.risk.p_exceed_any) for m in moves]  # type: ignore[arg-type]
-    assert [b.get_width() for b in bars(score)] == [float(m.risk.score_change) for m in moves]  # type: ignore[arg-type]
+    assert [b.get_width() for b in bars(exceed)] == [float(m.risk.p_exceed_any.value) for m in moves]
+    assert [b.get_width() for b in bars(score)] == [float(m.risk.score_change.value) for m in moves]
     assert not any(ax.lines or ax.collections for ax in fig.axes)  # no error bar on an exact figure
     assert "exact" in fig.get_suptitle() and "random bot" in fig.get_suptitle()
 
@@ -72,7 +72,7 @@ def test_move_chart_labels_hatches_and_the_game_horizon() -> None:
     assert all(label.endswith(("into the Capital", "into your Hometown")) for label in labels)
     assert not any(re.search(r"\b[BGPY][2-6]\b", label) for label in labels)  # never notation
     assert [b.get_hatch() for b in bars(score)] == [".." if m.action.to == "capital" else "//" for m in moves]  # type: ignore[union-attr]
-    assert [b.get_width() for b in bars(exceed)] == [forward.mean(m.risk.p_exceed_any) for m in moves]
+    assert [b.get_width() for b in bars(exceed)] == [m.risk.p_exceed_any.mean for m in moves]
     game = ranked("game", games=40)
     fig = charts.forward_move_chart(game, EN)
     assert [ax.get_title() for ax in fig.axes] == ["Chance of exceeding in any colour",
@@ -101,7 +101,7 @@ def test_charts_speak_the_learners_language() -> None:
     words = " ".join(texts(charts.timeline_chart([("départ", r)], FR)))
     for colour in ("bleu", "vert", "rose", "jaune"):
         assert colour in words
-    assert charts.percent(0.5, FR) == "50\u00a0%"  # French spacing before the sign
+    assert format_chance(0.5, FR.lang) == "50\u00a0%"  # French spacing before the sign
 
 
 def test_chart_labels_are_the_tables_action_labels() -> None:
@@ -127,7 +127,7 @@ def test_forward_move_chart_ranks_moves_with_learner_labels() -> None:
     exceed, score, ahead = fig.axes
     labels = [t.get_text() for t in exceed.get_yticklabels()]
     assert labels == [action_label(EN, m.action) for m in moves]
-    assert [b.get_width() for b in bars(exceed)] == [forward.mean(m.risk.p_exceed_any) for m in moves]
+    assert [b.get_width() for b in bars(exceed)] == [m.risk.p_exceed_any.mean for m in moves]
     assert "simulated" in fig.get_suptitle() and "rule" not in fig.get_suptitle()
 
 

@@ -108,11 +108,11 @@ def assert_exact_matches(s: GameState, p: int, model: str, monkeypatch: pytest.M
     assert risk.exact and risk.samples == 0
     expected = brute_force(s, p, model, monkeypatch)
     for c in COLOURS:
-        assert risk.colours[c].p_exceed == expected.get(c, 0), c
-    assert risk.p_exceed_any == expected.get("any", 0)
-    assert risk.p_gold_keeps_all == expected.get("gold", 0)
-    assert sum(forward.mean(risk.colours[c].gold_needed) for c in COLOURS) == pytest.approx(float(expected["gold_needed"]))
-    assert all(isinstance(risk.colours[c].gold_needed, Fraction) for c in COLOURS)
+        assert risk.colours[c].p_exceed.exact == expected.get(c, 0), c
+    assert risk.p_exceed_any.exact == expected.get("any", 0)
+    assert risk.p_gold_keeps_all.exact == expected.get("gold", 0)
+    assert sum(risk.colours[c].gold_needed.mean for c in COLOURS) == pytest.approx(float(expected["gold_needed"]))
+    assert all(risk.colours[c].gold_needed.is_exact for c in COLOURS)
     return risk
 
 
@@ -146,7 +146,7 @@ def four_players_last_turns() -> GameState:
 def test_exact_forward_risk_matches_brute_force_two_players(model: str, monkeypatch: pytest.MonkeyPatch) -> None:
     s = two_players_opponent_last_turn()
     risk = assert_exact_matches(s, 0, model, monkeypatch)
-    assert 0 < forward.mean(risk.p_exceed_any) < 1
+    assert 0 < risk.p_exceed_any.mean < 1
 
 
 @pytest.mark.parametrize("model", ["random", "rule"])
@@ -169,9 +169,9 @@ def test_simulation_lands_within_its_interval_of_the_exact_value() -> None:
         assert exact.exact and not simulated.exact and simulated.samples == 800
         for c in COLOURS:
             estimate = simulated.colours[c].p_exceed
-            assert isinstance(estimate, Estimate) and estimate.contains(forward.mean(exact.colours[c].p_exceed))
+            assert not estimate.is_exact and estimate.contains(exact.colours[c].p_exceed.mean)
         estimate = simulated.p_gold_keeps_all
-        assert isinstance(estimate, Estimate) and estimate.contains(forward.mean(exact.p_gold_keeps_all))
+        assert not estimate.is_exact and estimate.contains(exact.p_gold_keeps_all.mean)
 
 
 def test_no_peeking_redrawn_hidden_state_gives_the_same_numbers() -> None:
@@ -275,10 +275,10 @@ def test_the_ranking_is_exact_on_small_trees_most_points_first() -> None:
     ranking = forward.rank_moves(v, model="random", placement="random")
     assert {m.action for m in ranking.moves} == set(v.legal_actions) and ranking.games == 0
     assert all(m.risk.exact for m in ranking.moves) and ranking.quote == ranking.best.risk
-    rest = [forward.mean(m.risk.score_change) for m in ranking.moves[ranking.tied:]]
+    rest = [m.risk.score_change.mean for m in ranking.moves[ranking.tied:]]
     assert rest == sorted(rest, reverse=True)
-    top = max(forward.mean(m.risk.score_change) for m in ranking.moves)
-    assert all(top - forward.mean(m.risk.score_change) < forward.EQUIVALENT_POINTS
+    top = max(m.risk.score_change.mean for m in ranking.moves)
+    assert all(top - m.risk.score_change.mean < forward.EQUIVALENT_POINTS
                for m in ranking.moves[:ranking.tied])
 
 
@@ -415,7 +415,7 @@ def test_game_horizon_agrees_with_a_brute_force_play_out_to_the_end(position: st
         assert within(game.points, float(points)), (m.action, game.points, float(points))
         assert within(game.p_win, float(p_win)), (m.action, game.p_win, float(p_win))
         assert m.risk.points == game.margin  # what the ranking orders by
-    assert len({forward.mean(m.risk.points) for m in ranking.moves}) > 1  # the moves do differ
+    assert len({m.risk.points.mean for m in ranking.moves}) > 1  # the moves do differ
 
 
 def engine_play_outs(v: PlayerView, first: Action, games: int, seed: int, model: str,
@@ -482,13 +482,13 @@ def test_a_decision_on_gold_is_ranked_by_the_game_it_leads_to() -> None:
         for m in ranking.moves:
             margin, points, p_win = engine_play_outs(v, m.action, 200, 3, "random", to_round_end=horizon == "round")
             if horizon == "round":
-                assert isinstance(m.risk.score_change, Estimate) and isinstance(m.risk.p_ahead, Estimate)
+                assert not m.risk.score_change.is_exact and not m.risk.p_ahead.is_exact
                 assert agree(m.risk.score_change, points) and agree(m.risk.p_ahead, p_win), m.action
             else:
                 assert m.risk.game is not None
                 assert agree(m.risk.game.margin, margin) and agree(m.risk.game.points, points), m.action
                 assert agree(m.risk.game.p_win, p_win), m.action
-        assert len({round(forward.mean(m.risk.points), 6) for m in ranking.moves}) > 1  # gold does matter
+        assert len({round(m.risk.points.mean, 6) for m in ranking.moves}) > 1  # gold does matter
 
 
 def test_game_horizon_is_seeded_and_plays_the_rounds_own_games_first() -> None:

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from capital_lux.analysis.charts import percent
 from capital_lux.analysis.forward import ForwardRisk, MoveRisk, Ranking
 from capital_lux.analysis.risk import Estimate
 from capital_lux.analysis.simulate import simulate
 from capital_lux.engine.notation import parse_action
-from capital_lux.i18n import format_interval, format_number, format_percent, format_range, translator
+from capital_lux.i18n import format_chance, format_interval, format_number, format_percent, format_range, translator
 from capital_lux.lessons.exercises import EXERCISES, solution_text
 
 NBSP = "\u00a0"
@@ -35,8 +34,8 @@ def test_numbers_and_percentages_per_language(lang: str, decimal: str, pct: str,
     assert format_percent(0.123, lang) == pct
     assert format_number(1234.5, lang, 1) == thousands
     assert format_number(2, lang) == "2"
-    assert percent(0.12, translator(lang)) == pct  # the charts use the same formatter (up to 1 decimal)
-    assert percent(0.123, translator(lang)) == format_percent(0.123, lang, 1)
+    assert format_chance(0.12, lang) == pct  # the charts and the risk panel: the same formatter (up to 1 decimal)
+    assert format_chance(0.123, lang) == format_percent(0.123, lang, 1)
 
 
 @pytest.mark.parametrize(
@@ -98,11 +97,10 @@ def test_simulate_summary_in_french() -> None:
 
 
 def test_risk_panel_numbers_in_french() -> None:
-    from capital_lux.analysis.charts import percent
     from capital_lux.tutor.riskpanel import points, signed
 
-    assert percent(Fraction(1, 4), translator("fr")) == f"25{NBSP}%"
-    assert percent(0.25, translator("en")) == "25%"
+    assert format_chance(Fraction(1, 4), "fr") == f"25{NBSP}%"
+    assert format_chance(0.25, "en") == "25%"
     assert points(0.123, translator("fr")) == "12,3" and points(0.123, translator("en")) == "12.3"
     assert signed(-1.25, translator("pt")) == "\u22121,2"
 

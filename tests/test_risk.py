@@ -393,13 +393,13 @@ def test_forward_round_end_agrees_with_exact_when_the_last_card_goes_home() -> N
                                                               min_games=600, seed=3).moves}[home]
     assert counted.exact and not simulated.exact and simulated.samples == 600
     for c in COLOURS:
-        assert counted.colours[c].p_exceed == exact.colours[c].p_exceed
+        assert counted.colours[c].p_exceed.exact == exact.colours[c].p_exceed
         estimate = simulated.colours[c].p_exceed
-        assert isinstance(estimate, risk.Estimate) and estimate.contains(float(exact.colours[c].p_exceed))
+        assert not estimate.is_exact and estimate.contains(float(exact.colours[c].p_exceed))
     # without gold every exceeding colour is lost: Y is 11 points in 3 cards, B 3 in 1
     for figures in (counted, simulated):
-        assert forward.mean(figures.colours["Y"].cards_lost) == pytest.approx(3 * forward.mean(figures.colours["Y"].p_exceed))
-        assert forward.mean(figures.p_gold_keeps_all) == pytest.approx(1 - forward.mean(figures.p_exceed_any))
+        assert figures.colours["Y"].cards_lost.mean == pytest.approx(3 * figures.colours["Y"].p_exceed.mean)
+        assert figures.p_gold_keeps_all.mean == pytest.approx(1 - figures.p_exceed_any.mean)
 
 
 def test_simulation_is_seeded_and_reproducible() -> None:
@@ -532,7 +532,7 @@ def test_the_ranking_stops_at_the_round_a_move_ends() -> None:
         after = s.child(move.action)
         assert after.round == 2 and after.phase == "deal"
         change = move.risk.score_change
-        assert isinstance(change, risk.Estimate) and change.low == change.high == after.scores()[0] - before
+        assert not change.is_exact and change.low == change.high == after.scores()[0] - before
 
 
 def test_during_the_draft_the_cards_set_aside_count_as_the_hand_to_come() -> None:

@@ -32,19 +32,25 @@ def points(x: float) -> Estimate:
     return Estimate(x, max(0.0, x - 0.1), x + 0.1, 400)
 
 
+def figure(q: Fraction | Estimate) -> Estimate:
+    return Estimate.exactly(q) if isinstance(q, Fraction) else q
+
+
 def figures(p: Fraction | Estimate, lost: Fraction | Estimate) -> ForwardColour:
-    return ForwardColour("Y", p_exceed=p, cards_lost=lost, points_lost=lost, gold_needed=lost)
+    return ForwardColour("Y", p_exceed=figure(p), cards_lost=figure(lost), points_lost=figure(lost),
+                         gold_needed=figure(lost))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_zero_and_a_hundred_percent_only_when_exact(lang: str) -> None:
     t = translator(lang)
     assert CERTAIN.search(chance(Fraction(0), t)) and CERTAIN.search(chance(Fraction(1), t))
-    near = [estimate(0), estimate(1), estimate(0.002), Fraction(1, 1000), Fraction(999, 1000), 0.9996, 0.0004]
+    near = [estimate(0), estimate(1), estimate(0.002), Fraction(1, 1000), Fraction(999, 1000),
+            Estimate(0.9996, 0.999, 1.0, 10_000), Estimate(0.0004, 0.0, 0.001, 10_000)]
     for p in near:
         text = chance(p, t)
         assert not CERTAIN.search(text), (p, text)
-        assert ("99" if float(getattr(p, "mean", p)) > 0.5 else "1") in text  # "over 99%" / "under 1%"
+        assert ("99" if figure(p).mean > 0.5 else "1") in text  # "over 99%" / "under 1%"
     assert chance(estimate(0.0), t) == chance(Fraction(1, 1000), t)  # "under 1%", simulated or exact
     assert chance(estimate(0.25), t, approx=True).startswith("≈")
     assert not chance(Fraction(1, 4), t, approx=True).startswith("≈")

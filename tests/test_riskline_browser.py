@@ -19,7 +19,7 @@ import browser as B
 from capital_lux.analysis.charts import DPI, MIN_FONT_PT
 from capital_lux.engine.cards import COLOURS, SYMBOLS
 from capital_lux.i18n import translator
-from capital_lux.tutor.riskline import colour_cell
+from capital_lux.i18n.sentences import colour_text
 from capital_lux.tutor.work import BUDGET_VARIABLE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -80,7 +80,7 @@ def risk_lines_in_view(page: Any, lang: str = "en") -> float:
         assert line["bottom"] <= HEIGHT and line["right"] <= WIDTH, line
         c = line["colour"]
         assert t.colour(c) in text and t.role(c) in text and SYMBOLS[c] in text, text
-        safe = t.gettext("{colour}: no chance of exceeding its limit.").format(colour=colour_cell(t, c))
+        safe = t.gettext("{colour}: no chance of exceeding its limit.").format(colour=colour_text(t, c))
         assert re.search(r"\d\s?%", text) or text == safe, text
         assert not re.search(r"(?<![\d.,])(0|100)\s?%", text), text  # simulated or not, never a bare 0% or 100%
     return float(max(line["bottom"] for line in lines))

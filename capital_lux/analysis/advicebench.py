@@ -22,7 +22,7 @@ import time
 from ..engine.game import sample_chance
 from ..engine.state import DRAFT, GOLD, OVER, PLAY, GameState, new_game
 from ..engine.views import PlayerView, view
-from .forward import Ranking, half_width, mean, rank_moves
+from .forward import Ranking, rank_moves
 
 Figures = dict[str, float]
 
@@ -62,11 +62,11 @@ def second_look(count: int = 70) -> Figures:
         ties += first.tied > 1
         if first.games:  # the chosen move measured again on four times the games (or exactly)
             alone = v.__class__(**{**v.__dict__, "legal_actions": (first.best.action,)})
-            fresh = mean(rank_moves(alone, seed=202, min_games=4 * first.games).best.risk.score_change)
+            fresh = rank_moves(alone, seed=202, min_games=4 * first.games).best.risk.score_change.mean
             quote = first.quote.score_change
-            quoted_gap.append(mean(quote) - fresh)
-            chosen_gap.append(mean(first.best.risk.score_change) - fresh)
-            outside += abs(mean(quote) - fresh) > half_width(quote)
+            quoted_gap.append(quote.mean - fresh)
+            chosen_gap.append(first.best.risk.score_change.mean - fresh)
+            outside += abs(quote.mean - fresh) > quote.half_width
     cpu.sort()
     wall.sort()
     n = len(cpu)

@@ -1,11 +1,14 @@
-"""Charts of risk and probability: each function returns a matplotlib ``Figure``.
+"""Charts of risk and probability: each function returns a matplotlib ``Figure``, and that is all.
 
 Figures are built with ``matplotlib.figure.Figure`` (no pyplot state), so a caller
 shows one (``display(fig)``) and drops it when done; nothing leaks between charts.
 Colour is never the only signal: every colour line has its own marker and line style,
 its symbol and its name; moves into the capital and the hometown are told apart by
 hatching, and an exceeding (or unsolved) bar by its hatch too.
-All text goes through the translator ``t`` (``capital_lux.i18n.translator``).
+All text goes through the translator ``t`` (``capital_lux.i18n.translator``); the words
+and numbers the charts share with the tables (a chance, a model's name, a colour's label)
+are ``i18n``'s (``format_chance``, ``sentences.model_name``, ``sentences.colour_label``), so
+a page that writes a figure never has to come here for its words.
 
 >>> from capital_lux.i18n import translator
 >>> from capital_lux.analysis.risk import Estimate
@@ -18,20 +21,18 @@ from __future__ import annotations
 
 import io
 from fractions import Fraction
-from textwrap import fill
-from typing import Union
 
 from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.figure import Figure
 
-from ..engine.cards import COLOURS, SYMBOLS
-from ..i18n import Translator, format_number, format_percent
-from ..i18n.sentences import action_label
+from ..engine.cards import COLOURS
+from ..i18n import Translator, format_chance, format_exact, format_number
+from ..i18n.sentences import action_label, colour_label, model_name
 from ..engine.notation import CAPITAL, Play
-from .forward import ForwardRisk, MoveRisk, Quantity, half_width, mean
+from .forward import ForwardRisk, MoveRisk
 from .review import ChartPoint, Review
-from .risk import Estimate
+from .stats import Estimate
 
 
 #: Pixels per inch of every exported chart: text of ``MIN_FONT_PT`` points is ``MIN_FONT_PT * DPI / 72`` pixels.
@@ -53,8 +54,7 @@ def figure_png(figure: Figure) -> bytes:
 
 
 __all__ = [
-    "FILLS", "EXCEED_HATCH", "convergence_chart", "colour_label",
-    "percent", "forward_move_chart", "timeline_chart", "MARKERS", "number_axis", "review_chart", "DPI",
+    "FILLS", "EXCEED_HATCH", "convergence_chart", "forward_move_chart", "timeline_chart", "MARKERS", "number_axis", "review_chart", "DPI",
     "MIN_FONT_PT", "SIDE_WIDTH_IN", "PAGE_WIDTH_IN",
 ]
 
@@ -66,24 +66,6 @@ GREY, DARK = "#BBBBBB", "#333333"
 #: One marker and line style per colour for line charts, so lines read without colour vision.
 MARKERS: dict[str, tuple[str, str]] = {"B": ("D", "-"), "G": ("s", "--"), "P": ("P", "-."), "Y": ("o", ":")}
 
-Probability = Union[float, Fraction]
-
-
-def percent(p: Probability, t: Translator) -> str:
-    """A probability as a percentage in the translator's language (``75%``, ``75 %``)."""
-    return format_percent(p, t.lang, 1, trim=True)  # the one formatter: at most one decimal
-
-
-def _exact(p: Fraction, t: Translator) -> str:
-    text = percent(p, t)
-    return text if p.denominator == 1 else f"{p.numerator}/{p.denominator} ≈ {text}"
-
-
-def colour_label(colour: str, t: Translator) -> str:
-    """The colour's symbol and name, the way every chart labels it: ``◆ blue``."""
-    return f"{SYMBOLS[colour]} {t.colour(colour)}"
-
-
 def number_axis(axis: Axis, t: Translator) -> None:
     """Tick labels in the reader's locale ("0,25", "1 000"), at most three decimals: matplotlib's
     own formatter writes "0.25" and "1000" in every language."""
@@ -93,10 +75,10 @@ def number_axis(axis: Axis, t: Translator) -> None:
 def _probability_axis(ax: Axes, t: Translator) -> None:
     ax.set_ylim(0, 1.05)
     ax.set_ylabel(t.gettext("Probability"))
-    ax.yaxis.set_major_formatter(lambda y, _: percent(y, t))
+    ax.yaxis.set_major_formatter(lambda y, _: format_chance(y, t.lang))
 
 
-def convergence_chart(exact: Probability | None, estimates: list[tuple[int, Estimate]], t: Translator,
+def convergence_chart(exact: float | Fraction | None, estimates: list[tuple[int, Estimate]], t: Translator,
                       probability: bool = True) -> Figure:
     """Simulated estimates with their 95% intervals closing in on the exact value as samples grow
     (``exact`` None: the value is not drawn, for a learner who has yet to find it). ``probability``
@@ -109,10 +91,7 @@ def convergence_chart(exact: Probability | None, estimates: list[tuple[int, Esti
                     hatch="//", edgecolor=DARK, label=t.gettext("95% interval"))
     ax.plot(sizes, [e.mean for e in values], marker="o", color=DARK, label=t.gettext("simulated estimate"))
     if exact is not None:
-        if not probability:
-            label = _number(exact, t)
-        else:
-            label = _exact(exact, t) if isinstance(exact, Fraction) else percent(exact, t)
+        label = format_exact(exact, t.lang, percent=probability)
         ax.axhline(float(exact), color="black", linestyle="--", label=t.gettext("exact value: {p}").format(p=label))
     ax.set_xscale("log")
     ax.set_xlabel(t.gettext("Samples (log scale)"))
@@ -126,13 +105,6 @@ def convergence_chart(exact: Probability | None, estimates: list[tuple[int, Esti
                  else t.gettext("Simulation settling as samples grow"))
     ax.legend(loc="best")
     return fig
-
-
-def _number(value: Probability, t: Translator) -> str:
-    """An exact value as a fraction with its decimal (``10/3 ≈ 3,333``), or a plain number."""
-    if isinstance(value, Fraction) and value.denominator != 1:
-        return f"{value.numerator}/{value.denominator} ≈ {format_number(value, t.lang, 3, trim=True)}"
-    return format_number(value, t.lang, 3, trim=True)
 
 
 def _bars_with_intervals(ax: Axes, values: list[float], halves: list[float], hatches: list[str]) -> None:
@@ -157,7 +129,7 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
     labels = [action_label(t, m.action) for m in moves]
     hatches = [(".." if m.action.to == CAPITAL else "//") if isinstance(m.action, Play) else "" for m in moves]
     ends = [m.risk.game for m in moves if m.risk.game is not None]
-    columns: list[tuple[str, list[Quantity], bool]] = [
+    columns: list[tuple[str, list[Estimate], bool]] = [
         (t.gettext("Chance of exceeding in any colour"), [m.risk.p_exceed_any for m in moves], True),
         (t.gettext("Expected change of your score"), [m.risk.score_change for m in moves], False),
         (t.gettext("Chance to be ahead after the round"), [m.risk.p_ahead for m in moves], True),
@@ -166,11 +138,11 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
         columns[1:] = [(t.gettext("Expected final margin over the best other player"), [e.margin for e in ends], False),
                        (t.gettext("Chance of winning"), [e.p_win for e in ends], True)]
     for ax, (title, values, probability) in zip(axes, columns):
-        _bars_with_intervals(ax, [mean(q) for q in values], [half_width(q) for q in values], hatches)
+        _bars_with_intervals(ax, [q.mean for q in values], [q.half_width for q in values], hatches)
         ax.set_title(title, wrap=True)
         if probability:
             ax.set_xlim(0, 1.05)
-            ax.xaxis.set_major_formatter(lambda x, _: percent(x, t))
+            ax.xaxis.set_major_formatter(lambda x, _: format_chance(x, t.lang))
         else:
             number_axis(ax.xaxis, t)
         ax.set_yticks(list(range(len(moves))), labels)
@@ -185,16 +157,9 @@ def forward_move_chart(moves: list[MoveRisk], t: Translator) -> Figure:
         else:
             title = t.gettext("Your moves, the hint's first: {n} simulated games each, 95% intervals, "
                               "if the others play like the {bot}")
-        fig.suptitle(title.format(n=format_number(first.samples, t.lang), bot=model_name(first.model, t)),
+        fig.suptitle(title.format(n=format_number(first.samples, t.lang), bot=model_name(t, first.model)),
                      wrap=True)
     return fig
-
-
-def model_name(model: str, t: Translator) -> str:
-    """An opponent model in words: "random bot", "rule-of-thumb bot", "search bot"."""
-    names = {"random": t.gettext("random bot"), "rule": t.gettext("rule-of-thumb bot"),
-             "search": t.gettext("search bot"), "quick": t.gettext("quick greedy bot")}
-    return names.get(model, model)
 
 
 def timeline_chart(points: list[tuple[str, ForwardRisk]], t: Translator) -> Figure:
@@ -209,16 +174,16 @@ def timeline_chart(points: list[tuple[str, ForwardRisk]], t: Translator) -> Figu
     ax = fig.subplots()
     ys = list(range(len(points)))
     for c in COLOURS:
-        values = [mean(r.colours[c].p_exceed) for _, r in points]
-        halves = [half_width(r.colours[c].p_exceed) for _, r in points]
+        values = [r.colours[c].p_exceed.mean for _, r in points]
+        halves = [r.colours[c].p_exceed.half_width for _, r in points]
         marker, style = MARKERS[c]
         ax.errorbar(values, ys, xerr=halves if any(halves) else None, marker=marker, linestyle=style,
-                    color=FILLS[c], ecolor=DARK, capsize=3, label=colour_label(c, t))
+                    color=FILLS[c], ecolor=DARK, capsize=3, label=colour_label(t, c))
     ax.set_yticks(ys, [label for label, _ in points])
     ax.set_ylim(len(points) - 0.5, -0.5)  # the first decision at the top
     ax.set_xlim(0, 1.05)
     ax.set_xlabel(t.gettext("Probability"))
-    ax.xaxis.set_major_formatter(lambda x, _: percent(x, t))
+    ax.xaxis.set_major_formatter(lambda x, _: format_chance(x, t.lang))
     ax.set_title(t.gettext("Your chance of exceeding at the round end, after each of your decisions"), wrap=True)
     fig.legend(loc="outside lower center", ncols=2)
     return fig

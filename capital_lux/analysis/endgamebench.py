@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from ..engine.game import sample_chance
 from ..engine.state import AGENT, CLERIC, OVER, PLAY, GameState, new_game
@@ -28,7 +28,8 @@ from . import endgame
 from .forward import EXACT_MS, _exact_figures, exact_by_engine, expected_figures, forward_risk, rank_moves
 from .modifiers import modifier_posterior
 
-Figures = dict[str, Any]
+Figures = dict[str, Any]  # nested: shares, spreads by players, counts by place
+T = TypeVar("T")
 
 
 def last_turn_positions(per_players: int, seed: int = 26) -> list[PlayerView]:
@@ -63,7 +64,7 @@ def _where(v: PlayerView) -> str:
     return f"{v.players}p {v.phase}{' last turns' if v.last_turns is not None else ''} hands {held}"
 
 
-def _cpu(task: Any) -> tuple[Any, float]:
+def _cpu(task: Callable[[], T]) -> tuple[T, float]:
     start = time.thread_time()
     result = task()
     return result, (time.thread_time() - start) * 1000

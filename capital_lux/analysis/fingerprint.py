@@ -8,6 +8,11 @@ moves of the endgame bench's seeded positions under every model and both horizon
 resume at its seat), and hashes every result: run it before and after the change, compiled
 or pure (``CAPITAL_LUX_PURE=1``), and compare the two lines.
 
+A result is hashed in a canonical form (``canonical``), not its ``repr``: the forward figures
+by their values (an exact one as its fraction, a simulated one as its mean, interval and
+games), so a change to how a figure is typed or printed, which changes no figure, leaves the
+digest alone; everything else (states, moves, searches) by ``repr``.
+
     python -m capital_lux.analysis.fingerprint [SCALE]
 """
 
@@ -16,6 +21,8 @@ from __future__ import annotations
 import hashlib
 import random
 import sys
+from dataclasses import fields, is_dataclass
+from fractions import Fraction
 
 from ..engine import kernel
 from ..engine.game import Game
@@ -25,8 +32,33 @@ from ..players.search import ismcts
 from .endgamebench import last_turn_positions
 from .forward import forward_risk, rank_moves
 from .simulate import play_in_kernel
+from .stats import Estimate
 
-__all__ = ["fingerprint"]
+__all__ = ["fingerprint", "canonical"]
+
+
+def canonical(result: object) -> str:
+    """``result`` as the digest reads it: a fraction as ``n/d``; a figure exact as its fraction,
+    simulated as ``~(mean, low, high, n)``; sequences, mappings and the analysis's dataclasses
+    item by item; anything else by ``repr``.
+
+    >>> canonical([Fraction(1, 3), Estimate.exactly(Fraction(1, 3)), Estimate(0.5, 0.25, 0.75, 8)])
+    '[1/3, 1/3, ~(0.5, 0.25, 0.75, 8)]'
+    """
+    if isinstance(result, Fraction):
+        return f"{result.numerator}/{result.denominator}"
+    if isinstance(result, Estimate):
+        if result.exact is not None:
+            return canonical(result.exact)
+        return f"~({result.mean!r}, {result.low!r}, {result.high!r}, {result.n})"
+    if isinstance(result, (list, tuple)):
+        return "[" + ", ".join(canonical(x) for x in result) + "]"
+    if isinstance(result, dict):
+        return "{" + ", ".join(f"{canonical(k)}: {canonical(v)}" for k, v in result.items()) + "}"
+    if is_dataclass(result) and not isinstance(result, type) and type(result).__module__.startswith(__package__ or ""):
+        named = ", ".join(f"{f.name}={canonical(getattr(result, f.name))}" for f in fields(result))
+        return f"{type(result).__name__}({named})"
+    return repr(result)
 
 
 def fingerprint(scale: int = 1) -> str:
@@ -34,7 +66,7 @@ def fingerprint(scale: int = 1) -> str:
     digest = hashlib.sha256()
 
     def put(result: object) -> None:
-        digest.update(repr(result).encode())
+        digest.update(canonical(result).encode())
 
     for players in (2, 3, 4):
         for g in range(100 * scale):

@@ -33,9 +33,11 @@ Exact or simulated: for the random and rule-of-thumb models the rest of the roun
 enumerated as ``Fraction``s in the kernel (``endgame``: every hidden hand, draw and model
 decision), for at most ``EXACT_MS`` milliseconds of the thread's CPU time; a tree that does
 not fit is simulated instead (``DEFAULT_SAMPLES`` games by default) and every probability
-carries its 95% interval. ``ForwardRisk.exact`` says which. ``exact_by_engine`` walks the
-same tree through the engine, one step at a time: the reference the tests hold the kernel's
-enumeration to.
+carries its 95% interval. ``ForwardRisk.exact`` says which. Either way every figure is one
+type, an ``Estimate`` (``stats``): an exact one holds its ``Fraction`` (``.exact``) and a
+zero-width interval, a simulated one its mean, interval and games; a reader asks the figure,
+never its type. ``exact_by_engine`` walks the same tree through the engine, one step at a
+time: the reference the tests hold the kernel's enumeration to.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ import random
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Iterator, Sequence, Union
+from typing import Callable, Iterator, Sequence, TypedDict
 
 from ..engine.cards import N_
 from ..engine.errors import PositionError, UsageError
@@ -59,15 +61,13 @@ from . import endgame
 from .modifiers import ModifierPrior, modifier_posterior
 from .reveal import (FIGURES, KERNEL_MODELS, MODELS, QUICK, Final, Outcome, Start, decider, exact_choices,
                      game_kernel, game_rollout, play_round, reckon, rollout, rollout_kernel)
-from .risk import Estimate
-from .stats import Z95
+from .stats import Z95, Estimate
 
 __all__ = [
-    "MODELS", "PLACEMENTS", "EXACT_MS", "DEFAULT_SAMPLES", "exact_by_engine", "Quantity", "ForwardColour",
+    "MODELS", "PLACEMENTS", "EXACT_MS", "DEFAULT_SAMPLES", "exact_by_engine", "Estimate", "ForwardColour",
     "ForwardRisk", "GameEnd", "HORIZONS", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "decider", "play_round",
-    "Ranking", "rank_moves", "RANK_GAMES", "EQUIVALENT_POINTS",
+    "Ranking", "RankOptions", "rank_moves", "RANK_GAMES", "EQUIVALENT_POINTS",
     "rollout", "KERNEL_MODELS",
-    "mean", "half_width",
 ]
 
 PLACEMENTS = ("bayes", "random")
@@ -80,25 +80,13 @@ EXACT_MS = 200.0
 EXACT_HAND = 3
 DEFAULT_SAMPLES = 2000
 
-Quantity = Union[Fraction, Estimate]
-
-
-def mean(q: Quantity) -> float:
-    return float(q) if isinstance(q, Fraction) else q.mean
-
-
-def half_width(q: Quantity) -> float:
-    """Half the 95% interval's width; 0 for an exact figure."""
-    return 0.0 if isinstance(q, Fraction) else max(q.mean - q.low, q.high - q.mean)
-
-
 @dataclass(frozen=True)
 class ForwardColour:
     colour: str
-    p_exceed: Quantity  # hometown above the capital at the reveal (kept with gold or not)
-    cards_lost: Quantity  # expected cards discarded
-    points_lost: Quantity  # their expected total value
-    gold_needed: Quantity  # expected gold to keep this colour (0 when it does not exceed)
+    p_exceed: Estimate  # hometown above the capital at the reveal (kept with gold or not)
+    cards_lost: Estimate  # expected cards discarded
+    points_lost: Estimate  # their expected total value
+    gold_needed: Estimate  # expected gold to keep this colour (0 when it does not exceed)
 
 
 @dataclass(frozen=True)
@@ -117,15 +105,15 @@ class ForwardRisk:
     exact: bool
     samples: int  # games simulated; 0 when exact
     colours: dict[str, ForwardColour]
-    p_exceed_any: Quantity
-    p_gold_keeps_all: Quantity  # the viewer's gold at the reveal pays for every exceeding colour
-    score_change: Quantity  # the viewer's score after the round end minus now
-    p_ahead: Quantity  # the viewer's score is the highest (ties included) after the round end
+    p_exceed_any: Estimate
+    p_gold_keeps_all: Estimate  # the viewer's gold at the reveal pays for every exceeding colour
+    score_change: Estimate  # the viewer's score after the round end minus now
+    p_ahead: Estimate  # the viewer's score is the highest (ties included) after the round end
     prior: ModifierPrior | None = field(default=None, compare=False)
     game: GameEnd | None = None  # the game's end (``horizon="game"``); None: the round's reveal only
 
     @property
-    def points(self) -> Quantity:
+    def points(self) -> Estimate:
         """What the ranking orders moves by: the expected score change by the round's end,
         or, to the game's end, the expected final margin over the best other seat."""
         return self.score_change if self.game is None else self.game.margin
@@ -136,7 +124,7 @@ class ForwardRisk:
         figures += [c.p_exceed for c in self.colours.values()]
         if self.game is not None:
             figures.append(self.game.p_win)
-        return max(half_width(q) for q in figures)
+        return max(q.half_width for q in figures)
 
 
 @dataclass(frozen=True)
@@ -312,14 +300,14 @@ def expected_figures(results: list[tuple[Fraction, Outcome]]) -> list[Fraction]:
 
 def _exact_summary(figures: list[Fraction], model: str, placement: str, prior: ModifierPrior) -> ForwardRisk:
     """The forward risk from the exact expectations of ``Outcome.figures``."""
+    f = [Estimate.exactly(x) for x in figures]
     colours = {
-        c: ForwardColour(colour=c, p_exceed=figures[i], cards_lost=figures[4 + i], points_lost=figures[8 + i],
-                         gold_needed=figures[12 + i])
+        c: ForwardColour(colour=c, p_exceed=f[i], cards_lost=f[4 + i], points_lost=f[8 + i], gold_needed=f[12 + i])
         for i, c in enumerate(COLOURS)
     }
     return ForwardRisk(
-        model=model, placement=placement, exact=True, samples=0, colours=colours, p_exceed_any=figures[16],
-        p_gold_keeps_all=figures[17], score_change=figures[18], p_ahead=figures[19], prior=prior,
+        model=model, placement=placement, exact=True, samples=0, colours=colours, p_exceed_any=f[16],
+        p_gold_keeps_all=f[17], score_change=f[18], p_ahead=f[19], prior=prior,
     )
 
 
@@ -572,7 +560,7 @@ def _choose(v: PlayerView, points: list[float], risks: list[float], group: set[i
 
 def _risk(r: ForwardRisk) -> float:
     """The ranking's risk: of exceeding at this round's reveal, or to the game's end of not winning."""
-    return mean(r.p_exceed_any) if r.game is None else 1 - r.game.p_win.mean
+    return r.p_exceed_any.mean if r.game is None else 1 - r.game.p_win.mean
 
 
 def _order(v: PlayerView, outcomes: list[list[Outcome]], group: set[int], model: str, placement: str,
@@ -580,7 +568,17 @@ def _order(v: PlayerView, outcomes: list[list[Outcome]], group: set[int], model:
     """Each legal move's figures from its games, and the ranking's order of their indices."""
     moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior, None if finals is None else finals[k]))
              for k, (a, o) in enumerate(zip(v.legal_actions, outcomes))]
-    return moves, _choose(v, [mean(m.risk.points) for m in moves], [_risk(m.risk) for m in moves], group)
+    return moves, _choose(v, [m.risk.points.mean for m in moves], [_risk(m.risk) for m in moves], group)
+
+
+class RankOptions(TypedDict, total=False):
+    """``rank_moves``' budget and horizon, as a page passes them on (``**options``)."""
+
+    games: int
+    batch: int
+    exact_ms: float
+    min_games: int
+    horizon: str
 
 
 def rank_moves(
@@ -610,8 +608,8 @@ def rank_moves(
     if exact is not None:
         if progress is not None:
             progress(1.0)
-        points = [mean(m.risk.score_change) for m in exact]
-        risks = [mean(m.risk.p_exceed_any) for m in exact]
+        points = [m.risk.score_change.mean for m in exact]
+        risks = [m.risk.p_exceed_any.mean for m in exact]
         group = {k for k in range(len(exact)) if max(points) - points[k] < EQUIVALENT_POINTS}
         chosen = _choose(v, points, risks, group)
         return Ranking([exact[k] for k in chosen], len(group), exact[chosen[0]].risk, 0)

@@ -37,7 +37,7 @@ import random
 import statistics
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Final, Sequence
+from typing import Callable, Final, Sequence, TypedDict
 
 from ..engine.cards import N_
 from ..engine.errors import Cancelled, PositionError, UsageError
@@ -46,11 +46,13 @@ from ..engine.notation import Action, SaveWithGold, parse_action
 from ..engine.rules import gold_options, must_decide_gold
 from ..engine.state import GOLD, GameState, new_game
 from ..engine.views import PlayerView, determinize, view
-from .forward import EQUIVALENT_POINTS, MODELS, Quantity, Ranking, half_width, mean, rank_moves
+from .forward import EQUIVALENT_POINTS, MODELS, Ranking, rank_moves
+from .stats import Estimate
 
 __all__ = [
     "FORMAT", "VERSION", "HORIZON", "GAME_HORIZON", "HORIZONS", "DEFAULT_HORIZON", "VERDICTS", "THRESHOLDS", "REVIEW_GAMES", "REVIEW_MIN_GAMES", "REVIEW_EXACT_MS",
-    "Points", "Decision", "Summary", "RoundEnd", "ChartPoint", "Review", "review_game", "verdict_of", "round_ends_of",
+    "Points", "Decision", "Summary", "RoundEnd", "ChartPoint", "Review", "ReviewOptions", "review_game", "verdict_of",
+    "round_ends_of",
     "Cancelled",
 ]
 
@@ -91,10 +93,12 @@ class Points:
     exact: str | None = None
 
     @classmethod
-    def of(cls, q: Quantity) -> Points:
-        if isinstance(q, Fraction):
-            return cls(float(q), 0.0, str(q))
-        return cls(q.mean, half_width(q))
+    def of(cls, q: Estimate) -> Points:
+        return cls(q.mean, q.half_width, None if q.exact is None else str(q.exact))
+
+    @classmethod
+    def exactly(cls, value: Fraction) -> Points:
+        return cls.of(Estimate.exactly(value))
 
 
 @dataclass(frozen=True)
@@ -364,7 +368,7 @@ def _gold_points(v: PlayerView, model: str) -> list[tuple[Action, Fraction]]:
 
 # -- one decision ----------------------------------------------------------------------------
 def _risk(ranking: Ranking, action: Action) -> float:
-    return next(mean(m.risk.p_exceed_any) for m in ranking.moves if m.action == action)
+    return next(m.risk.p_exceed_any.mean for m in ranking.moves if m.action == action)
 
 
 def score_of(v: PlayerView, seat: int) -> int:
@@ -386,10 +390,10 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
         loss = float(best_value - played_value)
         rank = next(r for r, k in enumerate(order) if values[k][0] == played)
         tied = sum(best_value - x < THRESHOLDS["good"] for _, x in values)
-        moves = tuple((str(values[k][0]), Points.of(values[k][1])) for k in order)
+        moves = tuple((str(values[k][0]), Points.exactly(values[k][1])) for k in order)
         return Decision(index, v.viewer, v.round, v.phase, len(values), str(played), str(best_action),
-                        Points.of(played_value), Points.of(best_value), loss, 0.0, verdict_of(loss, 0.0, rank, tied),
-                        0, moves=moves, tied=tied, score=score_of(v, v.viewer))
+                        Points.exactly(played_value), Points.exactly(best_value), loss, 0.0,
+                        verdict_of(loss, 0.0, rank, tied), 0, moves=moves, tied=tied, score=score_of(v, v.viewer))
     ranking = rank_moves(v, model, seed=seed, games=games, batch=min_games, exact_ms=exact_ms,
                          should_stop=should_stop, min_games=min_games, horizon=horizon)
     rank = next(r for r, m in enumerate(ranking.moves) if m.action == played)
@@ -400,17 +404,17 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
     top, own = ranking.quote.points, mine.risk.points
     if rank == 0:
         loss, half = 0.0, 0.0
-    elif isinstance(top, Fraction) and isinstance(own, Fraction):
-        loss, half = float(top - own), 0.0
+    elif top.exact is not None and own.exact is not None:
+        loss, half = float(top.exact - own.exact), 0.0
     else:
-        loss, half = mean(top) - mean(own), math.hypot(half_width(top), half_width(own))
+        loss, half = top.mean - own.mean, math.hypot(top.half_width, own.half_width)
     moves = ((str(best.action), Points.of(top)),
              *((str(m.action), Points.of(m.risk.points)) for m in ranking.moves[1:]))
     gold = v.phase == GOLD  # the reveal is known: no risk of exceeding to compare
     return Decision(index, v.viewer, v.round, v.phase, len(ranking.moves), str(played), str(best.action),
                     Points.of(top if rank == 0 else own), Points.of(top), loss, half,
                     verdict_of(loss, half, rank, ranking.tied), ranking.games,
-                    None if gold else _risk(ranking, played), None if gold else mean(ranking.quote.p_exceed_any),
+                    None if gold else _risk(ranking, played), None if gold else ranking.quote.p_exceed_any.mean,
                     moves, ranking.tied, score_of(v, v.viewer))
 
 
@@ -438,6 +442,17 @@ def round_ends_of(record: GameRecord) -> tuple[RoundEnd, ...]:
         if before >= 1 and (state.round != before or state.is_terminal()):  # round 0: the setup
             ends.append(RoundEnd(index, before, tuple(state.scores())))
     return tuple(ends)
+
+
+class ReviewOptions(TypedDict, total=False):
+    """``review_game``'s model, seed, budget and horizon, as a page passes them on (``**options``)."""
+
+    model: str
+    seed: int
+    games: int
+    min_games: int
+    exact_ms: float
+    horizon: str
 
 
 def review_game(

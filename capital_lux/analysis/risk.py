@@ -17,7 +17,8 @@ Exact (``fractions.Fraction``):
   viewer's side every unseen card (deck and others' hands) is equally likely to be
   anywhere unseen, so the next cards off the deck are a uniform sample of them.
 
-Simulated figures carry an ``Estimate`` (a mean with its 95% interval and sample count).
+A figure that may be simulated is an ``Estimate`` (``stats``): a mean with its 95% interval
+and sample count, or an exact ``Fraction`` held as one.
 Playing on, to the real round end or the game's, and ranking the viewer's moves is the
 forward model's (``forward.forward_risk``, ``forward.rank_moves``); ``example_view`` gives
 the seeded tables their tests and benchmarks start from.
@@ -42,7 +43,7 @@ from typing import Callable, Iterable, Mapping, Union
 
 from ..engine.cards import N_
 from ..engine.errors import PositionError, UsageError
-from .stats import Z95, wilson_interval
+from .stats import Estimate as Estimate  # re-exported: the figure's home was here
 from ..engine.cards import ALL_CARDS, COLOURS, Card
 from ..engine.notation import Action
 from ..engine.state import PLAY, GameState
@@ -273,39 +274,6 @@ def hand_probability(source: PlayerView | Composition, wanted: Iterable[Card], h
         )
 
     return Fraction(ways(0, hand_size), math.comb(population, hand_size))
-
-
-# -- simulated ------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Estimate:
-    """A simulated mean with its 95% interval from ``n`` samples."""
-
-    mean: float
-    low: float
-    high: float
-    n: int
-
-    @classmethod
-    def proportion(cls, hits: int, n: int) -> Estimate:
-        """Wilson score interval: sensible even when no sample (or every one) hits."""
-        if n <= 0:
-            raise UsageError("an estimate needs at least one sample")
-        low, high = wilson_interval(hits, n)
-        return cls(hits / n, low, high, n)
-
-    @classmethod
-    def of_values(cls, values: list[float] | list[int]) -> Estimate:
-        """Mean with a normal-approximation interval (sample standard deviation)."""
-        n = len(values)
-        if n <= 0:
-            raise UsageError("an estimate needs at least one sample")
-        mean = sum(values) / n
-        var = sum((x - mean) ** 2 for x in values) / (n - 1) if n > 1 else 0.0
-        half = Z95 * math.sqrt(var / n)
-        return cls(mean, mean - half, mean + half, n)
-
-    def contains(self, value: float) -> bool:
-        return self.low <= value <= self.high
 
 
 # -- the quick rollout player ---------------------------------------------------------

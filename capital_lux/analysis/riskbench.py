@@ -104,7 +104,6 @@ def quick_bias(samples: int = 600) -> Figures:
     """The cheaper rollout rule (``reveal.QUICK``) against the full rule of thumb: CPU seconds
     per 1,000 games and the mean and largest gap in P(exceed in any colour), in points, over
     four seeded mid-round positions. Too large a gap is why the panel keeps the full bot."""
-    from .forward import mean
     from .reveal import QUICK
 
     gaps, cpu = [], {"rule": 0.0, QUICK: 0.0}
@@ -113,7 +112,7 @@ def quick_bias(samples: int = 600) -> Figures:
         p = {}
         for model in cpu:
             start = time.process_time()
-            p[model] = mean(forward_risk(v, model, samples=samples, seed=1, exact_ms=0).p_exceed_any)
+            p[model] = forward_risk(v, model, samples=samples, seed=1, exact_ms=0).p_exceed_any.mean
             cpu[model] += time.process_time() - start
         gaps.append(abs(p["rule"] - p[QUICK]) * 100)
     games = 4 * samples / 1000

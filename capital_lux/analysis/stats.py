@@ -1,14 +1,32 @@
-"""The one home of the project's interval estimates.
+"""The one home of the project's interval estimates, and of a figure's one type.
+
+Every figure a forward look gives (a chance, expected points, gold) is an ``Estimate``:
+exact, when the rest of the round was counted (``exact`` holds the ``Fraction``, the
+interval is that one point and ``n`` is 0), or simulated (a mean with its 95% interval
+from ``n`` games). A caller asks the figure what it is (``mean``, ``half_width``,
+``is_exact``, ``exact``, ``low``, ``high``) instead of testing its type.
 
 >>> tuple(round(x, 3) for x in wilson_interval(50, 100))
 (0.404, 0.596)
 >>> wilson_interval(0, 0)
 (0.0, 1.0)
+>>> third = Estimate.exactly(Fraction(1, 3))
+>>> third.is_exact, third.exact, third.half_width, third.complement().exact
+(True, Fraction(1, 3), 0.0, Fraction(2, 3))
+>>> half = Estimate.proportion(50, 100)
+>>> half.is_exact, half.value, round(half.half_width, 3), half.n
+(False, 0.5, 0.096, 100)
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..engine.errors import UsageError
+
+__all__ = ["Z95", "wilson_interval", "Estimate"]
 
 #: The two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -27,3 +45,63 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure: a simulated mean with its 95% interval from ``n`` samples, or (``exact`` set)
+    an exact value, whose interval is that one point and ``n`` 0."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+    exact: Fraction | None = None
+
+    @classmethod
+    def exactly(cls, value: Fraction) -> Estimate:
+        """An exact figure: every case counted, no interval."""
+        point = float(value)
+        return cls(point, point, point, 0, value)
+
+    @classmethod
+    def proportion(cls, hits: int, n: int) -> Estimate:
+        """Wilson score interval: sensible even when no sample (or every one) hits."""
+        if n <= 0:
+            raise UsageError("an estimate needs at least one sample")
+        low, high = wilson_interval(hits, n)
+        return cls(hits / n, low, high, n)
+
+    @classmethod
+    def of_values(cls, values: list[float] | list[int]) -> Estimate:
+        """Mean with a normal-approximation interval (sample standard deviation)."""
+        n = len(values)
+        if n <= 0:
+            raise UsageError("an estimate needs at least one sample")
+        mean = sum(values) / n
+        var = sum((x - mean) ** 2 for x in values) / (n - 1) if n > 1 else 0.0
+        half = Z95 * math.sqrt(var / n)
+        return cls(mean, mean - half, mean + half, n)
+
+    @property
+    def is_exact(self) -> bool:
+        return self.exact is not None
+
+    @property
+    def value(self) -> Fraction | float:
+        """The exact fraction when there is one, else the mean: what a formatter should write."""
+        return self.mean if self.exact is None else self.exact
+
+    @property
+    def half_width(self) -> float:
+        """Half the 95% interval's width; 0 for an exact figure."""
+        return max(self.mean - self.low, self.high - self.mean)
+
+    def complement(self) -> Estimate:
+        """1 minus a probability, exact or simulated (the interval turned round)."""
+        if self.exact is not None:
+            return Estimate.exactly(1 - self.exact)
+        return Estimate(1 - self.mean, 1 - self.high, 1 - self.low, self.n)
+
+    def contains(self, value: float) -> bool:
+        return self.low <= value <= self.high

@@ -70,8 +70,8 @@ if TYPE_CHECKING:
     from ..engine.cards import CapitalLuxError
 
 from ..engine.errors import UsageError
-from .formatting import (BABEL_LOCALES, babel_locale, format_interval, format_list, format_number, format_percent,
-                         format_range)
+from .formatting import (BABEL_LOCALES, babel_locale, format_chance, format_exact, format_interval, format_list,
+                         format_number, format_percent, format_range)
 from .glossary import (
     COLOUR_LETTERS,
     COLOUR_TERMS,
@@ -97,6 +97,8 @@ __all__ = [
     "catalogue_resource",
     "colour_name",
     "default_language",
+    "format_chance",
+    "format_exact",
     "format_interval",
     "format_number",
     "format_percent",

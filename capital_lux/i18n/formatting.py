@@ -27,8 +27,8 @@ from babel import Locale
 from babel.lists import format_list as _babel_list
 from babel.numbers import format_decimal, format_percent as _babel_percent, get_decimal_symbol
 
-__all__ = ["BABEL_LOCALES", "babel_locale", "format_interval", "format_list", "format_number", "format_percent",
-           "format_range", "spreadsheet_delimiter"]
+__all__ = ["BABEL_LOCALES", "babel_locale", "format_chance", "format_exact", "format_interval", "format_list",
+           "format_number", "format_percent", "format_range", "spreadsheet_delimiter"]
 
 #: The Babel locale of each language code users type: the Portuguese texts follow the
 #: Brazilian rulebook, so numbers follow Brazil's conventions too.
@@ -92,6 +92,30 @@ def format_percent(p: Number, lang: str, digits: int = 0, *, trim: bool = False)
     value = _decimal(p, digits + 2)
     return str(_babel_percent(value, format=_pattern(locale, "percent", digits, trim), locale=locale,
                               decimal_quantization=True))
+
+
+def format_chance(p: Number, lang: str) -> str:
+    """A chance as the charts and the risk panel write it: a percentage with at most one decimal.
+
+    >>> format_chance(0.75, "fr"), format_chance(Fraction(1, 8), "en")
+    ('75\xa0%', '12.5%')
+    """
+    return format_percent(p, lang, 1, trim=True)
+
+
+def format_exact(value: Number, lang: str, *, percent: bool = False) -> str:
+    """An exact value with its fraction when it is not whole: ``1/3 ≈ 33.3%`` (``percent``) or
+    ``10/3 ≈ 3,333``; any other value as a chance or a number of at most three decimals.
+
+    >>> format_exact(Fraction(1, 3), "en", percent=True), format_exact(Fraction(10, 3), "fr")
+    ('1/3 ≈ 33.3%', '10/3 ≈ 3,333')
+    >>> format_exact(0.5, "en", percent=True), format_exact(Fraction(2), "en")
+    ('50%', '2')
+    """
+    text = format_chance(value, lang) if percent else format_number(value, lang, 3, trim=True)
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return f"{value.numerator}/{value.denominator} ≈ {text}"
+    return text
 
 
 def format_interval(mean: Number, low: Number, high: Number, lang: str, *, percent: bool = False,

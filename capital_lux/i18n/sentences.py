@@ -44,7 +44,7 @@ TERMINAL: Final = "terminal"
 
 __all__ = [
     "LEARNER", "TERMINAL", "Style", "action_label", "action_sentence", "card_text", "cards_text",
-    "colour_text", "event_sentence", "player_name",
+    "colour_label", "colour_text", "event_sentence", "model_name", "player_name",
 ]
 
 
@@ -86,6 +86,18 @@ def colour_text(t: Translator, colour: str) -> str:
     return t.gettext("{symbol} {role} ({colour})").format(
         symbol=SYMBOLS[colour], role=t.role(colour), colour=t.colour(colour)
     )
+
+
+def colour_label(t: Translator, colour: str) -> str:
+    """The colour's symbol and name, the way every chart labels it: "◆ blue"."""
+    return f"{SYMBOLS[colour]} {t.colour(colour)}"
+
+
+def model_name(t: Translator, model: str) -> str:
+    """An opponent model in words: "random bot", "rule-of-thumb bot", "search bot"."""
+    names = {"random": t.gettext("random bot"), "rule": t.gettext("rule-of-thumb bot"),
+             "search": t.gettext("search bot"), "quick": t.gettext("quick greedy bot")}
+    return names.get(model, model)
 
 
 # --------------------------------------------------------------------------- actions

@@ -176,15 +176,13 @@ def advice_headline(t: Translator, advice: Advice) -> str:
 def advice_reasons(t: Translator, v: PlayerView, advice: Advice) -> list[str]:
     """What stands behind "Why?": the move's effect, its figures, the moves as good as it,
     and the rule of thumb's choice when it differs; one whole sentence each."""
-    from ..analysis.forward import half_width, mean
-
     reasons = [effect_text(t, v, advice.action)]
     ranking = advice.ranking
     if ranking is None:
         return [r for r in reasons if r]
     quote = ranking.quote
     # the risk lines' quantity and wording: a chance of exceeding at the round end, never 0% or 100% unless exact
-    figures = {"points": format_number(mean(quote.score_change), t.lang, 1), "p": chance(quote.p_exceed_any, t)}
+    figures = {"points": format_number(quote.score_change.mean, t.lang, 1), "p": chance(quote.p_exceed_any, t)}
     if quote.exact:
         reasons.append(t.gettext(
             "If the others play like the rule of thumb, it brings you {points} points by the round end on average, "
@@ -194,7 +192,7 @@ def advice_reasons(t: Translator, v: PlayerView, advice: Advice) -> list[str]:
             "Played again on {n} fresh games, the others playing like the rule of thumb, it brings you {points} "
             "points by the round end (give or take {half}), with a {p} chance that some colour exceeds its limit "
             "then.").format(
-            n=format_number(quote.samples, t.lang), half=format_number(half_width(quote.score_change), t.lang, 1),
+            n=format_number(quote.samples, t.lang), half=format_number(quote.score_change.half_width, t.lang, 1),
             **figures))
     if ranking.tied > 1:
         others = [move_text(t, m.action) for m in ranking.moves[1:ranking.tied]]

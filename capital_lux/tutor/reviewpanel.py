@@ -17,13 +17,13 @@ from __future__ import annotations
 import logging
 import threading
 from html import escape
-from typing import Any, Callable
+from typing import Callable, Unpack
 
 import ipywidgets as W
 
 from ..analysis.charts import figure_png, review_chart
-from ..analysis.review import (DEFAULT_HORIZON, GAME_HORIZON, THRESHOLDS, Decision, Review, RoundEnd, decisions_of, review_game,
-                               round_ends_of)
+from ..analysis.review import (DEFAULT_HORIZON, GAME_HORIZON, THRESHOLDS, Decision, Review, ReviewOptions, RoundEnd,
+                               decisions_of, review_game, round_ends_of)
 from ..analysis.review_text import (chart_sentences, loss_text, method_sentences, moment_sentence, moment_title,
                                    move_text, summary_headers, summary_rows, table_headers, table_rows, verdict_name)
 from ..engine.cards import N_
@@ -148,10 +148,10 @@ class ReviewPanel:
         if self.job is not None:
             self.job.wait(timeout)
 
-    def start(self, **options: Any) -> Job[Review | None] | None:
+    def start(self, **given: Unpack[ReviewOptions]) -> Job[Review | None] | None:
         """Judge the game's decisions, the learner's first, as a job of the page's runner
-        (``options`` go to ``review_game``; the horizon is the page's choice unless given)."""
-        options = {"horizon": str(self.horizon.value), **options}
+        (``given`` go to ``review_game``; the horizon is the page's choice unless given)."""
+        options: ReviewOptions = {"horizon": str(self.horizon.value), **given}
         session = self.session
         if session is None or not session.is_over():
             return None
@@ -376,7 +376,7 @@ class ReviewPanel:
         self.render()
 
 
-def _partial(players: int, seed: int, seat: int, done: list[Decision], options: dict[str, Any],
+def _partial(players: int, seed: int, seat: int, done: list[Decision], options: ReviewOptions,
              ends: tuple[RoundEnd, ...]) -> Review:
     from ..analysis.review import HORIZONS, REVIEW_GAMES
 

@@ -14,17 +14,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 from html import escape
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
-from ..engine.cards import COLOURS, SYMBOLS
+from ..analysis.stats import Estimate
+from ..engine.cards import COLOURS
 from ..engine.views import PlayerView
-from ..i18n import Translator, format_number
+from ..i18n import Translator, format_chance, format_number
+from ..i18n.sentences import colour_text
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the forward model is imported when first used: the first screen does without it
     from ..analysis.forward import ForwardColour, ForwardRisk
-    from ..analysis.risk import Estimate
-
-    Quantity = Union[Fraction, Estimate]
 
 #: Below this a probability reads "under 1%", above 1 minus it "over 99%", unless it is exactly 0 or 1.
 EDGE = Fraction(1, 100)
@@ -32,34 +31,26 @@ EDGE = Fraction(1, 100)
 SMALL_POINTS = 0.05
 
 
-def colour_cell(t: Translator, colour: str) -> str:
-    """A colour by symbol, role and name, never by colour alone: "◆ Agent (blue)"."""
-    return t.gettext("{symbol} {role} ({colour})").format(
-        symbol=SYMBOLS[colour], role=t.role(colour), colour=t.colour(colour)
-    )
-
-
 def points(x: float, t: Translator) -> str:
     """Percentage points, one decimal, in the reader's locale."""
     return format_number(x * 100, t.lang, 1)
 
 
-def chance(q: Quantity | float, t: Translator, approx: bool = False) -> str:
+def chance(q: Estimate | Fraction, t: Translator, approx: bool = False) -> str:
     """A probability in the reader's locale that claims no more than it knows: ``0%`` or
     ``100%`` only for an exact 0 or 1, "under 1%" or "over 99%" near them; ``approx``
-    puts "≈" before a simulated figure."""
-    from ..analysis.charts import percent
-
-    exact = isinstance(q, Fraction)
-    p = float(q) if isinstance(q, (Fraction, float, int)) else q.mean
-    if exact and q in (0, 1):
-        return percent(q, t)  # type: ignore[arg-type]
+    puts "≈" before a simulated figure. An exact ``Fraction`` (the round end if it came now)
+    reads as an exact figure."""
+    figure = Estimate.exactly(q) if isinstance(q, Fraction) else q
+    p = figure.mean
+    if figure.exact in (0, 1):
+        return format_chance(figure.value, t.lang)
     if p < EDGE:
-        return t.gettext("under {p}").format(p=percent(EDGE, t))
+        return t.gettext("under {p}").format(p=format_chance(EDGE, t.lang))
     if p > 1 - EDGE:
-        return t.gettext("over {p}").format(p=percent(1 - EDGE, t))
-    text = percent(p, t)
-    return f"≈ {text}" if approx and not exact else text
+        return t.gettext("over {p}").format(p=format_chance(1 - EDGE, t.lang))
+    text = format_chance(p, t.lang)
+    return f"≈ {text}" if approx and not figure.is_exact else text
 
 
 def points_text(x: float, t: Translator) -> str:
@@ -71,14 +62,12 @@ def points_text(x: float, t: Translator) -> str:
 
 def colour_line(t: Translator, colour: str, figures: ForwardColour, gold: int, approx: bool) -> str:
     """One colour's sentence: its chance of exceeding at the round end and what gold does."""
-    from ..analysis.forward import mean
-
-    p, lost = figures.p_exceed, mean(figures.points_lost)
-    values = {"colour": colour_cell(t, colour), "p": chance(p, t, approx), "points": points_text(lost, t)}
+    p, lost = figures.p_exceed, figures.points_lost.mean
+    values = {"colour": colour_text(t, colour), "p": chance(p, t, approx), "points": points_text(lost, t)}
     # "at the round end" is the heading's: each line stays short enough for one row beside the hand
-    if isinstance(p, Fraction) and p == 0:
+    if p.exact == 0:
         text = t.gettext("{colour}: no chance of exceeding its limit.")
-    elif lost == 0 and mean(p) > 0:
+    elif lost == 0 and p.mean > 0:
         text = t.gettext("{colour}: {p} chance of exceeding its limit; your gold would keep it.")
     elif lost == 0:
         text = t.gettext("{colour}: {p} chance of exceeding its limit.")

@@ -15,7 +15,7 @@ import logging
 import threading
 from collections import Counter
 from html import escape
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable, Unpack
 
 import ipywidgets as W
 
@@ -24,14 +24,16 @@ from ..engine.errors import Cancelled
 from ..engine.notation import CAPITAL, HOME, Action, Play
 from ..engine.state import GOLD, OVER, PLAY
 from ..engine.views import PlayerView
-from ..i18n import Translator, format_number
-from ..i18n.sentences import action_label
+from ..i18n import Translator, format_chance, format_number
+from ..i18n.sentences import action_label, colour_text, model_name
 from .base import tagged
-from .riskline import chance, colour_cell as colour_cell, points as points, points_text, risk_lines_html
+from .riskline import chance, points as points, points_text, risk_lines_html
 from .work import Job, WorkRunner, page_runner
 
 if TYPE_CHECKING:  # the analysis is imported when first used: the first screen does without it
-    from ..analysis.forward import Ranking
+    from ..analysis.forward import ForwardRisk, MoveRisk, RankOptions, Ranking
+    from ..analysis.risk import RoundEndRisk
+    from ..analysis.stats import Estimate
 
 LOG = logging.getLogger("capital_lux.tutor")
 
@@ -46,7 +48,7 @@ def signed(x: float, t: Translator) -> str:
     return format_number(x, t.lang, 1).replace("-", "\u2212")
 
 
-def method_text(t: Translator, risk: Any) -> str:
+def method_text(t: Translator, risk: ForwardRisk) -> str:
     """ "exact" or "simulated (N games, ±x points)", for any forward result."""
     if risk.exact:
         return t.gettext("exact")
@@ -63,18 +65,8 @@ def chart_image(css_class: str) -> W.Image:
     return tagged(W.Image(format="png", layout=layout), css_class)
 
 
-def complement(q: Any) -> Any:
-    """1 − a probability, exact or simulated (the interval turned round)."""
-    from ..analysis.risk import Estimate
-
-    if isinstance(q, Estimate):
-        return Estimate(1 - q.mean, 1 - q.high, 1 - q.low, q.n)
-    return 1 - q
-
-
-def modifier_sentences(t: Translator, v: PlayerView, risk: Any) -> list[str]:
+def modifier_sentences(t: Translator, v: PlayerView, risk: ForwardRisk) -> list[str]:
     """What the panel says about each face-down modifier the learner cannot see."""
-    from ..analysis.charts import model_name
     from .text import player_name
 
     prior = risk.prior
@@ -88,19 +80,19 @@ def modifier_sentences(t: Translator, v: PlayerView, risk: Any) -> list[str]:
                           "could have is taken as equally likely.")]
     if not prior.used_placements:
         return [t.gettext("No values fit where the {bot} would have put these modifiers, so they are taken as "
-                          "placed at random.").format(bot=model_name(risk.model, t))]
+                          "placed at random.").format(bot=model_name(t, risk.model))]
     lines = []
     for k in placed:
         hidden = prior.hidden[k]
         assert hidden.colour is not None
         p = prior.p_negative(k)
-        values = {"player": player_name(t, hidden.owner, v.viewer), "colour": colour_cell(t, hidden.colour),
+        values = {"player": player_name(t, hidden.owner, v.viewer), "colour": colour_text(t, hidden.colour),
                   "p": chance(p, t)}
         if k in prior.unseen_placements:
             text = t.gettext("The modifier {player} put above {colour} was placed before the tutor followed this "
                              "game: its values are taken as equally likely ({p} chance that it is negative).")
         elif p in (0, 1):  # certain under the model only: no "100%" for what is not a fact
-            values["bot"] = model_name(risk.model, t)
+            values["bot"] = model_name(t, risk.model)
             text = (t.gettext("The modifier {player} put above {colour} is negative if they place modifiers like "
                               "the {bot}: every value that fits where it lies is negative.") if p == 1 else
                     t.gettext("The modifier {player} put above {colour} is positive if they place modifiers like "
@@ -187,7 +179,7 @@ class RiskPanel:
         self.image = chart_image("cl-risk-chart")
         # "Compare my moves at the round end": the session's work runner, the dropdowns' model and placement
         self.comparison = MoveComparison(runner)
-        self.compare_options: dict[str, Any] = {}  # passed on to ``rank_moves`` (tests settle for less)
+        self.compare_options: RankOptions = {}  # passed on to ``rank_moves`` (tests settle for less)
         self.compare_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-risk-compare")
         self.compare_button.on_click(lambda _: self.compare())
         self.box = W.VBox([self.show, W.HBox([self.model, self.placement], layout=W.Layout(flex_flow="row wrap")), self.html, self.chart_toggle, self.image,
@@ -197,7 +189,7 @@ class RiskPanel:
         self._compared: tuple[PlayerView, str, str] | None = None
         self._worker = _Worker()
         self._previous: PlayerView | None = None
-        self.timeline: list[tuple[Action | None, Any]] = []  # this round's forward risk after each decision
+        self.timeline: list[tuple[Action | None, ForwardRisk]] = []  # this round's forward risk after each decision
         self._timeline_round = 0
         self._quiet = False  # while the dropdowns are relabelled
         for control in (self.show, self.chart_toggle, self.model, self.placement):
@@ -226,14 +218,12 @@ class RiskPanel:
         self._worker.wait(timeout)
 
     def _labels(self, t: Translator) -> None:
-        from ..analysis.charts import model_name
-
         self.show.description = t.gettext("Show the round-end risk")
         self.chart_toggle.description = t.gettext("Chart")
         self.model.description = t.gettext("Others play like")
         self.placement.description = t.gettext("Face-down modifiers")
         self.compare_button.description = t.gettext("Compare my moves at the round end")
-        models = [(model_name(m, t), m) for m in ("rule", "random", "search")]
+        models = [(model_name(t, m), m) for m in ("rule", "random", "search")]
         placements = [(t.gettext("guessed from where they were put"), "bayes"),
                       (t.gettext("placed at random"), "random")]
         self._quiet = True
@@ -262,7 +252,6 @@ class RiskPanel:
             self.image.layout.display = "none"
             return
         try:
-            from ..analysis.charts import model_name
             from ..analysis.risk import round_end_risk
 
             now = round_end_risk(v, include_hand=True)  # the hand goes home at the round end (ruling R9)
@@ -273,7 +262,7 @@ class RiskPanel:
             return
         self.html.value = self._table(t, v, now, None)
         model, placement = self.model.value, self.placement.value
-        bot = model_name(str(model), t)
+        bot = model_name(t, str(model))
         self.lines.value = risk_lines_html(t, v, None, bot)
         mine = bool(v.legal_actions) and v.phase == PLAY
         placement_views = self._placement_views
@@ -300,7 +289,7 @@ class RiskPanel:
         self.timeline, self._timeline_round, self._previous = [], 0, None
         self.image.layout.display = "none"
 
-    def _add_to_timeline(self, v: PlayerView, risk: Any) -> None:
+    def _add_to_timeline(self, v: PlayerView, risk: ForwardRisk) -> None:
         if v.round != self._timeline_round:
             self.timeline, self._timeline_round, self._previous = [], v.round, None
         if self._previous is not None and self._previous.hand == v.hand:
@@ -310,11 +299,8 @@ class RiskPanel:
             self.timeline.append((action, risk))
         self._previous = v
 
-    def _table(self, t: Translator, v: PlayerView, now: Any, risk: Any) -> str:
-        from ..analysis.charts import model_name
-        from ..analysis.forward import mean
-
-        bot = model_name(self.model.value, t)
+    def _table(self, t: Translator, v: PlayerView, now: RoundEndRisk, risk: ForwardRisk | None) -> str:
+        bot = model_name(t, self.model.value)
         head = (
             f"<tr><th></th><th>{escape(t.gettext('your {hometown} with your hand').format(hometown=t.term('Hometown')))}"
             f"</th><th>{escape(t.gettext('If the round ended now'))}</th>"
@@ -327,12 +313,12 @@ class RiskPanel:
             forward = later = "…"
             if risk is not None:
                 fc = risk.colours[c]
-                forward, lost = chance(fc.p_exceed, t, approx=not risk.exact), mean(fc.points_lost)
+                forward, lost = chance(fc.p_exceed, t, approx=not risk.exact), fc.points_lost.mean
                 later = points_text(lost, t)
-                if lost == 0 and mean(fc.p_exceed) > 0:  # it may exceed, yet no point is lost: gold keeps it
+                if lost == 0 and fc.p_exceed.mean > 0:  # it may exceed, yet no point is lost: gold keeps it
                     later = t.gettext("{points} (your gold would keep it)").format(points=later)
             rows.append(
-                f'<tr data-colour="{c}"><th>{escape(colour_cell(t, c))}</th><td>{a.hometown_total}</td>'
+                f'<tr data-colour="{c}"><th>{escape(colour_text(t, c))}</th><td>{a.hometown_total}</td>'
                 f'<td class="cl-risk-now">{escape(chance(a.p_exceed, t))}</td>'
                 f'<td class="cl-risk-forward">{escape(forward)}</td><td>{escape(later)}</td></tr>'
             )
@@ -347,7 +333,7 @@ class RiskPanel:
             method = method_text(t, risk)
             gold = t.gettext("Chance that your gold is too little to keep every colour that exceeds: {now} if the "
                              "round ended now, {forward} at the round end.").format(
-                now=short_now, forward=chance(complement(risk.p_gold_keeps_all), t, approx=not risk.exact))
+                now=short_now, forward=chance(risk.p_gold_keeps_all.complement(), t, approx=not risk.exact))
             notes = modifier_sentences(t, v, risk)
         title = t.gettext("Risk of exceeding the {capital}'s totals").format(capital=t.term("Capital"))
         extra = "".join(f'<div class="cl-note cl-risk-modifier">{escape(x)}</div>' for x in notes)
@@ -424,9 +410,9 @@ class MoveComparison:
 
     def start(self, t: Translator, v: PlayerView, model: str = "rule", placement: str = "bayes",
               placement_views: dict[tuple[str, int], PlayerView] | None = None,
-              **options: Any) -> Job[Ranking | None]:
+              **options: Unpack[RankOptions]) -> Job[Ranking | None]:
         """Compare every legal move of ``v`` under ``model`` and ``placement``, as a job."""
-        from ..analysis.charts import forward_move_chart, model_name
+        from ..analysis.charts import forward_move_chart
 
         self.clear()
         self.progress.value = 0.0
@@ -440,7 +426,7 @@ class MoveComparison:
             from ..analysis.forward import rank_moves
             from .advice import comparison_seed  # the hint's games: one ranking, one voice
 
-            bot = model_name(model, t)
+            bot = model_name(t, model)
             so_far: list[Ranking] = []
 
             def partial(ranking: Ranking) -> None:  # the ranking sharpens while the learner watches
@@ -498,13 +484,10 @@ class MoveComparison:
     @staticmethod
     def table(t: Translator, ranking: Ranking, bot: str) -> str:
         """Every move in the one ranking's order; the moves as good as the first marked ≈."""
-        from ..analysis.charts import percent
-        from ..analysis.forward import half_width, mean
-
-        def cell(q: Any, probability: bool) -> str:
-            text = percent(mean(q), t) if probability else signed(mean(q), t)
-            if half_width(q):
-                spread = points(half_width(q), t) if probability else signed(half_width(q), t)
+        def cell(q: Estimate, probability: bool) -> str:
+            text = format_chance(q.mean, t.lang) if probability else signed(q.mean, t)
+            if q.half_width:
+                spread = points(q.half_width, t) if probability else signed(q.half_width, t)
                 text += " ±" + spread
             return escape(text)
 
@@ -513,7 +496,7 @@ class MoveComparison:
             f"</th><th>{escape(t.gettext('chance that some colour exceeds its limit at the round end'))}</th>"
             f"<th>{escape(t.gettext('Chance to be ahead after the round'))}</th></tr>"
         )
-        def row(k: int, m: Any) -> str:
+        def row(k: int, m: MoveRisk) -> str:
             tied = 0 < k < ranking.tied
             return (f'<tr class="{"cl-tied" if tied else "cl-move"}"><td>{"≈ " if tied else ""}'
                     f"{escape(action_label(t, m.action))}</td><td>{cell(m.risk.score_change, False)}</td>"

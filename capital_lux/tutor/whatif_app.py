@@ -24,11 +24,10 @@ from ..lessons import gallery
 from ..engine.cards import N_, CapitalLuxError
 from ..engine.position import MAX_INPUT_BYTES
 from ..engine.game import resolve_chance
-from ..analysis.charts import forward_move_chart, model_name
-from ..analysis.forward import EQUIVALENT_POINTS, MoveRisk, Quantity, Ranking, decider, rank_moves
-from ..analysis.risk import Estimate
+from ..analysis.charts import forward_move_chart
+from ..analysis.forward import EQUIVALENT_POINTS, Estimate, MoveRisk, Ranking, decider, rank_moves
 from ..i18n import Translator, format_interval, format_number, format_percent, translator
-from ..i18n.sentences import action_sentence
+from ..i18n.sentences import action_sentence, model_name
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play, SaveWithGold
 from ..engine.state import PHASES, GameState
 from ..engine.views import LogItem, PlayerView, public_step, view
@@ -80,14 +79,14 @@ def move_label_html(t: Translator, action: Action) -> str:
 
 
 
-def figure_text(q: Quantity, lang: str, percent: bool = False) -> str:
+def figure_text(q: Estimate, lang: str, percent: bool = False) -> str:
     """A figure of the ranking: simulated, with its 95% interval in brackets; exact, alone."""
-    if isinstance(q, Estimate):
+    if not q.is_exact:
         return format_interval(q.mean, q.low, q.high, lang, percent=percent)
-    return format_percent(q, lang, 0) if percent else format_number(q, lang, 1)
+    return format_percent(q.value, lang, 0) if percent else format_number(q.value, lang, 1)
 
 
-def _columns(t: Translator, m: MoveRisk) -> list[tuple[str, Quantity, bool]]:
+def _columns(t: Translator, m: MoveRisk) -> list[tuple[str, Estimate, bool]]:
     """A move's figures with their headings: at the round's end, or at the game's."""
     r = m.risk
     if r.game is None:
@@ -124,7 +123,7 @@ def ranking_note(t: Translator, seat: int, seed: int, ranking: Ranking, yours: b
         notes = [(t.gettext("Your moves, exact: every hidden card and every decision to the round's end is counted, "
                             "if the others play like the {bot}.") if yours else
                   t.gettext("Player {seat}'s moves, exact: every hidden card and every decision to the round's end "
-                            "is counted, if the others play like the {bot}.")).format(seat=seat, bot=model_name(model, t))]
+                            "is counted, if the others play like the {bot}.")).format(seat=seat, bot=model_name(t, model))]
     else:
         notes = [(t.gettext("Your moves, each followed by the same {n} simulated deals (seed {seed}); 95% intervals "
                             "in brackets.") if yours else
