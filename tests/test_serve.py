@@ -233,7 +233,8 @@ def test_a_failing_comm_open_tells_the_page_nothing_of_the_server(shared: tuple[
 
 
 def test_the_tree_page_lists_the_learners_pages_only_and_asks_nothing_of_outside() -> None:
-    with B.serving(B.ROOT, "notebooks", options=(B.UNPACED,)) as (url, _):
+    # no warm pools: four kernels running the class's notebooks, of no use to a tree page
+    with B.serving(B.ROOT, "notebooks", options=(B.UNPACED, "--VoilaConfiguration.preheat_kernel=False")) as (url, _):
         status, tree, _ = _get(url)
         listed = json.loads(_get(url + "voila/api/contents/")[1])["content"]
         teacher, _, _ = _get(url + "voila/render/teacher.ipynb")  # reachable by its address, behind its key
