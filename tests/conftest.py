@@ -4,6 +4,7 @@ and keeps the server's key (used without a database) in a file of its own."""
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator
@@ -17,6 +18,12 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = Path(tempfile.mkdtemp(prefix="capital-lux-test-db-"))
     os.environ["CAPITAL_LUX_DB"] = str(folder / "class.sqlite3")
     os.environ["CAPITAL_LUX_KEY_FILE"] = str(folder / "server.key")  # never the home folder's
+    # Run in the background of a non-interactive shell (as a CI job is), pytest inherits SIGINT
+    # ignored, and so would every process a test starts: a JupyterHub stopping then waits 30 s
+    # for its idle-culler, which ends on SIGINT, before it sends SIGTERM. Started as from a
+    # terminal instead.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="module")

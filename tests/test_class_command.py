@@ -1,6 +1,6 @@
 """``make class`` (``capital_lux.serve.classroom``): one command opens a class to the room's network.
 
-The class starts once for the module, as the teacher starts it, with its own data folder
+The class starts once for the module, as the teacher starts it (for two learners), with its own data folder
 (``XDG_DATA_HOME`` in a temporary folder) and a free port; the tests read what it printed, ask its
 pages, look at its files, and the last one stops it with ``make class-stop``.
 """
@@ -41,7 +41,9 @@ def opened(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     data = tmp_path_factory.mktemp("data")
     environment = _environment(data)
     port = B.free_port()
-    started = subprocess.run([*COMMAND, "start", f"--port={port}"], env=environment, cwd=data,
+    # Two learners expected: the default's 30 kernels preheated at once kept a test machine's
+    # cores busy for the whole module (the first learner's page took about 50 s to arrive).
+    started = subprocess.run([*COMMAND, "start", f"--port={port}", "--learners=2"], env=environment, cwd=data,
                              capture_output=True, text=True, timeout=150)
     folder = data / "capital-lux"
     try:

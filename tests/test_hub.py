@@ -194,15 +194,15 @@ def _wait_for(ready: Any, process: subprocess.Popen[bytes], log_path: Path, seco
         time.sleep(0.2)
 
 
-def _sign_in(browser: Any, base: str, user: str, password: str, ready: str) -> Any:
-    """A person of their own (a browser context) signed in through the hub, on the page their server opens."""
+def _sign_in(browser: Any, base: str, user: str, password: str) -> Any:
+    """A person of their own (a browser context) signed in through the hub, their server starting;
+    the page goes on to the page their server opens."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.goto(f"{base}/hub/login")
     page.fill("#username_input", user)
     page.fill("#password_input", password)
     page.click("#login_submit")
-    page.wait_for_selector(ready, timeout=150_000)  # the server started, then Voila runs the notebook
     return page
 
 
@@ -256,20 +256,22 @@ def test_two_learners_and_the_teacher_through_the_hub(class_database: tuple[Post
     with _running_hub(tmp_path, url, log_path) as (base, hub_pid), sync_api.sync_playwright() as p:
         browser = B.launch(p)
         try:
-            pages = {}
+            # Everyone signs in at once, as a class arrives: the three servers start together.
+            pages = {user: _sign_in(browser, base, user, CLASS_PASSWORD) for user in LEARNERS}
+            teacher = _sign_in(browser, base, "teacher", TEACHER_PASSWORD)
             for user, (name, exercise, answer) in LEARNERS.items():
-                page = _sign_in(browser, base, user, CLASS_PASSWORD, LEARNER)
+                page = pages[user]
+                page.wait_for_selector(LEARNER, timeout=150_000)  # the server started, then Voila ran the notebook
                 assert page.url.startswith(f"{base}/user/{user}/voila/render/probability_exercises.ipynb")
                 page.fill(".cl-learner-name input", name)
                 page.click(".cl-learner-join")
                 page.wait_for_selector(f".cl-learner-note:has-text('{name}')")
                 assert _answer(page, exercise, answer) == "correct"
                 assert DATABASE_PASSWORD not in page.content() and TEACHER_KEY not in page.content()
-                pages[user] = page
             assert [(n, e, a, c) for n, e, a, c in _answers(url)] == [
                 (name, exercise, answer, True) for name, exercise, answer in LEARNERS.values()]
 
-            teacher = _sign_in(browser, base, "teacher", TEACHER_PASSWORD, TEACHER)
+            teacher.wait_for_selector(TEACHER, timeout=150_000)
             assert teacher.url.startswith(f"{base}/user/teacher/voila/render/teacher.ipynb")
             teacher.fill(".cl-teacher-key input", TEACHER_KEY)
             teacher.click(".cl-teacher-unlock")

@@ -1,9 +1,10 @@
 """The class server's guards (``capital_lux.serve``), against the server they guard.
 
-Each test starts the server as ``make tutor`` does (``python -m capital_lux.serve``) and
-plays a page that misbehaves: a websocket without Jupyter's v1 subprotocol, a frame that
-claims 2^60 offsets, a page asking its kernel to shut down, a client opening pages faster
-than a person, a class larger than the server's ceiling, pages closed without a goodbye.
+Each test starts the server as ``make tutor`` does (``python -m capital_lux.serve``), or shares
+one started so with the tests that need no other setting, and plays a page that misbehaves:
+a websocket without Jupyter's v1 subprotocol, a frame that claims 2^60 offsets, a page asking
+its kernel to shut down, a client opening pages faster than a person, a class larger than the
+server's ceiling, pages closed without a goodbye.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import urllib.error
 import urllib.request
 import uuid
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Iterator
 
@@ -46,6 +48,15 @@ def served(folder: Path, *options: str) -> Iterator[tuple[str, psutil.Process]]:
     shutil.copy(B.ROOT / "voila.json", folder / "voila.json")
     with B.serving(folder, "page.ipynb", folder / "server.log", options=options) as (url, proc):
         yield url, psutil.Process(proc.pid)
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, psutil.Process, Path]]:
+    """One server with no other setting, for the module's tests that each open pages of their own
+    on it (one server started instead of three): its URL, its process and its log."""
+    folder = tmp_path_factory.mktemp("served")
+    with served(folder, B.UNPACED) as (url, server):
+        yield url, server, folder / "server.log"
 
 
 def _get(url: str) -> tuple[int, str, dict[str, str]]:
@@ -78,6 +89,12 @@ def _kernel_alive(url: str, kernel: str) -> bool:
     return _get(url + f"api/kernels/{kernel}")[0] == 200
 
 
+def _idle_seconds(url: str, kernel: str) -> float:
+    """Seconds since the kernel last did anything, as the server's cull reckons them."""
+    last = json.loads(_get(url + f"api/kernels/{kernel}")[1])["last_activity"]
+    return time.time() - datetime.fromisoformat(last.replace("Z", "+00:00")).timestamp()
+
+
 def _wait_until(condition: object, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -87,44 +104,45 @@ def _wait_until(condition: object, seconds: float) -> bool:
     return bool(condition())  # type: ignore[operator]
 
 
-def test_a_legacy_websocket_is_refused_and_a_forged_frame_dropped_the_server_unharmed(tmp_path: Path) -> None:
-    with served(tmp_path, B.UNPACED) as (url, server):
-        status, html, _ = _get(url)
-        kernel = _kernel_of(html)
-        before = server.memory_info().rss
-        # Voila 0.5.13 reads every reply to a legacy client as v1: asked for the widgets' state,
-        # it built ~10^18 offsets and the server grew by gigabytes until MemoryError.
-        with pytest.raises(websocket.WebSocketBadStatusException) as refused:
-            websocket.create_connection(_socket_url(url, kernel), timeout=10)
-        assert refused.value.status_code == 400
-        # A v1 client's frame that claims 2^60 offsets (Jupyter Server would build them all):
-        socket = websocket.create_connection(_socket_url(url, kernel), timeout=10, subprotocols=[V1])
-        try:
-            socket.send_binary((2**60).to_bytes(8, "little") + b"\0" * 64)
-            socket.send_binary(_frame("comm_info_request"))
-            reply = socket.recv()  # the socket still works: an answer to the well-formed request
-            assert isinstance(reply, bytes) and b"comm_info_reply" in reply or b"status" in reply
-        finally:
-            socket.close()
-        second, page, _ = _get(url)  # another learner's page still loads, and its kernel starts
-        assert second == 200 and _kernel_of(page) != kernel
-        assert server.memory_info().rss - before < 64 * 2**20
-        log = (tmp_path / "server.log").read_text()
+def test_a_legacy_websocket_is_refused_and_a_forged_frame_dropped_the_server_unharmed(
+        shared: tuple[str, psutil.Process, Path]) -> None:
+    url, server, log_path = shared
+    status, html, _ = _get(url)
+    kernel = _kernel_of(html)
+    before = server.memory_info().rss
+    # Voila 0.5.13 reads every reply to a legacy client as v1: asked for the widgets' state,
+    # it built ~10^18 offsets and the server grew by gigabytes until MemoryError.
+    with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+        websocket.create_connection(_socket_url(url, kernel), timeout=10)
+    assert refused.value.status_code == 400
+    # A v1 client's frame that claims 2^60 offsets (Jupyter Server would build them all):
+    socket = websocket.create_connection(_socket_url(url, kernel), timeout=10, subprotocols=[V1])
+    try:
+        socket.send_binary((2**60).to_bytes(8, "little") + b"\0" * 64)
+        socket.send_binary(_frame("comm_info_request"))
+        reply = socket.recv()  # the socket still works: an answer to the well-formed request
+        assert isinstance(reply, bytes) and b"comm_info_reply" in reply or b"status" in reply
+    finally:
+        socket.close()
+    second, page, _ = _get(url)  # another learner's page still loads, and its kernel starts
+    assert second == 200 and _kernel_of(page) != kernel
+    assert server.memory_info().rss - before < 64 * 2**20
+    log = log_path.read_text()
     assert "Refused a kernel websocket without the v1.kernel.websocket.jupyter.org subprotocol" in log
     assert "Dropped a kernel websocket frame that is not v1-framed" in log
 
 
-def test_a_pages_shutdown_request_ends_its_kernel_for_good(tmp_path: Path) -> None:
-    with served(tmp_path, B.UNPACED) as (url, _):
-        kernel = _kernel_of(_get(url)[1])
-        socket = websocket.create_connection(_socket_url(url, kernel), timeout=10, subprotocols=[V1])
-        try:
-            socket.send_binary(_frame("shutdown_request", "control", {"restart": False}))
-            assert _wait_until(lambda: not _kernel_alive(url, kernel), 30), "the kernel is still there"
-        finally:
-            socket.close()
-        time.sleep(3)  # time enough for an auto-restart, which used to bring it back
-        assert not _kernel_alive(url, kernel)
+def test_a_pages_shutdown_request_ends_its_kernel_for_good(shared: tuple[str, psutil.Process, Path]) -> None:
+    url, _, _ = shared
+    kernel = _kernel_of(_get(url)[1])
+    socket = websocket.create_connection(_socket_url(url, kernel), timeout=10, subprotocols=[V1])
+    try:
+        socket.send_binary(_frame("shutdown_request", "control", {"restart": False}))
+        assert _wait_until(lambda: not _kernel_alive(url, kernel), 30), "the kernel is still there"
+    finally:
+        socket.close()
+    time.sleep(3)  # time enough for an auto-restart, which used to bring it back
+    assert not _kernel_alive(url, kernel)
 
 
 def test_a_full_class_and_a_hurried_client_get_a_page_that_says_so(tmp_path: Path) -> None:
@@ -146,12 +164,15 @@ def test_a_full_class_and_a_hurried_client_get_a_page_that_says_so(tmp_path: Pat
 @pytest.mark.browser
 def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(tmp_path: Path) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
-    cull = ("--MappingKernelManager.cull_idle_timeout=4", "--MappingKernelManager.cull_interval=1")
+    # 15 s, not less: a kernel still starting counts as idle, and a busy machine took more than
+    # 4 s to start one a page had taken from the warm pool, which the cull then stopped.
+    timeout = 15
+    cull = (f"--MappingKernelManager.cull_idle_timeout={timeout}", "--MappingKernelManager.cull_interval=1")
     with served(tmp_path, B.UNPACED, *cull) as (url, _), sync_api.sync_playwright() as p:
         browser = B.launch(p)
         try:
             pages = []
-            for _ in range(10):
+            for _ in range(4):  # one kept open, three closed
                 page = browser.new_page()
                 page.goto(url)
                 page.wait_for_selector(".ready", timeout=120_000)  # a busy machine starts kernels slowly
@@ -162,8 +183,9 @@ def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(tmp
             closed = [kernel for _, kernel in pages[1:]]
             assert _wait_until(lambda: not any(_kernel_alive(url, k) for k in closed), 60), \
                 "closed pages' kernels outlived the cull"
-            time.sleep(6)  # idle longer than the cull's timeout, with its page open
-            assert _kernel_alive(url, kept_kernel)
+            # idle longer than the cull's timeout, its page open (the pages after it took most of that time)
+            time.sleep(max(0.0, timeout + 2 - _idle_seconds(url, kept_kernel)))
+            assert _kernel_alive(url, kept_kernel) and _idle_seconds(url, kept_kernel) > timeout + 1
             kept.click(".ready")  # and the page still talks to it
             assert kept.query_selector(".ready")
         finally:
@@ -189,29 +211,30 @@ def _replies(socket: websocket.WebSocket, seconds: float) -> list[bytes]:
     return frames
 
 
-def test_a_failing_comm_open_tells_the_page_nothing_of_the_server(tmp_path: Path) -> None:
-    with served(tmp_path, B.UNPACED) as (url, server):
-        kernel = _kernel_of(_get(url)[1])
-        [command] = [child.cmdline() for child in server.children(recursive=True)
-                     if f"kernel-{kernel}.json" in " ".join(child.cmdline())]  # this page's kernel
-        # no shared IPython history (its thread printed "database is locked" into pages under load)
-        assert "--HistoryManager.enabled=False" in command
-        socket = websocket.create_connection(_socket_url(url, kernel), timeout=10, subprotocols=[V1])
-        try:
-            for target in ("jupyter.widget", "no.such.target"):
-                socket.send_binary(_frame("comm_open", content={
-                    "comm_id": uuid.uuid4().hex, "target_name": target,
-                    "data": {"state": {"_model_name": "NoSuchModel", "_model_module": "x"}, "buffer_paths": []}}))
-            frames = _replies(socket, 4)
-        finally:
-            socket.close()
+def test_a_failing_comm_open_tells_the_page_nothing_of_the_server(shared: tuple[str, psutil.Process, Path]) -> None:
+    url, server, log_path = shared
+    kernel = _kernel_of(_get(url)[1])
+    [command] = [child.cmdline() for child in server.children(recursive=True)
+                 if f"kernel-{kernel}.json" in " ".join(child.cmdline())]  # this page's kernel
+    # no shared IPython history (its thread printed "database is locked" into pages under load)
+    assert "--HistoryManager.enabled=False" in command
+    socket = websocket.create_connection(_socket_url(url, kernel), timeout=10, subprotocols=[V1])
+    try:
+        for target in ("jupyter.widget", "no.such.target"):
+            socket.send_binary(_frame("comm_open", content={
+                "comm_id": uuid.uuid4().hex, "target_name": target,
+                "data": {"state": {"_model_name": "NoSuchModel", "_model_module": "x"}, "buffer_paths": []}}))
+        frames = _replies(socket, 4)
+    finally:
+        socket.close()
     seen = b"".join(frames).decode("utf-8", "replace")
     assert "Traceback" not in seen and str(B.ROOT) not in seen and "site-packages" not in seen
-    assert "Exception opening comm with target: jupyter.widget" in (tmp_path / "server.log").read_text()  # kept here
+    assert "Exception opening comm with target: jupyter.widget" in log_path.read_text()  # kept here
 
 
 def test_the_tree_page_lists_the_learners_pages_only_and_asks_nothing_of_outside() -> None:
-    with B.serving(B.ROOT, "notebooks", options=(B.UNPACED,)) as (url, _):
+    # no warm pools: four kernels running the class's notebooks, of no use to a tree page
+    with B.serving(B.ROOT, "notebooks", options=(B.UNPACED, "--VoilaConfiguration.preheat_kernel=False")) as (url, _):
         status, tree, _ = _get(url)
         listed = json.loads(_get(url + "voila/api/contents/")[1])["content"]
         teacher, _, _ = _get(url + "voila/render/teacher.ipynb")  # reachable by its address, behind its key
