@@ -192,6 +192,23 @@ def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(tmp
             browser.close()
 
 
+def test_a_page_keeps_the_warm_kernel_it_took_until_its_browser_connects(tmp_path: Path) -> None:
+    """A warm kernel idles in the pool as long as the class takes to arrive: a page that takes
+    one gets the cull's whole timeout to connect (a class's browsers can take a minute under
+    load), and a page that never connects loses it after that timeout."""
+    timeout = 8
+    cull = (f"--MappingKernelManager.cull_idle_timeout={timeout}", "--MappingKernelManager.cull_interval=1")
+    with served(tmp_path, B.UNPACED, *cull) as (url, _):
+        log = tmp_path / "server.log"
+        assert _wait_until(lambda: "Kernel pool of page.ipynb is filled" in log.read_text(), 120)
+        time.sleep(timeout + 3)  # the pool's kernels idle past the cull's timeout (the pool keeps them)
+        kernel = _kernel_of(_get(url)[1])  # a page takes one; its browser has not connected yet
+        time.sleep(timeout / 2)  # several of the cull's rounds
+        assert _kernel_alive(url, kernel), "a page's kernel was culled before its browser could connect"
+        assert _wait_until(lambda: not _kernel_alive(url, kernel), 2 * timeout + 10), \
+            "a page that never connected kept its kernel past the cull's timeout"
+
+
 def test_the_served_settings_cull_a_closed_page_within_two_minutes_and_keep_open_ones() -> None:
     kernels = json.loads((B.ROOT / "voila.json").read_text())["MappingKernelManager"]
     assert kernels["cull_idle_timeout"] + kernels["cull_interval"] <= 120

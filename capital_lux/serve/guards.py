@@ -15,6 +15,7 @@ import time
 from typing import Any, Final
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
 from traitlets import Float, Int, Unicode
@@ -159,6 +160,7 @@ class ClassKernels(AsyncMappingKernelManager):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)  # type: ignore[no-untyped-call]
         self._started: set[str] = set()  # a kernel joins once its start has returned (Jupyter lists it earlier)
+        self._warm: set[str] = set()  # kernels started for the warm pool that no cull has seen out of it
         self._starting = 0
         self._filling = 0
         self.building = 0  # pages between their request and their last cell
@@ -237,7 +239,24 @@ class ClassKernels(AsyncMappingKernelManager):
             self._starting -= 1
             self._filling -= filling
         self._started.add(kernel_id)
+        if filling:
+            self._warm.add(kernel_id)
         return kernel_id
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        """Jupyter's idle cull, for the kernels Voila's pool does not keep. A kernel a page took
+        from the pool is idle from then, not from its time in the pool: Voila keeps the pool's
+        kernels from the cull, but one taken by a page kept all the time it had waited there,
+        and the next round of the cull stopped it before the learner's browser had connected
+        (an upstream bug; the page then never became interactive). The cull's first round
+        after a page took it starts its idle time afresh."""
+        if kernel_id in self._warm:  # Voila's cull sends only kernels outside its pool here
+            self._warm.discard(kernel_id)
+            kernel = self._kernels.get(kernel_id)
+            if kernel is not None:
+                kernel.last_activity = utcnow()
+            return
+        await super().cull_kernel_if_idle(kernel_id)  # type: ignore[no-untyped-call]
 
 
 def _succeeded(task: asyncio.Task[Any]) -> bool:
