@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import contextmanager
-from typing import Callable, Iterator, Protocol, Sequence, TypeVar, Union
+from typing import Callable, Iterator, Protocol, Sequence, TypedDict, TypeVar, Union
 
 import ipywidgets as W
 
@@ -38,6 +38,26 @@ Result = TypeVar("Result")
 Chooser = TypeVar("Chooser", W.Dropdown, W.SelectMultiple, W.ToggleButtons)
 #: A label: an English msgid (marked ``N_``), or the label made from the translator.
 Label = Union[str, Callable[[Translator], object]]
+
+
+class UploadedFile(TypedDict, total=False):
+    """One file of a ``FileUpload``'s value (ipywidgets 8)."""
+
+    name: str
+    size: int
+    content: memoryview | bytes
+
+
+#: A ``FileUpload``'s value: the files the browser sent (none, or one: the pages take one).
+Upload = Sequence[UploadedFile]
+
+
+class TextChange(TypedDict):
+    """What ``observe`` hands a text field's handler."""
+
+    owner: W.Text
+    old: str
+    new: str
 
 
 def tagged(widget: Widget, css_class: str) -> Widget:

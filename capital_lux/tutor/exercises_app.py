@@ -40,7 +40,7 @@ from ..engine.cards import N_
 from ..i18n import Translator, formatting
 from ..lessons.progress import Progress
 from ..lessons.storage import Storage, StorageError, open_storage
-from .base import Page, page_root, tagged
+from .base import Page, Upload, page_root, tagged
 from .classroom import LearnerPanel
 from ..lessons.table import position_html
 
@@ -275,11 +275,10 @@ class ExercisesApp(Page):
             n=n, shown=int(exact is not None), text=escape(text))
 
     # -- progress ----------------------------------------------------------------------------------
-    def load_upload(self, value: object) -> None:
+    def load_upload(self, value: Upload) -> None:
         if self.learner.load_upload(value):
             self._refresh_picker()
             self._gate_simulation()
-
 
 
 def build_app(lang: str = "en", seed: int = 1, storage: Storage | None = None,

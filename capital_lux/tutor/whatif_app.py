@@ -16,7 +16,6 @@ import base64
 import concurrent.futures
 import random
 from html import escape
-from typing import Any
 
 import ipywidgets as W
 
@@ -50,7 +49,7 @@ from ..lessons.whatif import (
     zone_text,
 )
 from .advice import move_text
-from .base import Label, Page, page_root, tagged
+from .base import Label, Page, TextChange, Upload, page_root, tagged
 from ..analysis.charts import figure_png
 from ..lessons.table import card_html, position_html
 from .work import Job, WorkStopped, page_runner
@@ -193,7 +192,7 @@ def _reason(t: Translator, error: Exception) -> str:
 FIELD_LIMIT = 2048
 
 
-def check_size(text: str | bytes, limit: int) -> None:
+def check_size(text: str | bytes | memoryview, limit: int) -> None:
     """Refuse, before any parsing, a text or file longer than ``limit``."""
     if len(text) > limit:
         raise PositionError(N_("this is {size} characters long; at most {limit} are accepted"), size=len(text),
@@ -392,7 +391,7 @@ class WhatIfApp(Page):
         self._show_state()
         self._say(note)
 
-    def _guard_length(self, change: dict[str, Any]) -> None:
+    def _guard_length(self, change: TextChange) -> None:
         """An edit field given far too much text gets back the text it had: the kernel neither
         keeps nor sends back megabytes, the learner is told why, and the refusal changes nothing
         (an emptied field would empty the zone at "Apply the changes")."""
@@ -420,7 +419,7 @@ class WhatIfApp(Page):
             return
         self._accept(state, self.t.gettext("Loaded the pasted position."))
 
-    def load_upload(self, value: Any) -> None:
+    def load_upload(self, value: Upload) -> None:
         if not value:
             return
         try:
