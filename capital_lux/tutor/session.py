@@ -165,6 +165,14 @@ class UndoLedger:
     points: list[_UndoPoint] = field(default_factory=list)
     tried: dict[tuple[Action, ...], dict[Action, tuple[RngState, RngState]]] = field(default_factory=dict)
 
+    def __bool__(self) -> bool:
+        """Whether a decision can be taken back."""
+        return bool(self.points)
+
+    def seal(self) -> None:
+        """What was hidden has been seen: no going back before it."""
+        self.points.clear()
+
     def remember(self, node: tuple[Action, ...], undone: Action, game_rng: RngState, bot_rng: RngState) -> None:
         self.tried.setdefault(node, {})[undone] = (game_rng, bot_rng)
 
@@ -281,7 +289,7 @@ class Session:
         return self.game.state.is_terminal()
 
     def can_undo(self) -> bool:
-        return bool(self.ledger.points)
+        return bool(self.ledger)
 
     # -- moving ---------------------------------------------------------------------
     def play(self, action: Action) -> None:
@@ -313,7 +321,7 @@ class Session:
         the same decision draws the same cards again. Only decisions since the learner last
         saw something hidden can be taken back (see the module's docstring).
         """
-        if not self.ledger.points:
+        if not self.ledger:
             raise IndexError("there is no move of yours to undo")
         point = self.ledger.points.pop()
         undone: Action | None = None
@@ -335,8 +343,8 @@ class Session:
         self._tell()
 
     def _tell(self) -> None:
-        if self.narrator.tell(self.game.state, watch=bool(self.ledger.points)):
-            self.ledger.points.clear()  # what was hidden has been seen: no going back before it
+        if self.narrator.tell(self.game.state, watch=bool(self.ledger)):
+            self.ledger.seal()
 
     def placement_views(self) -> dict[tuple[str, int], PlayerView]:
         """For each face-down modifier of another player on the table now, by (colour, index):
