@@ -25,7 +25,7 @@ from ..engine.position import MAX_INPUT_BYTES
 from ..engine.game import resolve_chance
 from ..analysis.charts import forward_move_chart
 from ..analysis.forward import EQUIVALENT_POINTS, Estimate, MoveRisk, Ranking, decider, rank_moves
-from ..i18n import Translator, format_interval, format_number, format_percent, translator
+from ..i18n import Translator, format_interval, format_number, format_percent
 from ..i18n.sentences import action_sentence, model_name
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play, SaveWithGold
 from ..engine.state import PHASES, GameState
