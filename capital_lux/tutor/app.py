@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import logging
 from html import escape
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable, TypedDict
 from urllib.parse import parse_qs
 
 import ipywidgets as W
 
 from ..engine.views import PlayerView
 from ..i18n import Translator, normalize_language, translator
-from .base import embed, label_picker, language_picker, page_root, tagged
+from ..engine.cards import N_
+from .base import Page, embed, page_root, tagged
 from . import keep
 from .chapters import ChapterView, chapters
 from .panel import GamePanel
 from .reviewpanel import ReviewPanel
 from .session import Session, available_bot_kinds
+
+if TYPE_CHECKING:
+    from .exercises_app import ExercisesApp
+    from .whatif_app import WhatIfApp
 
 LOG = logging.getLogger("capital_lux.tutor")
 
@@ -29,38 +34,44 @@ def bot_kind_label(t: Translator, kind: str) -> str:
     return t.gettext("Random (plays any legal move)")
 
 
-class FreePlay:
+class FreePlay(Page):
     """A whole game against 1-3 bots: settings, then the game panel."""
 
     def __init__(self, t: Translator, players: int, seed: int | None, bot_kind: str) -> None:
-        self.t = t
-        self.intro = W.HTML()
-        self.players = tagged(W.Dropdown(options=[2, 3, 4], value=players, layout=W.Layout(width="auto")), "cl-players")
+        super().__init__(t)
+        label = self.labels
+        self.intro = label(W.HTML(), lambda t: f'<div class="cl-note">{t.gettext("Play a whole game of three rounds against bots. The bots are named Bot 1, Bot 2 and so on, in seat order after you.")}'
+                                               "</div>", "value")
+        self.players = label(tagged(W.Dropdown(options=[2, 3, 4], value=players, layout=W.Layout(width="auto")),
+                                    "cl-players"), N_("Players"))
         self.kinds = available_bot_kinds()
-        self.strength = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-strength")
+        self.strength = label.choice(label(tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-strength"), N_("Bots")),
+                                     lambda t: [(bot_kind_label(t, k), k) for k in self.kinds],
+                                     bot_kind if bot_kind in self.kinds else self.kinds[0])
         # Text, not a number field: a drawn seed has more digits than a browser's numbers keep.
-        self.seed = tagged(W.Text(value="", layout=W.Layout(width="22em")), "cl-seed")
+        self.seed = label(label(tagged(W.Text(value="", layout=W.Layout(width="22em")), "cl-seed"), N_("Seed")),
+                          N_("new and secret"), "placeholder")
         self.seed_message = W.HTML()
         self._shown_seed = ""  # what the page put in the field: left as it is, it asks for a new seed
-        self.new_game = W.Button(button_style="success", layout=W.Layout(width="auto"))
-        self.new_game.add_class("cl-new-game")
+        self.new_game = label(tagged(W.Button(button_style="success", layout=W.Layout(width="auto")), "cl-new-game"),
+                              N_("New game"))
         self.new_game.on_click(lambda _: self.start())
         self.settings = W.HBox([self.players, self.strength, self.seed, self.new_game, self.seed_message],
                                layout=W.Layout(flex_flow="row wrap", align_items="center"))
-        self._relabel(bot_kind if bot_kind in self.kinds else self.kinds[0])
+        self.relabel()  # the settings first: the game starts with the strength chosen
         self.panel = GamePanel(t, Session.new(players, seed, self.strength.value))
         # Keeping the game across a reload (see ``keep``): the browser holds only the token.
         self.token = ""
         self.tag = W.HTML()
         self.token_in = tagged(W.Text(layout=W.Layout(display="none")), "cl-resume-token")
         self.token_in.observe(lambda change: self._offered(str(change["new"])), names="value")
-        self.offer_text = W.HTML()
-        self.resume_button = W.Button(button_style="info", layout=W.Layout(width="auto"))
-        self.resume_button.add_class("cl-resume")
+        self.offer_text = label(W.HTML(), lambda t: keep.offer_html(t.lang), "value")
+        self.resume_button = label(tagged(W.Button(button_style="info", layout=W.Layout(width="auto")), "cl-resume"),
+                                   N_("Resume my game"))
         self.resume_button.on_click(lambda _: self.resume())
-        self.offer = W.VBox([self.offer_text, self.resume_button], layout=W.Layout(display="none"))
-        self.offer.add_class("cl-resume-offer")
-        self._kept: tuple[str, dict[str, Any]] | None = None
+        self.offer = tagged(W.VBox([self.offer_text, self.resume_button], layout=W.Layout(display="none")),
+                            "cl-resume-offer")
+        self._kept: tuple[str, keep.Kept] | None = None
         self._cannot_keep = False  # the last attempt to keep the game failed: the page says so
         self.on_resume: list[Callable[[], None]] = []
         self.panel.on_move.append(lambda panel, action: self.keep())
@@ -72,20 +83,6 @@ class FreePlay:
         self._show_seed()
         self.box = tagged(W.VBox([self.intro, self.settings, self.panel.box, self.review.box, self.token_in, self.tag]),
                           "cl-freeplay")
-
-    def _relabel(self, kind: str) -> None:
-        t = self.t
-        self.intro.value = (
-            f'<div class="cl-note">{t.gettext("Play a whole game of three rounds against bots. The bots are named Bot 1, Bot 2 and so on, in seat order after you.")}'
-            "</div>"
-        )
-        self.players.description = t.gettext("Players")
-        self.strength.description = t.gettext("Bots")
-        self.seed.description = t.gettext("Seed")
-        self.seed.placeholder = t.gettext("new and secret")
-        self.new_game.description = t.gettext("New game")
-        self.strength.options = [(bot_kind_label(t, k), k) for k in self.kinds]
-        self.strength.value = kind
 
     def start(self) -> None:
         """A new game: with the seed the learner typed, else with a new secret one."""
@@ -147,14 +144,9 @@ class FreePlay:
         if self._kept is None:
             return
         token, data = self._kept
-        try:
-            session = keep.resume(data)
-        except Exception:
-            LOG.exception("a kept game could not be resumed")
-            sorry = self.t.gettext("Sorry, that game cannot be resumed; a new one is ready below.")
-            self.offer_text.value = f'<div class="cl-error">{escape(sorry)}</div>'
-            self.resume_button.layout.display = "none"
-            self._kept = None
+        session = self.guard(lambda: keep.resume(data), N_("Sorry, that game cannot be resumed; a new one is ready below."),
+                             self._cannot_resume, "a kept game could not be resumed")
+        if session is None:
             return
         self.token, self._kept = token, None
         self.players.value = session.game.players
@@ -168,25 +160,25 @@ class FreePlay:
         for listener in self.on_resume:
             listener()
 
-    def set_language(self, t: Translator) -> None:
-        self.t = t
-        self._relabel(self.strength.value)
-        self.panel.set_language(t)
-        self.review.show(t, self.panel.session)
-        self.offer_text.value = keep.offer_html(t.lang)
-        self.resume_button.description = t.gettext("Resume my game")
+    def _cannot_resume(self, sorry: str) -> None:
+        self.offer_text.value = f'<div class="cl-error">{escape(self.t.gettext(sorry))}</div>'
+        self.resume_button.layout.display = "none"
+        self._kept = None
+
+    def render(self) -> None:
+        self.panel.set_language(self.t)
+        self.review.show(self.t, self.panel.session)
         if self._cannot_keep:
             self.tag.value = self._cannot_keep_html()
 
 
-class TutorApp:
+class TutorApp(Page):
     """Holds the page's parts so that the language can change without losing any game."""
 
     def __init__(self, lang: str, players: int, seed: int | None, bot_kind: str, opening: str = "setup") -> None:
-        self.t = translator(lang)
-        t = self.t
-        self.title = W.HTML()
-        self.language = language_picker(t, self.set_language)
+        super().__init__(lang)
+        t, label = self.t, self.labels
+        self.own_header(lambda t: f"<h2 style='margin:4px 12px 4px 0'>{t.gettext('Capital Lux Tutor')}</h2>")
         # Chapters are built when first opened: the page is ready sooner with fewer widgets.
         self.chapter_list = chapters()
         self.chapter_views: dict[int, ChapterView] = {}
@@ -195,10 +187,12 @@ class TutorApp:
         # The two other apps (also notebooks of their own), reached from here, built when opened.
         # Until then each tab holds its heading and a loading line: the first opening imports the
         # analysis (a second or more), and a tab must never open blank.
-        self.loading = {name: tagged(W.HTML(), "cl-loading") for name in ("exercises", "whatif")}
+        self.loading = {name: label(tagged(W.HTML(), "cl-loading"), loading_html(heading), "value")
+                        for name, heading in LOADING.items()}
         self.extra_slots = {name: W.VBox([placeholder]) for name, placeholder in self.loading.items()}
-        self.extras: dict[str, Any] = {}
-        self.tabs = W.Tab(children=[*self.slots, self.free_play.box, *self.extra_slots.values()])
+        self.extras: dict[str, ExercisesApp | WhatIfApp] = {}
+        self.tabs = label(W.Tab(children=[*self.slots, self.free_play.box, *self.extra_slots.values()]),
+                          lambda t: tuple(t.gettext(title) for title in self._tab_titles()), "titles")
         # A newcomer starts at the start; a link that sets up a game (or says open=free) opens it.
         self.tabs.selected_index = len(self.slots) if opening == "free" else 0
         self.tabs.add_class("cl-tabs")
@@ -212,7 +206,7 @@ class TutorApp:
         self.free_play.set_language(t)
         self.free_play.on_resume.append(lambda: setattr(self.tabs, "selected_index", len(self.slots)))
         self.free_play.review.open_position = self.open_in_whatif  # the review's key moments open here
-        self._label()
+        self.relabel()
         self.open_chapter(self.tabs.selected_index)
         self.root.add_class("cl-tutor-ready")  # browser tests wait for this
 
@@ -220,18 +214,8 @@ class TutorApp:
         if value.isdigit() and len(value) <= 16:  # the page's clock in milliseconds, nothing else
             self.pong.value = f'<span data-cl-pong="{value}"></span>'
 
-    def _label(self) -> None:
-        t = self.t
-        self.title.value = f"<h2 style='margin:4px 12px 4px 0'>{t.gettext('Capital Lux Tutor')}</h2>"
-        label_picker(self.language, t)
-        titles = [t.gettext(c.title) for c in self.chapter_list] + [t.gettext("Free play")]
-        titles += [t.gettext("Probability exercises"), t.gettext("What if…")]
-        for i, title in enumerate(titles):
-            self.tabs.set_title(i, title)
-        headings = {"exercises": t.gettext("Probability exercises"), "whatif": t.gettext("What if? Explore a position")}
-        for name, placeholder in self.loading.items():
-            placeholder.value = (f'<div role="status"><h2>{escape(headings[name])}</h2><p class="cl-note">'
-                                 f'{escape(t.gettext("Loading this page, one moment please…"))}</p></div>')
+    def _tab_titles(self) -> list[str]:
+        return [c.title for c in self.chapter_list] + [N_("Free play"), N_("Probability exercises"), N_("What if…")]
 
     def open_chapter(self, index: int | None) -> ChapterView | None:
         """The chapter at tab ``index``, built on first use (None for the other tabs)."""
@@ -246,7 +230,7 @@ class TutorApp:
             self.slots[index].children = (view.box,)
         return self.chapter_views[index]
 
-    def open_extra(self, name: str) -> Any:
+    def open_extra(self, name: str) -> ExercisesApp | WhatIfApp:
         """The probability exercises or the what-if explorer, built on first use."""
         if name not in self.extras:
             from .exercises_app import ExercisesApp
@@ -260,17 +244,30 @@ class TutorApp:
     def open_in_whatif(self, v: PlayerView, title: str, horizon: str | None = None, model: str | None = None) -> None:
         """Show the what-if explorer's tab with the table of ``v`` (a moment of the review, as
         the learner saw it), compared to the review's horizon with its opponent model."""
-        self.open_extra("whatif").load_view(v, title, horizon, model)
+        from .whatif_app import WhatIfApp
+
+        app = self.open_extra("whatif")
+        assert isinstance(app, WhatIfApp)
+        app.load_view(v, title, horizon, model)
         self.tabs.selected_index = len(self.slots) + 1 + list(self.extra_slots).index("whatif")
 
-    def set_language(self, lang: str) -> None:
-        self.t = translator(lang)
-        self._label()
+    def render(self) -> None:
+        """Every part built so far, in the page's language."""
         for app in self.extras.values():
             app.set_language(self.t.lang)
         for chapter in self.chapter_views.values():
             chapter.set_language(self.t)
         self.free_play.set_language(self.t)
+
+
+#: The two pages built when first opened: the heading of each one's tab until then.
+LOADING = {"exercises": N_("Probability exercises"), "whatif": N_("What if? Explore a position")}
+
+
+def loading_html(heading: str) -> Callable[[Translator], str]:
+    """A tab whose page is being built: its heading and a loading line, never blank."""
+    return lambda t: (f'<div role="status"><h2>{escape(t.gettext(heading))}</h2><p class="cl-note">'
+                      f'{escape(t.gettext("Loading this page, one moment please…"))}</p></div>')
 
 
 def language_from_query(query: str, default: str = "en") -> str:
@@ -280,7 +277,17 @@ def language_from_query(query: str, default: str = "en") -> str:
     return code or default
 
 
-def options_from_query(query: str) -> dict[str, Any]:
+class AppOptions(TypedDict, total=False):
+    """``build_app``'s arguments, as a page's query gives them."""
+
+    lang: str
+    players: int
+    seed: int
+    bot_kind: str
+    opening: str
+
+
+def options_from_query(query: str) -> AppOptions:
     """``build_app`` arguments from a page's query: ``?lang=fr&players=4&seed=7&bots=random``.
 
     The page opens on the first chapter, or on free play with ``open=free`` or when the
@@ -289,11 +296,12 @@ def options_from_query(query: str) -> dict[str, Any]:
     Anything missing or unreadable keeps its default, so a bad link still opens the tutor.
     """
     found = parse_qs(query)
-    options: dict[str, Any] = {"lang": language_from_query(query)}
-    for key, low, high in (("players", 2, 4), ("seed", 0, 10**9)):
-        text = found.get(key, [""])[0]
-        if text.isdigit() and low <= int(text) <= high:
-            options[key] = int(text)
+    options: AppOptions = {"lang": language_from_query(query)}
+    players, seed = found.get("players", [""])[0], found.get("seed", [""])[0]
+    if players.isdigit() and 2 <= int(players) <= 4:
+        options["players"] = int(players)
+    if seed.isdigit() and 0 <= int(seed) <= 10**9:
+        options["seed"] = int(seed)
     bots = found.get("bots", [""])[0]
     if bots in available_bot_kinds():
         options["bot_kind"] = bots

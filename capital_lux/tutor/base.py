@@ -1,22 +1,63 @@
-"""What the three pages share: a language picker, a root box with the page's style, and
-embedding one page in another (the tutor shows the exercises and the what-if explorer).
+"""The skeleton every page is built on, and what the pages share.
 
-A page has ``language`` (its picker), ``root`` and ``set_language(code)``, which relabels
-every part in place so nothing the learner did is lost.
+A page (``Page``) is built once, then only relabelled and redrawn:
+
+- **build**: ``__init__`` makes the widgets, and writes each fixed label into the page's
+  one table of labels (``self.labels``) as it makes the widget: an English msgid, or a
+  function of the translator for a label with a glossary term, options or markup;
+- **relabel**: ``relabel()`` says the whole table in the page's language in one loop
+  (choices keep what is chosen, quietly: relabelling is not the learner choosing);
+- **render**: ``render()`` draws what the page shows of its state, in the page's language;
+- **one guard**: ``guard(work, sorry, say)`` runs a click's work; a failure shows the
+  page's short sentence in the reader's language, never a traceback (that goes to the
+  server's log).
+
+``set_language(code or translator)`` is relabel then render: every part is said in the new
+language in place, so nothing the learner did is lost. A page shown on its own has a
+title and a language picker (``own_header``), and ``root``; one page shows another with
+``embed`` (the tutor shows the exercises and the what-if explorer).
 """
 
 from __future__ import annotations
 
-from typing import Callable, Protocol, Sequence, TypeVar
+import logging
+from contextlib import contextmanager
+from typing import Callable, Iterator, Protocol, Sequence, TypedDict, TypeVar, Union
 
 import ipywidgets as W
 
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator
+from ..engine.cards import N_
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
 from ..lessons.table import CSS
 
+LOG = logging.getLogger("capital_lux.tutor")
 ROW = {"flex_flow": "row wrap", "align_items": "center"}
 
 Widget = TypeVar("Widget", bound=W.DOMWidget)
+Result = TypeVar("Result")
+Chooser = TypeVar("Chooser", W.Dropdown, W.SelectMultiple, W.ToggleButtons)
+#: A label: an English msgid (marked ``N_``), or the label made from the translator.
+Label = Union[str, Callable[[Translator], object]]
+
+
+class UploadedFile(TypedDict, total=False):
+    """One file of a ``FileUpload``'s value (ipywidgets 8)."""
+
+    name: str
+    size: int
+    content: memoryview | bytes
+
+
+#: A ``FileUpload``'s value: the files the browser sent (none, or one: the pages take one).
+Upload = Sequence[UploadedFile]
+
+
+class TextChange(TypedDict):
+    """What ``observe`` hands a text field's handler."""
+
+    owner: W.Text
+    old: str
+    new: str
 
 
 def tagged(widget: Widget, css_class: str) -> Widget:
@@ -25,11 +66,121 @@ def tagged(widget: Widget, css_class: str) -> Widget:
     return widget
 
 
-class Page(Protocol):
+class Choice:
+    """A choice whose options are labels (``options(t)``: (label, value) pairs): relabelled,
+    it keeps the value chosen (``fallback`` when none is)."""
+
+    def __init__(self, widget: W.Dropdown | W.SelectMultiple | W.ToggleButtons,
+                 options: Callable[[Translator], Sequence[tuple[str, object]]], fallback: object = None) -> None:
+        self.widget, self.options, self.fallback = widget, options, fallback
+
+    def relabel(self, t: Translator) -> None:
+        chosen = self.widget.value if self.widget.value is not None else self.fallback
+        self.widget.options = self.options(t)
+        if chosen is not None:
+            self.widget.value = chosen
+
+
+class Labels:
+    """A page's one table of labels: each widget's attribute and what it says."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[W.Widget, str, Label]] = []
+        self.choices: list[Choice] = []
+
+    def __call__(self, widget: Widget, label: Label, attribute: str = "description") -> Widget:
+        """``widget``, its ``attribute`` said as ``label`` in every language from now on."""
+        self.rows.append((widget, attribute, label))
+        return widget
+
+    def choice(self, widget: Chooser, options: Callable[[Translator], Sequence[tuple[str, object]]],
+               fallback: object = None) -> Chooser:
+        """``widget``'s options said in every language, keeping the value chosen (else ``fallback``)."""
+        self.choices.append(Choice(widget, options, fallback))
+        return widget
+
+    def say(self, t: Translator) -> None:
+        for widget, attribute, label in self.rows:
+            setattr(widget, attribute, t.gettext(label) if isinstance(label, str) else label(t))
+        for choice in self.choices:
+            choice.relabel(t)
+
+
+def guarded(work: Callable[[], Result], failed: Callable[[], None], what: str) -> Result | None:
+    """The one guard: what ``work`` returns, or None after ``failed()`` if it raised (the
+    traceback goes to the server's log as ``what``, never to the page)."""
+    try:
+        return work()
+    except Exception:  # a friendly message for the reader, the details for the server log
+        LOG.exception(what)
+        failed()
+        return None
+
+
+def as_translator(language: str | Translator) -> Translator:
+    return language if isinstance(language, Translator) else translator(language)
+
+
+class Page:
+    """The skeleton of a page: build, relabel from one table of labels, render, one guard."""
+
+    def __init__(self, language: str | Translator) -> None:
+        self.t = as_translator(language)
+        self.labels = Labels()
+        self._quiet = False
+
+    # -- the skeleton ------------------------------------------------------------------------
+    def relabel(self) -> None:
+        """Every label of the table in the page's language (a page adds those it draws itself)."""
+        with self.quietly():
+            self.labels.say(self.t)
+
+    def render(self) -> None:
+        """What the page shows of its state, drawn again in its language (nothing, by default)."""
+
+    def set_language(self, language: str | Translator) -> None:
+        """The page in another language, in place: nothing the learner did is lost."""
+        self.t = as_translator(language)
+        self.relabel()
+        self.render()
+
+    def guard(self, work: Callable[[], Result], sorry: str, say: Callable[[str], None],
+              what: str = "tutor action failed") -> Result | None:
+        """What ``work`` returns; if it fails, None, the page's ``say`` shows the msgid ``sorry``
+        (in the reader's language: kept as a msgid where the page says it again in another),
+        and the details go to the server's log as ``what``."""
+        return guarded(work, lambda: say(sorry), what)
+
+    # -- its parts ---------------------------------------------------------------------------
+    @contextmanager
+    def quietly(self) -> Iterator[None]:
+        """Widgets set by the page, not by the learner: ``heard`` handlers do not run."""
+        before, self._quiet = self._quiet, True
+        try:
+            yield
+        finally:
+            self._quiet = before
+
+    def heard(self, handler: Callable[[], None]) -> Callable[[object], None]:
+        """``handler`` for a widget's change made by the learner (not while the page is quiet)."""
+        return lambda change: None if self._quiet else handler()
+
+    def own_header(self, title: Label) -> W.HTML:
+        """A page shown on its own: its title (said from ``title``) and its language picker."""
+        self.title = self.labels(W.HTML(), title, "value")
+        self.language = self.labels(language_picker(self.t, self.set_language), LANGUAGE_LABEL)
+        return self.title
+
+
+#: The picker's label.
+LANGUAGE_LABEL = N_("Language")
+
+
+class Shown(Protocol):
     language: W.Dropdown
     root: W.VBox
 
-    def set_language(self, lang: str) -> None: ...
+    def set_language(self, language: str | Translator) -> None: ...
 
 
 def language_picker(t: Translator, on_change: Callable[[str], None]) -> W.Dropdown:
@@ -38,12 +189,8 @@ def language_picker(t: Translator, on_change: Callable[[str], None]) -> W.Dropdo
                         layout=W.Layout(width="auto"))
     picker.add_class("cl-language")
     picker.observe(lambda change: on_change(str(change["new"])), names="value")
-    label_picker(picker, t)
+    picker.description = t.gettext(LANGUAGE_LABEL)
     return picker
-
-
-def label_picker(picker: W.Dropdown, t: Translator) -> None:
-    picker.description = t.gettext("Language")
 
 
 def page_root(kind: str, header: Sequence[W.Widget], *parts: W.Widget) -> W.VBox:
@@ -54,7 +201,7 @@ def page_root(kind: str, header: Sequence[W.Widget], *parts: W.Widget) -> W.VBox
     return root
 
 
-def embed(page: Page) -> W.VBox:
+def embed(page: Shown) -> W.VBox:
     """A page shown inside another: its own picker leaves the page (the host's drives it
     through ``set_language``)."""
     page.language.layout.display = "none"

@@ -8,7 +8,7 @@ from html import escape
 
 import ipywidgets as W
 
-from ..engine.cards import COLOURS, Card, format_modifier
+from ..engine.cards import COLOURS, N_, Card, format_modifier
 from ..engine.notation import Play
 from ..engine.state import PLAY
 from ..i18n import Translator
@@ -16,6 +16,7 @@ from ..i18n.editions import edition_notes
 from ..lessons import positions
 from ..lessons.chapters import CHAPTERS, Chapter, Goal, Lesson, tie_breaks_taught
 from ..lessons.rulings import ruling_text
+from .base import Page, tagged
 from .panel import GamePanel
 from .session import Session
 from .text import card_text, player_name
@@ -61,27 +62,29 @@ def rulings_html(t: Translator, rulings: tuple[str, ...]) -> str:
     return f'<div class="cl-ref"><small><b>{heading}</b><ul>{items}</ul></small></div>{notes}'
 
 
-class ChapterView:
+class ChapterView(Page):
     """A chapter's page: its text, a lesson picker, the lesson's live position."""
 
     def __init__(self, t: Translator, chapter: Chapter) -> None:
-        self.t = t
+        super().__init__(t)
+        label = self.labels
         self.chapter = chapter
         self.index = 0
         self.start = 0
         self.done: set[str] = set()
-        self.intro = W.HTML()
+        self.intro = label(W.HTML(), lambda t: '<div class="cl-note">' + "".join(
+            f"<p>{escape(t.gettext(paragraph))}</p>" for paragraph in chapter.intro
+        ) + rulings_html(t, chapter.rulings) + "</div>", "value")
         self.picker = W.ToggleButtons(options=[(lesson.key, i) for i, lesson in enumerate(chapter.lessons)])
         self.picker.add_class("cl-lessons")
         self.picker.style.button_width = "auto"  # whole lesson titles, not cut at a fixed width
         self.picker.layout.display = None if len(chapter.lessons) > 1 else "none"
-        self._relabelling = False
-        self.picker.observe(self._picked, names="value")
+        self.picker.observe(self.heard(lambda: self._picked(self.picker.value)), names="value")
         self.task = W.HTML()
         self.status = W.HTML()
         self.status.add_class("cl-lesson-status")
-        self.restart = W.Button(layout=W.Layout(width="auto"))
-        self.restart.add_class("cl-restart")
+        self.restart = label(tagged(W.Button(layout=W.Layout(width="auto")), "cl-restart"),
+                             N_("Start this position again"))
         self.restart.on_click(lambda _: self.open(self.index))
         self.quiz_text = W.HTML()
         self.quiz_buttons: list[W.Button] = []
@@ -96,9 +99,9 @@ class ChapterView:
         self.box.add_class(f"cl-chapter-{chapter.key}")
         self.open(0, fresh=False)
 
-    def _picked(self, change: dict[str, object]) -> None:
-        if not self._relabelling and isinstance(change["new"], int) and change["new"] != self.index:
-            self.open(change["new"])
+    def _picked(self, index: object) -> None:
+        if isinstance(index, int) and index != self.index:
+            self.open(index)
 
     @property
     def lesson(self) -> Lesson:
@@ -115,34 +118,30 @@ class ChapterView:
         self.status.remove_class("cl-done")
         self.status.value = ""
         self._build_quiz()
+        self.relabel()
+
+    def relabel(self) -> None:
+        super().relabel()
         self._label()
 
+    def render(self) -> None:
+        self.panel.set_language(self.t)
+
     def _label(self) -> None:
+        """The lesson's parts: the picker (done lessons ticked), the task, the status, the quiz."""
         t, lesson = self.t, self.lesson
-        self.intro.value = '<div class="cl-note">' + "".join(
-            f"<p>{escape(t.gettext(paragraph))}</p>" for paragraph in self.chapter.intro
-        ) + rulings_html(t, self.chapter.rulings) + "</div>"
-        self._relabelling = True  # new options reset the value: not a lesson change
-        try:
+        with self.quietly():  # new options reset the value: not a lesson change
             self.picker.options = [
                 (("✔ " if l.key in self.done else "") + t.gettext(l.title), i) for i, l in enumerate(self.chapter.lessons)
             ]
             self.picker.value = self.index
-        finally:
-            self._relabelling = False
         self.task.value = (
             f'<div class="cl-note"><b>{escape(t.gettext(lesson.title))}</b><br>{escape(t.gettext(lesson.text))}'
             f"{rulings_html(t, lesson.rulings)}</div>"
         )
-        self.restart.description = t.gettext("Start this position again")
         if self.lesson.key in self.done and self.status.value:
             self.status.value = f'<div class="cl-note cl-safe">✔ {escape(t.gettext(lesson.done))}</div>'
         self._label_quiz()
-
-    def set_language(self, t: Translator) -> None:
-        self.t = t
-        self._label()
-        self.panel.set_language(t)
 
     def check(self) -> None:
         if reached(self.lesson.goal, self.panel.session, self.start):

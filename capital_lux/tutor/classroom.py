@@ -21,7 +21,7 @@ import math
 import secrets
 import time
 from html import escape
-from typing import Any, Callable
+from typing import Callable
 
 import ipywidgets as W
 
@@ -34,7 +34,7 @@ from ..lessons.exercises import Checked
 from ..lessons.pace import Pace
 from ..lessons.progress import MAX_PROGRESS_BYTES, Progress, ProgressError
 from ..lessons.storage import Storage, StorageError, StorageUnavailable, new_session
-from .base import tagged
+from .base import Upload, tagged
 
 PROGRESS_DOWNLOAD = "capital_lux_progress.json"
 #: A link the learner should see as something to click, like the page's buttons.
@@ -252,7 +252,7 @@ class LearnerPanel:
                     "will reach your teacher when it is back: they are sent again with your next answer, or now "
                     "with the button.", len(self.pending)).format(n=len(self.pending)), error=True)
 
-    def load_upload(self, value: Any) -> bool:
+    def load_upload(self, value: Upload) -> bool:
         """Take the progress from an uploaded file, or say why not and keep the one we had."""
         if not value:
             return False

@@ -36,10 +36,11 @@ from ..lessons.exercises import (
     solution_text,
     tolerance_text,
 )
-from ..i18n import Translator, formatting, translator
+from ..engine.cards import N_
+from ..i18n import Translator, formatting
 from ..lessons.progress import Progress
 from ..lessons.storage import Storage, StorageError, open_storage
-from .base import label_picker, language_picker, page_root, tagged
+from .base import Page, Upload, page_root, tagged
 from .classroom import LearnerPanel
 from ..lessons.table import position_html
 
@@ -53,40 +54,43 @@ def _number(value: float, t: Translator) -> str:
     return formatting.format_number(value, t.lang, 3)
 
 
-class ExercisesApp:
+class ExercisesApp(Page):
     """The page's parts; every handler is a plain method, so tests call them directly."""
 
     def __init__(self, lang: str = "en", seed: int = 1, storage: Storage | None = None,
                  numbers: Numbers = OWN, reopen: Callable[[], Storage] | None = None) -> None:
-        self.t = translator(lang)
+        super().__init__(lang)
+        label = self.labels
         self.learner = LearnerPanel(self.t, storage, reopen)
         self.learner.on_name = self._follow_name
         #: fixed numbers (a seed, or None for the base positions), or the learner's own
         self._fixed = numbers != OWN
         #: the seed of the cards shown (``None``: the base positions); answers are checked on it
         self.numbers: int | None = None if numbers == OWN else numbers
-        self.title = W.HTML()
-        self.language = language_picker(self.t, self.set_language)
+        self.own_header(lambda t: f"<h2>{escape(t.gettext('Probability exercises'))}</h2>")
         self.picker = tagged(W.Dropdown(layout=W.Layout(width="34em")), "cl-ex-picker")
         self.position = tagged(W.HTML(), "cl-ex-position")
         self.question = tagged(W.HTML(), "cl-ex-question")
-        self.answer = tagged(W.Text(layout=W.Layout(width="12em")), "cl-ex-answer")
-        self.check_button = W.Button(button_style="primary", layout=W.Layout(width="auto"))
-        self.check_button.add_class("cl-ex-check")
+        self.answer = label(label(tagged(W.Text(layout=W.Layout(width="12em")), "cl-ex-answer"),
+                                  N_("3/8, 0.375 or 37.5%"), "placeholder"), N_("Your answer"))
+        self.check_button = label(tagged(W.Button(button_style="primary", layout=W.Layout(width="auto")),
+                                         "cl-ex-check"), N_("Check"))
         self.feedback = tagged(W.HTML(), "cl-ex-feedback")
         self.attempts: dict[str, int] = {}  # wrong answers checked on this page, by exercise
-        self.solution_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-ex-show-solution")
+        self.solution_button = label(tagged(W.Button(layout=W.Layout(width="auto")), "cl-ex-show-solution"),
+                                     N_("Show the worked solution"))
         self.solution = tagged(W.HTML(), "cl-ex-solution")
-        self.samples = W.Dropdown(options=list(SAMPLE_SIZES), value=1000, layout=W.Layout(width="auto"))
-        self.samples.add_class("cl-ex-samples")
-        self.seed = tagged(W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em")), "cl-ex-seed")
-        self.simulate_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-ex-simulate")
+        self.samples = label(tagged(W.Dropdown(options=list(SAMPLE_SIZES), value=1000, layout=W.Layout(width="auto")),
+                                    "cl-ex-samples"), N_("Samples"))
+        self.seed = label(tagged(W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em")),
+                                 "cl-ex-seed"), N_("Seed"))
+        self.simulate_button = label(tagged(W.Button(layout=W.Layout(width="auto")), "cl-ex-simulate"),
+                                     N_("Simulate"))
         self.simulation = tagged(W.HTML(), "cl-ex-simulation")
         self.chart = tagged(W.Image(format="png", layout=W.Layout(max_width="640px", display="none")), "cl-ex-chart")
         self.progress_note = tagged(W.HTML(), "cl-ex-progress")
 
-        self._quiet = False
-        self.picker.observe(lambda change: None if self._quiet else self.show_exercise(), names="value")
+        self.picker.observe(self.heard(self.show_exercise), names="value")
         self.check_button.on_click(lambda _: self.check())
         self.solution_button.on_click(lambda _: self.show_solution())
         self.simulate_button.on_click(lambda _: self.run_simulation())
@@ -105,9 +109,9 @@ class ExercisesApp:
             self.simulation,
             self.chart,
         )
-        self._relabel()
+        self.relabel()
         self.picker.value = self.learner.today()[0]  # the first of today's exercises
-        self.show_exercise()
+        self.render()
         self.root.add_class("cl-ready")
 
     # -- what is shown ------------------------------------------------------------------------
@@ -139,19 +143,13 @@ class ExercisesApp:
         if self.numbers != before:
             self.show_exercise()
 
-    def _relabel(self) -> None:
-        t = self.t
-        self.title.value = f"<h2>{escape(t.gettext('Probability exercises'))}</h2>"
-        label_picker(self.language, t)
-        self.answer.placeholder = t.gettext("3/8, 0.375 or 37.5%")
-        self.answer.description = t.gettext("Your answer")
-        self.check_button.description = t.gettext("Check")
-        self.solution_button.description = t.gettext("Show the worked solution")
-        self.samples.description = t.gettext("Samples")
-        self.seed.description = t.gettext("Seed")
-        self.simulate_button.description = t.gettext("Simulate")
-        self.learner.relabel(t)
+    def relabel(self) -> None:
+        super().relabel()
+        self.learner.relabel(self.t)
         self._refresh_picker()
+
+    def render(self) -> None:
+        self.show_exercise()
 
     def _refresh_picker(self) -> None:
         t = self.t
@@ -165,13 +163,10 @@ class ExercisesApp:
             label = t.gettext("{number}. {topic}: {title}").format(
                 number=number, topic=t.gettext(ex.topic), title=t.gettext(ex.title))
             options.append((label + mark, ex.id))
-        self._quiet = True  # relabelling the options must not reset the exercise shown
-        try:
+        with self.quietly():  # relabelling the options must not reset the exercise shown
             self.picker.options = options
             if current in today:
                 self.picker.value = current
-        finally:
-            self._quiet = False
         if current is not None and current not in today and options:
             self.show_exercise()  # the teacher took it out of the lesson: the picker moved on
         solved = len(set(self.progress.solved) & set(today))
@@ -280,15 +275,10 @@ class ExercisesApp:
             n=n, shown=int(exact is not None), text=escape(text))
 
     # -- progress ----------------------------------------------------------------------------------
-    def load_upload(self, value: object) -> None:
+    def load_upload(self, value: Upload) -> None:
         if self.learner.load_upload(value):
             self._refresh_picker()
             self._gate_simulation()
-
-    def set_language(self, lang: str) -> None:
-        self.t = translator(lang)
-        self._relabel()
-        self.show_exercise()
 
 
 def build_app(lang: str = "en", seed: int = 1, storage: Storage | None = None,

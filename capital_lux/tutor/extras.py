@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from html import escape
 from typing import Callable
 
@@ -12,10 +11,9 @@ from ..i18n import Translator
 from ..engine.notation import Action
 from ..engine.views import PlayerView
 from .advice import Advice, advice_headline, advice_reasons, advise, move_text
-from .base import tagged
+from .base import guarded, tagged
 from .riskpanel import RiskPanel  # the panel lives beside its forward figures
 
-LOG = logging.getLogger("capital_lux.tutor")
 __all__ = ["RiskPanel", "HintPanel"]
 
 
@@ -53,12 +51,11 @@ class HintPanel:
         self._suggested = None
 
     def _guard(self, work: Callable[[], None]) -> None:
-        try:
-            work()
-        except Exception:
-            LOG.exception("hint failed")
-            if self._t is not None:
-                self.html.value = escape(self._t.gettext("Sorry, no advice is available here."))
+        guarded(work, self._no_advice, "hint failed")
+
+    def _no_advice(self) -> None:
+        if self._t is not None:
+            self.html.value = escape(self._t.gettext("Sorry, no advice is available here."))
 
     def advice(self) -> Advice | None:
         """The position's ranking, computed once and shared by the hint and the table."""

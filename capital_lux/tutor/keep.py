@@ -23,7 +23,7 @@ import stat
 import tempfile
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
 from ..engine.cards import N_
 from ..engine.errors import CapitalLuxError, UsageError
@@ -35,6 +35,18 @@ TOKEN = re.compile(r"[0-9a-f]{32}")
 #: A saved game is a few kilobytes; anything larger is not ours and is not read.
 MAX_BYTES = 64 * 1024
 STORAGE_KEY = "capital-lux-free-game"
+
+
+class Kept(TypedDict, total=False):
+    """A kept game as its file holds it: enough to replay it (``resume``)."""
+
+    players: int
+    seed: int
+    seed_chosen: bool
+    seed_shown: bool
+    bots: str
+    script: list[str]
+    over: bool
 
 
 class SavesError(CapitalLuxError):
@@ -89,7 +101,7 @@ def save(token: str, session: Session) -> None:
     the file cannot be written."""
     if not TOKEN.fullmatch(token):
         raise UsageError("a game is kept under a 32-digit hexadecimal token")
-    data = {
+    data: Kept = {
         "players": session.game.players, "seed": session.seed, "seed_chosen": session.seed_chosen,
         "seed_shown": session.seed_shown, "bots": session.bot_kind, "script": session.script,
         "over": session.is_over(),
@@ -106,7 +118,7 @@ def save(token: str, session: Session) -> None:
         raise
 
 
-def load(token: str) -> dict[str, Any] | None:
+def load(token: str) -> Kept | None:
     """The game kept under ``token``, or None (unknown, malformed, too large or over).
     ``SavesError`` if the folder for saved games cannot be used."""
     if not isinstance(token, str) or not TOKEN.fullmatch(token):
@@ -124,10 +136,10 @@ def load(token: str) -> dict[str, Any] | None:
     if not (isinstance(fields[0], int) and isinstance(fields[1], int) and isinstance(fields[2], str)
             and isinstance(fields[3], list) and all(isinstance(d, str) for d in fields[3])):
         return None
-    return data
+    return cast(Kept, data)
 
 
-def resume(data: dict[str, Any]) -> Session:
+def resume(data: Kept) -> Session:
     """The kept game replayed: the same seed, bots, decisions and undos give the same table."""
     session = Session.new(int(data["players"]), int(data["seed"]), str(data["bots"]))
     # a drawn seed stays secret after a reload: it would replay every hidden card

@@ -12,7 +12,6 @@ pause is only what the page shows).
 
 from __future__ import annotations
 
-import logging
 import time
 from html import escape
 from typing import Callable
@@ -24,7 +23,7 @@ from ..i18n import Translator
 from ..engine.notation import Action
 from ..engine.views import LogItem
 from ..engine.state import GOLD
-from .base import tagged
+from .base import Page, guarded, tagged
 from .controls import Controls
 from .extras import HintPanel, RiskPanel
 from .roundend import REPORTED, RoundEndReport, gold_decision_html, paused_table, report_html
@@ -33,16 +32,18 @@ from .session import Session
 from ..lessons.table import table_html
 from .text import log_line
 
-LOG = logging.getLogger("capital_lux.tutor")
 #: How many log lines the page keeps (the newest last).
 LOG_LINES = 150
+UNDO_TOOLTIP = N_("Takes back your last move and the bots' moves after it. A move after which you saw a hidden card "
+                  "or modifier cannot be taken back: what you have seen stays seen.")
 
 
-class GamePanel:
+class GamePanel(Page):
     """Widgets showing one session from the learner's seat."""
 
     def __init__(self, t: Translator, session: Session, extras: bool = True, pause: bool = True) -> None:
-        self.t = t
+        super().__init__(t)
+        label = self.labels
         self.session = session
         self.on_move: list[Callable[[GamePanel, Action], None]] = []
         self.on_undo: list[Callable[[GamePanel], None]] = []
@@ -62,7 +63,8 @@ class GamePanel:
         self.pause_box = tagged(W.VBox([self.pause_text, self.continue_button], layout=W.Layout(display="none")),
                                 "cl-pause")
         self.tie_breaks = True  # the score sheet's 6s…2s columns (a chapter before they are taught: off)
-        self.undo_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-undo")
+        self.undo_button = label(label(tagged(W.Button(layout=W.Layout(width="auto")), "cl-undo"),
+                                       N_("Undo my last move")), UNDO_TOOLTIP, "tooltip")
         self.undo_button.on_click(lambda _: self._guard(self._undo))
         self.log = tagged(W.HTML(), "cl-log-html")
         self.roundend = W.HTML()
@@ -74,7 +76,7 @@ class GamePanel:
             side.insert(0, self.risk.box)
         if self.hint is not None:
             side.insert(0, self.hint.box)
-        self.log_title = W.HTML()
+        self.log_title = label(W.HTML(), lambda t: f"<h4>{escape(t.gettext('Game log (newest first)'))}</h4>", "value")
         # Right under the hand: one risk line per colour, in view without scrolling (the panel's figures);
         # what followed the learner's last move comes after them, however long it is
         lines = [self.risk.lines] if self.risk is not None else []
@@ -84,13 +86,10 @@ class GamePanel:
         below = W.HBox([left, right], layout=W.Layout(flex_flow="row wrap", width="100%"))
         self.table.layout = W.Layout(width="100%", overflow="auto")
         self.box = tagged(W.VBox([self.pause_box, self.table, below], layout=W.Layout(width="100%")), "cl-game")
+        self.relabel()
         self.render()
 
     # -- drawing ------------------------------------------------------------------------
-    def set_language(self, t: Translator) -> None:
-        self.t = t
-        self.render()
-
     def notify(self, notice: tuple[str, str] | None) -> None:
         """A one-line note above the controls, kept as a msgid so a language change redraws it."""
         self._notice = notice
@@ -125,14 +124,8 @@ class GamePanel:
         self.controls.box.layout.display = "none" if report else None
         self.undo_button.layout.display = "none" if report else None
         self.notify(self._notice)
-        self.undo_button.description = t.gettext("Undo my last move")
-        self.undo_button.tooltip = t.gettext(
-            "Takes back your last move and the bots' moves after it. A move after which you saw a hidden card "
-            "or modifier cannot be taken back: what you have seen stays seen."
-        )
         self.undo_button.disabled = not s.can_undo()
         lines = [log_line(t, e, s.seat) for e in reversed(self._told(report, 0)[-LOG_LINES:])]
-        self.log_title.value = f"<h4>{escape(t.gettext('Game log (newest first)'))}</h4>"
         self.log.value = '<div class="cl-log">' + "".join(f"<p>{escape(x)}</p>" for x in lines if x) + "</div>"
         recent = []
         if self._recent_from is not None:
@@ -218,13 +211,10 @@ class GamePanel:
             listener(self)
 
     def _guard(self, work: Callable[[], None]) -> None:
-        try:
-            work()
-        except Exception:  # a friendly message for the learner, the details for the server log
-            LOG.exception("tutor action failed")
-            self._notice = ("cl-error", N_("Sorry, that did not work. The game is unchanged; please try again."))
-            self.notify(self._notice)
-            try:
-                self.render()
-            except Exception:
-                LOG.exception("tutor redraw failed")
+        self.guard(work, N_("Sorry, that did not work. The game is unchanged; please try again."), self._failed)
+
+    def _failed(self, sorry: str) -> None:
+        """The notice (a msgid, redrawn in each language), then the page as it now is."""
+        self._notice = ("cl-error", sorry)
+        self.notify(self._notice)
+        guarded(self.render, lambda: None, "tutor redraw failed")

@@ -20,7 +20,7 @@ import secrets
 import threading
 import time
 from html import escape
-from typing import Any, Callable, TypeVar
+from typing import Callable, TypeVar
 
 import ipywidgets as W
 from matplotlib.figure import Figure
@@ -28,7 +28,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ..analysis.charts import DARK, EXCEED_HATCH, GREY
 from ..engine.cards import N_
-from ..i18n import Translator, format_number, translator
+from ..i18n import Translator, format_number
 from ..lessons.classroom import (
     DEFAULT_NUMBERS,
     DEFAULT_POLICY,
@@ -65,7 +65,7 @@ from ..lessons.exercises import EXERCISES, instance
 from ..lessons.problems.worksheet import answer_key_html, worksheet_html
 from ..lessons.storage import Attempt, Storage, StorageError, open_storage
 from ..analysis.charts import figure_png
-from .base import label_picker, language_picker, page_root, tagged
+from .base import Page, page_root, tagged
 
 #: Wrong keys allowed per page; then the page must be reloaded (a new kernel), which slows guessing.
 MAX_KEY_TRIES = 5
@@ -95,30 +95,29 @@ T = TypeVar("T")
 GRID_SHADES = {"solved": "background:#dcefdc", "tried": "background:#f8dede"}
 
 
-class TeacherApp:
+class TeacherApp(Page):
     """The page's parts; every handler is a plain method, so tests call them directly."""
 
     def __init__(self, lang: str = "en", storage: Storage | None = None,
                  storage_error: StorageError | None = None) -> None:
-        self.t = translator(lang)
+        super().__init__(lang)
+        label = self.labels
         self.storage = storage
         self.storage_error = storage_error
         self.failures = 0
         self.unlocked = False
         self._charts: dict[str, tuple[tuple[object, ...], bytes]] = {}
         self._refreshing = threading.Lock()
-        self._quiet = False
-        self.title = W.HTML()
-        self.language = language_picker(self.t, self.set_language)
-        self.key = tagged(W.Password(layout=W.Layout(width="24em")), "cl-teacher-key")
-        self.unlock_button = tagged(W.Button(button_style="primary", layout=W.Layout(width="auto")),
-                                    "cl-teacher-unlock")
+        self.own_header(lambda t: f"<h2>{escape(t.gettext('The teacher’s page'))}</h2>")
+        self.key = label(tagged(W.Password(layout=W.Layout(width="24em")), "cl-teacher-key"), N_("Teacher’s key"))
+        self.unlock_button = label(tagged(W.Button(button_style="primary", layout=W.Layout(width="auto")),
+                                          "cl-teacher-unlock"), N_("Open"))
         self.lock_note = tagged(W.HTML(), "cl-teacher-lock-note")
         self.unlock_button.on_click(lambda _: self.unlock())
         row = W.Layout(flex_flow="row wrap", align_items="center")
         self.body = W.VBox([W.HBox([self.key, self.unlock_button], layout=row), self.lock_note])
         self.root = page_root("teacher-page", [self.title, self.language], self.body)
-        self._relabel()
+        self.relabel()
         self.root.add_class("cl-ready")
 
     # -- unlocking --------------------------------------------------------------------------------
@@ -128,7 +127,7 @@ class TeacherApp:
         if self.unlocked:
             return True
         if teacher_key() is None or self.failures >= MAX_KEY_TRIES:
-            self._relabel()
+            self.relabel()
             return False
         wait = key_wait(self.storage, time.time())
         if wait:
@@ -145,39 +144,55 @@ class TeacherApp:
                     pass  # counted on this page all the same
             self.lock_note.value = f'<span class="cl-error">{escape(t.gettext("That is not the key."))}</span>'
             if self.failures >= MAX_KEY_TRIES:
-                self._relabel()
+                self.relabel()
             return False
         self.unlocked = True
         self._build_dashboard()
         return True
 
     def _build_dashboard(self) -> None:
-        self.solutions = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-solutions")
-        self.refresh_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-refresh")
-        self.export_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-export")
-        self.gradebook_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-gradebook")
+        label = self.labels
+
+        def button(css_class: str) -> W.Button:
+            return tagged(W.Button(layout=W.Layout(width="auto")), css_class)
+
+        self.solutions = label.choice(
+            label(tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-solutions"),
+                  N_("Learners see the solutions")),
+            lambda t: [(t.gettext(text), key) for key, text in SOLUTION_POLICIES.items()])
+        self.refresh_button = label(button("cl-teacher-refresh"), N_("Refresh"))
+        self.export_button = label(button("cl-teacher-export"), N_("Export every answer (CSV)"))
+        self.gradebook_button = label(button("cl-teacher-gradebook"), N_("Export the gradebook (CSV)"))
         self.csv_link = tagged(W.HTML(), "cl-teacher-csv")
         self.summary = tagged(W.HTML(), "cl-teacher-summary")
         self.table = tagged(W.HTML(), "cl-teacher-table")
         self.learners = tagged(W.HTML(), "cl-teacher-learners")
         self.charts = tagged(W.Box(layout=W.Layout(flex_flow="row wrap")), "cl-teacher-charts")
-        self.numbers = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-numbers")
-        self.class_seed = tagged(W.BoundedIntText(min=0, max=MAX_SEED - 1, layout=W.Layout(width="16em")),
-                                 "cl-teacher-class-seed")
-        self.new_seed_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-new-seed")
+        self.numbers = label.choice(
+            label(tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-numbers"), N_("Numbers")),
+            lambda t: [(t.gettext(text), key) for key, text in NUMBERS_POLICIES.items()])
+        self.class_seed = label(tagged(W.BoundedIntText(min=0, max=MAX_SEED - 1, layout=W.Layout(width="16em")),
+                                       "cl-teacher-class-seed"), N_("Class seed"))
+        self.new_seed_button = label(button("cl-teacher-new-seed"), N_("New class seed"))
         self.numbers_note = tagged(W.HTML(), "cl-teacher-numbers-note")
-        self.worksheet_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-worksheet")
-        self.key_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-answer-key")
+        self.worksheet_button = label(button("cl-teacher-worksheet"), N_("Worksheet"))
+        self.key_button = label(button("cl-teacher-answer-key"), N_("Answer key"))
         self.sheet_links = tagged(W.HTML(), "cl-teacher-sheets")
         self.lesson_note = tagged(W.HTML(), "cl-teacher-lesson")
-        self.today = tagged(W.SelectMultiple(rows=8, layout=W.Layout(width="32em")), "cl-teacher-today")
-        self.answer_forms = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-answer-forms")
-        self.new_lesson_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-new-lesson")
-        self.row_picker = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-row")
-        self.into_picker = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-into")
-        self.merge_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-teacher-merge")
-        self.remove_button = tagged(W.Button(layout=W.Layout(width="auto"), button_style="danger"),
-                                    "cl-teacher-remove")
+        self.new_lesson_button = label(button("cl-teacher-new-lesson"), N_("Start a new lesson"))
+        self.today = label.choice(
+            label(tagged(W.SelectMultiple(rows=8, layout=W.Layout(width="32em")), "cl-teacher-today"),
+                  N_("Today's exercises")),
+            lambda t: [(f"{k}. {t.gettext(ex.title)}", ex.id) for k, ex in enumerate(EXERCISES, 1)])
+        self.answer_forms = label.choice(
+            label(tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-answer-forms"), N_("Answers")),
+            lambda t: [(t.gettext(text), key) for key, text in ANSWER_FORMS.items()])
+        self.row_picker = label(tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-row"), N_("Learner"))
+        self.into_picker = label(tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-into"),
+                                 N_("is the same as"))
+        self.merge_button = label(button("cl-teacher-merge"), N_("Merge the two rows"))
+        self.remove_button = label(tagged(W.Button(layout=W.Layout(width="auto"), button_style="danger"),
+                                          "cl-teacher-remove"), N_("Remove this learner"))
         self.rows_note = tagged(W.HTML(), "cl-teacher-rows-note")
         self.new_lesson_button.on_click(lambda _: self.start_lesson())
         self.merge_button.on_click(lambda _: self.merge_rows())
@@ -201,7 +216,7 @@ class TeacherApp:
             W.HBox([self.row_picker, self.into_picker, self.merge_button, self.remove_button], layout=row),
             self.rows_note,
         ]
-        self._relabel()
+        self.relabel()
         if self.storage is not None:
             self.solutions.value = self._policy()
             self._show_numbers()
@@ -216,13 +231,10 @@ class TeacherApp:
         self.refresh()
 
     # -- what is shown ------------------------------------------------------------------------------
-    def _relabel(self) -> None:
-        t = self.t
-        self.title.value = f"<h2>{escape(t.gettext('The teacher’s page'))}</h2>"
-        label_picker(self.language, t)
+    def relabel(self) -> None:
+        super().relabel()
         if not self.unlocked:
-            self.key.description = t.gettext("Teacher’s key")
-            self.unlock_button.description = t.gettext("Open")
+            t = self.t
             locked = teacher_key() is None or self.failures >= MAX_KEY_TRIES
             self.key.disabled = self.unlock_button.disabled = locked
             if teacher_key() is None:
@@ -235,40 +247,11 @@ class TeacherApp:
                 text = ""
             self.lock_note.value = f'<span class="cl-note">{escape(text)}</span>' if text else ""
             return
-        self.solutions.description = t.gettext("Learners see the solutions")
-        self._relabel_choice(self.solutions, [(t.gettext(label), key) for key, label in SOLUTION_POLICIES.items()])
-        self.refresh_button.description = t.gettext("Refresh")
-        self.export_button.description = t.gettext("Export every answer (CSV)")
-        self.gradebook_button.description = t.gettext("Export the gradebook (CSV)")
-        self.new_lesson_button.description = t.gettext("Start a new lesson")
-        self.today.description = t.gettext("Today's exercises")
-        self._relabel_choice(self.today, [(f"{k}. {t.gettext(ex.title)}", ex.id) for k, ex in enumerate(EXERCISES, 1)])
-        self._relabel_choice(self.answer_forms, [(t.gettext(label), key) for key, label in ANSWER_FORMS.items()])
-        self.answer_forms.description = t.gettext("Answers")
-        self.row_picker.description = t.gettext("Learner")
-        self.into_picker.description = t.gettext("is the same as")
-        self.merge_button.description = t.gettext("Merge the two rows")
-        self.remove_button.description = t.gettext("Remove this learner")
-        self.numbers.description = t.gettext("Numbers")
-        self._relabel_choice(self.numbers, [(t.gettext(label), key) for key, label in NUMBERS_POLICIES.items()])
-        self.class_seed.description = t.gettext("Class seed")
-        self.new_seed_button.description = t.gettext("New class seed")
-        self.worksheet_button.description = t.gettext("Worksheet")
-        self.key_button.description = t.gettext("Answer key")
         self.sheet_links.value = ""  # made again on demand, in the new language
         self._numbers_note()
 
-    def _relabel_choice(self, choice: Any, options: list[tuple[str, str]]) -> None:
-        """A choice's labels in the page's language, keeping what is chosen: relabelling is not
-        the teacher choosing, so no setting is written."""
-        self._quiet = True
-        try:
-            chosen = choice.value
-            choice.options = options
-            if chosen is not None:
-                choice.value = chosen
-        finally:
-            self._quiet = False
+    def render(self) -> None:
+        self.refresh()
 
     def _policy(self) -> str:
         assert self.storage is not None
@@ -362,12 +345,9 @@ class TeacherApp:
         read = self._read(lambda storage: (storage.setting(LESSON_EXERCISES_SETTING, ""), fractions_only(storage)))
         if read is None:
             return
-        self._quiet = True
-        try:
+        with self.quietly():
             self.today.value = tuple(e for e in read[0].split() if e in dict((v, k) for k, v in self.today.options))
             self.answer_forms.value = "fractions" if read[1] else "decimals"
-        finally:
-            self._quiet = False
 
     def set_today(self) -> None:
         """The teacher chose today's exercises or the answer forms: learners' pages follow."""
@@ -510,11 +490,8 @@ class TeacherApp:
         except StorageError as error:
             self.summary.value = self._error(self.t.refusal(error))
             return
-        self._quiet = True
-        try:
+        with self.quietly():
             self.numbers.value, self.class_seed.value = policy, seed
-        finally:
-            self._quiet = False
         self._numbers_note()
 
     def _numbers_note(self) -> None:
@@ -583,11 +560,6 @@ class TeacherApp:
         data = base64.b64encode(text.encode("utf-8")).decode()
         self.csv_link.value = (f'<a download="{name}" href="data:text/csv;charset=utf-8;base64,{data}">'
                                f"{escape(label)}</a>")
-
-    def set_language(self, lang: str) -> None:
-        self.t = translator(lang)
-        self._relabel()
-        self.refresh()
 
     def refresh_every(self, seconds: float) -> threading.Event:
         """Keep the figures live: refresh every ``seconds`` until the returned event is set."""

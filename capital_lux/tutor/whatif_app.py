@@ -16,7 +16,6 @@ import base64
 import concurrent.futures
 import random
 from html import escape
-from typing import Any
 
 import ipywidgets as W
 
@@ -26,7 +25,7 @@ from ..engine.position import MAX_INPUT_BYTES
 from ..engine.game import resolve_chance
 from ..analysis.charts import forward_move_chart
 from ..analysis.forward import EQUIVALENT_POINTS, Estimate, MoveRisk, Ranking, decider, rank_moves
-from ..i18n import Translator, format_interval, format_number, format_percent, translator
+from ..i18n import Translator, format_interval, format_number, format_percent
 from ..i18n.sentences import action_sentence, model_name
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play, SaveWithGold
 from ..engine.state import PHASES, GameState
@@ -50,7 +49,7 @@ from ..lessons.whatif import (
     zone_text,
 )
 from .advice import move_text
-from .base import label_picker, language_picker, page_root, tagged
+from .base import Label, Page, TextChange, Upload, page_root, tagged
 from ..analysis.charts import figure_png
 from ..lessons.table import card_html, position_html
 from .work import Job, WorkStopped, page_runner
@@ -60,6 +59,16 @@ SAMPLES = (20, 50, 200, 1000)
 WHAT_IT_IS_FOR = N_("Set up a table as you like (the rulebook's examples are here), then compare the moves of the "
                     "player to move: every figure comes from what that player can see, never from hidden cards.")
 BOTS = ("quick", "random", "rule")
+#: The edit fields, each said as a glossary term or a text of the catalogue.
+FIELD_LABELS: dict[str, Label] = {
+    "hands": lambda t: t.term("hand"), "hometowns": lambda t: t.term("Hometown"),
+    "bonus": lambda t: t.term("bonus card"), "capital": lambda t: t.term("Capital"),
+    "discards": lambda t: t.term("discard"),
+    "modifiers": N_("Modifiers (colour:owner:value, only the owner knows it)"),
+    "gold": N_("Gold discs of each player"),
+}
+HORIZONS = {"round": N_("to the round end"), "game": N_("to the game end")}
+TABS = (N_("Load"), N_("Edit"), N_("Analyse and play"), N_("Export"))
 
 
 def bot_label(t: Translator, kind: str) -> str:
@@ -183,18 +192,19 @@ def _reason(t: Translator, error: Exception) -> str:
 FIELD_LIMIT = 2048
 
 
-def check_size(text: str | bytes, limit: int) -> None:
+def check_size(text: str | bytes | memoryview, limit: int) -> None:
     """Refuse, before any parsing, a text or file longer than ``limit``."""
     if len(text) > limit:
         raise PositionError(N_("this is {size} characters long; at most {limit} are accepted"), size=len(text),
                             limit=limit)
 
 
-class WhatIfApp:
+class WhatIfApp(Page):
     """The explorer's parts; every handler is a plain method, so tests call them directly."""
 
     def __init__(self, lang: str = "en", name: str = "rulebook-bonus", seed: int = 1) -> None:
-        self.t = translator(lang)
+        super().__init__(lang)
+        label = self.labels
         self.state: GameState = gallery.load(name)
         self.ranking: Ranking | None = None
         self.moves: list[MoveRisk] = []
@@ -202,43 +212,56 @@ class WhatIfApp:
         #: what the log tells since the last move (seat, action as told, the mover who reads it),
         #: kept so that a change of language tells it again in the new one
         self.told: list[tuple[int, Action, int]] = []
-        self.title = W.HTML()
-        self.language = language_picker(self.t, self.set_language)
+        self.own_header(lambda t: f"<h2>{escape(t.gettext('What if? Explore a position'))}</h2>"
+                                  f'<p class="cl-note cl-wi-purpose">{escape(t.gettext(WHAT_IT_IS_FOR))}</p>')
         # loading
-        self.gallery = W.Dropdown(options=list(gallery.NAMES), value=name, layout=W.Layout(width="32em"))
-        self.gallery.add_class("cl-wi-gallery")
-        self.gallery_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-wi-load-gallery")
-        self.paste = tagged(W.Textarea(layout=W.Layout(width="40em", height="6em")), "cl-wi-paste")
-        self.paste_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-wi-load-paste")
-        self.upload = tagged(W.FileUpload(accept=".json", multiple=False), "cl-wi-upload")
+        self.gallery = label.choice(label(tagged(W.Dropdown(options=list(gallery.NAMES), value=name,
+                                                            layout=W.Layout(width="32em")), "cl-wi-gallery"),
+                                          N_("Gallery")),
+                                    lambda t: [(t.gettext(gallery.TITLES[n]), n) for n in gallery.NAMES])
+        self.gallery_button = label(tagged(W.Button(layout=W.Layout(width="auto")), "cl-wi-load-gallery"), N_("Load"))
+        self.paste = label(tagged(W.Textarea(layout=W.Layout(width="40em", height="6em")), "cl-wi-paste"),
+                           N_("Paste a position file (JSON) here"), "placeholder")
+        self.paste_button = label(tagged(W.Button(layout=W.Layout(width="auto")), "cl-wi-load-paste"),
+                                  N_("Load the pasted position"))
+        self.upload = label(tagged(W.FileUpload(accept=".json", multiple=False), "cl-wi-upload"),
+                            N_("Upload a position"))
         self.message = tagged(W.HTML(), "cl-wi-message")
         # the table
-        self.seen_by = tagged(W.Dropdown(layout=W.Layout(width="18em")), "cl-wi-seen-by")
+        self.seen_by = label(tagged(W.Dropdown(layout=W.Layout(width="18em")), "cl-wi-seen-by"), N_("Seen by"))
         self.table = tagged(W.HTML(), "cl-wi-table")
         # editing
-        self.seat = tagged(W.Dropdown(layout=W.Layout(width="12em")), "cl-wi-seat")
+        self.seat = label(tagged(W.Dropdown(layout=W.Layout(width="12em")), "cl-wi-seat"), N_("Player"))
         self.fields: dict[str, W.Text] = {}
-        for key in ("hands", "hometowns", "bonus", "capital", "discards", "modifiers", "gold"):
-            field = W.Text(layout=W.Layout(width="40em"))
-            field.add_class(f"cl-wi-{key}")
+        for key, said in FIELD_LABELS.items():
+            field = label(tagged(W.Text(layout=W.Layout(width="40em")), f"cl-wi-{key}"), said)
             field.observe(self._guard_length, names="value")
             self.fields[key] = field
-        self.phase = tagged(W.Dropdown(options=list(PHASES), layout=W.Layout(width="30em")), "cl-wi-phase")
-        self.last_turns = tagged(W.Text(layout=W.Layout(width="16em")), "cl-wi-last-turns")
+        self.fields["modifiers"].placeholder = "Y:1:+4 B:0:-1"
+        self.phase = label.choice(label(tagged(W.Dropdown(options=list(PHASES), layout=W.Layout(width="30em")),
+                                               "cl-wi-phase"), N_("Phase")),
+                                  lambda t: [(phase_label(t, code), code) for code in PHASES])
+        self.last_turns = label(label(tagged(W.Text(layout=W.Layout(width="16em")), "cl-wi-last-turns"),
+                                      N_("Last turns")), N_("seats still to play, - for none"), "placeholder")
         self.last_turns.observe(self._guard_length, names="value")
-        self.round = W.BoundedIntText(min=0, max=3, layout=W.Layout(width="12em"))
-        self.current = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
-        self.starting = W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em"))
-        self.apply_button = W.Button(button_style="warning", layout=W.Layout(width="auto"))
-        self.apply_button.add_class("cl-wi-apply")
+        self.round = label(W.BoundedIntText(min=0, max=3, layout=W.Layout(width="12em")), lambda t: t.term("round"))
+        self.current = label(W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em")), N_("Player to move"))
+        self.starting = label(W.BoundedIntText(min=-1, max=3, layout=W.Layout(width="14em")),
+                              lambda t: t.term("starting player"))
+        self.apply_button = label(tagged(W.Button(button_style="warning", layout=W.Layout(width="auto")),
+                                         "cl-wi-apply"), N_("Apply the changes"))
         # analysis and play
-        self.samples = W.Dropdown(options=list(SAMPLES), value=50, layout=W.Layout(width="auto"))
-        self.samples.add_class("cl-wi-samples")
-        self.seed = tagged(W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em")), "cl-wi-seed")
-        self.bot = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-wi-bot")
-        self.horizon = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-wi-horizon")
-        self.analyse_button = W.Button(button_style="primary", layout=W.Layout(width="auto"))
-        self.analyse_button.add_class("cl-wi-analyse")
+        self.samples = label(tagged(W.Dropdown(options=list(SAMPLES), value=50, layout=W.Layout(width="auto")),
+                                    "cl-wi-samples"), N_("Samples"))
+        self.seed = label(tagged(W.BoundedIntText(value=seed, min=0, max=10**9, layout=W.Layout(width="14em")),
+                                 "cl-wi-seed"), N_("Seed"))
+        self.bot = label.choice(label(tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-wi-bot"), N_("Players")),
+                                lambda t: [(bot_label(t, k), k) for k in BOTS], BOTS[0])
+        self.horizon = label.choice(
+            label(tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-wi-horizon"), N_("Play on")),
+            lambda t: [(t.gettext(text), key) for key, text in HORIZONS.items()], "round")
+        self.analyse_button = label(tagged(W.Button(button_style="primary", layout=W.Layout(width="auto")),
+                                           "cl-wi-analyse"), N_("Compare every move"))
         self.analysis = tagged(W.HTML(), "cl-wi-analysis")
         self.chart = tagged(W.Image(format="png", layout=W.Layout(max_width="760px", display="none")), "cl-wi-chart")
         # "Compare every move" runs as a job off the main thread: a progress bar, the controls stay live
@@ -247,20 +270,20 @@ class WhatIfApp:
         self._analysis_request: object = None
         self.analysis_progress = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(display="none"))
         self.analysis_progress.add_class("cl-wi-progress")
-        self.move = tagged(W.Dropdown(layout=W.Layout(width="24em")), "cl-wi-move")
-        self.play_button = W.Button(button_style="success", layout=W.Layout(width="auto"))
-        self.play_button.add_class("cl-wi-play")
+        self.move = label(tagged(W.Dropdown(layout=W.Layout(width="24em")), "cl-wi-move"), N_("Move"))
+        self.play_button = label(tagged(W.Button(button_style="success", layout=W.Layout(width="auto")),
+                                        "cl-wi-play"), N_("Play and continue"))
         self.log = tagged(W.HTML(), "cl-wi-log")
         self.export = tagged(W.Textarea(layout=W.Layout(width="40em", height="8em")), "cl-wi-export")
-        self.export_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-wi-export-button")
+        self.export_button = label(tagged(W.Button(layout=W.Layout(width="auto")), "cl-wi-export-button"),
+                                   N_("Export the position"))
         self.download = W.HTML()
 
         self.gallery_button.on_click(lambda _: self.load_gallery(str(self.gallery.value)))
         self.paste_button.on_click(lambda _: self.load_pasted())
         self.upload.observe(lambda change: self.load_upload(change["new"]), names="value")
-        self._quiet = False
-        self.seen_by.observe(lambda change: None if self._quiet else self._seen_by_changed(), names="value")
-        self.seat.observe(lambda change: None if self._quiet else self._fill_seat_fields(), names="value")
+        self.seen_by.observe(self.heard(self._seen_by_changed), names="value")
+        self.seat.observe(self.heard(self._fill_seat_fields), names="value")
         self.apply_button.on_click(lambda _: self.apply_edits())
         self.analyse_button.on_click(lambda _: self.analyse())
         self.play_button.on_click(lambda _: self.play())
@@ -276,63 +299,17 @@ class WhatIfApp:
                                            self.analysis_progress], layout=row), self.analysis, self.chart,
                                    W.HBox([self.move, self.play_button], layout=row), self.log])
         self.export_box = W.VBox([self.export_button, self.export, self.download])
-        self.tabs = W.Tab([self.load_box, self.edit_box, self.analyse_box, self.export_box])
+        self.tabs = label(W.Tab([self.load_box, self.edit_box, self.analyse_box, self.export_box]),
+                          lambda t: tuple(t.gettext(title) for title in TABS), "titles")
         self.root = page_root("whatif", [self.title, self.language], self.message, self.seen_by, self.table, self.tabs)
-        self._relabel()
-        self._show_state()
+        self.relabel()
+        self.render()
         self.root.add_class("cl-ready")
 
-    # -- labels ------------------------------------------------------------------------------------
-    def _relabel(self) -> None:
-        t = self.t
-        self.title.value = (
-            f"<h2>{escape(t.gettext('What if? Explore a position'))}</h2>"
-            f'<p class="cl-note cl-wi-purpose">{escape(t.gettext(WHAT_IT_IS_FOR))}</p>')
-        label_picker(self.language, t)
-        chosen = self.gallery.value
-        self.gallery.options = [(t.gettext(gallery.TITLES[n]), n) for n in gallery.NAMES]
-        self.gallery.value = chosen
-        self.gallery.description = t.gettext("Gallery")
-        self.gallery_button.description = t.gettext("Load")
-        self.paste.placeholder = t.gettext("Paste a position file (JSON) here")
-        self.paste_button.description = t.gettext("Load the pasted position")
-        self.upload.description = t.gettext("Upload a position")
-        self.seen_by.description = t.gettext("Seen by")
-        self.seat.description = t.gettext("Player")
-        labels = {
-            "hands": t.term("hand"), "hometowns": t.term("Hometown"), "bonus": t.term("bonus card"),
-            "capital": t.term("Capital"), "discards": t.term("discard"),
-            "modifiers": t.gettext("Modifiers (colour:owner:value, only the owner knows it)"),
-            "gold": t.gettext("Gold discs of each player"),
-        }
-        for key, label in labels.items():
-            self.fields[key].description = label
-        self.fields["modifiers"].placeholder = "Y:1:+4 B:0:-1"
-        self.round.description = t.term("round")
-        self.current.description = t.gettext("Player to move")
-        self.starting.description = t.term("starting player")
-        self.phase.description = t.gettext("Phase")
-        self.phase.options = [(phase_label(t, code), code) for code in PHASES]
-        self.last_turns.description = t.gettext("Last turns")
-        self.last_turns.placeholder = t.gettext("seats still to play, - for none")
-        self.apply_button.description = t.gettext("Apply the changes")
-        self.samples.description = t.gettext("Samples")
-        self.seed.description = t.gettext("Seed")
-        bot = self.bot.value or BOTS[0]
-        self.bot.options = [(bot_label(t, k), k) for k in BOTS]
-        self.bot.value = bot
-        self.bot.description = t.gettext("Players")
-        horizon = self.horizon.value or "round"
-        self.horizon.options = [(t.gettext("to the round end"), "round"), (t.gettext("to the game end"), "game")]
-        self.horizon.value = horizon
-        self.horizon.description = t.gettext("Play on")
-        self.analyse_button.description = t.gettext("Compare every move")
-        self.move.description = t.gettext("Move")
-        self.play_button.description = t.gettext("Play and continue")
-        self.export_button.description = t.gettext("Export the position")
-        for i, title in enumerate([t.gettext("Load"), t.gettext("Edit"), t.gettext("Analyse and play"),
-                                   t.gettext("Export")]):
-            self.tabs.set_title(i, title)
+    def render(self) -> None:
+        """The position, its moves and the log of the last play, in the page's language."""
+        self._show_state()
+        self._show_log()
 
     # -- the position shown ------------------------------------------------------------------------
     def _show_state(self) -> None:
@@ -340,14 +317,11 @@ class WhatIfApp:
         seats = list(range(s.players))
         to_move = s.current_player()
         seat = self.seat.value if self.seat.value in seats else 0
-        self._quiet = True  # new options must not redraw half-updated parts
-        try:
+        with self.quietly():  # new options must not redraw half-updated parts
             self.seen_by.options = [(t.gettext("Player {seat}").format(seat=p), p) for p in seats]
             self.seen_by.value = to_move if to_move in seats else 0
             self.seat.options = [(str(p), p) for p in seats]
             self.seat.value = seat
-        finally:
-            self._quiet = False
         self._draw_table()
         self._fill_fields()
         self.cancel_analysis()
@@ -417,7 +391,7 @@ class WhatIfApp:
         self._show_state()
         self._say(note)
 
-    def _guard_length(self, change: dict[str, Any]) -> None:
+    def _guard_length(self, change: TextChange) -> None:
         """An edit field given far too much text gets back the text it had: the kernel neither
         keeps nor sends back megabytes, the learner is told why, and the refusal changes nothing
         (an emptied field would empty the zone at "Apply the changes")."""
@@ -445,7 +419,7 @@ class WhatIfApp:
             return
         self._accept(state, self.t.gettext("Loaded the pasted position."))
 
-    def load_upload(self, value: Any) -> None:
+    def load_upload(self, value: Upload) -> None:
         if not value:
             return
         try:
@@ -628,12 +602,6 @@ class WhatIfApp:
         self.download.value = (f'<a download="position.json" href="data:application/json;base64,{data}">'
                                f"{escape(self.t.gettext('Download position.json'))}</a>")
         return text
-
-    def set_language(self, lang: str) -> None:
-        self.t = translator(lang)
-        self._relabel()
-        self._show_state()
-        self._show_log()
 
 
 def build_app(lang: str = "en", name: str = "rulebook-bonus", seed: int = 1) -> W.VBox:
