@@ -257,8 +257,8 @@ def load_text(text: str | bytes) -> GameState:
 
 
 class UploadedFile(TypedDict):
-    """What this module reads of a file in an ipywidgets 8 ``FileUpload.value`` (which also
-    gives its ``type``, ``size`` and ``last_modified``)."""
+    """What the explorer reads of a file in an ipywidgets 8 ``FileUpload.value``: its name and
+    content (the widget also gives its ``type``, ``size`` and ``last_modified``)."""
 
     name: str
     content: memoryview | bytes
