@@ -256,11 +256,12 @@ def load_text(text: str | bytes) -> GameState:
     return loads_position(text)
 
 
-class UploadedFile(TypedDict):
-    """What the explorer reads of a file in an ipywidgets 8 ``FileUpload.value``: its name and
-    content (the widget also gives its ``type``, ``size`` and ``last_modified``)."""
+class UploadedFile(TypedDict, total=False):
+    """One file of an ipywidgets 8 ``FileUpload.value``, as ``tutor.base.UploadedFile`` (the
+    pages' name for it, which a layer below cannot import) describes it."""
 
     name: str
+    size: int
     content: memoryview | bytes
 
 
