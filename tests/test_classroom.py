@@ -22,8 +22,11 @@ from capital_lux.lessons.classroom import (
 from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, check_answer, format_number
 from capital_lux.lessons.problems.checker import classic_values
 from capital_lux.lessons.problems.mistakes import LABELS
-from capital_lux.lessons.progress import MAX_PROGRESS_BYTES, PROGRESS_FORMAT, Progress, ProgressError, signature
+from capital_lux.lessons.progress import (
+    MAX_PROGRESS_BYTES, PROGRESS_FORMAT, Progress, ProgressError, ProgressFile, progress_schema, signature,
+)
 from capital_lux.lessons.storage import Attempt, Storage
+from typed_json import hint_form, schema_form
 
 KEY = "correct horse battery staple"
 
@@ -117,6 +120,11 @@ def test_progress_counts_answers_but_not_garbage_and_round_trips() -> None:
 def test_bad_progress_files_are_refused_with_a_reason(text: str, problem: str) -> None:
     with pytest.raises(ProgressError, match=problem):
         Progress.from_json(text, SERVER_KEY, "")
+
+
+def test_the_progress_files_typed_dict_says_what_the_schema_accepts() -> None:
+    """``Progress.from_json`` reads a file the schema accepted as a ``ProgressFile``."""
+    assert hint_form(ProgressFile) == schema_form(progress_schema(), progress_schema())
 
 
 def test_a_forged_file_claiming_every_exercise_is_refused_in_the_learners_language(storage: Storage) -> None:

@@ -12,7 +12,9 @@ import pytest
 from capital_lux.engine.game import Game
 from capital_lux.engine.position import (
     MAX_INPUT_BYTES,
+    PositionDict,
     PositionError,
+    RecordDict,
     arrange,
     dumps_position,
     dumps_record,
@@ -21,6 +23,7 @@ from capital_lux.engine.position import (
     position_dict,
     schema,
 )
+from typed_json import hint_form, schema_form
 
 
 @pytest.fixture
@@ -231,3 +234,10 @@ def test_the_size_cap_counts_bytes_not_characters() -> None:
     assert len(text) < MAX_INPUT_BYTES < len(text.encode())
     with pytest.raises(PositionError, match=f"is {len(text.encode())} bytes; at most {MAX_INPUT_BYTES}"):
         loads_position(text)
+
+
+@pytest.mark.parametrize("name, typed", [("position", PositionDict), ("record", RecordDict)])
+def test_the_typed_dicts_say_what_the_schemas_accept(name: str, typed: type) -> None:
+    """``position_from_dict`` and ``loads_record`` take a dict the schema accepted for its
+    ``TypedDict``: the two must name the same keys, the same required ones, the same values."""
+    assert hint_form(typed) == schema_form(schema(name), schema(name))

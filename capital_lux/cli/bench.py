@@ -15,7 +15,8 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from types import ModuleType
+from typing import Callable
 
 from ..engine import kernel
 from ..engine.cards import N_
@@ -245,14 +246,16 @@ def tutor() -> Figures:
     """The tutor in Chromium via Voila: seconds to an interactive page (target < 5), and the
     median time from a click playing a card to the redrawn table and risk panel in a
     4-player game (target < 150 ms). Needs Chromium and Playwright."""
-    return _harness("browser").measure(players=4)  # type: ignore[no-any-return]
+    figures: Figures = _harness("browser").measure(players=4)
+    return figures
 
 
 def load(learners: int = 30) -> Figures:
     """A classroom: ``learners`` (30 unless ``load:N``) open the tutor at once on one Voila and
     each plays a whole 2-player game by clicking; time to interactive, click latency (last
     click to the table's answer), wall time, fairness and the kernels' memory."""
-    return _harness("load").figures(sessions=learners)  # type: ignore[no-any-return]
+    figures: Figures = _harness("load").figures(sessions=learners)
+    return figures
 
 
 def classdb(rows: int = 300_000, learners: int = 30, repeats: int = 5) -> Figures:
@@ -329,10 +332,11 @@ def worksheet() -> Figures:
     """The printed worksheet and answer key: A4 pages in Chromium's PDF, per language, on one
     class's cards and the most over several classes' (each exercise never split across pages).
     Needs Chromium and Playwright."""
-    return _harness("printing").figures()  # type: ignore[no-any-return]
+    figures: Figures = _harness("printing").figures()
+    return figures
 
 
-def _harness(name: str) -> Any:
+def _harness(name: str) -> ModuleType:
     """A browser harness module from the source checkout's ``tests`` folder (not shipped)."""
     folder = Path(__file__).resolve().parents[2] / "tests"
     if not (folder / f"{name}.py").is_file():

@@ -12,9 +12,10 @@ import json
 import random
 from bisect import insort
 from collections import Counter
+from collections.abc import Sized
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NoReturn, TypeAlias, TypedDict, Union, cast
 
 from .cards import ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, KIND, MODIFIERS, N_, Card, CapitalLuxError
 from .game import GameRecord, sample_chance
@@ -27,9 +28,9 @@ if TYPE_CHECKING:
     import jsonschema
 
 __all__ = [
-    "MAX_DEPTH", "MAX_INPUT_BYTES", "POSITION_FORMAT", "RECORD_FORMAT", "VERSION", "PositionError", "arrange",
-    "cards", "dumps_position", "dumps_record", "loads_position", "loads_record", "position_dict",
-    "position_from_dict", "record_dict", "schema", "seed_mismatch", "validate",
+    "JSON", "MAX_DEPTH", "MAX_INPUT_BYTES", "POSITION_FORMAT", "RECORD_FORMAT", "VERSION", "PositionDict",
+    "PositionError", "RecordDict", "arrange", "cards", "dumps_position", "dumps_record", "loads_position",
+    "loads_record", "position_dict", "position_from_dict", "record_dict", "schema", "seed_mismatch", "validate",
 ]
 
 POSITION_FORMAT = "capital-lux-position"
@@ -40,12 +41,84 @@ MAX_INPUT_BYTES = 256 * 1024
 #: Deeper nesting is refused before parsing: a position nests 4 levels, a record 2.
 MAX_DEPTH = 16
 
+#: A JSON value as ``json.loads`` gives it: what a file holds before its schema is checked.
+JSON: TypeAlias = Union[dict[str, "JSON"], list["JSON"], str, int, float, bool, None]
+
+
+# The JSON forms the schemas in ``schemas/`` describe, key for key (tests/test_position.py
+# holds the two together): what a dict is once its schema has accepted it.
+class DraftDict(TypedDict):
+    step: int
+    deal_size: int
+    choosing: list[list[str]]
+    picked: list[list[str]]
+
+
+class PlacedModifierDict(TypedDict):
+    colour: str
+    owner: int
+    value: int
+
+
+class ModifiersDict(TypedDict):
+    deck: list[int]
+    above: list[PlacedModifierDict]
+    pending: int | None
+    setup: list[int]
+
+
+class GoldDict(TypedDict):
+    players: list[int]
+    pile: int
+
+
+class GoldDecisionsDict(TypedDict):
+    waiting: list[int]
+    choices: list[list[str] | None]
+
+
+class PositionDict(TypedDict):
+    """A position as ``position_dict`` writes it (``schemas/position.schema.json``)."""
+
+    format: str
+    version: int
+    players: int
+    round: int
+    phase: str
+    starting_player: int
+    current_player: int
+    deck: list[str]
+    hands: list[list[str]]
+    draft: DraftDict
+    hometowns: list[list[str]]
+    capital: list[str]
+    modifiers: ModifiersDict
+    gold: GoldDict
+    bonus: list[list[str]]
+    discards: list[str]
+    last_turns: list[int] | None
+    gold_decisions: GoldDecisionsDict
+
+
+class _RecordRequired(TypedDict):
+    format: str
+    version: int
+    players: int
+    seed: int
+    actions: list[str]
+
+
+class RecordDict(_RecordRequired, total=False):
+    """A game record as ``record_dict`` writes it (``schemas/record.schema.json``)."""
+
+    scores: list[int]
+
 
 @cache
-def schema(name: str) -> dict[str, Any]:
+def schema(name: str) -> dict[str, JSON]:
     """The JSON Schema ``position`` or ``record`` shipped with the package."""
     text = resources.files("capital_lux.engine").joinpath(f"schemas/{name}.schema.json").read_text("utf-8")
-    result: dict[str, Any] = json.loads(text)
+    result: dict[str, JSON] = json.loads(text)
     return result
 
 
@@ -58,7 +131,7 @@ def _town(town: dict[str, list[int]]) -> list[str]:
     return [f"{c}{v}" for c in COLOURS for v in town[c]]
 
 
-def position_dict(s: GameState) -> dict[str, Any]:
+def position_dict(s: GameState) -> PositionDict:
     return {
         "format": POSITION_FORMAT,
         "version": VERSION,
@@ -99,7 +172,7 @@ def dumps_position(s: GameState) -> str:
 
 
 # -- reading ----------------------------------------------------------------------------
-def _parse_json(text: str | bytes) -> Any:
+def _parse_json(text: str | bytes) -> JSON:
     # The cap is in bytes, as the text is stored and sent (UTF-8); a text longer in characters
     # than the cap in bytes is refused before it is encoded.
     size = len(text) if isinstance(text, bytes) or len(text) > MAX_INPUT_BYTES else len(
@@ -109,13 +182,14 @@ def _parse_json(text: str | bytes) -> Any:
     if _depth(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text) > MAX_DEPTH:
         raise PositionError(N_("input is nested too deeply to be a position or record"))
     try:
-        return json.loads(text, parse_float=_refuse_number, parse_constant=_refuse_number)
+        data: JSON = json.loads(text, parse_float=_refuse_number, parse_constant=_refuse_number)
     except RecursionError:
         raise PositionError(N_("input is nested too deeply to be a position or record")) from None
     except PositionError:
         raise
     except (ValueError, UnicodeDecodeError) as e:
         raise PositionError(N_("not valid JSON: {problem}"), problem=e) from None
+    return data
 
 
 def _depth(data: bytes) -> int:
@@ -149,12 +223,12 @@ def _validator(name: str) -> jsonschema.protocols.Validator:
     return jsonschema.Draft202012Validator(schema(name))
 
 
-def _refuse_number(text: str) -> Any:
+def _refuse_number(text: str) -> NoReturn:
     # JSON Schema counts 2.0 as an integer; the game has only whole numbers, written as such.
     raise PositionError(N_("{text} is not a whole number: counts, seats and values are written like 2"), text=text)
 
 
-def _refuse_floats(data: Any) -> None:
+def _refuse_floats(data: JSON) -> None:
     """Refuse 2.0 where 2 is meant (schema-checked data is shallow, so recursion is safe)."""
     if isinstance(data, float):
         _refuse_number(repr(data))
@@ -174,7 +248,7 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     return f"{text[:limit - tail - 1]}…{text[-tail:]}"
 
 
-def _check_schema(data: Any, name: str) -> None:
+def _check_schema(data: JSON, name: str) -> None:
     from jsonschema.exceptions import best_match
 
     _check_version(data, name)
@@ -186,7 +260,7 @@ def _check_schema(data: Any, name: str) -> None:
                             problem=excerpt(error.message))
 
 
-def _check_version(data: Any, name: str) -> None:
+def _check_version(data: JSON, name: str) -> None:
     """Refuse a record or position of another version by saying so, before the schema's
     own words ("1 was expected") would."""
     if not isinstance(data, dict) or data.get("version", VERSION) == VERSION:
@@ -199,27 +273,41 @@ def _check_version(data: Any, name: str) -> None:
                            "reads version {supported}"), version=version, supported=VERSION)
 
 
-def _check_sizes(data: Any, node: dict[str, Any], root: dict[str, Any], name: str, path: list[str]) -> None:
+def _check_sizes(data: JSON, node: dict[str, JSON], root: dict[str, JSON], name: str, path: list[str]) -> None:
     """Refuse an array longer than its schema's ``maxItems`` before the schema checks every
     entry: 40,000 cards in a deck are refused at once, not after a second of checking each.
     Follows the schema only where the data fits it; the full check comes next."""
-    while "$ref" in node:  # "#/$defs/cards"
-        node = root["$defs"][node["$ref"].rsplit("/", 1)[1]]
+    node = _resolved(node, root)
     if isinstance(data, list):
-        node = next((n for n in node.get("oneOf", []) if n.get("type") == "array"), node)
+        node = next((n for n in _entries(node.get("oneOf")) if isinstance(n, dict) and n.get("type") == "array"),
+                    node)
         limit = node.get("maxItems")
         items = node.get("items")
-        if limit is not None and len(data) > limit:
+        if isinstance(limit, int) and len(data) > limit:
             raise PositionError(N_("{name} has {count} entries at {where}; at most {limit} are accepted"), name=name,
                                 count=len(data), where=excerpt("/".join(path)) or "the top level", limit=limit)
         if isinstance(items, dict):
             for i, item in enumerate(data):
                 _check_sizes(item, items, root, name, [*path, str(i)])
-    elif isinstance(data, dict) and isinstance(node.get("properties"), dict):
-        known = node["properties"]
+    elif isinstance(data, dict) and isinstance(known := node.get("properties"), dict):
         for key, value in data.items():
-            if key in known:
-                _check_sizes(value, known[key], root, name, [*path, key])
+            if isinstance(sub := known.get(key), dict):
+                _check_sizes(value, sub, root, name, [*path, key])
+
+
+def _resolved(node: dict[str, JSON], root: dict[str, JSON]) -> dict[str, JSON]:
+    """A schema node, its ``$ref`` (``"#/$defs/cards"``) followed."""
+    while isinstance(ref := node.get("$ref"), str) and isinstance(defs := root.get("$defs"), dict):
+        target = defs.get(ref.rsplit("/", 1)[1])
+        if not isinstance(target, dict):
+            break
+        node = target
+    return node
+
+
+def _entries(value: JSON) -> list[JSON]:
+    """A schema keyword's list (``oneOf``), or none."""
+    return value if isinstance(value, list) else []
 
 
 def loads_position(text: str | bytes) -> GameState:
@@ -227,16 +315,20 @@ def loads_position(text: str | bytes) -> GameState:
     return position_from_dict(_parse_json(text))
 
 
-def position_from_dict(data: Any) -> GameState:
-    _check_schema(data, "position")
-    _refuse_floats(data)
+def position_from_dict(data: PositionDict | JSON) -> GameState:
+    """The position of a dict, as read or as edited; anything impossible is refused with a
+    ``PositionError`` naming the problem."""
+    untrusted = cast(JSON, data)  # a PositionDict is a JSON object too (to mypy, a TypedDict is no dict[str, JSON])
+    _check_schema(untrusted, "position")
+    _refuse_floats(untrusted)
+    data = cast(PositionDict, data)  # what the schema has just checked: they agree key for key (test_position)
     n = data["players"]
-    for key in ("hands", "hometowns", "bonus"):
-        _seat_count(data[key], n, key)
-    _seat_count(data["draft"]["choosing"], n, "draft/choosing")
-    _seat_count(data["draft"]["picked"], n, "draft/picked")
-    _seat_count(data["gold"]["players"], n, "gold/players")
-    _seat_count(data["gold_decisions"]["choices"], n, "gold_decisions/choices")
+    per_seat: list[tuple[str, Sized]] = [
+        ("hands", data["hands"]), ("hometowns", data["hometowns"]), ("bonus", data["bonus"]),
+        ("draft/choosing", data["draft"]["choosing"]), ("draft/picked", data["draft"]["picked"]),
+        ("gold/players", data["gold"]["players"]), ("gold_decisions/choices", data["gold_decisions"]["choices"])]
+    for key, items in per_seat:
+        _seat_count(items, n, key)
     seats = [data["starting_player"], data["current_player"]] + [m["owner"] for m in data["modifiers"]["above"]]
     seats += (data["last_turns"] or []) + data["gold_decisions"]["waiting"]
     if any(seat >= n for seat in seats):
@@ -280,14 +372,14 @@ def cards(texts: list[str]) -> list[Card]:
     return [Card(t[0], int(t[1])) for t in texts]
 
 
-def _seat_count(items: list[Any], n: int, key: str) -> None:
+def _seat_count(items: Sized, n: int, key: str) -> None:
     if len(items) != n:
         raise PositionError(N_("{key} has {count} entries; expected one per player ({n})"), key=key, count=len(items), n=n)
 
 
 # -- records ----------------------------------------------------------------------------
-def record_dict(record: GameRecord, scores: list[int] | None = None) -> dict[str, Any]:
-    data: dict[str, Any] = {
+def record_dict(record: GameRecord, scores: list[int] | None = None) -> RecordDict:
+    data: RecordDict = {
         "format": RECORD_FORMAT,
         "version": VERSION,
         "players": record.players,
@@ -331,9 +423,10 @@ def loads_record(text: str | bytes, check_seed: bool = True, check_schema: bool 
     the tests check against the schema): the schema's validator costs a tutor kernel about
     a second of CPU to import (jsonschema compiles format grammars we never use), at every
     page that opens on a chapter. The record is still replayed and checked move by move."""
-    data = _parse_json(text)
+    parsed = _parse_json(text)
     if check_schema:
-        _check_schema(data, "record")
+        _check_schema(parsed, "record")
+    data = cast(RecordDict, parsed)  # what the schema has just checked, or one of the package's own records
     try:
         actions = [parse_action(a) for a in data["actions"]]
     except CapitalLuxError as e:

@@ -34,7 +34,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from io import BytesIO
 from pathlib import Path
-from typing import IO, Any, Final, cast
+from typing import IO, Final, TypeAlias, Union, cast
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_python
@@ -67,6 +67,16 @@ KEYWORDS: Final = {
 }
 COMMENT_TAGS: Final = ("TRANSLATORS:",)
 
+#: Which arguments of a keyword's call are messages, as Babel describes them (its own alias,
+#: ``_Keyword``, exists only for its type checking).
+SimpleKeyword: TypeAlias = Union[tuple[Union[int, tuple[int, int], tuple[int, str]], ...], None]
+Keyword: TypeAlias = Union[dict[Union[int, None], SimpleKeyword], SimpleKeyword]
+#: What one translation call gives: its message, or its messages (a plural, a context), None
+#: for an argument that is not a literal string.
+Messages: TypeAlias = Union[str, None, tuple[Union[str, None], ...]]
+#: A call found: (line, function name, messages, translators' comments).
+Found: TypeAlias = tuple[int, str, Messages, list[str]]
+
 
 def _call_name(node: ast.Call) -> str | None:
     func = node.func
@@ -92,10 +102,10 @@ def _translator_comments(lines: list[str], lineno: int, tags: Collection[str]) -
 
 def extract_python_with_fstrings(
     fileobj: IO[bytes],
-    keywords: Mapping[str, Any],
+    keywords: Mapping[str, Keyword],
     comment_tags: Collection[str],
-    options: Mapping[str, Any],
-) -> Iterator[tuple[int, str, Any, list[str]]]:
+    options: Mapping[str, object],
+) -> Iterator[Found]:
     """Babel's Python extractor, plus the translation calls written inside f-strings.
 
     Before Python 3.12 an f-string is a single token to Babel, so
@@ -103,11 +113,15 @@ def extract_python_with_fstrings(
     from the syntax tree instead (once each, in line order with the others).
     """
     data = fileobj.read()
-    babel_results: Iterable[Any] = extract_python(BytesIO(data), keywords, comment_tags, cast(Any, options))
-    found: list[tuple[int, str, Any, list[str]]] = [
+    encoding = options.get("encoding")  # the one option Babel's Python extractor reads
+    # Babel annotates an extractor's results as (line, messages, comments, context); its own
+    # extractors give, and its reader takes, (line, function name, messages, comments).
+    babel_results = cast(Iterable[Found], extract_python(
+        BytesIO(data), keywords, comment_tags, {"encoding": encoding} if isinstance(encoding, str) else {}))
+    found: list[Found] = [
         (lineno, str(name), messages, list(comments)) for lineno, name, messages, comments in babel_results
     ]
-    seen: set[tuple[int, str, tuple[Any, ...]]] = {
+    seen: set[tuple[int, str, tuple[str | None, ...]]] = {
         (lineno, name, messages if isinstance(messages, tuple) else (messages,))
         for lineno, name, messages, _ in found
     }
@@ -141,8 +155,8 @@ def extract_python_with_fstrings(
     yield from found
 
 
-#: Babel accepts a callable as an extraction method (its annotation says ``str``).
-METHOD_MAP: Final[list[tuple[str, Any]]] = [("**.py", extract_python_with_fstrings)]
+#: The extraction method of every Python file, named as Babel imports it ("module:function").
+METHOD_MAP: Final[list[tuple[str, str]]] = [("**.py", f"{__name__}:{extract_python_with_fstrings.__name__}")]
 
 _HEADER_COMMENT: Final = """\
 # Message template of the Capital Lux rules engine and tutor.

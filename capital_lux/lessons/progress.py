@@ -28,9 +28,10 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from ..engine.cards import N_, CapitalLuxError
+from ..engine.position import JSON
 from .exercises import EXERCISES, EXERCISES_BY_ID, Checked
 
 if TYPE_CHECKING:
@@ -48,10 +49,25 @@ class ProgressError(CapitalLuxError):
     """A progress file that cannot be read; the message says why."""
 
 
+class ExerciseProgress(TypedDict):
+    attempts: int
+    solved: str | None
+
+
+class ProgressFile(TypedDict):
+    """A progress file as ``schemas/progress.schema.json`` accepts it (test_classroom holds the two together)."""
+
+    format: str
+    version: int
+    learner: str
+    exercises: dict[str, ExerciseProgress]
+    signature: str
+
+
 @cache
-def progress_schema() -> dict[str, Any]:
+def progress_schema() -> dict[str, JSON]:
     text = resources.files("capital_lux.lessons").joinpath("schemas/progress.schema.json").read_text("utf-8")
-    result: dict[str, Any] = json.loads(text)
+    result: dict[str, JSON] = json.loads(text)
     return result
 
 
@@ -87,7 +103,7 @@ class Progress:
         if checked.status == "correct" and exercise_id not in self.solved:
             self.solved[exercise_id] = answer.strip()
 
-    def _exercises(self) -> dict[str, dict[str, Any]]:
+    def _exercises(self) -> dict[str, ExerciseProgress]:
         return {ex.id: {"attempts": self.attempts.get(ex.id, 0), "solved": self.solved.get(ex.id)}
                 for ex in EXERCISES if ex.id in self.attempts}
 
@@ -104,21 +120,24 @@ class Progress:
             raise ProgressError(N_("the file is {size} bytes; a progress file has at most {limit}"),
                                 size=len(text), limit=MAX_PROGRESS_BYTES)
         try:
-            data = json.loads(text)
+            parsed: JSON = json.loads(text)
         except (ValueError, UnicodeDecodeError, RecursionError) as error:
             raise ProgressError(N_("not a progress file: {problem}"), problem=error) from None
-        if not isinstance(data, dict) or data.get("format") != PROGRESS_FORMAT:
+        if not isinstance(parsed, dict) or parsed.get("format") != PROGRESS_FORMAT:
             raise ProgressError(N_("not a progress file: expected format {format}, version {version}"),
                                 format=repr(PROGRESS_FORMAT), version=VERSION)
-        if data.get("version") != VERSION:
+        if parsed.get("version") != VERSION:
             raise ProgressError(N_("this progress file was written by an earlier version of the tutor, "
                                    "which did not sign it, so it cannot be loaded"))
         from jsonschema import Draft202012Validator  # on first use: see engine.position._validator
         from jsonschema.exceptions import best_match
 
-        mismatch = best_match(Draft202012Validator(progress_schema()).iter_errors(data))
+        mismatch = best_match(Draft202012Validator(progress_schema()).iter_errors(parsed))
         if mismatch is not None:
             _refuse(mismatch)
+        # What the schema has just checked. It takes 2.0 for a whole number, but the signature
+        # below does not: this server writes 2.
+        data = cast(ProgressFile, parsed)
         for key_name in data["exercises"]:
             if key_name not in EXERCISES_BY_ID:
                 raise ProgressError(N_("{key} is not an exercise; known: {known}"), key=repr(key_name),
@@ -137,7 +156,7 @@ class Progress:
         return progress
 
 
-def signature(key: bytes, learner: str, exercises: dict[str, Any]) -> str:
+def signature(key: bytes, learner: str, exercises: dict[str, ExerciseProgress]) -> str:
     """The server's HMAC of a learner's name and exercises (canonical JSON)."""
     message = json.dumps([PROGRESS_FORMAT, VERSION, learner, exercises], sort_keys=True).encode()
     return hmac.new(key, message, hashlib.sha256).hexdigest()

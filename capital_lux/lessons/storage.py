@@ -48,12 +48,12 @@ import sqlite3
 import threading
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Protocol, Union
 
 from ..engine.cards import N_, CapitalLuxError
 
@@ -143,9 +143,40 @@ SCHEMA_VERSION = len(MIGRATIONS)
 #: The earliest time: "since the beginning", where a lesson has no start.
 EPOCH = "1970-01-01T00:00:00.000+00:00"
 _ID = {"sqlite": "INTEGER PRIMARY KEY AUTOINCREMENT", "postgresql": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"}
-#: Any fixed number: PostgreSQL's advisory lock that serialises migrations.
+#: A fixed number of our own: PostgreSQL's advisory lock that serialises migrations.
 _MIGRATION_LOCK = 7_314_159
 LOG = logging.getLogger("capital_lux.storage")
+
+#: What a column gives back: SQLite's text, integers, reals, blobs and NULL; PostgreSQL's
+#: booleans and times too (schema version 5).
+Value = Union[str, int, float, bytes, datetime, None]
+Row = tuple[Value, ...]
+
+
+class Cursor(Protocol):
+    """What the storage uses of a DB-API cursor (``sqlite3``'s or ``psycopg``'s)."""
+
+    def execute(self, statement: str, params: Sequence[Value] = ..., /) -> Cursor: ...
+
+    def fetchone(self) -> Row | None: ...
+
+    def fetchall(self) -> list[Row]: ...
+
+    def close(self) -> None: ...
+
+
+class Connection(Protocol):
+    """What the storage uses of a DB-API connection (``sqlite3``'s or ``psycopg``'s)."""
+
+    def cursor(self) -> Cursor: ...
+
+    def execute(self, statement: str, params: Sequence[Value] = ..., /) -> Cursor: ...
+
+    def commit(self) -> None: ...
+
+    def rollback(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class StorageError(CapitalLuxError):
@@ -237,9 +268,44 @@ def _busy(error: BaseException) -> bool:
     return isinstance(error, sqlite3.OperationalError) and ("locked" in str(error) or "busy" in str(error))
 
 
-def _text(moment: Any) -> str:
+def _text(moment: Value) -> str:
     """A time as the app passes it around: ISO 8601 text (PostgreSQL gives a datetime)."""
     return moment.isoformat(timespec="milliseconds") if isinstance(moment, datetime) else str(moment)
+
+
+def _no_later(moment: Value, then: Value) -> bool:
+    """Whether a time (ISO text from SQLite, a datetime from PostgreSQL) is ``then`` or earlier; False for NULL."""
+    if moment is None:
+        return False
+    if isinstance(moment, str) and isinstance(then, str):
+        return moment <= then
+    if isinstance(moment, datetime) and isinstance(then, datetime):
+        return moment <= then
+    raise TypeError(f"times of two kinds from the class database: {moment!r}, {then!r}")
+
+
+def _int(value: Value) -> int:
+    """A count or an id, as ``int()`` reads it."""
+    if value is None or isinstance(value, datetime):
+        raise TypeError(f"a number was expected from the class database, not {value!r}")
+    return int(value)
+
+
+def _str(value: Value) -> str:
+    """A value of a text column that is never NULL."""
+    if not isinstance(value, str):
+        raise TypeError(f"a text was expected from the class database, not {value!r}")
+    return value
+
+
+def _str_or_none(value: Value) -> str | None:
+    return None if value is None else _str(value)
+
+
+def _first(row: Row | None) -> Value:
+    """The first value of the one row a query always gives (a count, a setting just stored)."""
+    assert row is not None, "the query gives one row"
+    return row[0]
 
 
 def _now() -> str:
@@ -274,7 +340,7 @@ class Storage:
                     from None
             self._errors = (psycopg.Error,)
             # A host that accepts and never answers would hold every page's build for ``timeout``.
-            self._connection: Any = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT)
+            self._connection: Connection = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT)
         else:
             path = Path(self.url.removeprefix("sqlite:///"))
             if path.parent == data_folder():
@@ -320,7 +386,7 @@ class Storage:
         return statement.replace("?", "%s") if self.dialect == "postgresql" else statement
 
     @contextmanager
-    def _transaction(self, write: bool = True) -> Iterator[Any]:
+    def _transaction(self, write: bool = True) -> Iterator[Cursor]:
         """A transaction; in SQLite a writer's takes the write lock at once (BEGIN IMMEDIATE, so
         writers queue instead of deadlocking) and a reader's takes none: in WAL mode it reads a
         snapshot while learners write."""
@@ -354,7 +420,12 @@ class Storage:
 
     def _lost(self) -> bool:
         """Is the connection gone (a PostgreSQL server restarted, the network cut)?"""
-        return self.dialect == "postgresql" and bool(self._connection.closed or self._connection.broken)
+        if self.dialect != "postgresql":
+            return False
+        import psycopg  # already imported: the connection is psycopg's
+
+        connection = self._connection
+        return isinstance(connection, psycopg.Connection) and bool(connection.closed or connection.broken)
 
     def _reconnect_if_lost(self) -> None:
         """Connect again after the server came back; say it does not answer while it is away."""
@@ -368,7 +439,7 @@ class Storage:
             raise StorageUnavailable(N_("the class database does not answer: {reason}"), reason=error) from None
         LOG.info("Connected to the class database again")
 
-    def _run(self, cursor: Any, statement: str, params: tuple[Any, ...] = ()) -> Any:
+    def _run(self, cursor: Cursor, statement: str, params: tuple[Value, ...] = ()) -> Cursor:
         cursor.execute(self._sql(statement), params)
         return cursor
 
@@ -380,7 +451,7 @@ class Storage:
         with self._transaction(write=False) as cursor:
             found = cursor.execute(found_table).fetchone()
             row = cursor.execute("SELECT version FROM schema_version").fetchone() if found and found[0] else None
-        if row is not None and int(row[0]) == SCHEMA_VERSION:
+        if row is not None and _int(row[0]) == SCHEMA_VERSION:
             return
         with self._transaction() as cursor:
             if self.dialect == "postgresql":
@@ -388,7 +459,7 @@ class Storage:
             self._refuse_foreign(cursor)
             cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = self._run(cursor, "SELECT version FROM schema_version").fetchone()
-            version = 0 if row is None else int(row[0])
+            version = 0 if row is None else _int(row[0])
             if version > SCHEMA_VERSION:
                 raise StorageError(N_("the class database has schema version {found}; this version of the app "
                                       "knows up to {known}"), found=version, known=SCHEMA_VERSION)
@@ -405,7 +476,7 @@ class Storage:
             elif version < SCHEMA_VERSION:
                 self._run(cursor, "UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
 
-    def _refuse_foreign(self, cursor: Any) -> None:
+    def _refuse_foreign(self, cursor: Cursor) -> None:
         """Refuse a database that holds tables and is not a class database: nothing is added to it."""
         query = ("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
                  if self.dialect == "sqlite" else
@@ -417,14 +488,14 @@ class Storage:
 
     def schema_version(self) -> int:
         with self._transaction(write=False) as cursor:
-            return int(self._run(cursor, "SELECT version FROM schema_version").fetchone()[0])
+            return _int(_first(self._run(cursor, "SELECT version FROM schema_version").fetchone()))
 
     def integrity_check(self) -> str:
         """SQLite's own check of the file ("ok" when sound); PostgreSQL checks itself."""
         if self.dialect != "sqlite":
             return "ok"
         with self._lock:
-            return str(self._connection.execute("PRAGMA integrity_check").fetchone()[0])
+            return str(_first(self._connection.execute("PRAGMA integrity_check").fetchone()))
 
     # -- learners ---------------------------------------------------------------------------------
     def set_name(self, session: str, name: str) -> str:
@@ -442,8 +513,11 @@ class Storage:
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, "SELECT session, name FROM learners WHERE started >= ? ORDER BY started, session",
                              (since,)).fetchall()
-        return next(((str(session), str(known)) for session, known in rows if known and name_key(known) == wanted),
-                    None)
+        for session, known in rows:
+            name = _str(known)
+            if name and name_key(name) == wanted:
+                return str(session), name
+        return None
 
     def merge_learner(self, source: str, target: str) -> None:
         """Everything ``source`` answered becomes ``target``'s, in the order given, and
@@ -463,23 +537,25 @@ class Storage:
             self._refill(cursor, target)
             self._run(cursor, "DELETE FROM learners WHERE session = ?", (source,))
 
-    def _refill(self, cursor: Any, session: str) -> None:
+    def _refill(self, cursor: Cursor, session: str) -> None:
         """The learner's progress and wrong answers, rebuilt from their attempts in order."""
         rows = self._run(cursor, "SELECT id, exercise, answer, correct, mistake FROM attempts WHERE session = ? "
                                  "ORDER BY id", (session,)).fetchall()
-        progress: dict[str, list[Any]] = {}  # exercise: [answers, solving answer, answers up to it]
-        wrong: dict[tuple[str, str], list[Any]] = {}  # (exercise, answer): [mistake, first id]
-        for attempt, exercise, answer, correct, mistake in rows:
-            mine = progress.setdefault(exercise, [0, None, None])
-            mine[0] += 1
-            if correct and mine[1] is None:
-                mine[1], mine[2] = answer, mine[0]
+        answers: dict[str, int] = {}  # exercise: answers
+        solved: dict[str, tuple[str, int]] = {}  # exercise: (solving answer, answers up to it)
+        wrong: dict[tuple[str, str], tuple[str | None, Value]] = {}  # (exercise, answer): (mistake, first id)
+        for attempt, exercise_value, answer_value, correct, mistake_value in rows:
+            exercise, answer, mistake = _str(exercise_value), _str(answer_value), _str_or_none(mistake_value)
+            answers[exercise] = answers.get(exercise, 0) + 1
+            if correct and exercise not in solved:
+                solved[exercise] = (answer, answers[exercise])
             if not correct:
-                seen = wrong.setdefault((exercise, answer), [mistake, attempt])
-                seen[0] = max(filter(None, (seen[0], mistake)), default=None)
-        for exercise, (count, solved, after) in progress.items():
+                seen, first = wrong.get((exercise, answer), (mistake, attempt))
+                wrong[exercise, answer] = (max(filter(None, (seen, mistake)), default=None), first)
+        for exercise, count in answers.items():
+            solving, after = solved.get(exercise, (None, None))
             self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved, solved_after) "
-                              "VALUES (?, ?, ?, ?, ?)", (session, exercise, count, solved, after))
+                              "VALUES (?, ?, ?, ?, ?)", (session, exercise, count, solving, after))
         for (exercise, answer), (mistake, first) in wrong.items():
             self._run(cursor, "INSERT INTO wrong_answers (session, exercise, answer, mistake, first_id) "
                               "VALUES (?, ?, ?, ?, ?)", (session, exercise, answer, mistake, first))
@@ -498,9 +574,10 @@ class Storage:
             # A learner who has not typed a name yet is kept under an empty one.
             self._run(cursor, "INSERT INTO learners (session, name, started) VALUES (?, '', ?) "
                               "ON CONFLICT (session) DO NOTHING", (session, _now()))
-            attempt = self._run(cursor, "INSERT INTO attempts (session, exercise, instance, answer, correct, mistake, "
-                                        "at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                                (session, exercise, instance, answer, bool(correct), mistake, _now())).fetchone()[0]
+            attempt = _first(self._run(
+                cursor, "INSERT INTO attempts (session, exercise, instance, answer, correct, mistake, at) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (session, exercise, instance, answer, bool(correct), mistake, _now())).fetchone())
             self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved, solved_after) "
                               "VALUES (?, ?, 1, ?, ?) "
                               "ON CONFLICT (session, exercise) DO UPDATE SET attempts = progress.attempts + 1, "
@@ -518,7 +595,7 @@ class Storage:
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, "SELECT exercise, attempts, solved FROM progress WHERE session = ?",
                              (session,)).fetchall()
-        return {e: int(a) for e, a, _ in rows}, {e: str(s) for e, _, s in rows if s is not None}
+        return {_str(e): _int(a) for e, a, _ in rows}, {_str(e): str(s) for e, _, s in rows if s is not None}
 
     def replace_progress(self, session: str, attempts: dict[str, int], solved: dict[str, str]) -> None:
         """The learner's progress becomes the one given (from a file they uploaded)."""
@@ -539,8 +616,8 @@ class Storage:
                                      "a.mistake, a.at, s.at FROM attempts a JOIN learners l ON l.session = a.session "
                                      "LEFT JOIN solutions_seen s ON s.session = a.session AND s.exercise = a.exercise "
                                      "WHERE l.started >= ? ORDER BY a.id", (since,)).fetchall()
-        return [Attempt(int(r[0]), r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], _text(r[8]),
-                        r[9] is not None and r[9] <= r[8]) for r in rows]
+        return [Attempt(_int(r[0]), _str(r[1]), _str(r[2]), _str(r[3]), _str_or_none(r[4]), _str(r[5]), bool(r[6]),
+                        _str_or_none(r[7]), _text(r[8]), _no_later(r[9], r[8])) for r in rows]
 
     def record_solution_seen(self, session: str, exercise: str) -> None:
         """Note that the learner of ``session`` saw ``exercise``'s solution (the first time counts)."""
@@ -567,7 +644,7 @@ class Storage:
                 "SELECT p.exercise, p.session, l.name, p.attempts, COALESCE(p.solved_after, p.attempts), "
                 "p.solved IS NOT NULL FROM progress p JOIN learners l ON l.session = p.session "
                 "WHERE p.attempts > 0 AND l.started >= ?"), (since,)).fetchall()
-        return [(r[0], r[1], r[2], int(r[3]), int(r[4]), bool(r[5])) for r in rows]
+        return [(_str(r[0]), _str(r[1]), _str(r[2]), _int(r[3]), _int(r[4]), bool(r[5])) for r in rows]
 
     def stuck(self, since: str, wrong: int = 3, lesson: str = EPOCH) -> list[tuple[str, str, str, int, str]]:
         """Learners stuck now: (session, name, exercise, answers, last answer's time) for every
@@ -581,7 +658,7 @@ class Storage:
                 "GROUP BY session, exercise) r ON r.session = p.session AND r.exercise = p.exercise "
                 "WHERE p.solved IS NULL AND p.attempts >= ? AND l.started >= ? ORDER BY r.last DESC"),
                 (since, wrong, lesson)).fetchall()
-        return [(str(r[0]), str(r[1]), str(r[2]), int(r[3]), _text(r[4])) for r in rows]
+        return [(str(r[0]), str(r[1]), str(r[2]), _int(r[3]), _text(r[4])) for r in rows]
 
     def wrong_answers(self, since: str = EPOCH) -> list[tuple[str, str, int, str | None]]:
         """Per exercise, each wrong answer: (exercise, answer, learners who gave it, a mistake it
@@ -591,7 +668,7 @@ class Storage:
                 "SELECT w.exercise, w.answer, COUNT(*), MAX(w.mistake), MIN(w.first_id) FROM wrong_answers w "
                 "JOIN learners l ON l.session = w.session WHERE l.started >= ? "
                 "GROUP BY w.exercise, w.answer ORDER BY w.exercise, 3 DESC, 5"), (since,)).fetchall()
-        return [(r[0], r[1], int(r[2]), r[3]) for r in rows]
+        return [(_str(r[0]), _str(r[1]), _int(r[2]), _str_or_none(r[3])) for r in rows]
 
     def mistakes_made(self, since: str = EPOCH) -> list[tuple[str, str, int]]:
         """Per exercise, each diagnosed mistake: (exercise, mistake, learners who made it), most first."""
@@ -600,7 +677,7 @@ class Storage:
                 "SELECT w.exercise, w.mistake, COUNT(DISTINCT w.session), MIN(w.first_id) FROM wrong_answers w "
                 "JOIN learners l ON l.session = w.session WHERE w.mistake IS NOT NULL AND l.started >= ? "
                 "GROUP BY w.exercise, w.mistake ORDER BY w.exercise, 3 DESC, 4"), (since,)).fetchall()
-        return [(r[0], r[1], int(r[2])) for r in rows]
+        return [(_str(r[0]), _str(r[1]), _int(r[2])) for r in rows]
 
     def setting(self, name: str, default: str) -> str:
         with self._transaction(write=False) as cursor:
@@ -614,7 +691,7 @@ class Storage:
             self._run(cursor, "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
                       (name, default))
             row = self._run(cursor, "SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
-        return str(row[0])
+        return str(_first(row))
 
     def note_key_failure(self, at: float) -> None:
         with self._transaction() as cursor:
@@ -623,7 +700,8 @@ class Storage:
     def key_failures_since(self, since: float) -> int:
         """Wrong teacher's keys typed on any page of the server since ``since``."""
         with self._transaction(write=False) as cursor:
-            return int(self._run(cursor, "SELECT COUNT(*) FROM key_failures WHERE at >= ?", (since,)).fetchone()[0])
+            row = self._run(cursor, "SELECT COUNT(*) FROM key_failures WHERE at >= ?", (since,)).fetchone()
+        return _int(_first(row))
 
     def set_setting(self, name: str, value: str) -> None:
         with self._transaction() as cursor:

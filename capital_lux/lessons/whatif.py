@@ -24,12 +24,14 @@ import json
 import random
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, TypedDict
 
 from ..engine.cards import ALL_CARDS, COLOURS, COPIES, GOLD_DISCS, MODIFIERS, N_, Card, CapitalLuxError
 from ..engine.game import resolve_chance
 from ..engine.notation import Action
-from ..engine.position import PositionError, dumps_position, loads_position, position_dict, position_from_dict
+from ..engine.position import (
+    PlacedModifierDict, PositionDict, PositionError, dumps_position, loads_position, position_dict, position_from_dict,
+)
 from ..engine.state import GameState
 from ..engine.views import PlayerView, determinize
 
@@ -87,7 +89,7 @@ def build_position(
     discards: Sequence[str] = (),
     last_turns: Sequence[int] | None = None,
     deal_size: int = 0,
-) -> dict[str, Any]:
+) -> PositionDict:
     """A position dict with every card not placed elsewhere in the deck.
 
     ``modifiers_above`` lists ``(colour, owner, value)``; the modifiers not placed
@@ -139,24 +141,28 @@ def build_position(
 
 
 # -- editing: each edit returns a new dict; position_from_dict decides if it is possible --
-def zone_text(data: dict[str, Any], zone: str, seat: int | None) -> str:
+def _zone(data: PositionDict, zone: str, seat: int | None) -> list[str]:
+    """The list of a zone's cards in ``data``: one seat's of the zones held per seat (``seat``
+    given), or the table's (``seat`` None). ``KeyError`` for any other zone."""
+    if seat is None:
+        return {"capital": data["capital"], "discards": data["discards"], "deck": data["deck"]}[zone]
+    return {"hands": data["hands"], "hometowns": data["hometowns"], "bonus": data["bonus"]}[zone][seat]
+
+
+def zone_text(data: PositionDict, zone: str, seat: int | None) -> str:
     """The cards of a zone as text (``"B5 G3"``)."""
-    cards = data[zone] if seat is None else data[zone][seat]
-    return " ".join(cards)
+    return " ".join(_zone(data, zone, seat))
 
 
-def edit_zone(data: dict[str, Any], zone: str, seat: int | None, text: str) -> dict[str, Any]:
+def edit_zone(data: PositionDict, zone: str, seat: int | None, text: str) -> PositionDict:
     """Replace the cards of a zone; cards added or removed come from or go to the deck.
 
     Raises ``NotationError`` for text that does not spell cards.
     """
     new = copy.deepcopy(data)
     cards = _texts(text.replace(",", " ").split())
-    old = data[zone] if seat is None else data[zone][seat]
-    if seat is None:
-        new[zone] = cards
-    else:
-        new[zone][seat] = cards
+    old = _zone(data, zone, seat)
+    _zone(new, zone, seat)[:] = cards
     deck = Counter(new["deck"])
     deck.update(old)
     deck.subtract(cards)
@@ -165,19 +171,19 @@ def edit_zone(data: dict[str, Any], zone: str, seat: int | None, text: str) -> d
     return new
 
 
-def modifiers_text(data: dict[str, Any]) -> str:
+def modifiers_text(data: PositionDict) -> str:
     """Modifiers above the capital as text: ``Y:1:+4 B:0:-1`` (colour:owner:value)."""
     return " ".join(f"{m['colour']}:{m['owner']}:{m['value']:+d}" for m in data["modifiers"]["above"])
 
 
-def edit_modifiers(data: dict[str, Any], text: str) -> dict[str, Any]:
+def edit_modifiers(data: PositionDict, text: str) -> PositionDict:
     """Set the modifiers above the capital from ``colour:owner:value`` words.
 
     The modifier deck becomes the modifiers not placed (nor pending); a modifier
     placed twice, or a fifth one, is refused by validation.
     """
     new = copy.deepcopy(data)
-    above: list[dict[str, Any]] = []
+    above: list[PlacedModifierDict] = []
     for word in text.replace(",", " ").split():
         parts = word.split(":")
         if len(parts) != 3 or parts[0].upper() not in COLOURS:
@@ -197,7 +203,7 @@ def edit_modifiers(data: dict[str, Any], text: str) -> dict[str, Any]:
     return new
 
 
-def edit_gold(data: dict[str, Any], gold: Sequence[int]) -> dict[str, Any]:
+def edit_gold(data: PositionDict, gold: Sequence[int]) -> PositionDict:
     """Set each player's gold; the pile holds the rest of the 8 discs."""
     if min(gold, default=0) < 0:
         raise PositionError(N_("a player cannot hold fewer than 0 gold discs"))
@@ -209,8 +215,8 @@ def edit_gold(data: dict[str, Any], gold: Sequence[int]) -> dict[str, Any]:
 
 
 def edit_turn(
-    data: dict[str, Any], round: int, current: int, starting: int, phase: str | None = None
-) -> dict[str, Any]:
+    data: PositionDict, round: int, current: int, starting: int, phase: str | None = None
+) -> PositionDict:
     """Set the round, the seat to move, the starting player and (if given) the phase."""
     new = copy.deepcopy(data)
     new["round"], new["current_player"], new["starting_player"] = round, current, starting
@@ -219,7 +225,7 @@ def edit_turn(
     return new
 
 
-def last_turns_text(data: dict[str, Any]) -> str:
+def last_turns_text(data: PositionDict) -> str:
     """``""`` before the round end is triggered, ``"-"`` when nobody is left, else the seats."""
     turns = data["last_turns"]
     if turns is None:
@@ -227,7 +233,7 @@ def last_turns_text(data: dict[str, Any]) -> str:
     return " ".join(str(seat) for seat in turns) or "-"
 
 
-def edit_last_turns(data: dict[str, Any], text: str) -> dict[str, Any]:
+def edit_last_turns(data: PositionDict, text: str) -> PositionDict:
     """The seats still to take their last turn, written as ``last_turns_text`` shows them."""
     new = copy.deepcopy(data)
     words = text.replace(",", " ").split()
@@ -250,7 +256,16 @@ def load_text(text: str | bytes) -> GameState:
     return loads_position(text)
 
 
-def read_upload(value: Sequence[Any]) -> GameState:
+class UploadedFile(TypedDict, total=False):
+    """One file of an ipywidgets 8 ``FileUpload.value``, as ``tutor.base.UploadedFile`` (the
+    pages' name for it, which a layer below cannot import) describes it."""
+
+    name: str
+    size: int
+    content: memoryview | bytes
+
+
+def read_upload(value: Sequence[UploadedFile]) -> GameState:
     """The position in an ipywidgets 8 ``FileUpload.value``: a tuple of dicts with a
     ``content`` memoryview (or bytes)."""
     if not value:
@@ -272,9 +287,9 @@ def export_text(state: GameState) -> str:
     return dumps_position(state)
 
 
-def as_dict(state: GameState) -> dict[str, Any]:
+def as_dict(state: GameState) -> PositionDict:
     """A deep copy of the position dict (safe to edit)."""
-    result: dict[str, Any] = json.loads(json.dumps(position_dict(state)))
+    result: PositionDict = json.loads(json.dumps(position_dict(state)))
     return result
 
 
@@ -313,7 +328,7 @@ def play_and_continue(
     return Continuation(new, done)
 
 
-def check(data: dict[str, Any]) -> GameState:
+def check(data: PositionDict) -> GameState:
     """The state of an edited dict, or ``PositionError`` naming the problem."""
     try:
         return position_from_dict(data)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from ..engine.errors import UsageError
 from ..engine.cards import ALL_CARDS, COLOURS, KIND, N_, CapitalLuxError, Card, format_modifier
@@ -220,12 +220,12 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, iterations: int | None = None, seconds: float | None = None, **options: Any) -> None:
+    def __init__(self, iterations: int | None = None, seconds: float | None = None, **options: float) -> None:
         if iterations is None and seconds is None:
             iterations = 200
         self.iterations = iterations
         self.seconds = seconds
-        self.options = options
+        self.options = options  # the search's other settings (``exploration``)
         self.last_iterations = 0  # iterations of the last search (0 when the move was forced)
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
@@ -247,7 +247,7 @@ class SearchBot:
 BOT_KINDS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "rule": RuleOfThumbBot, "search": SearchBot}
 
 
-def make_bot(kind: str, **options: Any) -> Bot:
+def make_bot(kind: str, **options: float) -> Bot:
     """A bot of a kind named in ``BOT_KINDS``; options go to its constructor."""
     if kind not in BOT_KINDS:
         raise CapitalLuxError(N_("unknown bot kind {kind}: choose from {kinds}"), kind=repr(kind),
@@ -281,7 +281,7 @@ def line_up(bots: str | Sequence[str], seats: int) -> list[str]:
 def parse_bot(spec: str) -> Bot:
     """A bot from text: ``random``, ``rule``, ``search``, ``search:iterations=500``, ``search:seconds=1``."""
     kind, *settings = spec.strip().split(":")
-    options: dict[str, Any] = {}
+    options: dict[str, float] = {}
     for setting in settings:
         key, sep, value = setting.partition("=")
         if not sep or key not in ("iterations", "seconds"):

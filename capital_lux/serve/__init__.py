@@ -27,9 +27,12 @@ server is given as it starts.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .guards import ClassKernels, KernelSocket
+
+if TYPE_CHECKING:
+    from jupyter_server.serverapp import ServerApp
 
 __all__ = ["ClassKernels", "KernelSocket"]
 
@@ -38,7 +41,7 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
     return [{"module": "capital_lux.serve"}]
 
 
-def _load_jupyter_server_extension(server_app: Any) -> None:
+def _load_jupyter_server_extension(server_app: ServerApp) -> None:
     """Put the websocket guard in a running Jupyter Server's settings."""
     server_app.web_app.settings["kernel_websocket_connection_class"] = KernelSocket
     server_app.log.info("capital_lux.serve: kernel websockets speak only the v1 protocol")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
 from tornado import web
 from traitlets import Float, Int
@@ -59,8 +58,9 @@ class PacedVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
         self._built()
         super().on_connection_close()
 
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        error = kwargs.get("exc_info", (None, None))[1]
+    def write_error(self, status_code: int, **kwargs: object) -> None:
+        exc_info = kwargs.get("exc_info")  # sys.exc_info() of the error, when there is one
+        error = exc_info[1] if isinstance(exc_info, tuple) else None
         if status_code == 429 and isinstance(error, web.HTTPError):  # set here: sending an error clears headers
             self.set_header("Retry-After", str(error.args[0]))
         super().write_error(status_code, **kwargs)
@@ -72,13 +72,13 @@ class ClassVoila(Voila):  # type: ignore[misc]
     page_burst = Int(6, config=True, help="Pages one client may open at once (0: no limit).")
     pages_per_minute = Float(6.0, config=True, help="Pages a minute one client may open after that.")
 
-    def init_handlers(self) -> list[Any]:
-        handlers: list[Any] = super().init_handlers()
+    def init_handlers(self) -> list[tuple[object, ...]]:
+        handlers: list[tuple[object, ...]] = super().init_handlers()  # (pattern, handler class, its settings)
         return [(rule[0], PacedVoilaHandler, *rule[2:]) if rule[1] is TornadoVoilaHandler else rule
                 for rule in handlers]
 
     def start(self) -> None:
-        settings: dict[str, Any] = dict(self.tornado_settings)  # type: ignore[has-type]
+        settings: dict[str, object] = dict(self.tornado_settings)  # type: ignore[has-type]
         settings["capital_lux_pace"] = Pace(self.page_burst, self.pages_per_minute)
         self.tornado_settings = settings
         super().start()

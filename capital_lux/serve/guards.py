@@ -12,7 +12,7 @@ import json
 import math
 import os
 import time
-from typing import Any, Final
+from typing import Any, Final, TypedDict
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from jupyter_server._tz import utcnow
@@ -125,6 +125,12 @@ def machine_memory() -> int:
     return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
+class _Warm(TypedDict):
+    """What this module reads of a kernel in Voila's warm pool (the result of a fill's task)."""
+
+    kernel_id: str
+
+
 class ClassKernels(AsyncMappingKernelManager):
     """The server's kernels, with a ceiling on learners': past it a page is answered 503.
 
@@ -157,7 +163,7 @@ class ClassKernels(AsyncMappingKernelManager):
     pool_notebook = Unicode("probability_exercises.ipynb", config=True, help=(
         "The notebook the class opens, relative to the served folder."))
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[no-untyped-call]
         self._started: set[str] = set()  # a kernel joins once its start has returned (Jupyter lists it earlier)
         self._warm: set[str] = set()  # kernels started for the warm pool that no cull has seen out of it
@@ -175,8 +181,8 @@ class ClassKernels(AsyncMappingKernelManager):
     def ceiling(self) -> int:
         return self.max_kernels or memory_ceiling(machine_memory(), self.kernel_memory_mib)
 
-    def _warm_pools(self) -> list[list[asyncio.Task[Any]]]:
-        pools: dict[str, list[asyncio.Task[Any]]] = getattr(self, "_pools", {})  # Voila's, with preheat
+    def _warm_pools(self) -> list[list[asyncio.Task[_Warm]]]:
+        pools: dict[str, list[asyncio.Task[_Warm]]] = getattr(self, "_pools", {})  # Voila's, with preheat
         return list(pools.values())
 
     def drop_refused_fills(self) -> None:
@@ -259,5 +265,5 @@ class ClassKernels(AsyncMappingKernelManager):
         await super().cull_kernel_if_idle(kernel_id)  # type: ignore[no-untyped-call]
 
 
-def _succeeded(task: asyncio.Task[Any]) -> bool:
+def _succeeded(task: asyncio.Task[object]) -> bool:
     return not task.cancelled() and task.exception() is None

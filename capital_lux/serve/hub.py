@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from jupyter_core.paths import jupyter_config_dir, jupyter_config_path
 from jupyter_server.extension.config import ExtensionConfigManager
@@ -30,6 +30,7 @@ from jupyter_server.files.handlers import FilesHandler
 from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
 from tornado import web
 from traitlets import List, Unicode, default
+from traitlets.config import Config
 
 from ..lessons.classroom import teacher_key
 from .guards import ClassKernels
@@ -65,10 +66,10 @@ class ClassContents(AsyncLargeFileManager):
         return not self._teachers_only(name) and bool(super().should_list(name))  # type: ignore[no-untyped-call]
 
     async def get(self, path: str, content: bool = True, type: str | None = None,  # noqa: A002 (the base's name)
-                  format: str | None = None, require_hash: bool = False) -> dict[str, Any]:  # noqa: A002
+                  format: str | None = None, require_hash: bool = False) -> dict[str, object]:  # noqa: A002
         if self._teachers_only(path):
             raise web.HTTPError(404, f"No such file or directory: {path}")
-        model: dict[str, Any] = await super().get(  # type: ignore[no-untyped-call]
+        model: dict[str, object] = await super().get(  # type: ignore[no-untyped-call]
             path, content=content, type=type, format=format, require_hash=require_hash)
         return model
 
@@ -79,7 +80,7 @@ class ClassContents(AsyncLargeFileManager):
         self.log.warning("Refused to change %s: the class's files are read-only", path)
         return web.HTTPError(403, "the class's files are read-only")
 
-    async def save(self, model: dict[str, Any], path: str = "") -> dict[str, Any]:
+    async def save(self, model: dict[str, object], path: str = "") -> dict[str, object]:
         raise self._read_only(path)
 
     async def delete_file(self, path: str) -> None:
@@ -88,7 +89,7 @@ class ClassContents(AsyncLargeFileManager):
     async def rename_file(self, old_path: str, new_path: str) -> None:
         raise self._read_only(old_path)
 
-    async def create_checkpoint(self, path: str) -> dict[str, Any]:
+    async def create_checkpoint(self, path: str) -> dict[str, object]:
         raise self._read_only(path)
 
     async def restore_checkpoint(self, checkpoint_id: str, path: str) -> None:
@@ -102,7 +103,7 @@ def installed_extensions(config_path: Sequence[str] | None = None) -> set[str]:
     return set(manager.get_jpserver_extensions())  # type: ignore[no-untyped-call]
 
 
-def configure(c: Any, max_kernels: int = KERNELS_PER_PERSON, config_path: Sequence[str] | None = None) -> None:
+def configure(c: Config, max_kernels: int = KERNELS_PER_PERSON, config_path: Sequence[str] | None = None) -> None:
     """Set a Jupyter Server's configuration ``c`` (a traitlets ``Config``) to serve the class's pages only:
     any other extension installed beside them (JupyterLab, terminals, a language server) is left off."""
     extensions = dict.fromkeys(installed_extensions(config_path), False)

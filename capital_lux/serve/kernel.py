@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from IPython.core.interactiveshell import InteractiveShell
 
 #: The loggers that report a page's failing comm messages.
 COMM_LOGGERS = ("Comm", "ipykernel.comm")
 
 
-def load_ipython_extension(shell: Any) -> None:
+def load_ipython_extension(shell: InteractiveShell) -> None:
     handler = logging.StreamHandler(sys.__stderr__)
     handler.setFormatter(logging.Formatter("[kernel] %(levelname)s %(name)s: %(message)s"))
     for name in COMM_LOGGERS:

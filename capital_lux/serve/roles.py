@@ -23,11 +23,15 @@ import re
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from ..engine.cards import N_
 from ..lessons.storage import CONNECT_TIMEOUT, StorageError, open_storage
+
+if TYPE_CHECKING:
+    import psycopg
+    from psycopg.rows import TupleRow
 
 GROUP = "capital_lux_pages"
 ROLE_PREFIX = "capital_lux_"
@@ -62,7 +66,7 @@ def with_login(url: str, role: str, password: str) -> str:
 
 
 @contextmanager
-def _owner(owner_url: str) -> Iterator[Any]:
+def _owner(owner_url: str) -> Iterator[psycopg.Connection[TupleRow]]:
     """A connection with the owner's rights; what PostgreSQL refuses said as a ``StorageError``."""
     import psycopg
 
@@ -89,13 +93,17 @@ def prepare(owner_url: str) -> None:
 
     group = sql.Identifier(GROUP)
     with _owner(owner_url) as connection:
-        may, role = connection.execute("SELECT rolcreaterole OR rolsuper, rolname FROM pg_roles"
-                                       " WHERE rolname = current_user").fetchone()
+        me = connection.execute("SELECT rolcreaterole OR rolsuper, rolname FROM pg_roles WHERE rolname = current_user"
+                                ).fetchone()
+        assert me is not None, "the role connected is one of pg_roles"
+        may, role = me
         if not may:  # said at the hub's start, not as the first learner's server starts
             raise _may_not_make_roles(role)
         if connection.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (GROUP,)).fetchone() is None:
             connection.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(group))
-        schema = sql.Identifier(connection.execute("SELECT current_schema()").fetchone()[0])
+        current = connection.execute("SELECT current_schema()").fetchone()
+        assert current is not None, "a SELECT without FROM gives one row"
+        schema = sql.Identifier(current[0])
         for grant in ("GRANT USAGE ON SCHEMA {schema} TO {group}",
                       "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {group}",
                       "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {schema} TO {group}"):

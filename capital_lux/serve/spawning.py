@@ -13,14 +13,29 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from ..lessons.classroom import TEACHER_KEY_VARIABLE
 from ..lessons.storage import ENVIRONMENT_VARIABLE as DATABASE_VARIABLE
 from .roles import retire, server_url
 
+if TYPE_CHECKING:
+    from traitlets.config import Config
+
 LEARNERS_PAGE: Final = "/voila/render/probability_exercises.ipynb"
 TEACHERS_PAGE: Final = "/voila/render/teacher.ipynb"
+
+
+class User(Protocol):
+    name: str
+
+
+class Spawner(Protocol):
+    """What the hooks use of JupyterHub's spawner (``jupyterhub.spawner.Spawner``, which has no types)."""
+
+    user: User
+    environment: dict[str, object]  # values: text, or a function of the spawner that gives it
+    default_url: str
 
 
 @dataclass(frozen=True)
@@ -31,7 +46,7 @@ class ClassSpawning:
     teachers: Collection[str]
     teacher_key: str
 
-    def pre_spawn(self, spawner: Any) -> None:
+    def pre_spawn(self, spawner: Spawner) -> None:
         name = spawner.user.name
         environment = {**spawner.environment, DATABASE_VARIABLE: server_url(self.database, name)}
         environment.pop(TEACHER_KEY_VARIABLE, None)
@@ -40,10 +55,10 @@ class ClassSpawning:
         spawner.default_url = TEACHERS_PAGE if name in self.teachers else LEARNERS_PAGE
         spawner.environment = environment
 
-    def post_stop(self, spawner: Any) -> None:
+    def post_stop(self, spawner: Spawner) -> None:
         retire(self.database, spawner.user.name)
 
-    def apply(self, c: Any) -> None:
+    def apply(self, c: Config) -> None:
         """Set the hub's configuration ``c`` to call these hooks."""
         c.Spawner.default_url = LEARNERS_PAGE
         c.Spawner.pre_spawn_hook = self.pre_spawn

@@ -12,18 +12,18 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from ...engine.game import Game, replay, resolve_chance
 from ...engine.notation import Action, Play
-from ...engine.position import position_dict, position_from_dict
+from ...engine.position import PositionDict, position_dict, position_from_dict
 from ...engine.state import DEAL, PLAY, GameState
 from ..whatif import build_position
 
 HERE = Path(__file__).resolve().parent
 
 
-def first_deal(players: int = 3, seed: int = 11) -> dict[str, Any]:
+def first_deal(players: int = 3, seed: int = 11) -> PositionDict:
     """The deal of round 1 of a seeded game, before any card is dealt."""
     game = Game(players, seed=seed)
     history = game.state.history
@@ -41,7 +41,7 @@ def _green_first(state: GameState, rng: random.Random) -> Action:
     return greens[0] if greens else rng.choice(actions)
 
 
-def short_deck(seed_from: int = 0) -> dict[str, Any]:
+def short_deck(seed_from: int = 0) -> PositionDict:
     """A 4-player game late in round 2: one last turn to come and exactly 20 cards
     in the deck, so that one more Scholar draw makes round 3 short (ruling R15)."""
     for seed in range(seed_from, seed_from + 5000):
@@ -59,7 +59,7 @@ def short_deck(seed_from: int = 0) -> dict[str, Any]:
     raise AssertionError("no seed gives a short deck")  # pragma: no cover
 
 
-def modifiers_round_2() -> dict[str, Any]:
+def modifiers_round_2() -> PositionDict:
     """Round 2, seat 0 to play; two face-down modifiers above the Merchant."""
     return build_position(
         3, round=2, current=0, starting=0,
@@ -73,7 +73,7 @@ def modifiers_round_2() -> dict[str, Any]:
     )
 
 
-def agent_drew() -> dict[str, Any]:
+def agent_drew() -> PositionDict:
     """Round 1: seat 0 played an Agent and holds the -1 just drawn; seat 1's modifier
     lies face down above the Merchant."""
     return build_position(
@@ -87,7 +87,7 @@ def agent_drew() -> dict[str, Any]:
     )
 
 
-def last_turn() -> dict[str, Any]:
+def last_turn() -> PositionDict:
     """Round 2: seat 0 takes the very last turn with Y5; seat 2 still holds one card
     that goes to their hometown at the round end. Seat 2 started the round."""
     return build_position(
@@ -106,7 +106,7 @@ def last_turn() -> dict[str, Any]:
     )
 
 
-def rulebook_agent() -> dict[str, Any]:
+def rulebook_agent() -> PositionDict:
     """Rulebook: Bob (seat 2) has played a blue card into the Capital and looks at the
     modifier he drew, +2, before placing it (he chooses the Merchant in the example)."""
     return build_position(
@@ -119,7 +119,7 @@ def rulebook_agent() -> dict[str, Any]:
     )
 
 
-def rulebook_cleric() -> dict[str, Any]:
+def rulebook_cleric() -> PositionDict:
     """Rulebook: Mary (seat 1) has played a pink card into the Capital and chooses
     which colour's lowest card to take (she takes the lowest blue in the example)."""
     return build_position(
@@ -132,7 +132,7 @@ def rulebook_cleric() -> dict[str, Any]:
     )
 
 
-def rulebook_bonus() -> dict[str, Any]:
+def rulebook_bonus() -> PositionDict:
     """Rulebook: John, Mary and Bob have the same yellow total; the Capital's yellow
     cards are a 6 and a 4. Bob takes the very last turn; John started the round."""
     return build_position(
@@ -145,7 +145,7 @@ def rulebook_bonus() -> dict[str, Any]:
     )
 
 
-def rulebook_round_end() -> dict[str, Any]:
+def rulebook_round_end() -> PositionDict:
     """Rulebook: at the round end seat 0 exceeds in blue (by 1), yellow (by 2) and pink
     (by 3) and holds 4 gold discs; paying 3 keeps blue and yellow, pink is discarded."""
     return build_position(
@@ -157,7 +157,7 @@ def rulebook_round_end() -> dict[str, Any]:
     ) | {"gold_decisions": {"waiting": [0], "choices": [None, None]}}
 
 
-GALLERY: dict[str, Callable[[], dict[str, Any]]] = {
+GALLERY: dict[str, Callable[[], PositionDict]] = {
     "rulebook-agent": rulebook_agent,
     "rulebook-cleric": rulebook_cleric,
     "rulebook-bonus": rulebook_bonus,
@@ -170,7 +170,7 @@ GALLERY: dict[str, Callable[[], dict[str, Any]]] = {
 }
 
 
-def build(name: str) -> dict[str, Any]:
+def build(name: str) -> PositionDict:
     data = GALLERY[name]()
     position_from_dict(data)  # refuse to write an impossible position
     return data

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import permutations
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from . import mistakes as M
 from .precision import told_apart
@@ -27,7 +27,7 @@ from .. import gallery
 from ...analysis.risk import unseen_modifiers
 from ...engine.cards import ALL_CARDS, COLOURS, MODIFIERS, Card, CapitalLuxError, N_, format_modifier
 from ...engine.game import sample_chance
-from ...engine.position import loads_position, position_from_dict
+from ...engine.position import PositionDict, loads_position, position_from_dict
 from ...engine.state import DEAL, GameState, new_game
 from ...engine.views import PlayerView, view
 
@@ -56,7 +56,7 @@ def discard_pile(v: PlayerView) -> Plural:
 
 
 Fact = int | Fraction | str | Card | Plural
-Variation = Callable[[dict[str, Any], random.Random, int], dict[str, Any]]
+Variation = Callable[[PositionDict, random.Random, int], PositionDict]
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def classics(ex: Exercise, v: PlayerView, exact: Fraction) -> list[tuple[Mistake
     return [(m, value) for m, value in found if value is not None]
 
 
-def _keep(data: dict[str, Any], rng: random.Random, viewer: int) -> dict[str, Any]:
+def _keep(data: PositionDict, rng: random.Random, viewer: int) -> PositionDict:
     return data
 
 
@@ -179,7 +179,7 @@ def _instance(template: Exercise, seed: int) -> Exercise:
 
 
 # -- variations: redraw what the question leaves free -------------------------------------------
-def _unseen_slots(data: dict[str, Any], viewer: int) -> list[tuple[list[str], int]]:
+def _unseen_slots(data: PositionDict, viewer: int) -> list[tuple[list[str], int]]:
     """Where the cards the viewer cannot see lie: the deck and the others' hands."""
     slots = [(data["deck"], i) for i in range(len(data["deck"]))]
     for seat, hand in enumerate(data["hands"]):
@@ -203,7 +203,7 @@ def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: boo
     modifier the viewer placed, half the time, to another player: face down, it is one
     more the viewer has not seen."""
 
-    def vary(data: dict[str, Any], rng: random.Random, viewer: int) -> dict[str, Any]:
+    def vary(data: PositionDict, rng: random.Random, viewer: int) -> PositionDict:
         hidden = _unseen_slots(data, viewer)
         if discards:
             for i in range(len(data["discards"])):
@@ -249,7 +249,7 @@ def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: boo
     return vary
 
 
-def deal_position(data: dict[str, Any], rng: random.Random, viewer: int) -> dict[str, Any]:
+def deal_position(data: PositionDict, rng: random.Random, viewer: int) -> PositionDict:
     """A variation for the deal: a random game, played with random moves to the deal of
     round 1, 2 or 3, with 2 to 4 players."""
     from ...engine.position import position_dict
