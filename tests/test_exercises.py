@@ -345,11 +345,12 @@ def test_app_simulates_with_a_seed_and_shows_the_chart() -> None:
     assert app.simulation.value != first
 
 
-def test_app_keeps_the_exercise_when_the_language_changes() -> None:
+def test_app_keeps_the_exercise_and_the_typed_answer_when_the_language_changes() -> None:
     app = _app()
     app.picker.value = "bonus-tie"
+    app.answer.value = "3/8"  # typed, not yet checked
     app.language.value = "fr"
-    assert app.picker.value == "bonus-tie"
+    assert app.picker.value == "bonus-tie" and app.answer.value == "3/8"
     assert translator("fr").role("Y") in app.question.value  # game words come from the French rulebook
 
 

@@ -149,7 +149,9 @@ class ExercisesApp(Page):
         self._refresh_picker()
 
     def render(self) -> None:
+        typed = self.answer.value
         self.show_exercise()
+        self.answer.value = typed  # in another language, what the learner typed stays in its box
 
     def _refresh_picker(self) -> None:
         t = self.t
