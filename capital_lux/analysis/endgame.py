@@ -333,11 +333,7 @@ class Search:
         for p in order:  # left after each of its gold choices: none asked, one kept
             cost, gold = costs[4 * p:4 * p + 4], ks.gold[p]
             if not (gold > 0 and any(0 < c <= gold for c in cost)):  # not in kernel.round_end's queue
-                kept = sums[p][:]
-                for c in range(4):
-                    if cost[c]:
-                        kept[c] = 0
-                outcomes.append([(kept, gold)])
+                outcomes.append([_kept(sums[p], cost, (), gold)])
                 continue
             key = (gold, *sums[p], *cost)  # all a seat's choices read (the rule of thumb's too: its own totals
             seat = self.asked.get(key)  # and costs), met again at many round ends
@@ -399,17 +395,7 @@ class Search:
             limits = [float(sums[p][c] - cost[c]) for c in range(4)]  # all the rule reads of them
             table = Table(p, sums, ks.capital, limits, ks.gold, ks.gold_pile, [], 0, 0)
             options = [options[rule_decision(table, PHASES[GOLD], options, None)]]
-        seat: list[tuple[list[int], int]] = []
-        for saved in options:
-            kept, left = sums[p][:], gold
-            for c in range(4):
-                if cost[c]:
-                    if c in saved:
-                        left -= cost[c]
-                    else:
-                        kept[c] = 0
-            seat.append((kept, left))
-        return seat
+        return [_kept(sums[p], cost, saved, gold) for saved in options]
 
     def _decide(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> None:
         """Make the seat to move's ``decision`` in place (as ``kernel.play_out`` does)."""
@@ -477,6 +463,19 @@ def _mix(branches: Sequence[tuple[int, list[int]]], over: int) -> list[int]:
     if divisor > 1:
         mixed = [n // divisor for n in mixed]
     return mixed
+
+
+def _kept(town: list[int], cost: list[int], saved: tuple[int, ...], gold: int) -> tuple[list[int], int]:
+    """A hometown's colour totals kept and the gold left once the colours over their limit
+    (``cost``: what each costs, 0 if not over) are paid for where ``saved`` and lost elsewhere."""
+    kept, left = town[:], gold
+    for c in range(4):
+        if cost[c]:
+            if c in saved:
+                left -= cost[c]
+            else:
+                kept[c] = 0
+    return kept, left
 
 
 # -- positions ---------------------------------------------------------------------------
