@@ -306,20 +306,11 @@ async def _interactive(links: list[str]) -> list[float]:
     """Seconds until each of ``links``, opened together in one Chromium, is interactive."""
     from playwright.async_api import async_playwright
 
-    async def one(browser: Any, link: str) -> float:
-        context = await browser.new_context(viewport={"width": 1280, "height": 800})
-        page = await context.new_page()
-        start = time.perf_counter()
-        await page.goto(link, timeout=600_000)
-        await page.wait_for_selector(f"{READY} {TABLE}[data-move]", state="attached", timeout=600_000)
-        seconds = time.perf_counter() - start
-        await context.close()
-        return seconds
-
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            return list(await asyncio.gather(*(one(browser, link) for link in links)))
+            pages = await asyncio.gather(*(_one_page(browser, link, f"{READY} {TABLE}[data-move]") for link in links))
+            return [seconds for seconds, _, _ in pages]
         finally:
             await browser.close()
 
