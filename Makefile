@@ -18,6 +18,11 @@ MYPY      ?= $(VENV)/bin/mypy
 MYPYFLAGS ?=
 PYTEST    ?= $(VPY) -m pytest
 PYTESTFLAGS ?=
+# The test files spread over workers, each file on one (its servers started once): one per
+# core, at least 2 (much of a browser test is waiting) and at most 4 (each worker's browser
+# tests start a server, its kernels and a Chromium). PARALLEL= runs them in one process.
+WORKERS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 2 ? 2 : n > 4 ? 4 : n )))
+PARALLEL  ?= --numprocesses=$(WORKERS) --dist=loadfile --no-loadscope-reorder
 TESTS     ?= tests
 NOTEBOOKS ?= $(wildcard $(ROOT)/notebooks/*.ipynb)
 NBVAL_ARGS ?= $(if $(strip $(NOTEBOOKS)),--nbval-lax notebooks)
@@ -78,13 +83,13 @@ $(PROXY):
 
 test: venv chromium proxy
 	cd $(ROOT) && $(MYPY) $(MYPYFLAGS)
-	cd $(ROOT) && $(PYTEST) $(TESTS) $(NBVAL_ARGS) $(PYTESTFLAGS)
+	cd $(ROOT) && $(PYTEST) $(TESTS) $(NBVAL_ARGS) $(PARALLEL) $(PYTESTFLAGS)
 
 typecheck: venv
 	cd $(ROOT) && $(MYPY) $(MYPYFLAGS)
 
 pytest: venv chromium proxy
-	cd $(ROOT) && $(PYTEST) $(TESTS) $(NBVAL_ARGS) $(PYTESTFLAGS)
+	cd $(ROOT) && $(PYTEST) $(TESTS) $(NBVAL_ARGS) $(PARALLEL) $(PYTESTFLAGS)
 
 # Voila reads voila.json from the current directory, so run from the repo root.
 tutor: venv

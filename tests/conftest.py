@@ -36,3 +36,11 @@ def chromium() -> Iterator[Any]:
         launched = B.launch(p)
         yield launched
         launched.close()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Files of long tests (browser or slow) first: run in parallel (``make test``, with
+    ``--no-loadscope-reorder`` so that this order is kept), none of them starts last."""
+    long_files = {item.path for item in items
+                  if item.get_closest_marker("browser") or item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in long_files)

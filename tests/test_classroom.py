@@ -541,6 +541,7 @@ def test_a_progress_file_is_signed_for_its_learner_and_names_no_seed(storage: St
     assert visitor.progress == Progress.empty() and "cl-error" in visitor.learner.note.value
 
 
+@pytest.mark.slow
 def test_nothing_a_learner_receives_regenerates_another_exercise(storage: Storage) -> None:
     """The answer-key reproducer: solve one exercise, take every number the page and the
     download hold, and try each as a seed of the other exercises. None deals their cards."""

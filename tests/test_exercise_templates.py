@@ -438,6 +438,7 @@ def _written(value: Fraction, decimals: int, cut: bool) -> str:
     return str(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_DOWN if cut else ROUND_HALF_UP))
 
 
+@pytest.mark.slow
 def test_no_classic_mistake_is_ever_accepted_and_the_right_method_always_is() -> None:
     """Every kind × 60 seeds × each classic mistake it lists, rounded and cut off to 2, 3
     and 4 decimals and as a percentage: none is "correct" (915 of 17,736 were, with a flat

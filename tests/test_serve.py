@@ -31,6 +31,8 @@ from tornado import web
 import browser as B
 from capital_lux.serve.guards import ClassKernels
 
+#: Each test serves pages and waits on the server (its pool, its cull): long, whatever the machine.
+pytestmark = pytest.mark.slow
 V1 = "v1.kernel.websocket.jupyter.org"
 #: A page with one widget: it opens its kernel's websocket as the tutor does, in a second.
 WIDGET_NOTEBOOK = {

@@ -471,6 +471,7 @@ def test_friendly_error_is_a_sentence() -> None:
     assert "Sorry" in page.value and "boom" not in page.value
 
 
+@pytest.mark.slow
 def test_hint_and_risk_panel_work_at_every_decision_of_a_game() -> None:
     app = tutor(build_app(players=4, seed=17, bot_kind="rule"))
     panel = app.free_play.panel
