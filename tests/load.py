@@ -13,7 +13,7 @@ import statistics
 import time
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import psutil
 
@@ -90,16 +90,27 @@ async def play_session(
             "click_seconds_max": max(latencies, default=0.0), "outside_requests": outside}
 
 
-def kernel_memory_mib() -> list[float]:
-    """Resident memory of every kernel started under this process (Voila's children)."""
-    kernels = []
+def _measured(read: Callable[[psutil.Process], float], server: bool = False) -> dict[int, float]:
+    """``read`` of every kernel started under this process (Voila's children), and of the
+    class server itself with ``server``; by process id."""
+    names = ("ipykernel", "capital_lux.serve") if server else ("ipykernel",)
+    found = {}
     for proc in psutil.Process().children(recursive=True):
         try:
-            if any("ipykernel" in part for part in proc.cmdline()):
-                kernels.append(proc.memory_info().rss / 2**20)
+            if any(name in part for part in proc.cmdline() for name in names):
+                found[proc.pid] = read(proc)
         except psutil.Error:
             continue
-    return kernels
+    return found
+
+
+def _cpu_seconds(proc: psutil.Process) -> float:
+    return float(sum(proc.cpu_times()[:2]))  # its own, not its children's: the kernels are measured apart
+
+
+def kernel_memory_mib() -> list[float]:
+    """Resident memory of every kernel started under this process (Voila's children)."""
+    return list(_measured(lambda proc: proc.memory_info().rss / 2**20).values())
 
 
 async def _classroom(url: str, sessions: int, players: int,
@@ -209,19 +220,9 @@ def single_page(loads: int = 5) -> dict[str, float]:
 
 def kernels_busy(seconds: float = 2.0) -> bool:
     """Whether the kernels started under this process used a tenth of a second of CPU or more in ``seconds``."""
-    def used() -> float:
-        total = 0.0
-        for proc in psutil.Process().children(recursive=True):
-            try:
-                if any("ipykernel" in part for part in proc.cmdline()):
-                    total += sum(proc.cpu_times()[:2])
-            except psutil.Error:
-                continue
-        return total
-
-    before = used()
+    before = sum(_measured(_cpu_seconds).values())
     time.sleep(seconds)
-    return used() - before >= 0.1
+    return sum(_measured(_cpu_seconds).values()) - before >= 0.1
 
 
 @contextmanager
@@ -275,10 +276,17 @@ def server_share(sessions: int, pool: int | None = None, settings: tuple[str, ..
             seconds = list(threads.map(_fetch, _learners(url, sessions)))
         memory = kernel_memory_mib()
     name = name or ("server" if pool is None else f"server_pool_{pool}")
-    return {f"{name}_page_seconds_median": round(statistics.median(seconds), 1),
-            f"{name}_page_seconds_p90": round(statistics.quantiles(seconds, n=10)[-1], 1),
-            f"{name}_page_seconds_max": round(max(seconds), 1),
+    return {**_spread(f"{name}_page_seconds", seconds),
             f"{name}_kernel_mib_median": round(statistics.median(memory), 1) if memory else 0.0}
+
+
+def _spread(name: str, values: list[float]) -> dict[str, float]:
+    """The median, p90 and largest of ``values`` (0 for none), named ``name_median`` and so on."""
+    if not values:
+        return {f"{name}_{figure}": 0.0 for figure in ("median", "p90", "max")}
+    p90 = statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
+    return {f"{name}_median": round(statistics.median(values), 1), f"{name}_p90": round(p90, 1),
+            f"{name}_max": round(max(values), 1)}
 
 
 def arriving_class(sessions: int, browsers: int = 3) -> dict[str, float]:
@@ -334,10 +342,7 @@ def figures(sessions: int = 20) -> dict[str, float]:
         "wall_seconds": round(run["wall_seconds"], 1),
         "session_seconds_median": round(statistics.median(times), 1),
         "session_seconds_max": round(max(times), 1),
-        "page_interactive_seconds_median": round(statistics.median(interactive), 1),
-        "page_interactive_seconds_p90": round(statistics.quantiles(interactive, n=10)[-1], 1) if len(interactive) > 1
-        else round(interactive[0], 1),
-        "page_interactive_seconds_max": round(max(interactive), 1),
+        **_spread("page_interactive_seconds", interactive),
         "click_seconds_median": round(statistics.median(r["click_seconds_median"] for r in run["sessions"]), 2),
         "click_seconds_max": round(max(r["click_seconds_max"] for r in run["sessions"]), 2),
         "seconds_per_decision_median": round(statistics.median(run["seconds_per_decision"]), 2),
