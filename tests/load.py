@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterator
 import psutil
 
 from browser import CHROMIUM, CHROMIUM_ARGS, READY, TABLE, outside_requests, voila_server
+from learner import Arrival, arrive, shows_table
 
 SCOPE = ".cl-freeplay "
 DECISION = ", ".join(
@@ -292,22 +293,41 @@ def _spread(name: str, values: list[float]) -> dict[str, float]:
 def arriving_class(sessions: int, browsers: int = 3) -> dict[str, float]:
     """A class arriving at once as a school serves it, each learner's browser on their own
     machine: ``browsers`` of the ``sessions`` pages open in Chromium (seconds until each is
-    interactive) while the others are requested at the same moment without a browser (the
-    server runs their notebooks all the same); ``sessions`` kernels preheated, as
-    ``make class --learners=N`` serves them. ``classroom`` puts every learner's browser on
-    the server's cores instead."""
-    from concurrent.futures import ThreadPoolExecutor
-
+    interactive) while the others are loaded at the same moment without a browser, asking
+    of the server what a browser's page asks (``learner.arrive``: the page, the kernel's
+    websocket and the widgets' full state; seconds until each has its state); ``sessions``
+    kernels preheated, as ``make class --learners=N`` serves them. Also the wall time, the
+    CPU seconds the server and its kernels used meanwhile, and the kernels' memory then.
+    ``classroom`` puts every learner's browser on the server's cores instead."""
     with pooled_server(sessions) as url:
         links = _learners(url, sessions)
-        with ThreadPoolExecutor(max(sessions - browsers, 1)) as threads:
-            others = threads.map(_fetch, links[browsers:])  # under way before the pages open
-            interactive = asyncio.run(_interactive(links[:browsers]))
-            seconds = list(others)
-    return {"arriving_browser_interactive_seconds_median": round(statistics.median(interactive), 1),
-            "arriving_browser_interactive_seconds_max": round(max(interactive), 1),
-            "arriving_others_page_seconds_median": round(statistics.median(seconds), 1) if seconds else 0.0,
-            "arriving_others_page_seconds_max": round(max(seconds), 1) if seconds else 0.0}
+        cpu = _measured(_cpu_seconds, server=True)
+        start = time.perf_counter()
+        interactive, outcomes = asyncio.run(_arriving(links, browsers))
+        wall = time.perf_counter() - start
+        used = sum(seconds - cpu.get(pid, 0.0) for pid, seconds in _measured(_cpu_seconds, server=True).items())
+        memory = kernel_memory_mib()
+    arrived = [a for a in outcomes if isinstance(a, Arrival)]
+    return {**_spread("arriving_browser_interactive_seconds", interactive),
+            **_spread("arriving_others_page_seconds", [a.page_seconds for a in arrived]),
+            **_spread("arriving_others_state_seconds", [a.state_seconds for a in arrived]),
+            "arriving_others_failed": float(len(outcomes) - len(arrived)),
+            "arriving_others_widget_models_min": float(min((len(a.states) for a in arrived), default=0)),
+            "arriving_others_showing_table": float(sum(shows_table(a) for a in arrived)),
+            "arriving_wall_seconds": round(wall, 1),
+            "arriving_server_cpu_seconds": round(used, 1),
+            "arriving_kernel_mib_median": round(statistics.median(memory), 1) if memory else 0.0}
+
+
+async def _arriving(links: list[str], browsers: int) -> tuple[list[float], list[Arrival | BaseException]]:
+    """The first ``browsers`` of ``links`` opened in Chromium, the others loaded by ``learner.arrive``, all at once."""
+    others = [asyncio.ensure_future(asyncio.wait_for(arrive(link), 600)) for link in links[browsers:]]
+    interactive = await _interactive(links[:browsers])  # the others are under way before the pages open
+    outcomes = await asyncio.gather(*others, return_exceptions=True)  # a learner not served is counted
+    for outcome in outcomes:
+        if isinstance(outcome, Arrival):
+            outcome.socket.close()
+    return interactive, list(outcomes)
 
 
 async def _interactive(links: list[str]) -> list[float]:
