@@ -285,7 +285,7 @@ def _spread(name: str, values: list[float]) -> dict[str, float]:
     """The median, p90 and largest of ``values`` (0 for none), named ``name_median`` and so on."""
     if not values:
         return {f"{name}_{figure}": 0.0 for figure in ("median", "p90", "max")}
-    p90 = statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
+    p90 = statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
     return {f"{name}_median": round(statistics.median(values), 1), f"{name}_p90": round(p90, 1),
             f"{name}_max": round(max(values), 1)}
 
