@@ -109,6 +109,12 @@ def _cpu_seconds(proc: psutil.Process) -> float:
     return float(sum(proc.cpu_times()[:2]))  # its own, not its children's: the kernels are measured apart
 
 
+def _machine_cpu_seconds() -> float:
+    """CPU seconds the whole machine has been busy, all cores together (whoever the work was for)."""
+    times = psutil.cpu_times()
+    return float(times.user + times.nice + times.system + times.irq + times.softirq)
+
+
 def kernel_memory_mib() -> list[float]:
     """Resident memory of every kernel started under this process (Voila's children)."""
     return list(_measured(lambda proc: proc.memory_info().rss / 2**20).values())
@@ -297,15 +303,18 @@ def arriving_class(sessions: int, browsers: int = 3) -> dict[str, float]:
     of the server what a browser's page asks (``learner.arrive``: the page, the kernel's
     websocket and the widgets' full state; seconds until each has its state); ``sessions``
     kernels preheated, as ``make class --learners=N`` serves them. Also the wall time, the
-    CPU seconds the server and its kernels used meanwhile, and the kernels' memory then.
+    CPU seconds the server and its kernels used meanwhile and the whole machine's (a figure
+    far above theirs and the browsers' says other work shared the cores), and the kernels'
+    memory then.
     ``classroom`` puts every learner's browser on the server's cores instead."""
     with pooled_server(sessions) as url:
         links = _learners(url, sessions)
-        cpu = _measured(_cpu_seconds, server=True)
+        cpu, machine = _measured(_cpu_seconds, server=True), _machine_cpu_seconds()
         start = time.perf_counter()
         interactive, outcomes = asyncio.run(_arriving(links, browsers))
         wall = time.perf_counter() - start
         used = sum(seconds - cpu.get(pid, 0.0) for pid, seconds in _measured(_cpu_seconds, server=True).items())
+        machine = _machine_cpu_seconds() - machine
         memory = kernel_memory_mib()
     arrived = [a for a in outcomes if isinstance(a, Arrival)]
     return {**_spread("arriving_browser_interactive_seconds", interactive),
@@ -316,6 +325,7 @@ def arriving_class(sessions: int, browsers: int = 3) -> dict[str, float]:
             "arriving_others_showing_table": float(sum(shows_table(a) for a in arrived)),
             "arriving_wall_seconds": round(wall, 1),
             "arriving_server_cpu_seconds": round(used, 1),
+            "arriving_machine_cpu_seconds": round(machine, 1),  # the server's, Chromium's, the harness's and any other
             "arriving_kernel_mib_median": round(statistics.median(memory), 1) if memory else 0.0}
 
 
