@@ -169,8 +169,8 @@ BLANK_NOTEBOOK = {
 
 
 def _newest_kernel() -> psutil.Process | None:
-    kernels = [p for p in psutil.Process().children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
-    return max(kernels, key=lambda p: p.create_time(), default=None)
+    started = _measured(lambda proc: proc.create_time())
+    return psutil.Process(max(started, key=started.__getitem__)) if started else None
 
 
 async def _one_page(browser: Any, url: str, ready: str) -> tuple[float, float, float]:
