@@ -13,11 +13,12 @@ import statistics
 import time
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import psutil
 
 from browser import CHROMIUM, CHROMIUM_ARGS, READY, TABLE, outside_requests, voila_server
+from learner import Arrival, arrive, shows_table
 
 SCOPE = ".cl-freeplay "
 DECISION = ", ".join(
@@ -90,16 +91,33 @@ async def play_session(
             "click_seconds_max": max(latencies, default=0.0), "outside_requests": outside}
 
 
-def kernel_memory_mib() -> list[float]:
-    """Resident memory of every kernel started under this process (Voila's children)."""
-    kernels = []
+def _measured(read: Callable[[psutil.Process], float], server: bool = False) -> dict[int, float]:
+    """``read`` of every kernel started under this process (Voila's children), and of the
+    class server itself with ``server``; by process id."""
+    names = ("ipykernel", "capital_lux.serve") if server else ("ipykernel",)
+    found = {}
     for proc in psutil.Process().children(recursive=True):
         try:
-            if any("ipykernel" in part for part in proc.cmdline()):
-                kernels.append(proc.memory_info().rss / 2**20)
+            if any(name in part for part in proc.cmdline() for name in names):
+                found[proc.pid] = read(proc)
         except psutil.Error:
             continue
-    return kernels
+    return found
+
+
+def _cpu_seconds(proc: psutil.Process) -> float:
+    return float(sum(proc.cpu_times()[:2]))  # its own, not its children's: the kernels are measured apart
+
+
+def _machine_cpu_seconds() -> float:
+    """CPU seconds the whole machine has been busy, all cores together (whoever the work was for)."""
+    times = psutil.cpu_times()
+    return float(times.user + times.nice + times.system + times.irq + times.softirq)
+
+
+def kernel_memory_mib() -> list[float]:
+    """Resident memory of every kernel started under this process (Voila's children)."""
+    return list(_measured(lambda proc: proc.memory_info().rss / 2**20).values())
 
 
 async def _classroom(url: str, sessions: int, players: int,
@@ -151,8 +169,8 @@ BLANK_NOTEBOOK = {
 
 
 def _newest_kernel() -> psutil.Process | None:
-    kernels = [p for p in psutil.Process().children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
-    return max(kernels, key=lambda p: p.create_time(), default=None)
+    started = _measured(lambda proc: proc.create_time())
+    return psutil.Process(max(started, key=started.__getitem__)) if started else None
 
 
 async def _one_page(browser: Any, url: str, ready: str) -> tuple[float, float, float]:
@@ -209,19 +227,9 @@ def single_page(loads: int = 5) -> dict[str, float]:
 
 def kernels_busy(seconds: float = 2.0) -> bool:
     """Whether the kernels started under this process used a tenth of a second of CPU or more in ``seconds``."""
-    def used() -> float:
-        total = 0.0
-        for proc in psutil.Process().children(recursive=True):
-            try:
-                if any("ipykernel" in part for part in proc.cmdline()):
-                    total += sum(proc.cpu_times()[:2])
-            except psutil.Error:
-                continue
-        return total
-
-    before = used()
+    before = sum(_measured(_cpu_seconds).values())
     time.sleep(seconds)
-    return used() - before >= 0.1
+    return sum(_measured(_cpu_seconds).values()) - before >= 0.1
 
 
 @contextmanager
@@ -275,31 +283,61 @@ def server_share(sessions: int, pool: int | None = None, settings: tuple[str, ..
             seconds = list(threads.map(_fetch, _learners(url, sessions)))
         memory = kernel_memory_mib()
     name = name or ("server" if pool is None else f"server_pool_{pool}")
-    return {f"{name}_page_seconds_median": round(statistics.median(seconds), 1),
-            f"{name}_page_seconds_p90": round(statistics.quantiles(seconds, n=10)[-1], 1),
-            f"{name}_page_seconds_max": round(max(seconds), 1),
+    return {**_spread(f"{name}_page_seconds", seconds),
             f"{name}_kernel_mib_median": round(statistics.median(memory), 1) if memory else 0.0}
+
+
+def _spread(name: str, values: list[float]) -> dict[str, float]:
+    """The median, p90 and largest of ``values`` (0 for none), named ``name_median`` and so on."""
+    if not values:
+        return {f"{name}_{figure}": 0.0 for figure in ("median", "p90", "max")}
+    p90 = statistics.quantiles(values, n=10, method="inclusive")[-1] if len(values) > 1 else values[0]
+    return {f"{name}_median": round(statistics.median(values), 1), f"{name}_p90": round(p90, 1),
+            f"{name}_max": round(max(values), 1)}
 
 
 def arriving_class(sessions: int, browsers: int = 3) -> dict[str, float]:
     """A class arriving at once as a school serves it, each learner's browser on their own
     machine: ``browsers`` of the ``sessions`` pages open in Chromium (seconds until each is
-    interactive) while the others are requested at the same moment without a browser (the
-    server runs their notebooks all the same); ``sessions`` kernels preheated, as
-    ``make class --learners=N`` serves them. ``classroom`` puts every learner's browser on
-    the server's cores instead."""
-    from concurrent.futures import ThreadPoolExecutor
-
+    interactive) while the others are loaded at the same moment without a browser, asking
+    of the server what a browser's page asks (``learner.arrive``: the page, the kernel's
+    websocket and the widgets' full state; seconds until each has its state); ``sessions``
+    kernels preheated, as ``make class --learners=N`` serves them. Also the wall time, the
+    CPU seconds the server and its kernels used meanwhile and the whole machine's (a figure
+    far above theirs and the browsers' says other work shared the cores), and the kernels'
+    memory then.
+    ``classroom`` puts every learner's browser on the server's cores instead."""
     with pooled_server(sessions) as url:
         links = _learners(url, sessions)
-        with ThreadPoolExecutor(max(sessions - browsers, 1)) as threads:
-            others = threads.map(_fetch, links[browsers:])  # under way before the pages open
-            interactive = asyncio.run(_interactive(links[:browsers]))
-            seconds = list(others)
-    return {"arriving_browser_interactive_seconds_median": round(statistics.median(interactive), 1),
-            "arriving_browser_interactive_seconds_max": round(max(interactive), 1),
-            "arriving_others_page_seconds_median": round(statistics.median(seconds), 1) if seconds else 0.0,
-            "arriving_others_page_seconds_max": round(max(seconds), 1) if seconds else 0.0}
+        cpu, machine = _measured(_cpu_seconds, server=True), _machine_cpu_seconds()
+        start = time.perf_counter()
+        interactive, outcomes = asyncio.run(_arriving(links, browsers))
+        wall = time.perf_counter() - start
+        used = sum(seconds - cpu.get(pid, 0.0) for pid, seconds in _measured(_cpu_seconds, server=True).items())
+        machine = _machine_cpu_seconds() - machine
+        memory = kernel_memory_mib()
+    arrived = [a for a in outcomes if isinstance(a, Arrival)]
+    return {**_spread("arriving_browser_interactive_seconds", interactive),
+            **_spread("arriving_others_page_seconds", [a.page_seconds for a in arrived]),
+            **_spread("arriving_others_state_seconds", [a.state_seconds for a in arrived]),
+            "arriving_others_failed": float(len(outcomes) - len(arrived)),
+            "arriving_others_widget_models_min": float(min((len(a.states) for a in arrived), default=0)),
+            "arriving_others_showing_table": float(sum(shows_table(a) for a in arrived)),
+            "arriving_wall_seconds": round(wall, 1),
+            "arriving_server_cpu_seconds": round(used, 1),
+            "arriving_machine_cpu_seconds": round(machine, 1),  # the server's, Chromium's, the harness's and any other
+            "arriving_kernel_mib_median": round(statistics.median(memory), 1) if memory else 0.0}
+
+
+async def _arriving(links: list[str], browsers: int) -> tuple[list[float], list[Arrival | BaseException]]:
+    """The first ``browsers`` of ``links`` opened in Chromium, the others loaded by ``learner.arrive``, all at once."""
+    others = [asyncio.ensure_future(asyncio.wait_for(arrive(link), 600)) for link in links[browsers:]]
+    interactive = await _interactive(links[:browsers])  # the others are under way before the pages open
+    outcomes = await asyncio.gather(*others, return_exceptions=True)  # a learner not served is counted
+    for outcome in outcomes:
+        if isinstance(outcome, Arrival):
+            outcome.socket.close()
+    return interactive, list(outcomes)
 
 
 async def _interactive(links: list[str]) -> list[float]:
@@ -334,10 +372,7 @@ def figures(sessions: int = 20) -> dict[str, float]:
         "wall_seconds": round(run["wall_seconds"], 1),
         "session_seconds_median": round(statistics.median(times), 1),
         "session_seconds_max": round(max(times), 1),
-        "page_interactive_seconds_median": round(statistics.median(interactive), 1),
-        "page_interactive_seconds_p90": round(statistics.quantiles(interactive, n=10)[-1], 1) if len(interactive) > 1
-        else round(interactive[0], 1),
-        "page_interactive_seconds_max": round(max(interactive), 1),
+        **_spread("page_interactive_seconds", interactive),
         "click_seconds_median": round(statistics.median(r["click_seconds_median"] for r in run["sessions"]), 2),
         "click_seconds_max": round(max(r["click_seconds_max"] for r in run["sessions"]), 2),
         "seconds_per_decision_median": round(statistics.median(run["seconds_per_decision"]), 2),
