@@ -241,3 +241,16 @@ def test_the_typed_dicts_say_what_the_schemas_accept(name: str, typed: type) -> 
     """``position_from_dict`` and ``loads_record`` take a dict the schema accepted for its
     ``TypedDict``: the two must name the same keys, the same required ones, the same values."""
     assert hint_form(typed) == schema_form(schema(name), schema(name))
+
+
+def test_a_position_dict_shares_no_list_with_the_state() -> None:
+    game = Game(3, seed=8)
+    while game.state.last_turns is None:  # the round's last turns: the state keeps a list of seats
+        game.play(game.state.legal_actions()[0])
+    before = dumps_position(game.state)
+    data = position_dict(game.state)
+    for field in data.values():  # every list of the dict and of its parts, emptied in place
+        for part in field.values() if isinstance(field, dict) else [field]:
+            if isinstance(part, list):
+                part.clear()
+    assert dumps_position(game.state) == before

@@ -159,7 +159,7 @@ def position_dict(s: GameState) -> PositionDict:
         "gold": {"players": list(s.gold), "pile": s.gold_pile},
         "bonus": [_cards(b) for b in s.bonus],
         "discards": _cards(s.discards),
-        "last_turns": s.last_turns,
+        "last_turns": None if s.last_turns is None else list(s.last_turns),
         "gold_decisions": {
             "waiting": list(s.gold_queue),
             "choices": [None if c is None else list(c) for c in s.gold_choices],
