@@ -257,8 +257,7 @@ def load_text(text: str | bytes) -> GameState:
 
 
 class UploadedFile(TypedDict, total=False):
-    """One file of an ipywidgets 8 ``FileUpload.value``, as ``tutor.base.UploadedFile`` (the
-    pages' name for it, which a layer below cannot import) describes it."""
+    """One file of an ipywidgets 8 ``FileUpload.value`` (the pages' uploads, ``tutor.base.Upload``)."""
 
     name: str
     size: int

@@ -22,13 +22,16 @@ from __future__ import annotations
 
 import logging
 from contextlib import contextmanager
-from typing import Callable, Iterator, Protocol, Sequence, TypedDict, TypeVar, Union
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol, Sequence, TypedDict, TypeVar, Union
 
 import ipywidgets as W
 
 from ..engine.cards import N_
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
 from ..lessons.table import CSS
+
+if TYPE_CHECKING:  # the explorer's module is not one the first screen imports
+    from ..lessons.whatif import UploadedFile
 
 LOG = logging.getLogger("capital_lux.tutor")
 ROW = {"flex_flow": "row wrap", "align_items": "center"}
@@ -40,16 +43,8 @@ Chooser = TypeVar("Chooser", W.Dropdown, W.SelectMultiple, W.ToggleButtons)
 Label = Union[str, Callable[[Translator], object]]
 
 
-class UploadedFile(TypedDict, total=False):
-    """One file of a ``FileUpload``'s value (ipywidgets 8)."""
-
-    name: str
-    size: int
-    content: memoryview | bytes
-
-
 #: A ``FileUpload``'s value: the files the browser sent (none, or one: the pages take one).
-Upload = Sequence[UploadedFile]
+Upload = Sequence["UploadedFile"]
 
 
 class TextChange(TypedDict):
