@@ -264,6 +264,36 @@ def test_app_language_switch_keeps_the_position() -> None:
     assert app.state == gallery.load("agent-drew")
 
 
+def test_a_language_switch_keeps_the_comparison_and_the_seat_seen_by() -> None:
+    app = _app(name="last-turn")
+    app.samples.value = 20
+    app.analyse()
+    ranking = app.wait_analysis(120)
+    other = next(p for p in range(app.state.players) if p != app.seen_by.value)
+    app.seen_by.value = other
+    app.set_language("fr")
+    assert app.ranking is ranking and app.seen_by.value == other  # nothing the learner chose is lost
+    assert "mêmes 20 donnes simulées" in app.analysis.value and app.analysis.value.count("<tr") == 3
+    assert app.chart.layout.display == "" and "Joueur" in str(app.seen_by.options)
+    app.set_language("en")
+    job = app.analyse()  # a comparison under way goes on, and ends in the page's new language
+    app.set_language("pt")
+    assert app.wait_analysis(120) is not None and job is not None and not job.cancelled
+    assert "mesmas 20" in app.analysis.value
+
+
+def test_a_comparison_stopped_by_its_budget_says_so_in_the_new_language() -> None:
+    from capital_lux.tutor.work import WorkRunner
+
+    app = _app(name="last-turn")
+    app.runner = WorkRunner(budget_seconds=0)  # over its budget at its first look at the clock
+    app.analyse()
+    assert app.wait_analysis(120) is None and 'data-stopped="budget"' in app.analysis.value
+    app.set_language("es")
+    assert 'data-stopped="budget"' in app.analysis.value and "time allowed" not in app.analysis.value
+    app.runner.close()
+
+
 # -- in a browser -----------------------------------------------------------------------------------
 @pytest.mark.browser
 def test_analyse_one_position_by_clicking() -> None:

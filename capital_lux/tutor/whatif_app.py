@@ -199,6 +199,11 @@ def check_size(text: str | bytes | memoryview, limit: int) -> None:
                             limit=limit)
 
 
+#: Why a comparison stopped before its end (over the time allowed), with or without figures to show.
+STOPPED = N_("The comparison was stopped: it took longer than the time allowed.")
+STOPPED_WITH_FIGURES = N_("The comparison was stopped: it took longer than the time allowed. The figures above "
+                          "come from the games played so far, with their intervals.")
+
 class WhatIfApp(Page):
     """The explorer's parts; every handler is a plain method, so tests call them directly."""
 
@@ -208,6 +213,8 @@ class WhatIfApp(Page):
         self.state: GameState = gallery.load(name)
         self.ranking: Ranking | None = None
         self.moves: list[MoveRisk] = []
+        self._shown: tuple[int, int, Ranking, bool] | None = None  # the comparison on show: seat, seed, ranking, chart
+        self._stopped: str | None = None  # why it stopped early (a msgid), if it did
         self.played = 0
         #: what the log tells since the last move (seat, action as told, the mover who reads it),
         #: kept so that a change of language tells it again in the new one
@@ -303,34 +310,47 @@ class WhatIfApp(Page):
                           lambda t: tuple(t.gettext(title) for title in TABS), "titles")
         self.root = page_root("whatif", [self.title, self.language], self.message, self.seen_by, self.table, self.tabs)
         self.relabel()
-        self.render()
+        self._new_position()
         self.root.add_class("cl-ready")
 
     def render(self) -> None:
-        """The position, its moves and the log of the last play, in the page's language."""
-        self._show_state()
+        """The position, its moves, the log of the last play and the comparison shown, in the
+        page's language; what the learner chose (the seat seen by, the move) stays chosen."""
+        seats = list(range(self.state.players))
+        with self.quietly():  # new options must not redraw half-updated parts
+            seen_by = self.seen_by.value
+            self.seen_by.options = [(self.t.gettext("Player {seat}").format(seat=p), p) for p in seats]
+            self.seen_by.value = seen_by if seen_by in seats else 0
+        self._draw_table()
+        self._label_moves()
         self._show_log()
+        if self._shown is not None:
+            self._show_analysis(*self._shown)
+        elif self._stopped is not None:  # stopped before it had any figure
+            self.analysis.value = self._stop_note()
 
     # -- the position shown ------------------------------------------------------------------------
-    def _show_state(self) -> None:
-        s, t = self.state, self.t
+    def _new_position(self) -> None:
+        """A position loaded, edited or played: seen by the seat to move, its fields filled in,
+        its moves offered, and no comparison of the position before."""
+        s = self.state
         seats = list(range(s.players))
         to_move = s.current_player()
         seat = self.seat.value if self.seat.value in seats else 0
-        with self.quietly():  # new options must not redraw half-updated parts
-            self.seen_by.options = [(t.gettext("Player {seat}").format(seat=p), p) for p in seats]
+        with self.quietly():
+            self.seen_by.options = [(str(p), p) for p in seats]  # labelled by ``render``
             self.seen_by.value = to_move if to_move in seats else 0
             self.seat.options = [(str(p), p) for p in seats]
             self.seat.value = seat
-        self._draw_table()
         self._fill_fields()
         self.cancel_analysis()
-        self.ranking, self.moves = None, []
+        self.ranking, self.moves, self._shown, self._stopped = None, [], None, None
         self.analysis.value = ""
         self.chart.layout.display = "none"
         self._label_moves(keep=False)
         self.play_button.disabled = not self.move.options
         self.analyse_button.disabled = not (s.legal_actions() if to_move in seats else [])
+        self.render()
 
     def _viewer(self) -> int:
         """The seat the page is seen by: "You" on the table, in the log and in the moves."""
@@ -388,7 +408,7 @@ class WhatIfApp(Page):
         self.played += 1
         self.told = []
         self.log.value = ""
-        self._show_state()
+        self._new_position()
         self._say(note)
 
     def _guard_length(self, change: TextChange) -> None:
@@ -482,13 +502,14 @@ class WhatIfApp(Page):
         moves as the games are played, the figures sharpen on the page, and a new position or
         a new request cancels it.
         """
-        t, s = self.t, self.state
+        s = self.state
         if self.analyse_button.disabled:
             return None
         v = view(s, s.current_player())
         samples, seed, bot, horizon = (int(self.samples.value), int(self.seed.value), str(self.bot.value),
                                        str(self.horizon.value))
         mine = self._analysis_request = object()  # set before the job can start: it may finish at once
+        self._stopped = None
         self.analysis_progress.value = 0.0
         self.analysis_progress.layout.display = None
 
@@ -503,7 +524,7 @@ class WhatIfApp(Page):
             def partial(ranking: Ranking) -> None:  # the figures sharpen while the learner watches
                 so_far[:] = [ranking]
                 if self._analysis_request is mine:
-                    self._show_analysis(t, v.viewer, seed, ranking, chart=False)
+                    self._show_analysis(v.viewer, seed, ranking, chart=False)
 
             try:
                 # every move on the same ``samples`` games (its own quote on as many fresh ones), a quarter at a time
@@ -513,36 +534,42 @@ class WhatIfApp(Page):
             except WorkStopped:  # the ranking's own stop says "cancelled": the job knows whether it was
                 if not job.cancelled and self._analysis_request is mine:  # over the time allowed
                     self.analysis_progress.layout.display = "none"
+                    self._stopped = (STOPPED_WITH_FIGURES if so_far else STOPPED)
                     if so_far:  # the figures it reached, said to be only those
-                        self._show_analysis(t, v.viewer, seed, so_far[0], chart=False)
-                        stop = t.gettext("The comparison was stopped: it took longer than the time allowed. The "
-                                         "figures above come from the games played so far, with their intervals.")
+                        self._show_analysis(v.viewer, seed, so_far[0], chart=False)
                     else:
-                        stop = t.gettext("The comparison was stopped: it took longer than the time allowed.")
-                    self.analysis.value = ((self.analysis.value if so_far else "")
-                                           + f'<div class="cl-note" data-stopped="budget">{escape(stop)}</div>')
+                        self.analysis.value = self._stop_note()
                 raise
             except Exception:
                 if self._analysis_request is mine:
                     self.analysis_progress.layout.display = "none"
-                    self.analysis.value = '<div class="cl-note">{}</div>'.format(escape(t.gettext(
+                    self.analysis.value = '<div class="cl-note">{}</div>'.format(escape(self.t.gettext(
                         "The risk cannot be computed here.")))
                 raise
             if self._analysis_request is mine:
-                self._show_analysis(t, v.viewer, seed, ranking)
+                self._show_analysis(v.viewer, seed, ranking)
             return ranking
 
         self.analysis_job = self.runner.submit(work)
         return self.analysis_job
 
-    def _show_analysis(self, t: Translator, seat: int, seed: int, ranking: Ranking, chart: bool = True) -> None:
+    def _show_analysis(self, seat: int, seed: int, ranking: Ranking, chart: bool = True) -> None:
+        """The comparison's figures (and, once it is done, its chart) in the page's language."""
+        t = self.t
+        self._shown = (seat, seed, ranking, chart)
         self.ranking, self.moves = ranking, ranking.moves
         if chart:
             self.chart.value = figure_png(forward_move_chart(ranking.moves, t))
             self.chart.layout.display = ""
             self.analysis_progress.layout.display = "none"
         self.analysis.value = (f'<div class="cl-note">{ranking_note(t, seat, seed, ranking, yours=seat == self._viewer())}</div>'
-                               + moves_table_html(t, ranking))
+                               + moves_table_html(t, ranking) + self._stop_note())
+
+    def _stop_note(self) -> str:
+        """Why the comparison stopped early, if it did."""
+        if self._stopped is None:
+            return ""
+        return f'<div class="cl-note" data-stopped="budget">{escape(self.t.gettext(self._stopped))}</div>'
 
     def cancel_analysis(self) -> None:
         self._analysis_request = None
