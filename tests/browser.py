@@ -38,6 +38,9 @@ def free_port() -> int:
 
 #: Switches off the pace at which one address may open pages (``capital_lux.serve.app``).
 UNPACED = "--ClassVoila.page_burst=0"
+#: One kernel kept warm instead of voila.json's two: a test opens its pages one after another,
+#: and each kernel still warm when its server stops ran the notebook for nothing.
+ONE_WARM = "--VoilaConfiguration.default_pool_size=1"
 
 
 def voila_command(port: int, *options: str) -> list[str]:
@@ -48,12 +51,13 @@ def voila_command(port: int, *options: str) -> list[str]:
 
 @contextmanager
 def voila_server(log_path: Path | None = None, timeout: float = 60.0,
-                 options: tuple[str, ...] = (UNPACED,)) -> Iterator[str]:
+                 options: tuple[str, ...] = (UNPACED, ONE_WARM)) -> Iterator[str]:
     """The tutor served from the repository root (so ``voila.json`` applies); yields its URL.
 
     ``options`` are more command-line settings. By default one address may open pages as
     fast as it likes: a test's many pages, or a class's many learners, all come from this
-    machine (``test_serve`` checks the pace a served class has).
+    machine (``test_serve`` checks the pace a served class has); and one kernel is kept warm.
+    The benchmarks pass ``(UNPACED,)``: the pool voila.json gives a served tutor.
     """
     with serving(ROOT, NOTEBOOK, log_path, timeout, options) as (url, _):
         yield url
@@ -214,7 +218,7 @@ def measure(players: int = 4, seed: int = 7, loads: int = 3) -> dict[str, float]
     in_page: list[float] = []
     load_times: list[float] = []
     query = f"?players={players}&seed={seed}&bots=rule"
-    with voila_server() as url, sync_playwright() as p:
+    with voila_server(options=(UNPACED,)) as url, sync_playwright() as p:
         browser = launch(p)
         try:
             for _ in range(loads - 1):

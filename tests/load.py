@@ -208,7 +208,7 @@ def single_page(loads: int = 5) -> dict[str, float]:
     from browser import ROOT, UNPACED, serving
 
     runs: dict[str, list[tuple[float, float, float]]] = {}
-    with voila_server(timeout=120) as url:
+    with voila_server(timeout=120, options=(UNPACED,)) as url:  # voila.json's pool, as the blank page's
         runs["tutor"] = asyncio.run(_pages(url, f"{READY} {TABLE}[data-move]", loads))
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / "blank.ipynb").write_text(json.dumps(BLANK_NOTEBOOK))
