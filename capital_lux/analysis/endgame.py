@@ -124,14 +124,20 @@ class Search:
         self.deadline, self.clock, self.should_stop = deadline, clock, should_stop
         self.table: dict[tuple[object, ...], list[int]] = {}
         self.valued = 0  # positions valued (not found in the table)
-        self.asked: dict[tuple[int, ...], list[tuple[list[int], int]]] = {}  # a seat's gold choices, by what they read
+        # What a seat's gold choices leave it (``_outcome``), each told apart once: by what they read, by content
+        self.outcome_ids: dict[tuple[int, ...], int] = {}
+        self.outcome_contents: dict[tuple[int, ...], int] = {}
+        self.outcomes: list[list[tuple[list[int], int]]] = []
+        self.capitals: dict[tuple[tuple[int, ...], ...], int] = {}  # the capital's cards, as one number
+        self.contests: dict[tuple[int, ...], tuple[int, int, int]] = {}  # see ``_contest``
         self.round = root.ks.round
         self.score = root.score
         self.values = root.assignments
         n, start = root.ks.players, max(root.ks.starting, 0)  # neither changes before the reveal
         self.order = [(start + i) % n for i in range(n)]  # turn order from the starting player
         self.viewer_at = self.order.index(viewer)
-        self.bonus = [sum(VALUE_OF[kind] for kind in cards) for cards in root.ks.bonus]  # bonus points so far
+        bonus = [sum(VALUE_OF[kind] for kind in cards) for cards in root.ks.bonus]  # bonus points so far
+        self.bonus = [bonus[p] for p in self.order]  # in turn order
 
     def figures(self, first: kernel.Decision | None = None) -> tuple[int, list[int]]:
         """The expectation of every figure at the reveal, as a denominator and numerators,
@@ -223,18 +229,8 @@ class Search:
         hands = _multisets(_counts(ks.deck), size)
         if home and sum(undealt) == size:  # the last cards dealt: only their totals matter from here
             hands = _by_totals(hands)
-            if _settles(ks, len(ks.deck) - size):  # each settled in place: into the hometown and back
-                town, limits = ks.home[seat], self._limits(ks, alive)
-                sums = kernel.home_totals(ks.home)  # the other seats' stay
-                for hand, ways in hands:
-                    self._tick()
-                    for kind in hand:
-                        insort(town[COLOUR_OF[kind]], VALUE_OF[kind])
-                    sums[seat] = [total(town[0]), total(town[1]), total(town[2]), total(town[3])]
-                    branches.append((ways, self._settled(ks, sums, limits)))
-                    for kind in hand:
-                        town[COLOUR_OF[kind]].remove(VALUE_OF[kind])
-                return _mix(branches, math.comb(len(ks.deck), size))
+            if _settles(ks, len(ks.deck) - size):  # reckoned without a position per hand
+                return self._settled(ks, self._limits(ks, alive), seat, hands, math.comb(len(ks.deck), size))
         for hand, ways in hands:
             child, left = ks.copy(), undealt[:]
             for kind in hand:
@@ -263,7 +259,7 @@ class Search:
     def _reveal(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         """The round end, for each alive assignment: the reveal shows every modifier."""
         if _settles(ks, len(ks.deck)):
-            return self._settled(ks, kernel.home_totals(ks.home), self._limits(ks, alive))
+            return self._settled(ks, self._limits(ks, alive), self.viewer, [([], 1)], 1)
         return self._reveal_in_kernel(ks, undealt, alive)
 
     def _reveal_in_kernel(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
@@ -297,61 +293,140 @@ class Search:
             counted[key] = counted.get(key, 0) + 1
         return [(times, list(limits)) for limits, times in counted.items()]
 
-    def _settled(self, ks: KState, sums: list[list[int]], by_limits: list[tuple[int, list[int]]]) -> list[int]:
-        """A round end with every card dealt (the hometowns' colour totals ``sums``), for each
-        alive assignment of the hidden modifiers (``by_limits``: the limits they give, each
-        with how many give it), reckoned as ``kernel.round_end`` and ``kernel.finish_round``
-        would and read as ``kernel_outcome`` reads it, ``ks`` unchanged (``_reveal_in_kernel``
-        without a state copied per gold choice). Limits that leave every seat the same costs
-        of going over are one reckoning: nothing else of the limits is read."""
-        n, viewer = ks.players, self.viewer
-        lost = ks.points_lost[viewer]
-        counted: dict[tuple[int, ...], int] = {}
+    def _settled(self, ks: KState, by_limits: list[tuple[int, list[int]]], seat: int,
+                 hands: list[tuple[list[int], int]], over: int) -> list[int]:
+        """A round end with every card dealt but ``hands`` (each with its number of ways out of
+        ``over``), one of which goes into seat ``seat``'s hometown, for each alive assignment of
+        the hidden modifiers (``by_limits``: the limits they give, each with how many give it),
+        reckoned as ``kernel.round_end`` and ``kernel.finish_round`` would and read as
+        ``kernel_outcome`` reads it, ``ks`` unchanged.
+
+        Why it is cheap: a round end is read through what each seat keeps after its gold
+        choices (``_outcome``), the viewer's own figures (``_own``) and the seats' contest for
+        the score (``_contest``). A hand changes only its seat's outcome, and hands or limits
+        that leave every seat the same outcome are one contest, reckoned once in the whole
+        search (a colour over and lost leaves the same, whatever card took it over)."""
+        viewer, order = self.viewer, self.order
+        sums = kernel.home_totals(ks.home)
+        counts = [len(cards) for cards in ks.home[viewer]]
+        capital = self.capitals.setdefault(tuple(tuple(cards) for cards in ks.capital), len(self.capitals))
+        dealt = []  # each hand's totals and numbers of cards by colour
+        for hand, ways in hands:
+            totals, cards = [0, 0, 0, 0], [0, 0, 0, 0]
+            for kind in hand:
+                totals[COLOUR_OF[kind]] += VALUE_OF[kind]
+                cards[COLOUR_OF[kind]] += 1
+            dealt.append((totals, cards, ways))
+        at, base = 1 + order.index(seat), sums[seat]
+        own: dict[int, list[int]] = {}  # the viewer's own figures, summed by denominator
+        contests: dict[tuple[int, ...], int] = {}  # the capital and each seat's outcome: their weight
         for times, limits in by_limits:
             shown = ks.reveal_limits or limits
-            costs = [0] * (4 * n + 4)  # each seat's cost of each colour over its limit, then the viewer's need
-            for p in range(n):
-                row = sums[p]
-                for c in range(4):
-                    if row[c] and row[c] > limits[c]:  # a colour with no cards never goes over (R7)
-                        costs[4 * p + c] = row[c] - limits[c]
-            for c in range(4):
-                held = sums[viewer][c] + lost[c]
-                if held > 0 and held > shown[c]:  # ruling R7
-                    costs[4 * n + c] = held - shown[c]
-            key = tuple(costs)
-            counted[key] = counted.get(key, 0) + times
-        settled = [(times, self._settle(ks, sums, list(costs))) for costs, times in counted.items()]
-        return settled[0][1] if len(settled) == 1 and settled[0][0] == 1 else _mix(settled, 1)
+            key = [capital] + [self._outcome(ks, p, sums[p], limits) for p in order]
+            if seat != viewer:
+                _add(own, times * over, self._own(ks, sums[viewer], counts, limits, shown, key[1 + self.viewer_at]))
+            for totals, cards, ways in dealt:
+                self._tick()
+                row = [base[0] + totals[0], base[1] + totals[1], base[2] + totals[2], base[3] + totals[3]]
+                key[at] = self._outcome(ks, seat, row, limits)
+                if seat == viewer:
+                    held = [counts[0] + cards[0], counts[1] + cards[1], counts[2] + cards[2], counts[3] + cards[3]]
+                    _add(own, times * ways, self._own(ks, row, held, limits, shown, key[at]))
+                found = tuple(key)
+                contests[found] = contests.get(found, 0) + times * ways
+        by_denominator: dict[int, list[int]] = {}  # the score change and being ahead, summed
+        for found, weight in contests.items():
+            reckoned = self.contests.get(found)
+            if reckoned is None:
+                reckoned = self._contest(ks, found)
+                self.contests[found] = reckoned
+            combinations, change, ahead = reckoned
+            summed = by_denominator.get(combinations)
+            if summed is None:
+                by_denominator[combinations] = [weight * change, weight * ahead]
+            else:
+                summed[0] += weight * change
+                summed[1] += weight * ahead
+        return _total(own, by_denominator, over)
 
-    def _settle(self, ks: KState, sums: list[list[int]], costs: list[int]) -> list[int]:
-        """``_settled`` for one cost of going over by seat and colour, and the viewer's need:
-        the gold decisions made by the model (every choice of every seat, for the random
-        model), the cards lost, the bonus cards, the scores."""
-        n, viewer, order = ks.players, self.viewer, self.order
-        outcomes: list[list[tuple[list[int], int]]] = []  # in turn order, each seat's kept totals and gold
-        for p in order:  # left after each of its gold choices: none asked, one kept
-            cost, gold = costs[4 * p:4 * p + 4], ks.gold[p]
-            if not (gold > 0 and any(0 < c <= gold for c in cost)):  # not in kernel.round_end's queue
-                outcomes.append([_kept(sums[p], cost, (), gold)])
-                continue
-            key = (gold, *sums[p], *cost)  # all a seat's choices read (the rule of thumb's too: its own totals
-            seat = self.asked.get(key)  # and costs), met again at many round ends
-            if seat is None:
-                seat = self._choices(ks, sums, p, cost, gold)
-                self.asked[key] = seat
-            outcomes.append(seat)
-        needed, home = costs[4 * n:], ks.home[viewer]
-        varying = [0] * 10  # summed over the combinations: cards and points lost, score change, ahead
-        combinations = 0
-        for combo in product(*outcomes):  # every combination of the seats' choices (one each but for random gold)
+    def _outcome(self, ks: KState, p: int, row: list[int], limits: list[int]) -> int:
+        """What seat ``p``, with hometown totals ``row`` and the capital's ``limits``, keeps
+        after each of its gold choices (``_choices``; a seat not asked keeps what is not over),
+        as that list's place in ``self.outcomes``. Found by the seat's gold, totals and costs
+        of going over (all its choices read, the rule of thumb's too), and told apart by
+        content, so that totals that leave the seat the same are one outcome."""
+        gold = ks.gold[p]
+        cost = [0, 0, 0, 0]
+        asked = False  # as kernel.round_end asks
+        for c in range(4):
+            total, limit = row[c], limits[c]
+            if total and total > limit:  # a colour with no cards never goes over (R7)
+                cost[c] = total - limit
+                if total - limit <= gold:
+                    asked = True
+        key = (gold, row[0], row[1], row[2], row[3], cost[0], cost[1], cost[2], cost[3])
+        found = self.outcome_ids.get(key)
+        if found is not None:
+            return found
+        kept = self._choices(ks, row, cost, gold) if asked else [_kept(row, cost, (), gold)]
+        content = tuple(k for town, left in kept for k in (*town, left))
+        found = self.outcome_contents.get(content)
+        if found is None:
+            found = len(self.outcomes)
+            self.outcomes.append(kept)
+            self.outcome_contents[content] = found
+        self.outcome_ids[key] = found
+        return found
+
+    def _choices(self, ks: KState, row: list[int], cost: list[int], gold: int) -> list[tuple[list[int], int]]:
+        """A seat's hometown totals kept and gold left after each gold choice the model makes
+        when asked (every choice at random, the rule of thumb's one)."""
+        options = gold_choices(cost, gold)
+        if self.rule:
+            limits = [float(row[c] - cost[c]) for c in range(4)]  # all the rule reads of them
+            table = Table(0, [row], ks.capital, limits, ks.gold, ks.gold_pile, [], 0, 0)
+            options = [options[rule_decision(table, PHASES[GOLD], options, None)]]
+        return [_kept(row, cost, saved, gold) for saved in options]
+
+    def _own(self, ks: KState, row: list[int], counts: list[int], limits: list[int], shown: list[int],
+             outcome: int) -> list[int]:
+        """The viewer's figures that read nothing of the other seats (all but the score change
+        and being ahead, left 0) for its hometown totals ``row`` and numbers of cards ``counts``,
+        summed over its gold choices (``outcome``), after their number."""
+        viewer = self.viewer
+        choices, lost = self.outcomes[outcome], ks.points_lost[viewer]
+        k = len(choices)
+        needed = [0, 0, 0, 0]
+        for c in range(4):
+            held = row[c] + lost[c]
+            if held > 0 and held > shown[c]:  # ruling R7
+                needed[c] = held - shown[c]
+        cards = [k * n for n in ks.cards_lost[viewer]]
+        points = [k * n for n in lost]
+        for town, _ in choices:
+            for c in range(4):
+                if row[c] and row[c] > limits[c] and not town[c]:  # over and not kept with gold: lost
+                    cards[c] += counts[c]
+                    points[c] += row[c]
+        figures = [k, k * int(needed[0] > 0), k * int(needed[1] > 0), k * int(needed[2] > 0), k * int(needed[3] > 0)]
+        figures += cards + points + [k * needed[0], k * needed[1], k * needed[2], k * needed[3]]
+        keeps_all = sum(needed) <= ks.gold[viewer] + sum(ks.gold_spent[viewer])
+        figures += [k * int(any(needed)), k * int(keeps_all), 0, 0]
+        return figures
+
+    def _contest(self, ks: KState, key: tuple[int, ...]) -> tuple[int, int, int]:
+        """The number of combinations of the seats' gold choices (one each but for random gold)
+        with the outcomes ``key[1:]`` (in turn order), and the viewer's score change and being
+        ahead summed over them: the bonus cards, the scores."""
+        viewer_at, bonus, capital = self.viewer_at, self.bonus, ks.capital
+        change = ahead = combinations = 0
+        for combo in product(*[self.outcomes[k] for k in key[1:]]):
             combinations += 1
-            scores = [0] * n
-            for i, p in enumerate(order):
-                town, left = combo[i]
-                scores[p] = town[0] + town[1] + town[2] + town[3] + left + self.bonus[p]
+            scores = []
+            for i, (town, left) in enumerate(combo):
+                scores.append(town[0] + town[1] + town[2] + town[3] + left + bonus[i])
             for c in range(4):  # bonus cards: the highest first, ties share out in turn order (R3, R5)
-                cards = ks.capital[c]
+                cards = capital[c]
                 if not cards:
                     continue
                 best = 0
@@ -361,41 +436,14 @@ class Search:
                 if best <= 0:
                     continue
                 k = len(cards) - 1
-                for i, p in enumerate(order):
+                for i in range(len(combo)):
                     if combo[i][0][c] == best and k >= 0:
-                        scores[p] += cards[k]
+                        scores[i] += cards[k]
                         k -= 1
-            kept = combo[self.viewer_at][0]
-            for c in range(4):
-                if costs[4 * viewer + c] and not kept[c]:  # over and not kept with gold: lost
-                    varying[c] += len(home[c])
-                    varying[4 + c] += sums[viewer][c]
-            mine = scores[viewer]
-            varying[8] += mine - self.score
-            varying[9] += int(mine >= max(scores))
-        row = [combinations]
-        row += [combinations * int(k > 0) for k in needed]
-        row += [combinations * ks.cards_lost[viewer][c] + varying[c] for c in range(4)]
-        row += [combinations * ks.points_lost[viewer][c] + varying[4 + c] for c in range(4)]
-        row += [combinations * k for k in needed]
-        row += [combinations * int(any(needed)), combinations * int(sum(needed) <= ks.gold[viewer] + sum(ks.gold_spent[viewer]))]
-        row += [varying[8], varying[9]]
-        if combinations > 1:
-            divisor = math.gcd(*row)
-            if divisor > 1:
-                row = [k // divisor for k in row]
-        return row
-
-    def _choices(self, ks: KState, sums: list[list[int]], p: int, cost: list[int],
-                 gold: int) -> list[tuple[list[int], int]]:
-        """Seat ``p``'s hometown totals kept and gold left after each gold choice the model makes
-        when asked (every choice at random, the rule of thumb's one)."""
-        options = gold_choices(cost, gold)
-        if self.rule:
-            limits = [float(sums[p][c] - cost[c]) for c in range(4)]  # all the rule reads of them
-            table = Table(p, sums, ks.capital, limits, ks.gold, ks.gold_pile, [], 0, 0)
-            options = [options[rule_decision(table, PHASES[GOLD], options, None)]]
-        return [_kept(sums[p], cost, saved, gold) for saved in options]
+            mine = scores[viewer_at]
+            change += mine - self.score
+            ahead += int(mine >= max(scores))
+        return combinations, change, ahead
 
     def _decide(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> None:
         """Make the seat to move's ``decision`` in place (as ``kernel.play_out`` does)."""
@@ -463,6 +511,41 @@ def _mix(branches: Sequence[tuple[int, list[int]]], over: int) -> list[int]:
     if divisor > 1:
         mixed = [n // divisor for n in mixed]
     return mixed
+
+
+def _add(sums: dict[int, list[int]], weight: int, value: list[int]) -> None:
+    """Add ``weight`` times ``value`` (a denominator, then numerators) to ``sums``, kept by denominator."""
+    found = sums.get(value[0])
+    if found is None:
+        sums[value[0]] = [weight * k for k in value[1:]]
+        return
+    for i in range(len(found)):
+        found[i] += weight * value[i + 1]
+
+
+def _total(own: dict[int, list[int]], contests: dict[int, list[int]], over: int) -> list[int]:
+    """The value of a round end: the viewer's own figures (``own``: every numerator, the last
+    two 0) and the score change and being ahead (``contests``: those two numerators), each
+    summed by denominator, divided by ``over``, in lowest terms."""
+    common = 1
+    for denominator in own:
+        common = math.lcm(common, denominator)
+    for denominator in contests:
+        common = math.lcm(common, denominator)
+    value = [0] * 21
+    for denominator, numerators in own.items():
+        scale = common // denominator
+        for i in range(20):
+            value[i + 1] += scale * numerators[i]
+    for denominator, numerators in contests.items():
+        scale = common // denominator
+        value[19] += scale * numerators[0]
+        value[20] += scale * numerators[1]
+    value[0] = over * common
+    divisor = math.gcd(*value)
+    if divisor > 1:
+        value = [k // divisor for k in value]
+    return value
 
 
 def _kept(town: list[int], cost: list[int], saved: tuple[int, ...], gold: int) -> tuple[list[int], int]:
