@@ -125,7 +125,7 @@ class Search:
         self.table: dict[tuple[object, ...], list[int]] = {}
         self.valued = 0  # positions valued (not found in the table)
         # What a seat's gold choices leave it (``_outcome``), each told apart once: by what they read, by content
-        self.outcome_ids: dict[tuple[int, ...], int] = {}
+        self.outcome_ids: dict[tuple[int, ...], dict[int, int]] = {}  # by the limits
         self.outcome_contents: dict[tuple[int, ...], int] = {}
         self.outcomes: list[list[tuple[list[int], int]]] = []
         self.capitals: dict[tuple[tuple[int, ...], ...], int] = {}  # the capital's cards, as one number
@@ -228,7 +228,8 @@ class Search:
         home = ks.phase == ROUND_END
         hands = _multisets(_counts(ks.deck), size)
         if home and sum(undealt) == size:  # the last cards dealt: only their totals matter from here
-            hands = _by_totals(hands)
+            if size > 1:  # (one card of each kind is one total)
+                hands = _by_totals(hands)
             if _settles(ks, len(ks.deck) - size):  # reckoned without a position per hand
                 return self._settled(ks, self._limits(ks, alive), seat, hands, math.comb(len(ks.deck), size))
         for hand, ways in hands:
@@ -310,28 +311,31 @@ class Search:
         sums = kernel.home_totals(ks.home)
         counts = [len(cards) for cards in ks.home[viewer]]
         capital = self.capitals.setdefault(tuple(tuple(cards) for cards in ks.capital), len(self.capitals))
-        dealt = []  # each hand's totals and numbers of cards by colour
+        dealt = []  # the seat's hometown totals and numbers of cards with each hand
         for hand, ways in hands:
-            totals, cards = [0, 0, 0, 0], [0, 0, 0, 0]
+            row, held = sums[seat][:], counts[:]
             for kind in hand:
-                totals[COLOUR_OF[kind]] += VALUE_OF[kind]
-                cards[COLOUR_OF[kind]] += 1
-            dealt.append((totals, cards, ways))
-        at, base = 1 + order.index(seat), sums[seat]
+                row[COLOUR_OF[kind]] += VALUE_OF[kind]
+                held[COLOUR_OF[kind]] += 1
+            dealt.append((row, held, ways))
+        at = 1 + order.index(seat)
         own: dict[int, list[int]] = {}  # the viewer's own figures, summed by denominator
         contests: dict[tuple[int, ...], int] = {}  # the capital and each seat's outcome: their weight
         for times, limits in by_limits:
             shown = ks.reveal_limits or limits
-            key = [capital] + [self._outcome(ks, p, sums[p], limits) for p in order]
+            known = self.outcome_ids.setdefault(tuple(limits), {})
+            key = [capital] + [self._outcome(ks, p, sums[p], limits, known) for p in order]
             if seat != viewer:
                 _add(own, times * over, self._own(ks, sums[viewer], counts, limits, shown, key[1 + self.viewer_at]))
-            for totals, cards, ways in dealt:
+            ways_to: dict[int, int] = {}  # each outcome of the seat dealt to: the ways to it
+            for row, held, ways in dealt:
                 self._tick()
-                row = [base[0] + totals[0], base[1] + totals[1], base[2] + totals[2], base[3] + totals[3]]
-                key[at] = self._outcome(ks, seat, row, limits)
+                outcome = self._outcome(ks, seat, row, limits, known)
+                ways_to[outcome] = ways_to.get(outcome, 0) + ways
                 if seat == viewer:
-                    held = [counts[0] + cards[0], counts[1] + cards[1], counts[2] + cards[2], counts[3] + cards[3]]
-                    _add(own, times * ways, self._own(ks, row, held, limits, shown, key[at]))
+                    _add(own, times * ways, self._own(ks, row, held, limits, shown, outcome))
+            for outcome, ways in ways_to.items():
+                key[at] = outcome
                 found = tuple(key)
                 contests[found] = contests.get(found, 0) + times * ways
         by_denominator: dict[int, list[int]] = {}  # the score change and being ahead, summed
@@ -349,13 +353,20 @@ class Search:
                 summed[1] += weight * ahead
         return _total(own, by_denominator, over)
 
-    def _outcome(self, ks: KState, p: int, row: list[int], limits: list[int]) -> int:
+    def _outcome(self, ks: KState, p: int, row: list[int], limits: list[int], known: dict[int, int]) -> int:
         """What seat ``p``, with hometown totals ``row`` and the capital's ``limits``, keeps
         after each of its gold choices (``_choices``; a seat not asked keeps what is not over),
-        as that list's place in ``self.outcomes``. Found by the seat's gold, totals and costs
-        of going over (all its choices read, the rule of thumb's too), and told apart by
-        content, so that totals that leave the seat the same are one outcome."""
+        as that list's place in ``self.outcomes``. ``known``, the outcomes found for these
+        limits, is keyed by the seat's gold and totals (all its choices read, the rule of
+        thumb's too) packed in one int, cheaper to hash than a tuple: there are 8 gold discs
+        and a colour's cards add up to 72 at most. Told apart by content, so that totals that
+        leave the seat the same (a colour over and lost, whatever card took it over) are one
+        outcome."""
         gold = ks.gold[p]
+        packed = (((gold * 128 + row[0]) * 128 + row[1]) * 128 + row[2]) * 128 + row[3]
+        found = known.get(packed)
+        if found is not None:
+            return found
         cost = [0, 0, 0, 0]
         asked = False  # as kernel.round_end asks
         for c in range(4):
@@ -364,10 +375,6 @@ class Search:
                 cost[c] = total - limit
                 if total - limit <= gold:
                     asked = True
-        key = (gold, row[0], row[1], row[2], row[3], cost[0], cost[1], cost[2], cost[3])
-        found = self.outcome_ids.get(key)
-        if found is not None:
-            return found
         kept = self._choices(ks, row, cost, gold) if asked else [_kept(row, cost, (), gold)]
         content = tuple(k for town, left in kept for k in (*town, left))
         found = self.outcome_contents.get(content)
@@ -375,7 +382,7 @@ class Search:
             found = len(self.outcomes)
             self.outcomes.append(kept)
             self.outcome_contents[content] = found
-        self.outcome_ids[key] = found
+        known[packed] = found
         return found
 
     def _choices(self, ks: KState, row: list[int], cost: list[int], gold: int) -> list[tuple[list[int], int]]:
@@ -627,6 +634,8 @@ def _counts(items: list[int]) -> dict[int, int]:
 def _multisets(counts: dict[int, int], size: int) -> list[tuple[list[int], int]]:
     """Every sorted hand of ``size`` cards from ``counts`` with its number of ways
     (the product of ``comb(copies, taken)``: a hypergeometric weight, over ``comb(total, size)``)."""
+    if size == 1:  # the usual deal (a Scholar's draw, the last card of a hand): each kind with its copies
+        return [([kind], copies) for kind, copies in counts.items()]
     kinds = list(counts)
     found: list[tuple[list[int], int]] = []
 
