@@ -19,9 +19,10 @@ MYPYFLAGS ?=
 PYTEST    ?= $(VPY) -m pytest
 PYTESTFLAGS ?=
 # The test files spread over workers, each file on one (its servers started once): one per
-# core, at least 2 (much of a browser test is waiting) and at most 4 (each worker's browser
-# tests start a server, its kernels and a Chromium). PARALLEL= runs them in one process.
-WORKERS   ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 2 ? 2 : n > 4 ? 4 : n )))
+# core and one more (much of a browser test is waiting on a server, a cull or a kernel), at
+# most 4 (each worker's browser tests start a server, its kernels and a Chromium).
+# PARALLEL= runs them in one process.
+WORKERS   ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n + 1 > 4 ? 4 : n + 1 )))
 PARALLEL  ?= --numprocesses=$(WORKERS) --dist=loadfile --no-loadscope-reorder
 TESTS     ?= tests
 NOTEBOOKS ?= $(wildcard $(ROOT)/notebooks/*.ipynb)
