@@ -204,6 +204,7 @@ STOPPED = N_("The comparison was stopped: it took longer than the time allowed."
 STOPPED_WITH_FIGURES = N_("The comparison was stopped: it took longer than the time allowed. The figures above "
                           "come from the games played so far, with their intervals.")
 
+
 class WhatIfApp(Page):
     """The explorer's parts; every handler is a plain method, so tests call them directly."""
 
@@ -211,8 +212,6 @@ class WhatIfApp(Page):
         super().__init__(lang)
         label = self.labels
         self.state: GameState = gallery.load(name)
-        self.ranking: Ranking | None = None
-        self.moves: list[MoveRisk] = []
         self._shown: tuple[int, int, Ranking, bool] | None = None  # the comparison on show: seat, seed, ranking, chart
         self._stopped: str | None = None  # why it stopped early (a msgid), if it did
         self.played = 0
@@ -344,13 +343,23 @@ class WhatIfApp(Page):
             self.seat.value = seat
         self._fill_fields()
         self.cancel_analysis()
-        self.ranking, self.moves, self._shown, self._stopped = None, [], None, None
+        self._shown, self._stopped = None, None
         self.analysis.value = ""
         self.chart.layout.display = "none"
         self._label_moves(keep=False)
         self.play_button.disabled = not self.move.options
         self.analyse_button.disabled = not (s.legal_actions() if to_move in seats else [])
         self.render()
+
+    @property
+    def ranking(self) -> Ranking | None:
+        """The comparison on show (its figures so far while it runs), if any."""
+        return self._shown[2] if self._shown is not None else None
+
+    @property
+    def moves(self) -> list[MoveRisk]:
+        """The moves of the comparison on show, best first (none if there is none)."""
+        return self._shown[2].moves if self._shown is not None else []
 
     def _viewer(self) -> int:
         """The seat the page is seen by: "You" on the table, in the log and in the moves."""
@@ -557,7 +566,6 @@ class WhatIfApp(Page):
         """The comparison's figures (and, once it is done, its chart) in the page's language."""
         t = self.t
         self._shown = (seat, seed, ranking, chart)
-        self.ranking, self.moves = ranking, ranking.moves
         if chart:
             self.chart.value = figure_png(forward_move_chart(ranking.moves, t))
             self.chart.layout.display = ""
