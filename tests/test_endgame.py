@@ -132,8 +132,8 @@ def test_a_round_end_is_settled_as_the_kernel_plays_it(model: str) -> None:
         for viewer in range(players):
             search = endgame.Search(root, viewer, model, 10**9, clock=lambda: 0.0)
             alive = (0, 1, 2)
-            settled_here = search._reveal(ks, [0] * players, alive)  # the deck is large: no round ends at once
-            assert settled_here == search._reveal_in_kernel(ks.copy(), [0] * players, alive)
+            settled_here = search._reveal(ks, [0] * (3 * players), alive)  # the deck is large: no round ends at once
+            assert settled_here == search._reveal_in_kernel(ks.copy(), [0] * (3 * players), alive)
             settled += 1
         gold_asked += any(ks.gold)
     assert settled > 1000 and gold_asked > 200

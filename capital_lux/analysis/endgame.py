@@ -42,7 +42,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from itertools import product
 from typing import TYPE_CHECKING, Callable, Final, Sequence
 
 from ..engine.cards import N_
@@ -55,7 +54,7 @@ from ..engine.kernel_state import gold_choices, insort, total
 from ..engine.state import PHASES, ROUNDS
 from ..players.policies import rule_index
 from ..players.rule_of_thumb import Table, rule_decision
-from .reveal import kernel_outcome
+from .reveal import FIGURES, kernel_outcome
 
 if TYPE_CHECKING:
     from ..engine.views import PlayerView
@@ -87,7 +86,9 @@ class Root:
 
     def __init__(self, v: PlayerView, assignments: Sequence[tuple[int, ...]]) -> None:
         ks = kernel.sampler(v)(random.Random(0), assignments[0])
-        self.undealt = [0 if q == v.viewer else len(ks.hands[q]) for q in range(v.players)]
+        # The seats' cards not dealt: in each hand; then going home at the round end
+        # (``_random_play``); then each seat's filter on one of those (``_rule_last_play``)
+        self.undealt = [0 if q == v.viewer else len(ks.hands[q]) for q in range(v.players)] + [0] * (2 * v.players)
         for q in range(v.players):
             if q != v.viewer:
                 ks.deck += ks.hands[q]
@@ -130,6 +131,8 @@ class Search:
         self.outcomes: list[list[tuple[list[int], int]]] = []
         self.capitals: dict[tuple[tuple[int, ...], ...], int] = {}  # the capital's cards, as one number
         self.contests: dict[tuple[int, ...], tuple[int, int, int]] = {}  # see ``_contest``
+        self.filters: list[tuple[int, ...]] = []  # see ``_rule_last_play``; told apart by content
+        self.filter_ids: dict[tuple[int, ...], int] = {}
         self.round = root.ks.round
         self.score = root.score
         self.values = root.assignments
@@ -169,23 +172,28 @@ class Search:
         self.table[key] = value
         return value
 
-    def _tick(self) -> None:
-        """One more position valued; every ``CHECK_EVERY``, a look at the clock and ``should_stop``."""
-        self.valued += 1
-        if self.valued % CHECK_EVERY == 0:
+    def _tick(self, count: int = 1) -> None:
+        """``count`` more positions valued; every ``CHECK_EVERY``, a look at the clock and ``should_stop``."""
+        before = self.valued
+        self.valued += count
+        if before // CHECK_EVERY != self.valued // CHECK_EVERY:
             if self.clock() > self.deadline:
                 raise TooBig
             if self.should_stop is not None and self.should_stop():
                 raise Cancelled
 
     def _expand(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
-        phase, cur = ks.phase, ks.current
-        if phase == ROUND_END:
-            for q in range(ks.players):
-                if undealt[q]:
-                    return self._deal(ks, undealt, alive, q)
+        phase, cur, n = ks.phase, ks.current, ks.players
+        if phase == ROUND_END:  # the fewest cards first: the last deal, reckoned at once, takes the most
+            going = [q for q in range(n) if undealt[n + q]]
+            if going:
+                return self._deal(ks, undealt, alive, min(going, key=lambda q: undealt[n + q]))
             return self._reveal(ks, undealt, alive)
         if phase == PLAY and undealt[cur]:
+            if not self.rule and len(ks.hands[cur]) + undealt[cur] <= 2:
+                return self._random_play(ks, undealt, alive)
+            if self.rule and undealt[cur] == 2 and not ks.hands[cur] and ks.last_turns is not None:
+                return self._rule_last_play(ks, undealt, alive)
             return self._deal(ks, undealt, alive, cur)
         if phase == AGENT_DRAW:
             return self._draw_modifier(ks, undealt, alive)
@@ -223,11 +231,14 @@ class Search:
     def _deal(self, ks: KState, undealt: list[int], alive: tuple[int, ...], seat: int) -> list[int]:
         """Seat ``seat``'s undealt cards, each multiset of kinds with its chance (into its
         hand, or straight home at the round end)."""
-        size = undealt[seat]
+        home, n = ks.phase == ROUND_END, ks.players
+        if home and undealt[2 * n + seat]:
+            return self._deal_filtered(ks, undealt, alive, seat)
+        at = n + seat if home else seat
+        size = undealt[at]
         branches: list[tuple[int, list[int]]] = []
-        home = ks.phase == ROUND_END
         hands = _multisets(_counts(ks.deck), size)
-        if home and sum(undealt) == size:  # the last cards dealt: only their totals matter from here
+        if home and sum(undealt[n:2 * n]) == size:  # the last cards dealt: only their totals matter from here
             if size > 1:  # (one card of each kind is one total)
                 hands = _by_totals(hands)
             if _settles(ks, len(ks.deck) - size):  # reckoned without a position per hand
@@ -238,9 +249,108 @@ class Search:
                 child.deck.remove(kind)
                 insort(child.home[seat][COLOUR_OF[kind]] if home else child.hands[seat],
                        VALUE_OF[kind] if home else kind)
-            left[seat] = 0
+            left[at] = 0
             branches.append((ways, self._value(child, left, alive)))
         return _mix(branches, math.comb(len(ks.deck), size))
+
+    def _deal_filtered(self, ks: KState, undealt: list[int], alive: tuple[int, ...], seat: int) -> list[int]:
+        """At the round end, seat ``seat``'s card kept from the rule of thumb's last play
+        (``_rule_last_play``): each kind with its copies times the filter's weight."""
+        n = ks.players
+        weights = self.filters[undealt[2 * n + seat] - 1]
+        hands = [([kind], copies * weights[kind]) for kind, copies in _counts(ks.deck).items() if weights[kind]]
+        if sum(undealt[n:2 * n]) == 1 and _settles(ks, len(ks.deck) - 1):  # the last card dealt
+            return self._settled(ks, self._limits(ks, alive), seat, hands, len(ks.deck))
+        branches: list[tuple[int, list[int]]] = []
+        for hand, ways in hands:
+            child, left = ks.copy(), undealt[:]
+            child.deck.remove(hand[0])
+            insort(child.home[seat][COLOUR_OF[hand[0]]], VALUE_OF[hand[0]])
+            left[n + seat] -= 1
+            left[2 * n + seat] = 0
+            branches.append((ways, self._value(child, left, alive)))
+        return _mix(branches, len(ks.deck))
+
+    def _rule_last_play(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
+        """The rule of thumb's last play of the round from a hand of two cards not dealt:
+        the card it plays is dealt, and the card it keeps, which no decision reads before it
+        goes home at the round end, stays in the pool with a filter (``_deal_filtered``):
+        for each kind, 2 (1 for a second card of the kind played) where the rule of thumb
+        holding both plays as this branch does, else 0. Each play is then one branch, not one
+        per hand: with the chance ``copies / pool`` of its card, the filter weighing the card
+        kept as the hands that lead to it would."""
+        cur, n = ks.current, ks.players
+        pool = _counts(ks.deck)
+        deck, modifiers = _deck_size(ks, undealt), len(ks.modifier_deck) - self.root.hidden
+        owned = _owned(ks, cur)
+        groups: dict[tuple[int, ...], list[int]] = {}  # the alive assignments by the values the seat sees
+        for a in alive:
+            groups.setdefault(tuple(self.values[a][k] for k in owned), []).append(a)
+        branches: list[tuple[int, list[int]]] = []
+        for seen, group in groups.items():
+            shown = ks.copy()
+            _show(shown, dict(zip(owned, seen)))
+            plays: dict[kernel.Decision, list[int]] = {}  # each play: its filter on the card kept
+            for hand, _ in _multisets(pool, 2):
+                shown.hands[cur] = hand
+                choices = kernel.options(shown)
+                decision = choices[rule_index(shown, choices, deck, modifiers)]
+                played: int = decision[0]  # a play: (kind, to_home)
+                kept = hand[1] if hand[0] == played else hand[0]
+                filtered = plays.get(decision)
+                if filtered is None:
+                    filtered = plays[decision] = [0] * len(COLOUR_OF)
+                filtered[kept] = 1 if kept == played else 2
+            for decision, filtered in plays.items():
+                played = decision[0]
+                child, left = ks.copy(), undealt[:]
+                child.deck.remove(played)
+                child.hands[cur] = [played]
+                left[cur] = 0
+                left[n + cur] += 1
+                left[2 * n + cur] = self._filter_id(tuple(filtered))
+                self._decide(child, left, decision)
+                branches.append((pool[played], self._value(child, left, tuple(group))))
+        return _mix(branches, len(ks.deck))
+
+    def _filter_id(self, weights: tuple[int, ...]) -> int:
+        """``weights``' place in ``self.filters``, plus one (0: no filter)."""
+        found = self.filter_ids.get(weights)
+        if found is None:
+            self.filters.append(weights)
+            found = self.filter_ids[weights] = len(self.filters)
+        return found
+
+    def _random_play(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
+        """The play of a seat moving at random with cards not dealt yet, two cards at most in
+        its hand: with two (or one), each card is played with the same chance, half the time
+        into the capital, half home (the seat's options are each kind of its hand, either
+        way). So a card not dealt is dealt only when it goes into the capital, where its kind
+        matters at once; played home, it stays in the pool and goes home at the round end,
+        as the cards left in the hand do: the play's subtrees are shared by every card it
+        could have been. Exact because the pool's cards are interchangeable: no decision
+        reads them until they are dealt."""
+        cur, n = ks.current, ks.players
+        hidden, pool = undealt[cur], len(ks.deck)
+        branches: list[tuple[int, list[int]]] = []  # out of 2 * cards * pool
+        for kind in ks.hands[cur]:  # a card the seat is known to hold (one at most)
+            for to_home in (False, True):
+                child, left = ks.copy(), undealt[:]
+                self._decide(child, left, (kind, to_home))
+                branches.append((pool, self._value(child, left, alive)))
+        child, left = ks.copy(), undealt[:]  # played home: it goes home with the round end
+        left[cur] -= 1
+        left[n + cur] += 1
+        _end_turn(child, left)
+        branches.append((hidden * pool, self._value(child, left, alive)))
+        for kind, copies in _counts(ks.deck).items():  # into the capital: its kind, with its chance
+            child, left = ks.copy(), undealt[:]
+            child.deck.remove(kind)
+            insort(child.hands[cur], kind)
+            left[cur] -= 1
+            self._decide(child, left, (kind, False))
+            branches.append((hidden * copies, self._value(child, left, alive)))
+        return _mix(branches, 2 * (len(ks.hands[cur]) + hidden) * pool)
 
     def _draw_modifier(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         """The Agent's modifier for the seat to move, which then places it: each value of the
@@ -319,6 +429,7 @@ class Search:
                 held[COLOUR_OF[kind]] += 1
             dealt.append((row, held, ways))
         at = 1 + order.index(seat)
+        mass = sum(ways for _, ways in hands)  # ``over`` but where a filter weighs the hands
         own: dict[int, list[int]] = {}  # the viewer's own figures, summed by denominator
         contests: dict[tuple[int, ...], int] = {}  # the capital and each seat's outcome: their weight
         for times, limits in by_limits:
@@ -326,10 +437,10 @@ class Search:
             known = self.outcome_ids.setdefault(tuple(limits), {})
             key = [capital] + [self._outcome(ks, p, sums[p], limits, known) for p in order]
             if seat != viewer:
-                _add(own, times * over, self._own(ks, sums[viewer], counts, limits, shown, key[1 + self.viewer_at]))
+                _add(own, times * mass, self._own(ks, sums[viewer], counts, limits, shown, key[1 + self.viewer_at]))
             ways_to: dict[int, int] = {}  # each outcome of the seat dealt to: the ways to it
+            self._tick(len(dealt))
             for row, held, ways in dealt:
-                self._tick()
                 outcome = self._outcome(ks, seat, row, limits, known)
                 ways_to[outcome] = ways_to.get(outcome, 0) + ways
                 if seat == viewer:
@@ -426,30 +537,48 @@ class Search:
         with the outcomes ``key[1:]`` (in turn order), and the viewer's score change and being
         ahead summed over them: the bonus cards, the scores."""
         viewer_at, bonus, capital = self.viewer_at, self.bonus, ks.capital
+        seats = [self.outcomes[k] for k in key[1:]]
+        n = len(seats)
+        picks = [0] * n  # each seat's gold choice: every combination in turn, as an odometer
+        towns: list[list[int]] = [choices[0][0] for choices in seats]
+        scores = [0] * n
         change = ahead = combinations = 0
-        for combo in product(*[self.outcomes[k] for k in key[1:]]):
+        while True:
             combinations += 1
-            scores = []
-            for i, (town, left) in enumerate(combo):
-                scores.append(town[0] + town[1] + town[2] + town[3] + left + bonus[i])
+            for i in range(n):
+                town, left = seats[i][picks[i]]
+                towns[i] = town
+                scores[i] = town[0] + town[1] + town[2] + town[3] + left + bonus[i]
             for c in range(4):  # bonus cards: the highest first, ties share out in turn order (R3, R5)
                 cards = capital[c]
                 if not cards:
                     continue
                 best = 0
-                for town, _ in combo:
-                    if town[c] > best:
-                        best = town[c]
+                for i in range(n):
+                    if towns[i][c] > best:
+                        best = towns[i][c]
                 if best <= 0:
                     continue
                 k = len(cards) - 1
-                for i in range(len(combo)):
-                    if combo[i][0][c] == best and k >= 0:
+                for i in range(n):
+                    if towns[i][c] == best and k >= 0:
                         scores[i] += cards[k]
                         k -= 1
-            mine = scores[viewer_at]
+            mine, most = scores[viewer_at], scores[0]
+            for i in range(1, n):
+                if scores[i] > most:
+                    most = scores[i]
             change += mine - self.score
-            ahead += int(mine >= max(scores))
+            ahead += int(mine >= most)
+            i = 0
+            while i < n:  # the next combination
+                picks[i] += 1
+                if picks[i] < len(seats[i]):
+                    break
+                picks[i] = 0
+                i += 1
+            if i == n:
+                break
         return combinations, change, ahead
 
     def _decide(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> None:
@@ -505,6 +634,8 @@ class Search:
 def _mix(branches: Sequence[tuple[int, list[int]]], over: int) -> list[int]:
     """The sum of the branches' values, each times its weight ``branches[k][0]``, divided by
     ``over``, in lowest terms."""
+    if not branches:  # a filter that no card left in the pool passes: no chance at all
+        return [1] + [0] * len(FIGURES)
     common = 1
     for _, value in branches:
         common = math.lcm(common, value[0])
@@ -590,6 +721,8 @@ def _end_turn(ks: KState, undealt: list[int]) -> None:
         for kind in ks.hands[q]:
             insort(ks.home[q][COLOUR_OF[kind]], VALUE_OF[kind])
         ks.hands[q] = []
+        undealt[n + q] += undealt[q]  # and the cards not dealt with them
+        undealt[q] = 0
 
 
 def _owned(ks: KState, seat: int) -> list[int]:
@@ -618,8 +751,8 @@ def _settles(ks: KState, deck: int) -> bool:
 
 def _deck_size(ks: KState, undealt: list[int]) -> int:
     size = len(ks.deck)
-    for cards in undealt:
-        size -= cards
+    for q in range(2 * ks.players):  # the cards not dealt, in hands and going home (not the filters)
+        size -= undealt[q]
     return size
 
 
