@@ -153,3 +153,84 @@ def test_the_benchmark_reports_shares_times_and_the_engine_check() -> None:
         assert 0 <= figures[f"{model}_exact_share"] <= 1
         assert figures[f"{model}_all_panel"]["median_ms"] <= figures[f"{model}_all_panel"]["most_ms"]
     assert figures["engine_walk_disagreements"] == 0
+
+
+def _search(v: PlayerView, model: str) -> endgame.Search:
+    root = endgame.Root(v, [values for values, _ in modifier_posterior(v, model).assignments])
+    return endgame.Search(root, v.viewer, model, 10**9, clock=lambda: 0.0)
+
+
+def test_the_rule_of_thumbs_last_play_from_two_unseen_cards_gives_the_engine_walks_fractions() -> None:
+    """A seat with two cards the viewer has not seen plays its last turn by the rule of thumb:
+    the search deals the card played and keeps the other in the pool under a filter. Every
+    figure, for every first move, equals the engine walk's, which deals both cards up front."""
+    positions = [v for v in last_turn_positions(12, seed=11)
+                 if sum(v.hand_sizes) - len(v.hand) == 2
+                 and any(q != v.viewer and v.hand_sizes[q] == 2 for q in v.last_turns or ())]
+    assert len(positions) >= 2
+    for v in positions[:2]:
+        prior = modifier_posterior(v, "rule")
+        search = _search(v, "rule")
+        for first in [None, *v.legal_actions]:
+            denominator, numerators = search.figures(None if first is None else kernel.from_action(first))
+            walked = forward.exact_by_engine(v, "rule", prior, first, 400_000)
+            assert walked is not None
+            assert [Fraction(n, denominator) for n in numerators] == forward.expected_figures(walked)
+        assert search.filters  # the filtered deal was taken, not the deal of both cards
+
+
+@pytest.mark.parametrize("model", endgame.MODELS)
+def test_two_seats_cards_going_home_at_once_are_settled_as_dealt_one_after_the_other(model: str) -> None:
+    """``_two_at_once`` (one seat's single card and another seat's cards, reckoned in one
+    pass with the ways corrected where both take the same kind) against dealing the first
+    seat's card kind by kind and settling the second after each (``_deal``), on random tables:
+    filters on either card or neither, the viewer receiving one, the other or neither."""
+    rng = random.Random(2611)
+    view = next(v for v in POSITIONS if v.players == 4)
+    compared = filtered = viewer_dealt = 0
+    for _ in range(60):
+        search = _search(view, model)
+        ks, n = search.root.ks.copy(), view.players
+        ks.phase = endgame.ROUND_END
+        ks.hands = [[] for _ in range(n)]
+        ks.deck = sorted(rng.sample(ks.deck, min(len(ks.deck), rng.randrange(8, 16))))
+        one, other = rng.sample(range(n), 2)
+        undealt = [0] * (3 * n)
+        undealt[n + one], undealt[n + other] = 1, rng.choice((1, 1, 2))
+        for seat in (one, other):
+            if undealt[n + seat] == 1 and rng.random() < 0.5:
+                undealt[2 * n + seat] = search._filter_id(tuple(rng.choice((0, 1, 2)) for _ in range(20)))
+                filtered += 1
+        alive = tuple(range(len(search.values)))
+        both = search._two_at_once(ks, undealt, alive, sorted((one, other)))
+        if both is None:
+            continue
+        first = one if undealt[n + one] < undealt[n + other] else min(one, other)
+        assert both == search._deal(ks, undealt, alive, first)
+        compared += 1
+        viewer_dealt += view.viewer in (one, other)
+    assert compared >= 40 and filtered >= 20 and viewer_dealt >= 10
+
+
+def test_the_search_leaves_the_garbage_collector_as_it_found_it() -> None:
+    """The search runs without cyclic collections (its tables hold no cycles) and turns them
+    back on after an exact answer, a budget spent and a cancellation; a caller that had them
+    off keeps them off."""
+    import gc
+
+    small = next(v for v in POSITIONS if v.players == 4)
+    big = example_view(players=4, seed=34, cards_left=3)
+    prior = modifier_posterior(small, "random")
+    assert forward._exact_figures(small, "random", prior, [None], 60_000) is not None
+    assert gc.isenabled()
+    assert forward._exact_figures(big, "random", modifier_posterior(big, "random"), [None], 1) is None
+    assert gc.isenabled()
+    with pytest.raises(Cancelled):
+        forward._exact_figures(big, "random", modifier_posterior(big, "random"), [None], 60_000, should_stop=lambda: True)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        forward._exact_figures(small, "random", prior, [None], 60_000)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

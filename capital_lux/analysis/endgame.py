@@ -186,9 +186,13 @@ class Search:
         phase, cur, n = ks.phase, ks.current, ks.players
         if phase == ROUND_END:  # the fewest cards first: the last deal, reckoned at once, takes the most
             going = [q for q in range(n) if undealt[n + q]]
-            if going:
-                return self._deal(ks, undealt, alive, min(going, key=lambda q: undealt[n + q]))
-            return self._reveal(ks, undealt, alive)
+            if not going:
+                return self._reveal(ks, undealt, alive)
+            if len(going) == 2:
+                both = self._two_at_once(ks, undealt, alive, going)
+                if both is not None:
+                    return both
+            return self._deal(ks, undealt, alive, min(going, key=lambda q: undealt[n + q]))
         if phase == PLAY and undealt[cur]:
             if not self.rule and len(ks.hands[cur]) + undealt[cur] <= 2:
                 return self._random_play(ks, undealt, alive)
@@ -252,6 +256,31 @@ class Search:
             left[at] = 0
             branches.append((ways, self._value(child, left, alive)))
         return _mix(branches, math.comb(len(ks.deck), size))
+
+    def _two_at_once(self, ks: KState, undealt: list[int], alive: tuple[int, ...], going: list[int]) -> list[int] | None:
+        """The last cards of two seats going home at the round end, reckoned in one pass
+        (``_settled``'s ``first``) where one seat has a single card, or None where not (the
+        other seat's cards filtered but more than one, or a round end that does not settle)."""
+        n = ks.players
+        one, other = sorted(going, key=lambda q: undealt[n + q])
+        size = undealt[n + other]
+        if undealt[n + one] != 1 or (undealt[2 * n + other] and size != 1) or not _settles(ks, len(ks.deck) - 1 - size):
+            return None
+        pool = _counts(ks.deck)
+        kinds = [(kind, copies, self._weight(undealt, n, one, kind)) for kind, copies in pool.items()]
+        kinds = [(kind, copies, weight) for kind, copies, weight in kinds if weight]
+        if undealt[2 * n + other]:
+            hands = [([kind], copies * self._weight(undealt, n, other, kind)) for kind, copies in pool.items()]
+            hands = [(hand, ways) for hand, ways in hands if ways]
+        else:
+            hands = _multisets(pool, size)
+        deck = len(ks.deck)
+        return self._settled(ks, self._limits(ks, alive), other, hands, deck * math.comb(deck - 1, size), (one, kinds))
+
+    def _weight(self, undealt: list[int], n: int, seat: int, kind: int) -> int:
+        """The weight of ``kind`` for seat ``seat``'s card going home: its filter's, or 1 without one."""
+        found = undealt[2 * n + seat]
+        return 1 if not found else self.filters[found - 1][kind]
 
     def _deal_filtered(self, ks: KState, undealt: list[int], alive: tuple[int, ...], seat: int) -> list[int]:
         """At the round end, seat ``seat``'s card kept from the rule of thumb's last play
@@ -405,12 +434,19 @@ class Search:
         return [(times, list(limits)) for limits, times in counted.items()]
 
     def _settled(self, ks: KState, by_limits: list[tuple[int, list[int]]], seat: int,
-                 hands: list[tuple[list[int], int]], over: int) -> list[int]:
+                 hands: list[tuple[list[int], int]], over: int,
+                 first: tuple[int, list[tuple[int, int, int]]] | None = None) -> list[int]:
         """A round end with every card dealt but ``hands`` (each with its number of ways out of
         ``over``), one of which goes into seat ``seat``'s hometown, for each alive assignment of
         the hidden modifiers (``by_limits``: the limits they give, each with how many give it),
         reckoned as ``kernel.round_end`` and ``kernel.finish_round`` would and read as
         ``kernel_outcome`` reads it, ``ks`` unchanged.
+
+        ``first``, if given, is another seat's one card going home too: the seat and each kind
+        it may be, with its copies and its filter's weight (``_deal_filtered``; 1 without one).
+        ``hands`` are then counted from the whole pool, and where a hand takes a copy of the
+        kind the other seat got, its ways are corrected (``comb(c, t) - comb(c - 1, t)`` is
+        ``comb(c, t) * t / c``): the two deals in one pass, not one pass per kind.
 
         Why it is cheap: a round end is read through what each seat keeps after its gold
         choices (``_outcome``), the viewer's own figures (``_own``) and the seats' contest for
@@ -429,26 +465,84 @@ class Search:
                 held[COLOUR_OF[kind]] += 1
             dealt.append((row, held, ways))
         at = 1 + order.index(seat)
-        mass = sum(ways for _, ways in hands)  # ``over`` but where a filter weighs the hands
+        # the ways of each hand, each of the other seat's kinds (``first``) and of all, in one pass
+        other, kinds = first if first is not None else (-1, [])
+        taking = [0] * len(hands)  # each hand: the ways it takes away from the other seat's kinds
+        taken = {kind: 0 for kind, _, _ in kinds}  # each kind: the ways the hands take from it
+        weight_of = {kind: weight for kind, _, weight in kinds}
+        for h, (hand, ways) in enumerate(hands):
+            previous = -1
+            for kind in hand:
+                if kind != previous and kind in weight_of:
+                    t = hand.count(kind)
+                    taking[h] += weight_of[kind] * t
+                    taken[kind] += ways * t
+                previous = kind
+        dealt_ways = sum(ways for _, ways in hands)
+        if first is None:
+            mass = dealt_ways  # ``over`` but where a filter weighs the hands
+            marginal = [ways for _, ways in hands]
+        else:
+            kind_ways = sum(copies * weight for _, copies, weight in kinds)
+            mass = kind_ways * dealt_ways - sum(ways * taking[h] for h, (_, ways) in enumerate(hands))
+            marginal = [ways * (kind_ways - taking[h]) for h, (_, ways) in enumerate(hands)]
         own: dict[int, list[int]] = {}  # the viewer's own figures, summed by denominator
         contests: dict[tuple[int, ...], int] = {}  # the capital and each seat's outcome: their weight
         for times, limits in by_limits:
             shown = ks.reveal_limits or limits
-            known = self.outcome_ids.setdefault(tuple(limits), {})
+            limits_key = tuple(limits)
+            known = self.outcome_ids.get(limits_key)
+            if known is None:
+                known = self.outcome_ids[limits_key] = {}
             key = [capital] + [self._outcome(ks, p, sums[p], limits, known) for p in order]
-            if seat != viewer:
+            if seat != viewer and other != viewer:
                 _add(own, times * mass, self._own(ks, sums[viewer], counts, limits, shown, key[1 + self.viewer_at]))
+            self._tick(len(dealt) + len(kinds))
             ways_to: dict[int, int] = {}  # each outcome of the seat dealt to: the ways to it
-            self._tick(len(dealt))
-            for row, held, ways in dealt:
+            outcomes = []
+            for h, (row, held, ways) in enumerate(dealt):
                 outcome = self._outcome(ks, seat, row, limits, known)
+                outcomes.append(outcome)
                 ways_to[outcome] = ways_to.get(outcome, 0) + ways
                 if seat == viewer:
-                    _add(own, times * ways, self._own(ks, row, held, limits, shown, outcome))
-            for outcome, ways in ways_to.items():
-                key[at] = outcome
-                found = tuple(key)
-                contests[found] = contests.get(found, 0) + times * ways
+                    _add(own, times * marginal[h], self._own(ks, row, held, limits, shown, outcome))
+            if first is None:
+                for outcome, ways in ways_to.items():
+                    key[at] = outcome
+                    found = tuple(key)
+                    contests[found] = contests.get(found, 0) + times * ways
+                continue
+            other_at = 1 + order.index(other)
+            outcome_of: dict[int, int] = {}  # the other seat's kinds: their outcomes
+            kinds_to: dict[int, int] = {}  # and the ways to each
+            for kind, copies, weight in kinds:
+                row = sums[other][:]
+                row[COLOUR_OF[kind]] += VALUE_OF[kind]
+                outcome = self._outcome(ks, other, row, limits, known)
+                outcome_of[kind] = outcome
+                kinds_to[outcome] = kinds_to.get(outcome, 0) + copies * weight
+                if other == viewer:
+                    held = counts[:]
+                    held[COLOUR_OF[kind]] += 1
+                    _add(own, times * weight * (copies * dealt_ways - taken[kind]),
+                         self._own(ks, row, held, limits, shown, outcome))
+            corrected: dict[tuple[int, int], int] = {}  # both outcomes: the ways a hand took from the kind
+            for h, (hand, ways) in enumerate(hands):
+                if taking[h]:
+                    previous = -1
+                    for kind in hand:
+                        if kind != previous and kind in weight_of:
+                            pair = (outcome_of[kind], outcomes[h])
+                            corrected[pair] = corrected.get(pair, 0) + weight_of[kind] * ways * hand.count(kind)
+                        previous = kind
+            for kind_outcome, kind_ways in kinds_to.items():
+                key[other_at] = kind_outcome
+                for outcome, ways in ways_to.items():
+                    both = kind_ways * ways - corrected.get((kind_outcome, outcome), 0)
+                    if both:
+                        key[at] = outcome
+                        found = tuple(key)
+                        contests[found] = contests.get(found, 0) + times * both
         by_denominator: dict[int, list[int]] = {}  # the score change and being ahead, summed
         for found, weight in contests.items():
             reckoned = self.contests.get(found)
