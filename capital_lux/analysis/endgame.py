@@ -135,7 +135,8 @@ class Search:
         self.filter_ids: dict[tuple[int, ...], int] = {}
         self.round = root.ks.round
         self.score = root.score
-        self.values = root.assignments
+        self.values = list(root.assignments)  # and assignments made longer by the Agents' draws
+        self.value_ids: dict[tuple[int, ...], int] = {}  # the longer ones: their places in ``values``
         n, start = root.ks.players, max(root.ks.starting, 0)  # neither changes before the reveal
         self.order = [(start + i) % n for i in range(n)]  # turn order from the starting player
         self.viewer_at = self.order.index(viewer)
@@ -146,7 +147,7 @@ class Search:
         """The expectation of every figure at the reveal, as a denominator and numerators,
         the seat to move making ``first`` if given (else deciding by the model)."""
         ks, undealt = self.root.ks.copy(), self.root.undealt[:]
-        alive = tuple(range(len(self.values)))
+        alive = tuple(range(len(self.root.assignments)))  # not those the draws made longer
         if first is not None:
             if first not in kernel.options(ks):
                 raise UsageError(f"{first!r} is not a decision of the seat to move")
@@ -382,19 +383,31 @@ class Search:
         return _mix(branches, 2 * (len(ks.hands[cur]) + hidden) * pool)
 
     def _draw_modifier(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
-        """The Agent's modifier for the seat to move, which then places it: each value of the
-        pool, for the assignments that left it in the deck."""
+        """The Agent's modifier for the seat to move, which then places it. Its value is one
+        more hidden value, a place added to every alive assignment (each value the assignment
+        leaves in the deck, equally likely), not a branch: no decision reads it but the seat's
+        own, which sees it as it sees its other modifiers (``_owned``), and the reveal. The
+        modifier deck keeps only its size right from here (its values are the assignments')."""
         size = len(ks.modifier_deck) - self.root.hidden  # the deck: the pool less the values assigned
-        branches: list[tuple[int, list[int]]] = []
-        for value in sorted(set(ks.modifier_deck)):
-            drawn = tuple(a for a in alive if value not in self.values[a])
-            if not drawn:
-                continue
-            child = ks.copy()
-            child.modifier_deck.remove(value)
-            child.pending, child.phase = value, AGENT
-            branches.append((1, self._value(child, undealt[:], drawn)))
-        return _mix(branches, size)
+        place, pool = len(self.values[alive[0]]), self.root.ks.modifier_deck
+        drawn = []
+        for a in alive:
+            values = self.values[a]
+            for value in pool:
+                if value not in values:
+                    drawn.append(self._assignment(values + (value,)))
+        child = ks.copy()
+        child.modifier_deck.pop()
+        child.pending, child.phase = HIDDEN - place, AGENT
+        return _mix([(1, self._value(child, undealt[:], tuple(drawn)))], size)
+
+    def _assignment(self, values: tuple[int, ...]) -> int:
+        """The place in ``self.values`` of an assignment made longer by a draw."""
+        found = self.value_ids.get(values)
+        if found is None:
+            found = self.value_ids[values] = len(self.values)
+            self.values.append(values)
+        return found
 
     def _reveal(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         """The round end, for each alive assignment: the reveal shows every modifier."""
