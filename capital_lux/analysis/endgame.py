@@ -13,13 +13,19 @@ walks much less of it:
   when it goes home; a Scholar's draw (ruling R10: only from a deck with cards) joins its
   seat's undealt cards. Until then the cards stay in the pool, which is exact because no
   decision so far hung on which cards they are: a seat decides only once its own hand is
-  dealt. The deck's size is the pool less the undealt cards.
+  dealt. The deck's size is the pool less the undealt cards. Less still is dealt where
+  the models allow it: a seat moving at random with two cards at most deals only a card
+  it plays into the capital (a card played home goes home with the round end unseen,
+  ``_random_play``); the rule of thumb's last play from two unseen cards deals the card
+  played and keeps the other in the pool under a filter of the cards it could be
+  (``_rule_last_play``); and two seats' last cards going home are reckoned in one pass
+  (``_settled``'s ``first``).
 * **Face-down modifiers are valued when they matter.** Each hidden modifier is a
   placeholder, and every position carries the modifier values still possible
-  (``alive``: indices into the prior's equally likely assignments). They are split only
-  where the play depends on them: an Agent's draw (the values not assigned are the
-  modifier deck), a rule-of-thumb decision by the seat that owns one (it sees its own),
-  and the reveal.
+  (``alive``: indices into equally likely assignments of values to the placeholders).
+  They are split only where the play depends on them: a rule-of-thumb decision by the
+  seat that owns one (it sees its own), and the reveal. An Agent's draw is one more
+  placeholder, its value one more place in each assignment (``_draw_modifier``).
 * **Cards of a kind are one branch**, weighted by the copies left.
 * **A position met twice is valued once**: a table keyed on what still matters for the
   reveal (hometowns as each colour's total and card count; at the round end, the deck's
@@ -481,21 +487,23 @@ class Search:
         # the ways of each hand, each of the other seat's kinds (``first``) and of all, in one pass
         other, kinds = first if first is not None else (-1, [])
         taking = [0] * len(hands)  # each hand: the ways it takes away from the other seat's kinds
-        taken = {kind: 0 for kind, _, _ in kinds}  # each kind: the ways the hands take from it
-        weight_of = {kind: weight for kind, _, weight in kinds}
-        for h, (hand, ways) in enumerate(hands):
-            previous = -1
-            for kind in hand:
-                if kind != previous and kind in weight_of:
-                    t = hand.count(kind)
-                    taking[h] += weight_of[kind] * t
-                    taken[kind] += ways * t
-                previous = kind
+        taken: dict[int, int] = {}  # each kind: the ways the hands take from it
+        weight_of: dict[int, int] = {}
         dealt_ways = sum(ways for _, ways in hands)
         if first is None:
             mass = dealt_ways  # ``over`` but where a filter weighs the hands
             marginal = [ways for _, ways in hands]
         else:
+            for kind, _, weight in kinds:
+                taken[kind], weight_of[kind] = 0, weight
+            for h, (hand, ways) in enumerate(hands):
+                previous = -1
+                for kind in hand:
+                    if kind != previous and kind in weight_of:
+                        t = hand.count(kind)
+                        taking[h] += weight_of[kind] * t
+                        taken[kind] += ways * t
+                    previous = kind
             kind_ways = sum(copies * weight for _, copies, weight in kinds)
             mass = kind_ways * dealt_ways - sum(ways * taking[h] for h, (_, ways) in enumerate(hands))
             marginal = [ways * (kind_ways - taking[h]) for h, (_, ways) in enumerate(hands)]
