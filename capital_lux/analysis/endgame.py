@@ -205,6 +205,8 @@ class Search:
                 return self._random_play(ks, undealt, alive)
             if self.rule and undealt[cur] == 2 and not ks.hands[cur] and ks.last_turns is not None:
                 return self._rule_last_play(ks, undealt, alive)
+            if self.rule and undealt[cur] == 1 and not ks.hands[cur] and _last_decision(ks, undealt):
+                return self._rule_last_card(ks, undealt, alive)
             return self._deal(ks, undealt, alive, cur)
         if phase == AGENT_DRAW:
             return self._draw_modifier(ks, undealt, alive)
@@ -218,18 +220,24 @@ class Search:
                 self._decide(child, left, choice)
                 branches.append((1, self._value(child, left, alive)))
             return _mix(branches, len(branches))
-        owned = _owned(ks, cur)
-        if not owned:  # the seat sees every value it decides by
+        if not _owned(ks, cur):  # the seat sees every value it decides by
             return self._rule_child(ks, undealt, alive, ks)
-        groups: dict[tuple[int, ...], list[int]] = {}  # the alive assignments by the values the seat sees
+        branches = [(1, self._rule_child(ks, undealt, group, shown)) for shown, group in self._as_seen(ks, alive)]
+        return _mix(branches, 1)
+
+    def _as_seen(self, ks: KState, alive: tuple[int, ...]) -> list[tuple[KState, tuple[int, ...]]]:
+        """The alive assignments grouped by the values of the hidden modifiers the seat to move
+        owns (it sees them), each group with a copy of ``ks`` showing them."""
+        owned = _owned(ks, ks.current)
+        groups: dict[tuple[int, ...], list[int]] = {}
         for a in alive:
             groups.setdefault(tuple(self.values[a][k] for k in owned), []).append(a)
-        branches = []
+        found = []
         for seen, group in groups.items():
             shown = ks.copy()
             _show(shown, dict(zip(owned, seen)))
-            branches.append((1, self._rule_child(ks, undealt, tuple(group), shown)))
-        return _mix(branches, 1)
+            found.append((shown, tuple(group)))
+        return found
 
     def _rule_child(self, ks: KState, undealt: list[int], alive: tuple[int, ...], shown: KState) -> list[int]:
         """The rule of thumb's decision, taken on ``shown`` (``ks`` with the seat's own values)."""
@@ -318,14 +326,8 @@ class Search:
         cur, n = ks.current, ks.players
         pool = _counts(ks.deck)
         deck, modifiers = _deck_size(ks, undealt), len(ks.modifier_deck) - self.root.hidden
-        owned = _owned(ks, cur)
-        groups: dict[tuple[int, ...], list[int]] = {}  # the alive assignments by the values the seat sees
-        for a in alive:
-            groups.setdefault(tuple(self.values[a][k] for k in owned), []).append(a)
         branches: list[tuple[int, list[int]]] = []
-        for seen, group in groups.items():
-            shown = ks.copy()
-            _show(shown, dict(zip(owned, seen)))
+        for shown, group in self._as_seen(ks, alive):
             plays: dict[kernel.Decision, list[int]] = {}  # each play: its filter on the card kept
             for hand, _ in _multisets(pool, 2):
                 shown.hands[cur] = hand
@@ -346,7 +348,40 @@ class Search:
                 left[n + cur] += 1
                 left[2 * n + cur] = self._filter_id(tuple(filtered))
                 self._decide(child, left, decision)
-                branches.append((pool[played], self._value(child, left, tuple(group))))
+                branches.append((pool[played], self._value(child, left, group)))
+        return _mix(branches, len(ks.deck))
+
+    def _rule_last_card(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
+        """The round's last play, the rule of thumb's, from one card not dealt: each card it
+        would play into the capital is dealt, a branch each; those it would play home go home
+        unseen, one branch with a filter of them (``_deal_filtered``), as no decision reads
+        them before the reveal."""
+        cur, n = ks.current, ks.players
+        pool = _counts(ks.deck)
+        deck, modifiers = _deck_size(ks, undealt), len(ks.modifier_deck) - self.root.hidden
+        branches: list[tuple[int, list[int]]] = []
+        for shown, group in self._as_seen(ks, alive):
+            home = [0] * len(COLOUR_OF)  # the filter: the cards it plays home
+            for kind, copies in pool.items():
+                shown.hands[cur] = [kind]
+                choices = kernel.options(shown)
+                decision = choices[rule_index(shown, choices, deck, modifiers)]
+                if decision[1]:  # a play: (kind, to_home)
+                    home[kind] = 1
+                    continue
+                child, left = ks.copy(), undealt[:]
+                child.deck.remove(kind)
+                child.hands[cur] = [kind]
+                left[cur] = 0
+                self._decide(child, left, decision)
+                branches.append((copies, self._value(child, left, group)))
+            if any(home):
+                child, left = ks.copy(), undealt[:]
+                left[cur] = 0
+                left[n + cur] += 1
+                left[2 * n + cur] = self._filter_id(tuple(home))
+                _end_turn(child, left)
+                branches.append((len(ks.deck), self._value(child, left, group)))
         return _mix(branches, len(ks.deck))
 
     def _filter_id(self, weights: tuple[int, ...]) -> int:
@@ -547,19 +582,20 @@ class Search:
                     held[COLOUR_OF[kind]] += 1
                     _add(own, times * weight * (copies * dealt_ways - taken[kind]),
                          self._own(ks, row, held, limits, shown, outcome))
-            corrected: dict[tuple[int, int], int] = {}  # both outcomes: the ways a hand took from the kind
+            corrected: dict[int, dict[int, int]] = {}  # by both outcomes: the ways a hand took from the kind
             for h, (hand, ways) in enumerate(hands):
                 if taking[h]:
                     previous = -1
                     for kind in hand:
                         if kind != previous and kind in weight_of:
-                            pair = (outcome_of[kind], outcomes[h])
-                            corrected[pair] = corrected.get(pair, 0) + weight_of[kind] * ways * hand.count(kind)
+                            by_hand = corrected.setdefault(outcome_of[kind], {})
+                            by_hand[outcomes[h]] = by_hand.get(outcomes[h], 0) + weight_of[kind] * ways * hand.count(kind)
                         previous = kind
             for kind_outcome, kind_ways in kinds_to.items():
                 key[other_at] = kind_outcome
+                taken_here = corrected.get(kind_outcome, {})
                 for outcome, ways in ways_to.items():
-                    both = kind_ways * ways - corrected.get((kind_outcome, outcome), 0)
+                    both = kind_ways * ways - taken_here.get(outcome, 0)
                     if both:
                         key[at] = outcome
                         found = tuple(key)
@@ -838,6 +874,17 @@ def _end_turn(ks: KState, undealt: list[int]) -> None:
         ks.hands[q] = []
         undealt[n + q] += undealt[q]  # and the cards not dealt with them
         undealt[q] = 0
+
+
+def _last_decision(ks: KState, undealt: list[int]) -> bool:
+    """Whether the seat to move plays the round's last turn (ruling R9: no seat after it
+    in the last turns holds a card)."""
+    if ks.last_turns is None:
+        return False
+    for q in ks.last_turns:
+        if ks.hands[q] or undealt[q]:
+            return False
+    return True
 
 
 def _owned(ks: KState, seat: int) -> list[int]:
