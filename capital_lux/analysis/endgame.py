@@ -519,6 +519,7 @@ class Search:
                 held[COLOUR_OF[kind]] += 1
             dealt.append((row, held, ways))
         at = 1 + order.index(seat)
+        plain = first is None and len(hands) == 1 and not hands[0][0] and hands[0][1] == over
         # the ways of each hand, each of the other seat's kinds (``first``) and of all, in one pass
         other, kinds = first if first is not None else (-1, [])
         taking = [0] * len(hands)  # each hand: the ways it takes away from the other seat's kinds
@@ -551,6 +552,11 @@ class Search:
             if known is None:
                 known = self.outcome_ids[limits_key] = {}
             key = [capital] + [self._outcome(ks, p, sums[p], limits, known) for p in order]
+            if plain:  # nothing dealt (most round ends): every seat's outcome is in the key
+                _add(own, times, self._own(ks, sums[viewer], counts, limits, shown, key[1 + self.viewer_at]))
+                found = tuple(key)
+                contests[found] = contests.get(found, 0) + times
+                continue
             if seat != viewer and other != viewer:
                 _add(own, times * mass, self._own(ks, sums[viewer], counts, limits, shown, key[1 + self.viewer_at]))
             self._tick(len(dealt) + len(kinds))
