@@ -510,7 +510,8 @@ class Search:
         viewer, order = self.viewer, self.order
         sums = kernel.home_totals(ks.home)
         counts = [len(cards) for cards in ks.home[viewer]]
-        capital = self.capitals.setdefault(tuple(tuple(cards) for cards in ks.capital), len(self.capitals))
+        # the capital as the contest reads it: a colour's highest cards, one for each seat at most
+        capital = self.capitals.setdefault(tuple(tuple(cards[-ks.players:]) for cards in ks.capital), len(self.capitals))
         dealt = []  # the seat's hometown totals and numbers of cards with each hand
         for hand, ways in hands:
             row, held = sums[seat][:], counts[:]
@@ -692,7 +693,9 @@ class Search:
     def _contest(self, ks: KState, key: tuple[int, ...]) -> tuple[int, int, int]:
         """The number of combinations of the seats' gold choices (one each but for random gold)
         with the outcomes ``key[1:]`` (in turn order), and the viewer's score change and being
-        ahead summed over them: the bonus cards, the scores."""
+        ahead summed over them: the bonus cards, the scores. It reads no more of the capital
+        than ``key[0]`` names: each colour's highest cards, one for each seat at most (the
+        tied leaders take one each, R3)."""
         viewer_at, bonus, capital = self.viewer_at, self.bonus, ks.capital
         seats = [self.outcomes[k] for k in key[1:]]
         n = len(seats)
