@@ -241,11 +241,15 @@ class Search:
 
     def _rule_child(self, ks: KState, undealt: list[int], alive: tuple[int, ...], shown: KState) -> list[int]:
         """The rule of thumb's decision, taken on ``shown`` (``ks`` with the seat's own values)."""
-        choices = kernel.options(shown)
         child, left = ks.copy(), undealt[:]
-        modifiers = len(ks.modifier_deck) - self.root.hidden
-        self._decide(child, left, choices[rule_index(shown, choices, _deck_size(ks, undealt), modifiers)])
+        self._decide(child, left, self._rule_decision(shown, _deck_size(ks, undealt)))
         return self._value(child, left, alive)
+
+    def _rule_decision(self, shown: KState, deck: int) -> kernel.Decision:
+        """The rule of thumb's decision for the seat to move in ``shown``, the deck holding
+        ``deck`` cards (the pool less the cards not dealt)."""
+        choices = kernel.options(shown)
+        return choices[rule_index(shown, choices, deck, len(shown.modifier_deck) - self.root.hidden)]
 
     def _deal(self, ks: KState, undealt: list[int], alive: tuple[int, ...], seat: int) -> list[int]:
         """Seat ``seat``'s undealt cards, each multiset of kinds with its chance (into its
@@ -281,28 +285,27 @@ class Search:
         size = undealt[n + other]
         if undealt[n + one] != 1 or (undealt[2 * n + other] and size != 1) or not _settles(ks, len(ks.deck) - 1 - size):
             return None
-        pool = _counts(ks.deck)
-        kinds = [(kind, copies, self._weight(undealt, n, one, kind)) for kind, copies in pool.items()]
-        kinds = [(kind, copies, weight) for kind, copies, weight in kinds if weight]
+        kinds = self._card_home(ks, undealt, one)
         if undealt[2 * n + other]:
-            hands = [([kind], copies * self._weight(undealt, n, other, kind)) for kind, copies in pool.items()]
-            hands = [(hand, ways) for hand, ways in hands if ways]
+            hands = [([kind], copies * weight) for kind, copies, weight in self._card_home(ks, undealt, other)]
         else:
-            hands = _multisets(pool, size)
+            hands = _multisets(_counts(ks.deck), size)
         deck = len(ks.deck)
         return self._settled(ks, self._limits(ks, alive), other, hands, deck * math.comb(deck - 1, size), (one, kinds))
 
-    def _weight(self, undealt: list[int], n: int, seat: int, kind: int) -> int:
-        """The weight of ``kind`` for seat ``seat``'s card going home: its filter's, or 1 without one."""
-        found = undealt[2 * n + seat]
-        return 1 if not found else self.filters[found - 1][kind]
+    def _card_home(self, ks: KState, undealt: list[int], seat: int) -> list[tuple[int, int, int]]:
+        """Each kind seat ``seat``'s one card going home may be, with its copies in the pool and
+        its filter's weight (1 without a filter), the kinds the filter rules out left out."""
+        found = undealt[2 * ks.players + seat]
+        weights = self.filters[found - 1] if found else None
+        return [(kind, copies, 1 if weights is None else weights[kind]) for kind, copies in _counts(ks.deck).items()
+                if weights is None or weights[kind]]
 
     def _deal_filtered(self, ks: KState, undealt: list[int], alive: tuple[int, ...], seat: int) -> list[int]:
         """At the round end, seat ``seat``'s card kept from the rule of thumb's last play
         (``_rule_last_play``): each kind with its copies times the filter's weight."""
         n = ks.players
-        weights = self.filters[undealt[2 * n + seat] - 1]
-        hands = [([kind], copies * weights[kind]) for kind, copies in _counts(ks.deck).items() if weights[kind]]
+        hands = [([kind], copies * weight) for kind, copies, weight in self._card_home(ks, undealt, seat)]
         if sum(undealt[n:2 * n]) == 1 and _settles(ks, len(ks.deck) - 1):  # the last card dealt
             return self._settled(ks, self._limits(ks, alive), seat, hands, len(ks.deck))
         branches: list[tuple[int, list[int]]] = []
@@ -325,14 +328,13 @@ class Search:
         kept as the hands that lead to it would."""
         cur, n = ks.current, ks.players
         pool = _counts(ks.deck)
-        deck, modifiers = _deck_size(ks, undealt), len(ks.modifier_deck) - self.root.hidden
+        deck = _deck_size(ks, undealt)
         branches: list[tuple[int, list[int]]] = []
         for shown, group in self._as_seen(ks, alive):
             plays: dict[kernel.Decision, list[int]] = {}  # each play: its filter on the card kept
             for hand, _ in _multisets(pool, 2):
                 shown.hands[cur] = hand
-                choices = kernel.options(shown)
-                decision = choices[rule_index(shown, choices, deck, modifiers)]
+                decision = self._rule_decision(shown, deck)
                 played: int = decision[0]  # a play: (kind, to_home)
                 kept = hand[1] if hand[0] == played else hand[0]
                 filtered = plays.get(decision)
@@ -358,14 +360,13 @@ class Search:
         them before the reveal."""
         cur, n = ks.current, ks.players
         pool = _counts(ks.deck)
-        deck, modifiers = _deck_size(ks, undealt), len(ks.modifier_deck) - self.root.hidden
+        deck = _deck_size(ks, undealt)
         branches: list[tuple[int, list[int]]] = []
         for shown, group in self._as_seen(ks, alive):
             home = [0] * len(COLOUR_OF)  # the filter: the cards it plays home
             for kind, copies in pool.items():
                 shown.hands[cur] = [kind]
-                choices = kernel.options(shown)
-                decision = choices[rule_index(shown, choices, deck, modifiers)]
+                decision = self._rule_decision(shown, deck)
                 if decision[1]:  # a play: (kind, to_home)
                     home[kind] = 1
                     continue
