@@ -547,9 +547,9 @@ class Search:
             marginal = [ways * (kind_ways - taking[h]) for h, (_, ways) in enumerate(hands)]
         own: dict[int, list[int]] = {}  # the viewer's own figures, summed by denominator
         contests: dict[tuple[int, ...], int] = {}  # the capital and each seat's outcome: their weight
-        for times, limits in by_limits:
+        for limits_key, times in _merged(by_limits, self._reach(ks, sums, seat, dealt, first)).items():
+            limits = list(limits_key)
             shown = ks.reveal_limits or limits
-            limits_key = tuple(limits)
             known = self.outcome_ids.get(limits_key)
             if known is None:
                 known = self.outcome_ids[limits_key] = {}
@@ -622,6 +622,33 @@ class Search:
                 summed[0] += weight * change
                 summed[1] += weight * ahead
         return _total(own, by_denominator, over)
+
+    def _reach(self, ks: KState, sums: list[list[int]], seat: int, dealt: list[tuple[list[int], list[int], int]],
+               first: tuple[int, list[tuple[int, int, int]]] | None) -> list[int]:
+        """Each colour's highest total a round end's comparisons with its limit read: every
+        seat's hometown total, with the cards dealt (``dealt``: seat ``seat``'s totals with each
+        hand; ``first``: another seat's one card), and the viewer's also with its points lost."""
+        reach = [0, 0, 0, 0]
+        for row in sums:
+            for c in range(4):
+                reach[c] = max(reach[c], row[c])
+        for row, _, _ in dealt:
+            for c in range(4):
+                reach[c] = max(reach[c], row[c])
+        if first is not None:
+            other, kinds = first
+            for kind, _, _ in kinds:
+                c = COLOUR_OF[kind]
+                reach[c] = max(reach[c], sums[other][c] + VALUE_OF[kind])
+        lost, viewer = ks.points_lost[self.viewer], self.viewer
+        highest = [row for row, _, _ in dealt] if seat == viewer else [sums[viewer]]
+        if first is not None and first[0] == viewer:
+            highest = [[sums[viewer][c] + (VALUE_OF[kind] if COLOUR_OF[kind] == c else 0) for c in range(4)]
+                       for kind, _, _ in first[1]]
+        for row in highest:
+            for c in range(4):
+                reach[c] = max(reach[c], row[c] + lost[c])
+        return reach
 
     def _outcome(self, ks: KState, p: int, row: list[int], limits: list[int], known: dict[int, int]) -> int:
         """What seat ``p``, with hometown totals ``row`` and the capital's ``limits``, keeps
@@ -810,6 +837,17 @@ def _mix(branches: Sequence[tuple[int, list[int]]], over: int) -> list[int]:
     if divisor > 1:
         mixed = [n // divisor for n in mixed]
     return mixed
+
+
+def _merged(by_limits: list[tuple[int, list[int]]], reach: list[int]) -> dict[tuple[int, ...], int]:
+    """``by_limits`` with each limit at most ``reach`` (its colour's highest total compared
+    with it), merged: a limit no total reaches reads as any other (every comparison with it
+    is false: no colour over, no gold needed), so the limits that differ only there are one."""
+    merged: dict[tuple[int, ...], int] = {}
+    for times, limits in by_limits:
+        key = (min(limits[0], reach[0]), min(limits[1], reach[1]), min(limits[2], reach[2]), min(limits[3], reach[3]))
+        merged[key] = merged.get(key, 0) + times
+    return merged
 
 
 def _add(sums: dict[int, list[int]], weight: int, value: list[int]) -> None:
