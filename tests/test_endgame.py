@@ -100,9 +100,9 @@ def test_a_round_end_is_settled_as_the_kernel_plays_it(model: str) -> None:
     bonus cards, scores, without a state copied per choice) against the kernel's round end
     played through and read by ``kernel_outcome`` (``_reveal_in_kernel``), on random tables:
     hometowns, capitals and bonus cards from a shuffled deck, modifiers known and hidden
-    (negative limits over empty colours among them), gold for some seats, every round, each
-    seat as the viewer."""
-    rng, settled, gold_asked = random.Random(26), 0, 0
+    (negative limits over empty colours among them; one placed at random, its colour in the
+    assignments), gold for some seats, every round, each seat as the viewer."""
+    rng, settled, gold_asked, floated = random.Random(26), 0, 0, 0
     view = POSITIONS[0]
     root = endgame.Root(view, [values for values, _ in modifier_posterior(view, "random").assignments])
     for _ in range(400):
@@ -122,12 +122,19 @@ def test_a_round_end_is_settled_as_the_kernel_plays_it(model: str) -> None:
         values = list(MODIFIERS)
         rng.shuffle(values)
         hidden = rng.randrange(3)
+        floating = hidden and rng.random() < 0.5  # the last hidden one placed at random, its colour unseen
+        if floating:
+            ks.mods.append([])
         for k, value in enumerate(values[:rng.randrange(hidden, 5)]):
-            ks.mods[rng.randrange(4)].append((rng.randrange(players), endgame.HIDDEN - k if k < hidden else value))
+            colour = 4 if floating and k == hidden - 1 else rng.randrange(4)
+            ks.mods[colour].append((rng.randrange(players), endgame.HIDDEN - k if k < hidden else value))
         ks.gold = [rng.choice((0, 0, 1, 2, 5)) for _ in range(players)]
         ks.bonus = [sorted(ks.deck.pop() for _ in range(rng.randrange(3))) for _ in range(players)]
         ks.deck.sort()
         root.assignments = [tuple(rng.sample(MODIFIERS, hidden)) for _ in range(3)]
+        if floating:
+            root.assignments = [(*a[:-1], endgame._floated(a[-1], rng.randrange(4))) for a in root.assignments]
+            floated += 1
         root.hidden, root.score, root.ks.round = hidden, rng.randrange(40), ks.round
         root.ks.players, root.ks.starting, root.ks.bonus = players, ks.starting, ks.bonus  # what a search reads once
         for viewer in range(players):
@@ -137,7 +144,7 @@ def test_a_round_end_is_settled_as_the_kernel_plays_it(model: str) -> None:
             assert settled_here == search._reveal_in_kernel(ks.copy(), [0] * (3 * players), alive)
             settled += 1
         gold_asked += any(ks.gold)
-    assert settled > 1000 and gold_asked > 200
+    assert settled > 1000 and gold_asked > 200 and floated > 50
 
 
 def test_the_search_model_stays_simulated() -> None:
@@ -235,3 +242,30 @@ def test_the_search_leaves_the_garbage_collector_as_it_found_it() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_modifier_placed_at_random_unseen_is_one_branch_with_the_engine_walks_fractions() -> None:
+    """A seat moving at random places a modifier the viewer has not seen: the search goes on
+    as one branch, the colour joining the value in the assignments (``_place_unseen``); the
+    engine walk branches on the four colours. Every figure is the same."""
+    assert all(endgame._unfloated(endgame._floated(value, colour)) == (colour, value)
+               for value in MODIFIERS for colour in range(4))
+    compared = 0
+    for v in [v for v in LAST_TURNS if v.players == 4]:
+        prior = modifier_posterior(v, "random")
+        search = _search(v, "random")
+        search.clock, search.deadline = lambda: float(search.valued), 2_500  # bigger: too big to walk in a second
+        try:
+            denominator, numerators = search.figures()
+        except endgame.TooBig:
+            continue
+        if not any(endgame._unfloated(value)[0] >= 0 for values in search.values for value in values):
+            continue  # no modifier placed unseen
+        walked = forward.exact_by_engine(v, "random", prior, None, 6_000)
+        if walked is None:
+            continue
+        assert [Fraction(n, denominator) for n in numerators] == forward.expected_figures(walked)
+        compared += 1
+        if compared == 3:
+            break
+    assert compared == 3

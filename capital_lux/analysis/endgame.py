@@ -210,6 +210,8 @@ class Search:
             return self._deal(ks, undealt, alive, cur)
         if phase == AGENT_DRAW:
             return self._draw_modifier(ks, undealt, alive)
+        if phase == AGENT and not self.rule and ks.pending is not None and ks.pending <= HIDDEN:
+            return self._place_unseen(ks, undealt, alive, HIDDEN - ks.pending)
         choices = kernel.options(ks)
         if not choices:
             raise PositionError(N_("No move is possible for player {seat} here: this is not a possible table."), seat=cur)
@@ -435,13 +437,33 @@ class Search:
         drawn = []
         for a in alive:
             values = self.values[a]
+            taken = [_unfloated(value)[1] for value in values]
             for value in pool:
-                if value not in values:
+                if value not in taken:
                     drawn.append(self._assignment(values + (value,)))
         child = ks.copy()
         child.modifier_deck.pop()
         child.pending, child.phase = HIDDEN - place, AGENT
         return _mix([(1, self._value(child, undealt[:], tuple(drawn)))], size)
+
+    def _place_unseen(self, ks: KState, undealt: list[int], alive: tuple[int, ...], place: int) -> list[int]:
+        """A seat moving at random places a modifier whose value is hidden: each colour with
+        the same chance, which no decision reads before the reveal either. So its colour joins
+        its value in the assignments (``_floated``: four for each alive one, equally likely),
+        the modifier goes with the others placed so (``ks.mods[4]``), and the round goes on
+        as one branch, not four (``place``: the modifier's place in an assignment)."""
+        placed = []
+        for a in alive:
+            values = self.values[a]
+            for colour in range(4):
+                placed.append(self._assignment(values[:place] + (_floated(values[place], colour),) + values[place + 1:]))
+        child, left = ks.copy(), undealt[:]
+        if len(child.mods) == 4:
+            child.mods.append([])
+        child.mods[4].append((ks.current, HIDDEN - place))
+        child.pending, child.phase = None, PLAY
+        _end_turn(child, left)
+        return _mix([(1, self._value(child, left, tuple(placed)))], 4)
 
     def _assignment(self, values: tuple[int, ...]) -> int:
         """The place in ``self.values`` of an assignment made longer by a draw."""
@@ -478,12 +500,16 @@ class Search:
                     hidden[c].append(HIDDEN - value)
                 else:
                     fixed[c] += value
+        floating = [HIDDEN - value for _, value in ks.mods[4]] if len(ks.mods) > 4 else []  # ``_place_unseen``
         counted: dict[tuple[int, ...], int] = {}
         for a in alive:
             values, limits = self.values[a], fixed[:]
             for c in range(4):
                 for k in hidden[c]:
                     limits[c] += values[k]
+            for k in floating:
+                colour, value = _unfloated(values[k])
+                limits[colour] += value
             key = tuple(limits)
             counted[key] = counted.get(key, 0) + 1
         return [(times, list(limits)) for limits, times in counted.items()]
@@ -943,8 +969,27 @@ def _owned(ks: KState, seat: int) -> list[int]:
     return owned
 
 
+def _floated(value: int, colour: int) -> int:
+    """A modifier's value and the colour it was placed on (``Search._place_unseen``), as one
+    number of an assignment: far from every value (-3 to 4), so that each is read for what it is."""
+    return 100 * (colour + 1) + value
+
+
+def _unfloated(code: int) -> tuple[int, int]:
+    """The colour and value of a number of an assignment: -1 and the number for a value alone."""
+    if -50 < code < 50:
+        return -1, code
+    colour = (code + 50) // 100 - 1
+    return colour, code - 100 * (colour + 1)
+
+
 def _show(ks: KState, values: dict[int, int]) -> None:
-    """Put ``values`` (by place in an assignment) in their placeholders, in place."""
+    """Put ``values`` (by place in an assignment) in their placeholders, in place; those placed
+    at random (``ks.mods[4]``) go on the colour their value says."""
+    if len(ks.mods) > 4:
+        for owner, value in ks.mods.pop():
+            colour, shown = _unfloated(values[HIDDEN - value])
+            ks.mods[colour].append((owner, shown))
     for above in ks.mods:
         for i, (owner, value) in enumerate(above):
             if value <= HIDDEN and HIDDEN - value in values:
