@@ -80,18 +80,62 @@ def test_the_budget_is_read_on_the_clock_it_is_given() -> None:
 
 
 def test_cancelling_mid_search_leaves_nothing_half_done() -> None:
+    """A search cancelled mid-way keeps only what it finished: asked again on the same view,
+    it goes on from what it kept and gives the Fractions a search from scratch gives."""
     v = max(POSITIONS, key=lambda v: sum(v.hand_sizes))
     prior = modifier_posterior(v, "random")
-    before = forward._exact_figures(v, "random", prior, [None, *v.legal_actions], 60_000)
+    firsts = [None, *v.legal_actions]
     looks = []
 
     def stop() -> bool:
         looks.append(1)
         return len(looks) > 1
 
+    forward._LAST_SEARCH.take(None)  # nothing kept from another test
     with pytest.raises(Cancelled):
-        forward._exact_figures(v, "random", prior, [None, *v.legal_actions], 60_000, should_stop=stop)
-    assert forward._exact_figures(v, "random", prior, [None, *v.legal_actions], 60_000) == before
+        forward._exact_figures(v, "random", prior, firsts, 60_000, should_stop=stop)
+    stopped = forward._LAST_SEARCH.search
+    assert stopped is not None and stopped.valued > 0
+    resumed = forward._exact_figures(v, "random", prior, firsts, 60_000)
+    assert forward._LAST_SEARCH.search is stopped  # went on from it
+    forward._LAST_SEARCH.take(None)
+    assert resumed is not None and resumed == forward._exact_figures(v, "random", prior, firsts, 60_000)
+
+
+def test_a_search_over_its_budget_goes_on_when_asked_again() -> None:
+    """The budget spent, the answer is simulated; the next question on the same view (the move
+    comparison after the panel) gives the kept search a budget of its own, and it finishes
+    exact with the Fractions of a search from scratch."""
+    v = max(POSITIONS, key=lambda v: sum(v.hand_sizes))
+    prior = modifier_posterior(v, "random")
+    ticks = iter(range(10**12))  # a clock that moves a second at each look (every 256 positions valued)
+    forward._LAST_SEARCH.take(None)
+    assert forward._exact_figures(v, "random", prior, [None], 2_000, clock=lambda: float(next(ticks))) is None
+    stopped = forward._LAST_SEARCH.search
+    assert stopped is not None and stopped.valued >= 256
+    again = forward._exact_figures(v, "random", prior, [None], 60_000)
+    assert forward._LAST_SEARCH.search is stopped
+    forward._LAST_SEARCH.take(None)
+    assert again is not None and again == forward._exact_figures(v, "random", prior, [None], 60_000)
+
+
+def test_the_comparison_after_the_panel_values_nothing_the_panel_valued() -> None:
+    """The panel (the whole move, every seat at random, the viewer too) values each of the
+    viewer's moves on the way: the comparison on the same view asks for them and values no
+    position anew. Another view or model starts afresh."""
+    v = next(v for v in POSITIONS if v.players == 4 and len(v.legal_actions) > 2)
+    prior = modifier_posterior(v, "random")
+    forward._LAST_SEARCH.take(None)
+    forward._exact_figures(v, "random", prior, [None], 60_000)
+    kept = forward._LAST_SEARCH.search
+    assert kept is not None
+    valued = kept.valued
+    moves = forward._exact_figures(v, "random", prior, list(v.legal_actions), 60_000)
+    assert forward._LAST_SEARCH.search is kept and kept.valued == valued
+    forward._LAST_SEARCH.take(None)
+    assert moves == forward._exact_figures(v, "random", prior, list(v.legal_actions), 60_000)
+    forward._exact_figures(v, "rule", modifier_posterior(v, "rule"), [None], 60_000)
+    assert forward._LAST_SEARCH.search is not kept
 
 
 @pytest.mark.parametrize("model", endgame.MODELS)

@@ -40,7 +40,8 @@ one branch). The search model plays out simulated games and stays simulated.
 
 The budget is time: ``deadline`` on ``clock`` (the thread's CPU time by default, so a busy
 machine does not turn an exact answer into a simulated one); past it the search raises
-``TooBig`` and nothing it built is kept.
+``TooBig``. What it finished stays right (a position's value is kept only once complete),
+so a search can be given more time (``resume``) and go on from there.
 """
 
 from __future__ import annotations
@@ -148,6 +149,33 @@ class Search:
         self.viewer_at = self.order.index(viewer)
         bonus = [sum(VALUE_OF[kind] for kind in cards) for cards in root.ks.bonus]  # bonus points so far
         self.bonus = [bonus[p] for p in self.order]  # in turn order
+
+    def resume(self, deadline: float, clock: Callable[[], float] = time.thread_time,
+               should_stop: Callable[[], bool] | None = None) -> None:
+        """A new budget for the next ``figures``: the positions valued so far are not valued
+        again, whatever stopped the search that valued them."""
+        self.deadline, self.clock, self.should_stop = deadline, clock, should_stop
+
+    def forget(self) -> None:
+        """Drop all but the values the next question on the same view asks for: the whole
+        move's and each decision's at the root, where valued (``figures`` finds them there).
+        Kept whole, the tables would be walked by the garbage collector, on again, in every
+        collection that follows (a 200-game simulation after a search over its budget took
+        three to four times as long)."""
+        ks, undealt = self.root.ks, self.root.undealt
+        alive = tuple(range(len(self.root.assignments)))
+        kept: dict[tuple[object, ...], list[int]] = {}
+        for first in [None, *kernel.options(ks)]:
+            child, left = ks.copy(), undealt[:]
+            if first is not None:
+                self._decide(child, left, first)
+            key = _key(child, left, alive)
+            found = self.table.get(key)
+            if found is not None:
+                kept[key] = found
+        self.table = kept
+        self.outcome_ids, self.outcome_contents, self.outcomes = {}, {}, []
+        self.capitals, self.contests = {}, {}
 
     def figures(self, first: kernel.Decision | None = None) -> tuple[int, list[int]]:
         """The expectation of every figure at the reveal, as a denominator and numerators,

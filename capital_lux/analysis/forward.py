@@ -37,7 +37,10 @@ carries its 95% interval. ``ForwardRisk.exact`` says which. Either way every fig
 type, an ``Estimate`` (``stats``): an exact one holds its ``Fraction`` (``.exact``) and a
 zero-width interval, a simulated one its mean, interval and games; a reader asks the figure,
 never its type. ``exact_by_engine`` walks the same tree through the engine, one step at a
-time: the reference the tests hold the kernel's enumeration to.
+time: the reference the tests hold the kernel's enumeration to. The last search's answers
+are kept for the next question on the same view (``_LastSearch``: the panel's whole move,
+then the comparison's every move), so each question's budget goes to what is not yet
+reckoned.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from __future__ import annotations
 import gc
 import math
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -217,8 +221,13 @@ def _exact_figures(
         return None
     if len({weight for _, weight in prior.assignments}) > 1:  # the search takes equally likely values
         return None
-    root = endgame.Root(v, [values for values, _ in prior.assignments])
-    search = endgame.Search(root, v.viewer, model, clock() + exact_ms / 1000, clock, should_stop)
+    asked = (v, model, tuple(values for values, _ in prior.assignments))
+    search = _LAST_SEARCH.take(asked)
+    if search is None:
+        root = endgame.Root(v, [values for values, _ in prior.assignments])
+        search = endgame.Search(root, v.viewer, model, clock() + exact_ms / 1000, clock, should_stop)
+    else:
+        search.resume(clock() + exact_ms / 1000, clock, should_stop)
     found = []
     collecting = gc.isenabled()
     gc.disable()  # the search's tables hold no cycles: collections would only walk them, a fifth of its time
@@ -229,9 +238,37 @@ def _exact_figures(
     except endgame.TooBig:
         return None
     finally:
+        _LAST_SEARCH.keep(asked, search)
         if collecting:
             gc.enable()
     return found
+
+
+class _LastSearch:
+    """The last exact search, kept for the next question on the same view and model: the risk
+    panel asks the whole move's figures, then the move comparison or the hint asks each
+    move's, and those the first search finished (the whole move, and each move it valued on
+    the way: every move, with random opponents) are not reckoned again (``Search.forget``
+    keeps those only). One at a time: a search taken is not shared between threads, and a
+    new question drops the search kept."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.asked: object = None
+        self.search: endgame.Search | None = None
+
+    def take(self, asked: object) -> endgame.Search | None:
+        with self.lock:
+            search, self.search = self.search, None
+            return search if search is not None and self.asked == asked else None
+
+    def keep(self, asked: object, search: endgame.Search) -> None:
+        search.forget()
+        with self.lock:
+            self.asked, self.search = asked, search
+
+
+_LAST_SEARCH = _LastSearch()
 
 
 def exact_by_engine(
