@@ -7,10 +7,12 @@ Agent placements and Cleric choices, seen by the seat to decide.
 
 For each position and each model (random, rule of thumb) the bench asks what the tutor
 asks: the risk panel's forward risk (``forward_risk``), then the ranking of every legal
-move (``rank_moves``), each with the default budget, and reports the share answered exactly,
-the CPU time of each (median, 99th percentile, most), by number of players and by model,
-and where the positions that were not exact lie. ``check`` positions are also walked
-through the engine (``exact_by_engine``) and every figure compared.
+move (``rank_moves``), each with the default budget (the ranking reading what the
+panel's search kept, as the tutor's comparison does after its panel), and reports the
+share answered exactly, the CPU time of each (median, 99th percentile, most), by number
+of players and by model, and where the positions that were not exact lie. ``check``
+positions are also walked through the engine (``exact_by_engine``) and every figure
+compared.
 """
 
 from __future__ import annotations
