@@ -136,6 +136,7 @@ class Search:
         self.outcome_ids: dict[tuple[int, ...], dict[int, int]] = {}  # by the limits
         self.outcome_contents: dict[tuple[int, ...], int] = {}
         self.outcomes: list[list[tuple[list[int], int]]] = []
+        self.shifts: dict[tuple[object, ...], list[tuple[tuple[int, ...], int]]] = {}  # see ``_limits``
         self.filters: list[tuple[int, ...]] = []  # see ``_rule_last_play``; told apart by content
         self.filter_ids: dict[tuple[int, ...], int] = {}
         self.round = root.ks.round
@@ -172,7 +173,7 @@ class Search:
             if found is not None:
                 kept[key] = found
         self.table = kept
-        self.outcome_ids, self.outcome_contents, self.outcomes = {}, {}, []
+        self.outcome_ids, self.outcome_contents, self.outcomes, self.shifts = {}, {}, [], {}
 
     def figures(self, first: kernel.Decision | None = None) -> tuple[int, list[int]]:
         """The expectation of every figure at the reveal, as a denominator and numerators,
@@ -516,28 +517,34 @@ class Search:
 
     def _limits(self, ks: KState, alive: tuple[int, ...]) -> list[tuple[int, list[int]]]:
         """The capital's totals at the reveal (the hometowns' limits), each with the number of
-        alive assignments of the hidden modifiers that give it."""
+        alive assignments of the hidden modifiers that give it. What the hidden modifiers add
+        to each colour is counted once for the places they lie in and the alive assignments
+        (``self.shifts``): many round ends share them."""
         fixed = [total(cards) for cards in ks.capital]  # each limit but the hidden modifiers
-        hidden: list[list[int]] = [[], [], [], []]  # their places in an assignment, by colour
-        for c in range(4):
+        places: list[tuple[int, int]] = []  # each hidden modifier's colour (-1: placed at random) and place
+        for c in range(len(ks.mods)):
             for _, value in ks.mods[c]:
-                if value <= HIDDEN:
-                    hidden[c].append(HIDDEN - value)
-                else:
+                if value > HIDDEN:
                     fixed[c] += value
-        floating = [HIDDEN - value for _, value in ks.mods[4]] if len(ks.mods) > 4 else []  # ``_place_unseen``
-        counted: dict[tuple[int, ...], int] = {}
-        for a in alive:
-            values, limits = self.values[a], fixed[:]
-            for c in range(4):
-                for k in hidden[c]:
-                    limits[c] += values[k]
-            for k in floating:
-                colour, value = _unfloated(values[k])
-                limits[colour] += value
-            key = tuple(limits)
-            counted[key] = counted.get(key, 0) + 1
-        return [(times, list(limits)) for limits, times in counted.items()]
+                else:
+                    places.append((c if c < 4 else -1, HIDDEN - value))  # ``ks.mods[4]``: ``_place_unseen``
+        asked = (tuple(places), alive)
+        shifts = self.shifts.get(asked)
+        if shifts is None:
+            counted: dict[tuple[int, ...], int] = {}
+            for a in alive:
+                values, shift = self.values[a], [0, 0, 0, 0]
+                for c, k in places:
+                    if c < 0:
+                        colour, value = _unfloated(values[k])
+                        shift[colour] += value
+                    else:
+                        shift[c] += values[k]
+                key = tuple(shift)
+                counted[key] = counted.get(key, 0) + 1
+            shifts = self.shifts[asked] = list(counted.items())
+        return [(times, [fixed[0] + shift[0], fixed[1] + shift[1], fixed[2] + shift[2], fixed[3] + shift[3]])
+                for shift, times in shifts]
 
     def _settled(self, ks: KState, by_limits: list[tuple[int, list[int]]], seat: int,
                  hands: list[tuple[list[int], int]], over: int,
