@@ -298,7 +298,7 @@ def test_a_modifier_placed_at_random_unseen_is_one_branch_with_the_engine_walks_
     for v in [v for v in LAST_TURNS if v.players == 4]:
         prior = modifier_posterior(v, "random")
         search = _search(v, "random")
-        search.clock, search.deadline = lambda: float(search.valued), 2_500  # bigger: too big to walk in a second
+        search.resume(2_500, lambda: float(search.valued))  # bigger: too big to walk in a second
         try:
             denominator, numerators = search.figures()
         except endgame.TooBig:

@@ -521,13 +521,13 @@ class Search:
         to each colour is counted once for the places they lie in and the alive assignments
         (``self.shifts``): many round ends share them."""
         fixed = [total(cards) for cards in ks.capital]  # each limit but the hidden modifiers
-        places: list[tuple[int, int]] = []  # each hidden modifier's colour (-1: placed at random) and place
-        for c in range(len(ks.mods)):
+        places: list[tuple[int, int]] = []  # each hidden modifier's colour (4: placed at random) and place
+        for c in range(len(ks.mods)):  # ``ks.mods[4]``: ``_place_unseen``
             for _, value in ks.mods[c]:
                 if value > HIDDEN:
                     fixed[c] += value
                 else:
-                    places.append((c if c < 4 else -1, HIDDEN - value))  # ``ks.mods[4]``: ``_place_unseen``
+                    places.append((c, HIDDEN - value))
         asked = (tuple(places), alive)
         shifts = self.shifts.get(asked)
         if shifts is None:
@@ -535,7 +535,7 @@ class Search:
             for a in alive:
                 values, shift = self.values[a], [0, 0, 0, 0]
                 for c, k in places:
-                    if c < 0:
+                    if c == 4:
                         colour, value = _unfloated(values[k])
                         shift[colour] += value
                     else:
@@ -681,27 +681,18 @@ class Search:
                first: tuple[int, list[tuple[int, int, int]]] | None) -> list[int]:
         """Each colour's highest total a round end's comparisons with its limit read: every
         seat's hometown total, with the cards dealt (``dealt``: seat ``seat``'s totals with each
-        hand; ``first``: another seat's one card), and the viewer's also with its points lost."""
-        reach = [0, 0, 0, 0]
-        for row in sums:
-            for c in range(4):
-                reach[c] = max(reach[c], row[c])
-        for row, _, _ in dealt:
-            for c in range(4):
-                reach[c] = max(reach[c], row[c])
+        hand; ``first``: another seat's one card), the viewer's with its points lost."""
+        rows = [(p, row) for p, row in enumerate(sums)] + [(seat, row) for row, _, _ in dealt]
         if first is not None:
             other, kinds = first
             for kind, _, _ in kinds:
-                c = COLOUR_OF[kind]
-                reach[c] = max(reach[c], sums[other][c] + VALUE_OF[kind])
-        lost, viewer = ks.points_lost[self.viewer], self.viewer
-        highest = [row for row, _, _ in dealt] if seat == viewer else [sums[viewer]]
-        if first is not None and first[0] == viewer:
-            highest = [[sums[viewer][c] + (VALUE_OF[kind] if COLOUR_OF[kind] == c else 0) for c in range(4)]
-                       for kind, _, _ in first[1]]
-        for row in highest:
+                row = sums[other][:]
+                row[COLOUR_OF[kind]] += VALUE_OF[kind]
+                rows.append((other, row))
+        lost, reach = ks.points_lost[self.viewer], [0, 0, 0, 0]
+        for p, row in rows:
             for c in range(4):
-                reach[c] = max(reach[c], row[c] + lost[c])
+                reach[c] = max(reach[c], row[c] + lost[c] if p == self.viewer else row[c])
         return reach
 
     def _outcome(self, ks: KState, p: int, row: list[int], limits: list[int], known: dict[int, int]) -> int:

@@ -221,10 +221,11 @@ def _exact_figures(
         return None
     if len({weight for _, weight in prior.assignments}) > 1:  # the search takes equally likely values
         return None
-    asked = (v, model, tuple(values for values, _ in prior.assignments))
+    assignments = [values for values, _ in prior.assignments]
+    asked = (v, model, tuple(assignments))
     search = _LAST_SEARCH.take(asked)
     if search is None:
-        root = endgame.Root(v, [values for values, _ in prior.assignments])
+        root = endgame.Root(v, assignments)
         search = endgame.Search(root, v.viewer, model, clock() + exact_ms / 1000, clock, should_stop)
     else:
         search.resume(clock() + exact_ms / 1000, clock, should_stop)
