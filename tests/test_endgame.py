@@ -313,3 +313,31 @@ def test_a_modifier_placed_at_random_unseen_is_one_branch_with_the_engine_walks_
         if compared == 3:
             break
     assert compared == 3
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_contest_of_one_choice_each_is_reckoned_as_over_the_lists(players: int) -> None:
+    """``_one_contest`` (each seat's one gold choice packed in a whole number) gives the score
+    change and being ahead the general contest gives, on the outcomes a search met, for random
+    seatings of them, capitals and viewers: ties for a colour's lead, seats beyond the table's."""
+    rng = random.Random(2711 + players)
+    v = next(v for v in POSITIONS if v.players == players)
+    search = _search(v, "random")
+    search.figures()
+    one = [k for k, packed in enumerate(search.one_choice) if packed >= 0]
+    assert len(one) > 1 and search.one_choice != [-1] * len(search.one_choice)
+    ks = search.root.ks.copy()
+    compared = ties = 0
+    for _ in range(400):
+        key = tuple(rng.choice(one) for _ in range(players))
+        ks.capital = [sorted(rng.choice([5, 10, 15, 20]) for _ in range(rng.randrange(4))) for _ in range(4)]
+        search.viewer_at = rng.randrange(players)
+        packed = search.one_choice
+        fast = search._contest(ks, key)
+        search.one_choice = [-1] * len(packed)  # every contest over the lists
+        assert search._contest(ks, key) == fast
+        search.one_choice = packed
+        towns = [search.outcomes[k][0][0] for k in key]
+        ties += any(len({t[c] for t in towns}) < players and max(t[c] for t in towns) > 0 for c in range(4))
+        compared += 1
+    assert compared == 400 and ties > 20
