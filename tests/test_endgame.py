@@ -299,7 +299,7 @@ def test_a_modifier_placed_at_random_unseen_is_one_branch_with_the_engine_walks_
     for v in [v for v in LAST_TURNS if v.players == 4]:
         prior = modifier_posterior(v, "random")
         search = _search(v, "random")
-        search.resume(2_500, lambda: float(search.valued))  # bigger: too big to walk in a second
+        search.resume(4_000, lambda: float(search.valued))  # bigger (or so at its pace): too big to walk in a second
         try:
             denominator, numerators = search.figures()
         except endgame.TooBig:
@@ -357,3 +357,20 @@ def test_a_contest_is_reckoned_as_the_rules_say(players: int) -> None:
         ties += any(len({t[c] for t in towns}) < players and max(t[c] for t in towns) > 0 for c in range(4))
         several += any(len(search.outcomes[k]) > 1 for k in key)
     assert ties > 20 and several > 20
+
+
+def test_a_search_far_too_big_for_its_budget_gives_up_early_and_one_that_fits_does_not() -> None:
+    """At its pace so far (``Search._hopeless``), a search far too big for its budget gives up
+    long before its deadline, so the learner waits for the simulation at once; a search that
+    fits its budget with a fifth to spare finishes. The clock counts positions valued."""
+    big = _search(example_view(players=4, seed=34, cards_left=3), "random")  # mid-round
+    big.resume(20_000, lambda: float(big.valued))
+    with pytest.raises(endgame.TooBig):
+        big.figures()
+    assert big.valued < 20_000 / 2
+    v = max(POSITIONS, key=lambda v: sum(v.hand_sizes))
+    whole = _search(v, "random")
+    expected = whole.figures()
+    fits = _search(v, "random")
+    fits.resume(whole.valued * 1.2, lambda: float(fits.valued))
+    assert whole.valued > 4 * endgame.CHECK_EVERY and fits.figures() == expected

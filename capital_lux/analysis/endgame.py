@@ -39,7 +39,8 @@ legal decisions) and ``"rule"`` (the rule of thumb, a function of the seat's own
 one branch). The search model plays out simulated games and stays simulated.
 
 The budget is time: ``deadline`` on ``clock`` (the thread's CPU time by default, so a busy
-machine does not turn an exact answer into a simulated one); past it the search raises
+machine does not turn an exact answer into a simulated one); past it, or sooner where at
+its pace so far it would end far past it (``Search._hopeless``), the search raises
 ``TooBig``. What it finished stays right (a position's value is kept only once complete),
 so a search can be given more time (``resume``) and go on from there.
 """
@@ -74,6 +75,11 @@ MODELS: Final = ("random", "rule")
 ROUND_END: Final = 100
 #: Positions valued between two looks at the clock and at ``should_stop``.
 CHECK_EVERY: Final = 256
+#: A search gives up before its deadline (``Search._hopeless``) once this share of its
+#: budget is spent, if at its pace it would end past the deadline by more than the share
+#: of the budget left times ``GIVE_UP_SLACK``.
+GIVE_UP_AFTER: Final = 0.2
+GIVE_UP_SLACK: Final = 3.0
 #: A hidden modifier's value in a position is ``HIDDEN - k``: the ``k``-th value of an assignment.
 HIDDEN: Final = -1000
 assert len(set(MODIFIERS)) == len(MODIFIERS)  # an Agent's draw is one value of each: a weight of 0 or 1
@@ -129,7 +135,9 @@ class Search:
         if model not in MODELS:
             raise UsageError(f"the exact search plays the models {', '.join(MODELS)}, not {model!r}")
         self.root, self.viewer, self.rule = root, viewer, model == "rule"
-        self.deadline, self.clock, self.should_stop = deadline, clock, should_stop
+        self.started = self.deadline = 0.0
+        self.done = self.share = 0.0  # the progress of the question asked (``_child``, ``_tick``)
+        self.resume(deadline, clock, should_stop)
         self.table: dict[tuple[object, ...], list[int]] = {}
         self.valued = 0  # positions valued (not found in the table)
         # What a seat's gold choices leave it (``_outcome``), each told apart once: by what they read, by content
@@ -155,6 +163,7 @@ class Search:
         """A new budget for the next ``figures``: the positions valued so far are not valued
         again, whatever stopped the search that valued them."""
         self.deadline, self.clock, self.should_stop = deadline, clock, should_stop
+        self.started, self.done, self.share = clock(), 0.0, 1.0
 
     def forget(self) -> None:
         """Drop all but the values the next question on the same view asks for: the whole
@@ -176,34 +185,48 @@ class Search:
         self.table = kept
         self.outcome_ids, self.outcome_contents, self.outcomes, self.packed, self.shifts = {}, {}, [], [], {}
 
-    def figures(self, first: kernel.Decision | None = None) -> tuple[int, list[int]]:
+    def figures(self, first: kernel.Decision | None = None, share: float = 1.0) -> tuple[int, list[int]]:
         """The expectation of every figure at the reveal, as a denominator and numerators,
-        the seat to move making ``first`` if given (else deciding by the model)."""
+        the seat to move making ``first`` if given (else deciding by the model). ``share``:
+        the part of the question since ``resume`` this call is (one of its moves), for the
+        progress the budget reads (``_tick``)."""
         ks, undealt = self.root.ks.copy(), self.root.undealt[:]
         alive = tuple(range(len(self.root.assignments)))  # not those the draws made longer
         if first is not None:
             if first not in kernel.options(ks):
                 raise UsageError(f"{first!r} is not a decision of the seat to move")
             self._decide(ks, undealt, first)
+        self.share = share
         value = self._value(ks, undealt, alive)
         return value[0] * len(alive), value[1:]
 
     # -- the tree ------------------------------------------------------------------------
+    def _child(self, ks: KState, undealt: list[int], alive: tuple[int, ...], of: int) -> list[int]:
+        """``_value`` of one of ``of`` branches, each an equal share of the progress its parent
+        stands for (``_tick``): a position valued, or found in the table, adds its share."""
+        share = self.share
+        self.share = share / of
+        value = self._value(ks, undealt, alive)
+        self.share = share
+        return value
+
     def _value(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
+        before = self.done
         if ks.phase == OVER or ks.round != self.round:  # the reveal, read (not kept: what the round
-            return [1] + kernel_outcome(ks, self.viewer, self.score).figures()  # end cost is not in the key)
-        if ks.phase == GOLD:  # after one reveal: its gold decisions lead to positions met once
-            return self._expand(ks, undealt, alive)
-        if ks.phase == ROUND_END and not any(undealt):  # met twice about once in twenty: not worth a key
+            value = [1] + kernel_outcome(ks, self.viewer, self.score).figures()  # end cost is not in the key)
+        elif ks.phase == GOLD:  # after one reveal: its gold decisions lead to positions met once
+            value = self._expand(ks, undealt, alive)
+        elif ks.phase == ROUND_END and not any(undealt):  # met twice about once in twenty: not worth a key
             self._tick()
-            return self._reveal(ks, undealt, alive)
-        key = _key(ks, undealt, alive)
-        found = self.table.get(key)
-        if found is not None:
-            return found
-        self._tick()
-        value = self._expand(ks, undealt, alive)
-        self.table[key] = value
+            value = self._reveal(ks, undealt, alive)
+        else:
+            key = _key(ks, undealt, alive)
+            found = self.table.get(key)
+            if found is None:
+                self._tick()
+                found = self.table[key] = self._expand(ks, undealt, alive)
+            value = found
+        self.done = before + self.share
         return value
 
     def _tick(self, count: int = 1) -> None:
@@ -211,10 +234,28 @@ class Search:
         before = self.valued
         self.valued += count
         if before // CHECK_EVERY != self.valued // CHECK_EVERY:
-            if self.clock() > self.deadline:
+            now = self.clock()
+            if now > self.deadline or self._hopeless(now):
                 raise TooBig
             if self.should_stop is not None and self.should_stop():
                 raise Cancelled
+
+    def _hopeless(self, now: float) -> bool:
+        """Whether the search, at ``now``, gives up before its deadline: at its pace so far
+        (the time spent over the share done, ``_child``) it would end past the deadline, by
+        more than the budget's share still left, times ``GIVE_UP_SLACK``. The learner then
+        waits for the simulation at once, not for the whole budget and then the simulation.
+        Not before ``GIVE_UP_AFTER`` of the budget: the first shares are the least telling.
+        The pace overstates the time most searches take (later branches meet more of the
+        table), so a search that would fit is seldom given up. On the bench's positions
+        (``bench endgame``; the panel's and the ranking's searches, each from scratch, both
+        models), none that fitted was; of the 27 that did not, 23 gave up after 40 to 51 ms,
+        the 4 that needed 1.2 to 1.4 times the budget after 145 to 185 ms."""
+        spent, budget = now - self.started, self.deadline - self.started
+        if spent < budget * GIVE_UP_AFTER:
+            return False
+        allowed = budget * (1 + GIVE_UP_SLACK * (1 - spent / budget))
+        return spent > self.done * allowed
 
     def _expand(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         phase, cur, n = ks.phase, ks.current, ks.players
@@ -247,11 +288,12 @@ class Search:
             for choice in choices:
                 child, left = ks.copy(), undealt[:]
                 self._decide(child, left, choice)
-                branches.append((1, self._value(child, left, alive)))
+                branches.append((1, self._child(child, left, alive, len(choices))))
             return _mix(branches, len(branches))
         if not _owned(ks, cur):  # the seat sees every value it decides by
-            return self._rule_child(ks, undealt, alive, ks)
-        branches = [(1, self._rule_child(ks, undealt, group, shown)) for shown, group in self._as_seen(ks, alive)]
+            return self._rule_child(ks, undealt, alive, ks, 1)
+        seen = self._as_seen(ks, alive)
+        branches = [(1, self._rule_child(ks, undealt, group, shown, len(seen))) for shown, group in seen]
         return _mix(branches, 1)
 
     def _as_seen(self, ks: KState, alive: tuple[int, ...]) -> list[tuple[KState, tuple[int, ...]]]:
@@ -268,11 +310,12 @@ class Search:
             found.append((shown, tuple(group)))
         return found
 
-    def _rule_child(self, ks: KState, undealt: list[int], alive: tuple[int, ...], shown: KState) -> list[int]:
-        """The rule of thumb's decision, taken on ``shown`` (``ks`` with the seat's own values)."""
+    def _rule_child(self, ks: KState, undealt: list[int], alive: tuple[int, ...], shown: KState, of: int) -> list[int]:
+        """The rule of thumb's decision, taken on ``shown`` (``ks`` with the seat's own values),
+        one of ``of`` branches."""
         child, left = ks.copy(), undealt[:]
         self._decide(child, left, self._rule_decision(shown, _deck_size(ks, undealt)))
-        return self._value(child, left, alive)
+        return self._child(child, left, alive, of)
 
     def _rule_decision(self, shown: KState, deck: int) -> kernel.Decision:
         """The rule of thumb's decision for the seat to move in ``shown``, the deck holding
@@ -302,7 +345,7 @@ class Search:
                 insort(child.home[seat][COLOUR_OF[kind]] if home else child.hands[seat],
                        VALUE_OF[kind] if home else kind)
             left[at] = 0
-            branches.append((ways, self._value(child, left, alive)))
+            branches.append((ways, self._child(child, left, alive, len(hands))))
         return _mix(branches, math.comb(len(ks.deck), size))
 
     def _two_at_once(self, ks: KState, undealt: list[int], alive: tuple[int, ...], going: list[int]) -> list[int] | None:
@@ -344,7 +387,7 @@ class Search:
             insort(child.home[seat][COLOUR_OF[hand[0]]], VALUE_OF[hand[0]])
             left[n + seat] -= 1
             left[2 * n + seat] = 0
-            branches.append((ways, self._value(child, left, alive)))
+            branches.append((ways, self._child(child, left, alive, len(hands))))
         return _mix(branches, len(ks.deck))
 
     def _rule_last_play(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
@@ -359,7 +402,8 @@ class Search:
         pool = _counts(ks.deck)
         deck = _deck_size(ks, undealt)
         branches: list[tuple[int, list[int]]] = []
-        for shown, group in self._as_seen(ks, alive):
+        seen = self._as_seen(ks, alive)
+        for shown, group in seen:
             plays: dict[kernel.Decision, list[int]] = {}  # each play: its filter on the card kept
             for hand, _ in _multisets(pool, 2):
                 shown.hands[cur] = hand
@@ -379,7 +423,7 @@ class Search:
                 left[n + cur] += 1
                 left[2 * n + cur] = self._filter_id(tuple(filtered))
                 self._decide(child, left, decision)
-                branches.append((pool[played], self._value(child, left, group)))
+                branches.append((pool[played], self._child(child, left, group, len(seen) * len(plays))))
         return _mix(branches, len(ks.deck))
 
     def _rule_last_card(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
@@ -391,7 +435,9 @@ class Search:
         pool = _counts(ks.deck)
         deck = _deck_size(ks, undealt)
         branches: list[tuple[int, list[int]]] = []
-        for shown, group in self._as_seen(ks, alive):
+        seen = self._as_seen(ks, alive)
+        of = len(seen) * (len(pool) + 1)  # at most
+        for shown, group in seen:
             home = [0] * len(COLOUR_OF)  # the filter: the cards it plays home
             for kind, copies in pool.items():
                 shown.hands[cur] = [kind]
@@ -404,14 +450,14 @@ class Search:
                 child.hands[cur] = [kind]
                 left[cur] = 0
                 self._decide(child, left, decision)
-                branches.append((copies, self._value(child, left, group)))
+                branches.append((copies, self._child(child, left, group, of)))
             if any(home):
                 child, left = ks.copy(), undealt[:]
                 left[cur] = 0
                 left[n + cur] += 1
                 left[2 * n + cur] = self._filter_id(tuple(home))
                 _end_turn(child, left)
-                branches.append((len(ks.deck), self._value(child, left, group)))
+                branches.append((len(ks.deck), self._child(child, left, group, of)))
         return _mix(branches, len(ks.deck))
 
     def _filter_id(self, weights: tuple[int, ...]) -> int:
@@ -432,25 +478,26 @@ class Search:
         could have been. Exact because the pool's cards are interchangeable: no decision
         reads them until they are dealt."""
         cur, n = ks.current, ks.players
-        hidden, pool = undealt[cur], len(ks.deck)
+        hidden, pool, kinds = undealt[cur], len(ks.deck), _counts(ks.deck)
+        of = 2 * len(ks.hands[cur]) + 1 + len(kinds)
         branches: list[tuple[int, list[int]]] = []  # out of 2 * cards * pool
         for kind in ks.hands[cur]:  # a card the seat is known to hold (one at most)
             for to_home in (False, True):
                 child, left = ks.copy(), undealt[:]
                 self._decide(child, left, (kind, to_home))
-                branches.append((pool, self._value(child, left, alive)))
+                branches.append((pool, self._child(child, left, alive, of)))
         child, left = ks.copy(), undealt[:]  # played home: it goes home with the round end
         left[cur] -= 1
         left[n + cur] += 1
         _end_turn(child, left)
-        branches.append((hidden * pool, self._value(child, left, alive)))
-        for kind, copies in _counts(ks.deck).items():  # into the capital: its kind, with its chance
+        branches.append((hidden * pool, self._child(child, left, alive, of)))
+        for kind, copies in kinds.items():  # into the capital: its kind, with its chance
             child, left = ks.copy(), undealt[:]
             child.deck.remove(kind)
             insort(child.hands[cur], kind)
             left[cur] -= 1
             self._decide(child, left, (kind, False))
-            branches.append((hidden * copies, self._value(child, left, alive)))
+            branches.append((hidden * copies, self._child(child, left, alive, of)))
         return _mix(branches, 2 * (len(ks.hands[cur]) + hidden) * pool)
 
     def _draw_modifier(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
@@ -513,7 +560,7 @@ class Search:
             child = ks.copy() if len(alive) > 1 else ks
             _show(child, dict(enumerate(self.values[a])))
             kernel.round_end(child)  # the reveal, then gold decisions if any
-            branches.append((1, self._value(child, undealt, (a,))))
+            branches.append((1, self._child(child, undealt, (a,), len(alive))))
         return _mix(branches, 1)
 
     def _limits(self, ks: KState, alive: tuple[int, ...]) -> list[tuple[int, list[int]]]:

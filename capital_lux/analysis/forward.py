@@ -214,7 +214,8 @@ def _exact_figures(
 ) -> list[list[Fraction]] | None:
     """For each of ``firsts`` (None: the viewer's own model decides), the expectation of every
     ``Outcome.figures`` figure at the reveal, exact; None when the search does not fit in
-    ``exact_ms`` milliseconds of ``clock`` or the model's decisions cannot be enumerated."""
+    ``exact_ms`` milliseconds of ``clock`` (or, at its pace, will not: ``Search._hopeless``)
+    or the model's decisions cannot be enumerated."""
     if exact_ms <= 0 or model not in endgame.MODELS or v.phase in (DRAFT, GOLD, OVER) or v.round < 1:
         return None
     if max(v.hand_sizes) > EXACT_HAND:  # far from the round's end: the budget would be spent for nothing
@@ -234,7 +235,8 @@ def _exact_figures(
     gc.disable()  # the search's tables hold no cycles: collections would only walk them, a fifth of its time
     try:
         for first in firsts:
-            denominator, numerators = search.figures(None if first is None else kernel.from_action(first))
+            denominator, numerators = search.figures(None if first is None else kernel.from_action(first),
+                                                     1 / len(firsts))
             found.append([Fraction(n, denominator) for n in numerators])
     except endgame.TooBig:
         return None
