@@ -374,3 +374,6 @@ def test_a_search_far_too_big_for_its_budget_gives_up_early_and_one_that_fits_do
     fits = _search(v, "random")
     fits.resume(whole.valued * 1.2, lambda: float(fits.valued))
     assert whole.valued > 4 * endgame.CHECK_EVERY and fits.figures() == expected
+    still = _search(v, "random")
+    still.resume(5.0, lambda: 5.0)  # no budget, on a clock that stands still: never past the deadline
+    assert still.figures() == expected
