@@ -126,7 +126,8 @@ def test_the_round_end_pauses_with_its_steps_on_top_until_the_learner_continues(
     assert [(line, shown.count(line)) for line in lines if shown.count(line) != 1 + earlier.count(line)] == []
     page.click(f"{chapter} .cl-continue")
     page.wait_for_selector(f"{chapter} .cl-draft-card:visible", timeout=60_000)
-    assert "Round 2 of 3" in page.inner_text(f"{chapter} {B.TABLE}")
+    # the table is redrawn last (after the advice): wait for it, not only for the draft's cards
+    page.wait_for_selector(f"{chapter} {B.TABLE}:has-text('Round 2 of 3')", timeout=60_000)
     assert not B.visible(page, f"{chapter} .cl-continue")
     page.close()
 
