@@ -147,6 +147,14 @@ def test_the_load_benchmark_takes_a_sensible_number_of_learners(name: str, capsy
     assert status == 2 and "number of learners" in err
 
 
+@pytest.mark.parametrize("name", ["endgame:abc", "endgame:", "endgame:-3", "endgame:" + "9" * 5000])
+def test_the_endgame_benchmark_takes_a_seed(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(["bench", name], capsys)
+    assert status == 2 and "seed of the positions" in err and "Traceback" not in err
+    status, _, err = run(["--lang", "es", "bench", name], capsys)
+    assert status == 2 and "semilla de las posiciones" in err
+
+
 def test_out_into_a_folder_no_file_can_be_made_in_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     """/proc lets root pass an access check, yet no file can be made there: refused before the run."""
     status, out, err = run(["simulate", "--games", "1", "--no-progress", "--out", "/proc/version", "--force"], capsys)

@@ -208,6 +208,20 @@ def test_the_benchmark_reports_shares_times_and_the_engine_check() -> None:
     assert figures["engine_walk_disagreements"] == 0
 
 
+def test_bench_endgame_with_a_seed_takes_another_set_of_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench endgame:27``: the same benchmark on positions of another seed, for a second look."""
+    from capital_lux.analysis import endgamebench
+    from capital_lux.cli import bench
+
+    usual, other = last_turn_positions(1), last_turn_positions(1, seed=27)
+    assert [v.hand for v in usual] != [v.hand for v in other]
+    asked: list[dict[str, int]] = []
+    monkeypatch.setattr(endgamebench, "benchmark", lambda per_players, check, seed: asked.append(
+        {"per_players": per_players, "seed": seed}) or {"seed": seed})
+    assert bench.run(["endgame:27", "endgame"]) == {"endgame:27": {"seed": 27}, "endgame": {"seed": endgamebench.SEED}}
+    assert asked == [{"per_players": 70, "seed": 27}, {"per_players": 70, "seed": 26}]
+
+
 def _search(v: PlayerView, model: str) -> endgame.Search:
     root = endgame.Root(v, [values for values, _ in modifier_posterior(v, model).assignments])
     return endgame.Search(root, v.viewer, model, 10**9, clock=lambda: 0.0)

@@ -223,14 +223,15 @@ def advice(positions: int = 70, games: int = 20) -> Figures:
     return advicebench.figures(positions, games)
 
 
-def endgame(per_players: int = 70, check: int = 12) -> Figures:
+def endgame(per_players: int = 70, check: int = 12, seed: int | None = None) -> Figures:
     """The exact search at the end of a round: over seeded last-turns positions of 2, 3 and 4
     players, the share the risk panel and the ranking answer exactly within the default
     budget, their CPU milliseconds by players and model, where the others lie, and a sample
-    compared figure by figure with the engine walk (``endgamebench``)."""
+    compared figure by figure with the engine walk (``endgamebench``). ``seed`` (``bench
+    endgame:27``) takes another set of positions than the usual one, for a second look."""
     from ..analysis import endgamebench
 
-    return endgamebench.benchmark(per_players, check)
+    return endgamebench.benchmark(per_players, check, seed=endgamebench.SEED if seed is None else seed)
 
 
 def review(repeats: int = 3, games: int = 4) -> Figures:
@@ -384,8 +385,16 @@ def run(names: list[str] | None = None) -> dict[str, Figures]:
         if not (count.isascii() and count.isdigit() and len(count) <= 3 and 1 <= int(count) <= 200):
             raise CapitalLuxError(N_("{name}: give the number of learners, from 1 to 200 (for example load:30)."),
                                   name=name)
-    unknown = [n for n in chosen if n not in BENCHMARKS and n not in learners]
+    seeded = [n for n in chosen if n.startswith("endgame:")]
+    for name in seeded:  # "endgame:27": the exact search's benchmark on another set of positions
+        seed = name.partition(":")[2]
+        if not (seed.isascii() and seed.isdigit() and len(seed) <= 9):
+            raise CapitalLuxError(N_("{name}: give the seed of the positions, a whole number of up to 9 digits "
+                                     "(for example endgame:27)."), name=name)
+    unknown = [n for n in chosen if n not in BENCHMARKS and n not in learners and n not in seeded]
     if unknown:
         raise CapitalLuxError(N_("Unknown benchmark {names}: choose from {choices}."), names=", ".join(unknown),
                               choices=", ".join(BENCHMARKS))
-    return {name: load(int(name.partition(":")[2])) if name in learners else BENCHMARKS[name]() for name in chosen}
+    return {name: load(int(name.partition(":")[2])) if name in learners
+            else endgame(seed=int(name.partition(":")[2])) if name in seeded
+            else BENCHMARKS[name]() for name in chosen}
