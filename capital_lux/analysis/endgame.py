@@ -161,7 +161,8 @@ class Search:
     def resume(self, deadline: float, clock: Callable[[], float] = time.thread_time,
                should_stop: Callable[[], bool] | None = None) -> None:
         """A new budget for the next ``figures``: the positions valued so far are not valued
-        again, whatever stopped the search that valued them."""
+        again, whatever stopped the search that valued them, and the pace ``_hopeless``
+        reads starts afresh from the clock's reading now."""
         self.deadline, self.clock, self.should_stop = deadline, clock, should_stop
         self.started, self.done, self.share = clock(), 0.0, 1.0
 
