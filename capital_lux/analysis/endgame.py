@@ -631,6 +631,11 @@ class Search:
         plain = first is None and len(hands) == 1 and not hands[0][0] and hands[0][1] == over
         # the ways of each hand, each of the other seat's kinds (``first``) and of all, in one pass
         other, kinds = first if first is not None else (-1, [])
+        other_rows = []  # the other seat's hometown totals with each of its kinds
+        for kind, _, _ in kinds:
+            row = sums[other][:]
+            row[COLOUR_OF[kind]] += VALUE_OF[kind]
+            other_rows.append(row)
         taking = [0] * len(hands)  # each hand: the ways it takes away from the other seat's kinds
         taken: dict[int, int] = {}  # each kind: the ways the hands take from it
         weight_of: dict[int, int] = {}
@@ -654,7 +659,8 @@ class Search:
             marginal = [ways * (kind_ways - taking[h]) for h, (_, ways) in enumerate(hands)]
         own: dict[int, list[int]] = {}  # the viewer's own figures, summed by denominator
         contests: dict[tuple[int, ...], int] = {}  # each seat's outcome: their weight
-        for limits_key, times in _merged(by_limits, self._reach(ks, sums, seat, dealt, first)).items():
+        compared = [*enumerate(sums), *((seat, row) for row, _, _ in dealt), *((other, row) for row in other_rows)]
+        for limits_key, times in _merged(by_limits, self._reach(ks, compared)).items():
             limits = list(limits_key)
             shown = ks.reveal_limits or limits
             known = self.outcome_ids.get(limits_key)
@@ -686,9 +692,7 @@ class Search:
             other_at = order.index(other)
             outcome_of: dict[int, int] = {}  # the other seat's kinds: their outcomes
             kinds_to: dict[int, int] = {}  # and the ways to each
-            for kind, copies, weight in kinds:
-                row = sums[other][:]
-                row[COLOUR_OF[kind]] += VALUE_OF[kind]
+            for (kind, copies, weight), row in zip(kinds, other_rows):
                 outcome = self._outcome(ks, other, row, limits, known)
                 outcome_of[kind] = outcome
                 kinds_to[outcome] = kinds_to.get(outcome, 0) + copies * weight
@@ -726,18 +730,10 @@ class Search:
                 summed[1] += weight * ahead
         return _total(own, by_denominator, over)
 
-    def _reach(self, ks: KState, sums: list[list[int]], seat: int, dealt: list[tuple[list[int], list[int], int]],
-               first: tuple[int, list[tuple[int, int, int]]] | None) -> list[int]:
-        """Each colour's highest total a round end's comparisons with its limit read: every
-        seat's hometown total, with the cards dealt (``dealt``: seat ``seat``'s totals with each
-        hand; ``first``: another seat's one card), the viewer's with its points lost."""
-        rows = [(p, row) for p, row in enumerate(sums)] + [(seat, row) for row, _, _ in dealt]
-        if first is not None:
-            other, kinds = first
-            for kind, _, _ in kinds:
-                row = sums[other][:]
-                row[COLOUR_OF[kind]] += VALUE_OF[kind]
-                rows.append((other, row))
+    def _reach(self, ks: KState, rows: list[tuple[int, list[int]]]) -> list[int]:
+        """Each colour's highest total a round end's comparisons with its limit read, of the
+        hometown ``rows`` it compares (each with its seat: every seat's, and those with the
+        cards being dealt), the viewer's with its points lost."""
         lost, reach = ks.points_lost[self.viewer], [0, 0, 0, 0]
         for p, row in rows:
             for c in range(4):
@@ -754,8 +750,8 @@ class Search:
         leave the seat the same (a colour over and lost, whatever card took it over) are one
         outcome."""
         gold = ks.gold[p]
-        packed = (((gold * 128 + row[0]) * 128 + row[1]) * 128 + row[2]) * 128 + row[3]
-        found = known.get(packed)
+        looked_up = (((gold * 128 + row[0]) * 128 + row[1]) * 128 + row[2]) * 128 + row[3]
+        found = known.get(looked_up)
         if found is not None:
             return found
         cost = [0, 0, 0, 0]
@@ -774,7 +770,7 @@ class Search:
             self.outcomes.append(kept)
             self.packed.append([_packed(choice) for choice in kept])
             self.outcome_contents[content] = found
-        known[packed] = found
+        known[looked_up] = found
         return found
 
     def _choices(self, ks: KState, row: list[int], cost: list[int], gold: int) -> list[tuple[list[int], int]]:
