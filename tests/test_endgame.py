@@ -208,6 +208,26 @@ def test_the_benchmark_reports_shares_times_and_the_engine_check() -> None:
     assert figures["engine_walk_disagreements"] == 0
 
 
+def test_the_benchmarks_engine_walk_stops_at_its_steps_and_skips_a_positions_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position too big to walk in the bench's steps is counted, and its moves are not walked
+    (a seed's bench once took hours on one position, each move's walk nearly as big)."""
+    from capital_lux.analysis import endgamebench
+
+    small = POSITIONS[:2]
+    checked, wrong, too_big = endgamebench._against_engine(small, 2, steps=6_000)
+    assert checked > 2 and wrong == 0 and too_big == 0
+    walked: list[object] = []
+
+    def walk(v: PlayerView, model: str, prior: object, first: object, steps: int) -> object:
+        walked.append(first)
+        return forward.exact_by_engine(v, model, prior, first, steps)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(endgamebench, "exact_by_engine", walk)
+    checked, wrong, too_big = endgamebench._against_engine(small, 2, steps=3)
+    assert (checked, wrong) == (0, 0) and too_big == len(walked) == 4 and walked == [None] * 4
+
+
 def test_bench_endgame_with_a_seed_takes_another_set_of_positions(monkeypatch: pytest.MonkeyPatch) -> None:
     """``bench endgame:27``: the same benchmark on positions of another seed, for a second look."""
     from capital_lux.analysis import endgamebench

@@ -38,6 +38,10 @@ T = TypeVar("T")
 
 #: The seed of the bench's positions; ``bench endgame:SEED`` takes another set, for a second look.
 SEED = 26
+#: The engine steps an engine walk may take (``exact_by_engine``), a minute or two of CPU: on
+#: seed 26's positions the biggest walk took 66 s; one of seed 29's positions needs many times
+#: more for each of its moves, which took the bench from minutes to hours.
+WALK_STEPS = 400_000
 
 
 def last_turn_positions(per_players: int, seed: int = SEED) -> list[PlayerView]:
@@ -110,14 +114,16 @@ def benchmark(per_players: int = 70, check: int = 12, exact_ms: float = EXACT_MS
         out[f"{model}_all_panel"] = _spread([t for times in panel.values() for t in times])
         out[f"{model}_all_ranking"] = _spread([t for times in ranking.values() for t in times])
     out["not_exact"] = dict(sorted(missed.items(), key=lambda kv: -kv[1]))
-    out["engine_walk_checked"], out["engine_walk_disagreements"] = _against_engine(positions, check)
+    out["engine_walk_checked"], out["engine_walk_disagreements"], out["engine_walk_too_big"] = _against_engine(positions, check)
     return out
 
 
-def _against_engine(positions: list[PlayerView], count: int) -> tuple[int, int]:
-    """How many of ``count`` spread-out positions were compared, figure by figure, with the
-    engine walk (both models, every move), and how many figures disagreed."""
-    checked = wrong = 0
+def _against_engine(positions: list[PlayerView], count: int, steps: int = WALK_STEPS) -> tuple[int, int, int]:
+    """How many of ``count`` spread-out positions' figures were compared with the engine walk
+    (both models, the whole move and every move), how many figures disagreed, and how many
+    positions and models were too big to walk in ``steps`` engine steps. The whole move's
+    walk comes first, and is the biggest: where it is too big, the moves' are not tried."""
+    checked = wrong = too_big = 0
     for v in positions[:: max(1, len(positions) // max(1, count))][:count]:
         for model in endgame.MODELS:
             prior = modifier_posterior(v, model)
@@ -126,9 +132,12 @@ def _against_engine(positions: list[PlayerView], count: int) -> tuple[int, int]:
             if kernel_figures is None:
                 continue
             for first, figures in zip(firsts, kernel_figures):
-                walked = exact_by_engine(v, model, prior, first, 2_000_000)
+                walked = exact_by_engine(v, model, prior, first, steps)
                 if walked is None:
+                    if first is None:  # the biggest walk
+                        too_big += 1
+                        break
                     continue
                 checked += 1
                 wrong += sum(a != b for a, b in zip(figures, expected_figures(walked)))
-    return checked, wrong
+    return checked, wrong, too_big
