@@ -398,25 +398,37 @@ class Search:
         for each kind, 2 (1 for a second card of the kind played) where the rule of thumb
         holding both plays as this branch does, else 0. Each play is then one branch, not one
         per hand: with the chance ``copies / pool`` of its card, the filter weighing the card
-        kept as the hands that lead to it would."""
-        cur, n = ks.current, ks.players
+        kept as the hands that lead to it would. But for a play after which the seat decides
+        again (a Cleric's colour, an Agent's placement): the rule of thumb reads the card it
+        kept there, so each hand that leads to it is a branch of its own, dealt."""
+        cur, n, pool_size = ks.current, ks.players, len(ks.deck)
         pool = _counts(ks.deck)
         deck = _deck_size(ks, undealt)
-        branches: list[tuple[int, list[int]]] = []
+        branches: list[tuple[int, list[int]]] = []  # out of pool_size * (pool_size - 1)
         seen = self._as_seen(ks, alive)
         for shown, group in seen:
-            plays: dict[kernel.Decision, list[int]] = {}  # each play: its filter on the card kept
-            for hand, _ in _multisets(pool, 2):
+            plays: dict[kernel.Decision, list[tuple[list[int], int]]] = {}  # each play: the hands that lead to it
+            for hand, ways in _multisets(pool, 2):
                 shown.hands[cur] = hand
-                decision = self._rule_decision(shown, deck)
-                played: int = decision[0]  # a play: (kind, to_home)
-                kept = hand[1] if hand[0] == played else hand[0]
-                filtered = plays.get(decision)
-                if filtered is None:
-                    filtered = plays[decision] = [0] * len(COLOUR_OF)
-                filtered[kept] = 1 if kept == played else 2
-            for decision, filtered in plays.items():
+                plays.setdefault(self._rule_decision(shown, deck), []).append((hand, ways))
+            again = {decision: self._decides_again(ks, undealt, decision) for decision in plays}
+            of = len(seen) * sum(len(hands) if again[decision] else 1 for decision, hands in plays.items())
+            for decision, hands in plays.items():
                 played = decision[0]
+                if again[decision]:
+                    for hand, ways in hands:
+                        child, left = ks.copy(), undealt[:]
+                        for kind in hand:
+                            child.deck.remove(kind)
+                        child.hands[cur] = hand[:]
+                        left[cur] = 0
+                        self._decide(child, left, decision)
+                        branches.append((2 * ways, self._child(child, left, group, of)))
+                    continue
+                filtered = [0] * len(COLOUR_OF)
+                for hand, _ in hands:
+                    kept = hand[1] if hand[0] == played else hand[0]
+                    filtered[kept] = 1 if kept == played else 2
                 child, left = ks.copy(), undealt[:]
                 child.deck.remove(played)
                 child.hands[cur] = [played]
@@ -424,8 +436,18 @@ class Search:
                 left[n + cur] += 1
                 left[2 * n + cur] = self._filter_id(tuple(filtered))
                 self._decide(child, left, decision)
-                branches.append((pool[played], self._child(child, left, group, len(seen) * len(plays))))
-        return _mix(branches, len(ks.deck))
+                branches.append((pool[played] * (pool_size - 1), self._child(child, left, group, of)))
+        return _mix(branches, pool_size * (pool_size - 1))
+
+    def _decides_again(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> bool:
+        """Whether the seat to move, playing ``decision`` from a hand not dealt, then decides
+        again in the same turn (a Cleric's colour, an Agent's placement)."""
+        trial, left = ks.copy(), undealt[:]
+        trial.deck.remove(decision[0])
+        trial.hands[ks.current] = [decision[0]]
+        left[ks.current] = 0
+        self._decide(trial, left, decision)
+        return trial.phase in (CLERIC, AGENT_DRAW)
 
     def _rule_last_card(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         """The round's last play, the rule of thumb's, from one card not dealt: each card it
