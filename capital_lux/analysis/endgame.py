@@ -17,9 +17,9 @@ walks much less of it:
   the models allow it: a seat moving at random with two cards at most deals only a card
   it plays into the capital (a card played home goes home with the round end unseen,
   ``_random_play``); the rule of thumb's last play from two unseen cards deals the card
-  played and keeps the other in the pool under a filter of the cards it could be
-  (``_rule_last_play``); and two seats' last cards going home are reckoned in one pass
-  (``_settled``'s ``first``).
+  played and keeps the other in the pool under a filter of the cards it could be, unless
+  the seat then decides again, reading it (``_rule_last_play``); and two seats' last cards
+  going home are reckoned in one pass (``_settled``'s ``first``).
 * **Face-down modifiers are valued when they matter.** Each hidden modifier is a
   placeholder, and every position carries the modifier values still possible
   (``alive``: indices into equally likely assignments of values to the placeholders).
