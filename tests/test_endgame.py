@@ -17,6 +17,7 @@ import pytest
 from capital_lux.analysis import endgame, forward
 from capital_lux.analysis.endgamebench import last_turn_positions
 from capital_lux.analysis.modifiers import modifier_posterior
+from capital_lux.analysis.reveal import FIGURES
 from capital_lux.analysis.risk import Estimate, example_view
 from capital_lux.engine import kernel
 from capital_lux.engine.cards import MODIFIERS
@@ -200,12 +201,18 @@ def test_the_search_model_stays_simulated() -> None:
 def test_the_benchmark_reports_shares_times_and_the_engine_check() -> None:
     from capital_lux.analysis.endgamebench import benchmark
 
-    figures = benchmark(per_players=1, check=2)
+    figures = benchmark(per_players=1, check=1, farther=(2.0,))  # the walk: the 2-player one (3 s more for the next)
     assert figures["positions"] == 3
     for model in endgame.MODELS:
         assert 0 <= figures[f"{model}_exact_share"] <= 1
         assert figures[f"{model}_all_panel"]["median_ms"] <= figures[f"{model}_all_panel"]["most_ms"]
-    assert figures["engine_walk_disagreements"] == 0
+        # how far the others are: the 4-player one needs over a second, more than twice the budget
+        missed = 3 - round(3 * figures[f"{model}_exact_share"])
+        assert figures["not_exact_within"][model] == {"400 ms": 0, "more": missed}
+    assert figures["not_exact_within"]["random"]["more"] == 1
+    moves = 1 + len(last_turn_positions(1)[0].legal_actions)  # the whole move and each move, both models
+    assert figures["engine_walk_checked"] == 2 * moves
+    assert figures["engine_walk_disagreements"] == 0 and figures["engine_walk_wrong"] == []
 
 
 def test_the_benchmarks_engine_walk_stops_at_its_steps_and_skips_a_positions_moves(
@@ -215,8 +222,8 @@ def test_the_benchmarks_engine_walk_stops_at_its_steps_and_skips_a_positions_mov
     from capital_lux.analysis import endgamebench
 
     small = POSITIONS[:2]
-    checked, wrong, too_big = endgamebench._against_engine(small, 2, steps=6_000)
-    assert checked > 2 and wrong == 0 and too_big == 0
+    checked, differing, wrong, too_big, not_exact = endgamebench._against_engine(small, 2, steps=6_000)
+    assert checked > 2 and (differing, wrong) == (0, []) and too_big == not_exact == 0
     walked: list[object] = []
 
     def walk(v: PlayerView, model: str, prior: object, first: object, steps: int) -> object:
@@ -224,8 +231,38 @@ def test_the_benchmarks_engine_walk_stops_at_its_steps_and_skips_a_positions_mov
         return forward.exact_by_engine(v, model, prior, first, steps)  # type: ignore[arg-type]
 
     monkeypatch.setattr(endgamebench, "exact_by_engine", walk)
-    checked, wrong, too_big = endgamebench._against_engine(small, 2, steps=3)
-    assert (checked, wrong) == (0, 0) and too_big == len(walked) == 4 and walked == [None] * 4
+    checked, _, wrong, too_big, _ = endgamebench._against_engine(small, 2, steps=3)
+    assert (checked, wrong) == (0, []) and too_big == len(walked) == 4 and walked == [None] * 4
+
+
+def test_the_wide_engine_walk_check_names_the_position_model_move_and_figure_that_disagree(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench endgame_walk``: every position of a set against the engine walk; a figure the
+    search got wrong is named with its position, model and move, to be looked at again."""
+    from capital_lux.analysis import endgamebench
+    from capital_lux.cli import bench
+
+    asked: list[int] = []
+    monkeypatch.setattr(endgamebench, "walk_everywhere", lambda seed: asked.append(seed) or {"seed": seed})
+    assert bench.run(["endgame_walk:29", "endgame_walk"]) == {"endgame_walk:29": {"seed": 29},
+                                                             "endgame_walk": {"seed": endgamebench.SEED}}
+    monkeypatch.undo()
+    two = last_turn_positions(1)[:2]  # 2 and 3 players; the 3-player one too big to walk in 500 steps
+    monkeypatch.setattr(endgamebench, "last_turn_positions", lambda per_players, seed: two)
+    exact_figures = endgamebench._exact_figures
+
+    def off_by_one(v: PlayerView, model: str, *rest: object) -> object:
+        found = exact_figures(v, model, *rest)  # type: ignore[arg-type]
+        if found is not None and v.players == 2 and model == "rule":
+            found[-1][0] += 1  # the last move's chance that the first colour exceeds
+        return found
+
+    monkeypatch.setattr(endgamebench, "_exact_figures", off_by_one)
+    found = endgamebench.walk_everywhere(per_players=1, steps=500)
+    moves = 1 + len(two[0].legal_actions)
+    assert (found["positions"], found["compared"], found["walk_too_big"]) == (2, 2 * moves, 2)
+    assert found["wrong"] == [f"position 0 ({endgamebench._where(two[0])}), rule, {two[0].legal_actions[-1]}: "
+                              f"{FIGURES[0]}"] and found["disagreements"] == 1  # the others agree
 
 
 def test_bench_endgame_with_a_seed_takes_another_set_of_positions(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -234,6 +234,16 @@ def endgame(per_players: int = 70, check: int = 12, seed: int | None = None) -> 
     return endgamebench.benchmark(per_players, check, seed=endgamebench.SEED if seed is None else seed)
 
 
+def endgame_walk(seed: int | None = None) -> Figures:
+    """Every exact figure of the end-of-round bench's positions, both models, the whole move
+    and every move, compared with the engine walk (smaller walks than ``endgame``'s sample:
+    minutes for the set); where they disagree, which position, model, move and figures.
+    ``endgame_walk:27`` walks another seed's positions."""
+    from ..analysis import endgamebench
+
+    return endgamebench.walk_everywhere(seed=endgamebench.SEED if seed is None else seed)
+
+
 def review(repeats: int = 3, games: int = 4) -> Figures:
     """The post-game review: CPU and wall seconds for a 4-player game at the default settings
     (target under 30 s of CPU) and to its first judged decision; random, rule-of-thumb and
@@ -372,9 +382,13 @@ def long_run(games: int = 100_000) -> Figures:
 
 BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "engine": engine, "kernel": kernel_figures, "differential": differential, "bots": bots,
-    "simulation": simulation, "risk": risk, "advice": advice, "endgame": endgame, "review": review, "tutor": tutor, "load": load,
+    "simulation": simulation, "risk": risk, "advice": advice, "endgame": endgame, "endgame_walk": endgame_walk,
+    "review": review, "tutor": tutor, "load": load,
     "long_run": long_run, "classdb": classdb, "worksheet": worksheet,
 }
+
+#: The benchmarks that take another set of positions (``endgame:27``).
+SEEDED: dict[str, Callable[[int], Figures]] = {"endgame": lambda seed: endgame(seed=seed), "endgame_walk": endgame_walk}
 
 
 def run(names: list[str] | None = None) -> dict[str, Figures]:
@@ -385,8 +399,8 @@ def run(names: list[str] | None = None) -> dict[str, Figures]:
         if not (count.isascii() and count.isdigit() and len(count) <= 3 and 1 <= int(count) <= 200):
             raise CapitalLuxError(N_("{name}: give the number of learners, from 1 to 200 (for example load:30)."),
                                   name=name)
-    seeded = [n for n in chosen if n.startswith("endgame:")]
-    for name in seeded:  # "endgame:27": the exact search's benchmark on another set of positions
+    seeded = [n for n in chosen if ":" in n and n.partition(":")[0] in SEEDED]
+    for name in seeded:  # "endgame:27": the exact search's benchmarks on another set of positions
         seed = name.partition(":")[2]
         if not (seed.isascii() and seed.isdigit() and len(seed) <= 9):
             raise CapitalLuxError(N_("{name}: give the seed of the positions, a whole number of up to 9 digits "
@@ -396,5 +410,5 @@ def run(names: list[str] | None = None) -> dict[str, Figures]:
         raise CapitalLuxError(N_("Unknown benchmark {names}: choose from {choices}."), names=", ".join(unknown),
                               choices=", ".join(BENCHMARKS))
     return {name: load(int(name.partition(":")[2])) if name in learners
-            else endgame(seed=int(name.partition(":")[2])) if name in seeded
+            else SEEDED[name.partition(":")[0]](int(name.partition(":")[2])) if name in seeded
             else BENCHMARKS[name]() for name in chosen}
