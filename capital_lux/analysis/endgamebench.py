@@ -17,8 +17,9 @@ positions are also walked through the engine (``exact_by_engine``) and every fig
 compared.
 
 ``bench endgame_walk[:SEED]`` (``walk_everywhere``) compares every position of a set
-instead, with smaller walks: the twelve positions the timing bench walks missed a wrong
-rule-of-thumb figure on four sets of five, which every position of one set showed.
+instead, with smaller walks: of five sets, the twelve positions the timing bench walks
+showed a wrong rule-of-thumb figure on one; every position walked showed it on two more
+(the other two had none).
 """
 
 from __future__ import annotations
