@@ -201,7 +201,7 @@ def test_the_search_model_stays_simulated() -> None:
 def test_the_benchmark_reports_shares_times_and_the_engine_check() -> None:
     from capital_lux.analysis.endgamebench import benchmark
 
-    figures = benchmark(per_players=1, check=1, farther=(2.0,))  # the walk: the 2-player one (3 s more for the next)
+    figures = benchmark(per_players=1, check=1, farther=(2.0,))  # walks the 2-player one (the 3-player one: 3 s more)
     assert figures["positions"] == 3
     for model in endgame.MODELS:
         assert 0 <= figures[f"{model}_exact_share"] <= 1
@@ -246,6 +246,7 @@ def test_the_wide_engine_walk_check_names_the_position_model_move_and_figure_tha
     monkeypatch.setattr(endgamebench, "walk_everywhere", lambda seed: asked.append(seed) or {"seed": seed})
     assert bench.run(["endgame_walk:29", "endgame_walk"]) == {"endgame_walk:29": {"seed": 29},
                                                              "endgame_walk": {"seed": endgamebench.SEED}}
+    assert asked == [29, endgamebench.SEED]
     monkeypatch.undo()
     two = last_turn_positions(1)[:2]  # 2 and 3 players; the 3-player one too big to walk in 500 steps
     monkeypatch.setattr(endgamebench, "last_turn_positions", lambda per_players, seed: two)
