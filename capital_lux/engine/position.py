@@ -220,7 +220,31 @@ def _validator(name: str) -> jsonschema.protocols.Validator:
     # not use, about a second of CPU in every tutor kernel otherwise.
     import jsonschema
 
-    return jsonschema.Draft202012Validator(schema(name))
+    inlined = _inlined(schema(name))
+    assert isinstance(inlined, dict)
+    return jsonschema.Draft202012Validator(inlined)
+
+
+def _inlined(node: JSON, defs: JSON = None) -> JSON:
+    """A shipped schema with each ``{"$ref": "#/$defs/x", ...}`` replaced by the definition
+    (and the annotations beside it): the same checks, the same messages at the same places,
+    without looking the reference up again for each card of each array, which was half of
+    a position's check (3.1 ms of a 4-player deal's, 1.4 ms so). Its references are to its
+    own ``$defs``, none of them to itself."""
+    if isinstance(node, list):
+        return [_inlined(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if defs is None:
+        defs = node.get("$defs", {})
+    found = {key: _inlined(value, defs) for key, value in node.items() if key != "$defs"}
+    ref = found.pop("$ref", None)
+    if ref is None:
+        return found
+    assert isinstance(ref, str) and ref.startswith("#/$defs/") and isinstance(defs, dict), ref
+    target = _inlined(defs[ref.removeprefix("#/$defs/")], defs)
+    assert isinstance(target, dict) and not set(target) & set(found), ref  # no keyword said twice
+    return {**target, **found}
 
 
 def _refuse_number(text: str) -> NoReturn:
