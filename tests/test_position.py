@@ -64,6 +64,11 @@ def test_the_schema_checked_with_its_references_inlined_finds_what_the_published
     for document in (record, broken):
         assert errors(position._validator("record"), document) == errors(
             jsonschema.Draft202012Validator(schema("record")), document)
+    # a keyword beside a reference would be checked on its own, not with the definition's: refused
+    beside = {"$defs": {"a": {"type": "object", "properties": {"x": {}}}},
+              "properties": {"y": {"$ref": "#/$defs/a", "additionalProperties": False}}}
+    with pytest.raises(AssertionError):
+        position._inlined(beside)
 
 
 def test_round_trip(mid_game: dict[str, Any]) -> None:
