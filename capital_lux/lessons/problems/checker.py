@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 
 from . import mistakes as M
@@ -120,8 +121,14 @@ def parse_answer(text: str) -> tuple[Fraction, str]:
 
 def classic_values(ex: Exercise) -> list[tuple[Mistake, Fraction]]:
     """The exercise's classic wrong values on its own cards, different from the answer."""
+    return list(_classic_values(ex))
+
+
+@lru_cache(maxsize=2048)
+def _classic_values(ex: Exercise) -> tuple[tuple[Mistake, Fraction], ...]:
+    """``classic_values``, reckoned once an instance: every answer checked reads them."""
     exact = ex.exact()
-    return [(m, value) for m, value in classic_outcomes(ex, ex.view(), exact) if value != exact]
+    return tuple((m, value) for m, value in classic_outcomes(ex, ex.view(), exact) if value != exact)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from .. import gallery
 from ...analysis.risk import unseen_modifiers
 from ...engine.cards import ALL_CARDS, COLOURS, MODIFIERS, Card, CapitalLuxError, N_, format_modifier
 from ...engine.game import sample_chance
-from ...engine.position import PositionDict, loads_position, position_from_dict
+from ...engine.position import PositionDict, loads_position
 from ...engine.state import DEAL, GameState, new_game
 from ...engine.views import PlayerView, view
 
@@ -171,8 +171,9 @@ def _instance(template: Exercise, seed: int) -> Exercise:
     base = json.loads(gallery.text(template.position))
     for _ in range(200):
         data = template.vary(json.loads(json.dumps(base)), rng, template.viewer)
-        position_from_dict(data)  # a variation never makes an impossible table
-        candidate = replace(template, seed=seed, layout=json.dumps(data, sort_keys=True))
+        layout = json.dumps(data, sort_keys=True)
+        _parsed(layout)  # a variation never makes an impossible table; read once, for the view too
+        candidate = replace(template, seed=seed, layout=layout)
         if candidate.interesting(candidate.view()):
             return candidate
     raise InstanceError(N_("exercise {id}: no position fits seed {seed}"), id=template.id, seed=seed)
