@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from capital_lux.engine.game import Game
+from capital_lux.engine.state import new_game
 from capital_lux.engine.position import (
     MAX_INPUT_BYTES,
     PositionDict,
@@ -285,3 +286,27 @@ def test_a_position_dict_shares_no_list_with_the_state() -> None:
             if isinstance(part, list):
                 part.clear()
     assert dumps_position(game.state) == before
+
+
+def test_jsonschema_is_imported_without_its_iri_grammars_and_refuses_the_same() -> None:
+    """Imported plainly, jsonschema imports ``rfc3987_syntax``, which builds its IRI grammars
+    (0.9 s of CPU, python-jsonschema/jsonschema#1428); through ``import_jsonschema`` it does
+    not, a later import of it is left free, and a position is refused with the same message."""
+    import subprocess
+    import sys
+
+    def fresh(code: str) -> list[str]:
+        probe = f"{code}\nimport sys\nprint('rfc3987_syntax' in sys.modules, sys.modules.get('rfc3987_syntax', 0))"
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+        return done.stdout.strip().splitlines()
+
+    plain = fresh("import jsonschema")
+    assert plain[0].startswith("True <module"), "jsonschema no longer imports rfc3987_syntax: the guard can go"
+    data = json.loads(dumps_position(new_game(3)))
+    data["round"] = "two"
+    with pytest.raises(PositionError) as here:
+        loads_position(json.dumps(data))
+    refused = fresh("from capital_lux.engine.position import loads_position\n"
+                    f"try:\n    loads_position({json.dumps(data)!r})\nexcept Exception as e:\n    print(e)\n"
+                    "import jsonschema")
+    assert refused == [str(here.value), "False 0"]

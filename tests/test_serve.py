@@ -13,6 +13,8 @@ import asyncio
 import json
 import re
 import shutil
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -365,3 +367,36 @@ def test_a_class_of_thirty_is_kept_warm_for_the_notebook_it_opens() -> None:
     assert pools["probability_exercises.ipynb"] == {"pool_size": 30, "kernel_env_variables": {"A": "1"}}
     assert pools["default"]["pool_size"] == 2  # the other notebooks keep Voila's pool
     assert WithPools().kernel_pools_config == {"default": {"pool_size": 2, "kernel_env_variables": {"A": "1"}}}
+
+
+def _modules_after(code: str) -> dict[str, object]:
+    """Which of the heavy modules a fresh Python has imported after ``code``, and how ``rfc3987_syntax`` stands."""
+    probe = (f"{code}\nimport json, sys\nprint(json.dumps({{m: m in sys.modules for m in "
+             "('jupyter_server', 'voila.app', 'jsonschema', 'rfc3987_syntax', 'lark')}))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True,
+                          cwd=B.ROOT)
+    found: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
+def test_a_kernel_loads_the_servers_extension_without_jupyter_server_or_jsonschema() -> None:
+    """Every kernel the class server starts loads ``capital_lux.serve.kernel``: importing the
+    package's guards with it cost each kernel 1.3 s of CPU (Jupyter Server, and jsonschema's
+    IRI grammars), for nothing it uses."""
+    loaded = _modules_after("import capital_lux.serve.kernel")
+    assert loaded == {"jupyter_server": False, "voila.app": False, "jsonschema": False, "rfc3987_syntax": False,
+                      "lark": False}
+    from capital_lux import serve
+    from capital_lux.serve import guards
+
+    assert serve.KernelSocket is guards.KernelSocket and serve.ClassKernels is guards.ClassKernels  # still there
+
+
+def test_the_class_server_imports_jsonschema_without_its_iri_grammars() -> None:
+    """``python -m capital_lux.serve`` (here asked only for its help) imports Voila, Jupyter
+    Server and so jsonschema, but not the IRI grammars jsonschema would build (``position.import_jsonschema``)."""
+    loaded = _modules_after("import contextlib, io, runpy, sys\nsys.argv = ['capital_lux.serve', '--help']\n"
+                            "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+                            "    runpy.run_module('capital_lux.serve', run_name='__main__')")
+    assert loaded == {"jupyter_server": True, "voila.app": True, "jsonschema": True, "rfc3987_syntax": False,
+                      "lark": False}

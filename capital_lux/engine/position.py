@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "JSON", "MAX_DEPTH", "MAX_INPUT_BYTES", "POSITION_FORMAT", "RECORD_FORMAT", "VERSION", "PositionDict",
-    "PositionError", "RecordDict", "arrange", "cards", "dumps_position", "dumps_record", "loads_position",
+    "PositionError", "RecordDict", "arrange", "cards", "dumps_position", "dumps_record", "import_jsonschema", "loads_position",
     "loads_record", "position_dict", "position_from_dict", "record_dict", "schema", "seed_mismatch", "validate",
 ]
 
@@ -214,10 +214,31 @@ def _depth(data: bytes) -> int:
     return deepest
 
 
+def import_jsonschema() -> None:
+    """Import jsonschema without the IRI grammars it would build: 0.9 s of CPU less in
+    every process that imports it (each exercises and what-if kernel, each class server).
+
+    jsonschema 4.26, imported, imports ``rfc3987_syntax`` for its ``iri`` format checks where
+    it is installed (``jsonschema[format-nongpl]``, which Jupyter's packages ask for), and
+    that module builds 38 Earley parsers as it is imported (python-jsonschema/jsonschema#1428).
+    Neither our schemas nor Jupyter's check an ``iri`` format. So the first import of
+    jsonschema in a process is made with ``rfc3987_syntax`` unimportable, which jsonschema
+    takes as not installed; a later import of ``rfc3987_syntax`` itself still works."""
+    import sys
+
+    if "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules:
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # import refused: ImportError
+        try:
+            import jsonschema  # noqa: F401
+        finally:
+            del sys.modules["rfc3987_syntax"]
+
+
 @cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
-    # Imported on first use: importing jsonschema compiles grammars for format checks we do
-    # not use, about a second of CPU in every tutor kernel otherwise.
+    # Imported on first use, and without its IRI grammars (``import_jsonschema``): a tutor
+    # kernel that reads no position from outside never imports it.
+    import_jsonschema()
     import jsonschema
 
     inlined = _inlined(schema(name))
@@ -280,11 +301,12 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
 
 
 def _check_schema(data: JSON, name: str) -> None:
-    from jsonschema.exceptions import best_match
-
     _check_version(data, name)
     _check_sizes(data, schema(name), schema(name), name, [])
-    error = best_match(_validator(name).iter_errors(data))
+    validator = _validator(name)  # and jsonschema imported without its IRI grammars
+    from jsonschema.exceptions import best_match
+
+    error = best_match(validator.iter_errors(data))
     if error is not None:
         where = excerpt("/".join(str(p) for p in error.absolute_path)) or "the top level"
         raise PositionError(N_("{name} does not match its schema at {where}: {problem}"), name=name, where=where,

@@ -31,7 +31,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, TypedDict, cast
 
 from ..engine.cards import N_, CapitalLuxError
-from ..engine.position import JSON
+from ..engine.position import JSON, import_jsonschema
 from .exercises import EXERCISES, EXERCISES_BY_ID, Checked
 
 if TYPE_CHECKING:
@@ -129,7 +129,8 @@ class Progress:
         if parsed.get("version") != VERSION:
             raise ProgressError(N_("this progress file was written by an earlier version of the tutor, "
                                    "which did not sign it, so it cannot be loaded"))
-        from jsonschema import Draft202012Validator  # on first use: see engine.position._validator
+        import_jsonschema()  # on first use, without its IRI grammars
+        from jsonschema import Draft202012Validator
         from jsonschema.exceptions import best_match
 
         mismatch = best_match(Draft202012Validator(progress_schema()).iter_errors(parsed))

@@ -27,14 +27,25 @@ server is given as it starts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from .guards import ClassKernels, KernelSocket
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from jupyter_server.serverapp import ServerApp
 
+    from .guards import ClassKernels, KernelSocket
+
 __all__ = ["ClassKernels", "KernelSocket"]
+
+
+def __getattr__(name: str) -> Any:
+    """The guards, imported when asked for: they import Jupyter Server, and every kernel the
+    class server starts imports this package for its extension (``kernel``), which needs
+    none of it (a kernel's start took 1.3 s of CPU more so)."""
+    if name in __all__:
+        from . import guards
+
+        return getattr(guards, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
@@ -43,5 +54,7 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 
 def _load_jupyter_server_extension(server_app: ServerApp) -> None:
     """Put the websocket guard in a running Jupyter Server's settings."""
+    from .guards import KernelSocket
+
     server_app.web_app.settings["kernel_websocket_connection_class"] = KernelSocket
     server_app.log.info("capital_lux.serve: kernel websockets speak only the v1 protocol")
