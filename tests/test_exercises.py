@@ -375,7 +375,7 @@ def voila_page(notebook: str, ready: str) -> Iterator[tuple[Any, Path]]:
             browser = B.launch(p)
             try:
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.goto(url)
+                page.goto(url, timeout=60_000)  # the page's whole budget: its kernel may still be starting
                 page.wait_for_selector(ready, timeout=60_000)
                 yield page, artifacts
             finally:
