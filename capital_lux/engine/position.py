@@ -29,8 +29,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "JSON", "MAX_DEPTH", "MAX_INPUT_BYTES", "POSITION_FORMAT", "RECORD_FORMAT", "VERSION", "PositionDict",
-    "PositionError", "RecordDict", "arrange", "cards", "dumps_position", "dumps_record", "import_jsonschema", "loads_position",
-    "loads_record", "position_dict", "position_from_dict", "record_dict", "schema", "seed_mismatch", "validate",
+    "PositionError", "RecordDict", "arrange", "cards", "dumps_position", "dumps_record", "import_jsonschema",
+    "loads_position", "loads_record", "position_dict", "position_from_dict", "record_dict", "schema", "seed_mismatch",
+    "validate",
 ]
 
 POSITION_FORMAT = "capital-lux-position"
@@ -216,7 +217,7 @@ def _depth(data: bytes) -> int:
 
 def import_jsonschema() -> None:
     """Import jsonschema without the IRI grammars it would build: 0.9 s of CPU less in
-    every process that imports it (each exercises and what-if kernel, each class server).
+    every process that imports it (every kernel the class server starts, and the server).
 
     jsonschema 4.26, imported, imports ``rfc3987_syntax`` for its ``iri`` format checks where
     it is installed (``jsonschema[format-nongpl]``, which Jupyter's packages ask for), and
@@ -236,8 +237,7 @@ def import_jsonschema() -> None:
 
 @cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
-    # Imported on first use, and without its IRI grammars (``import_jsonschema``): a tutor
-    # kernel that reads no position from outside never imports it.
+    # Imported on first use, without its IRI grammars (``import_jsonschema``).
     import_jsonschema()
     import jsonschema
 
@@ -473,9 +473,8 @@ def loads_record(text: str | bytes, check_seed: bool = True, check_schema: bool 
     whose outcomes were chosen, not drawn), and to its scores, if given.
 
     ``check_schema=False`` is for the package's own records (the lessons' positions, which
-    the tests check against the schema): the schema's validator costs a tutor kernel about
-    a second of CPU to import (jsonschema compiles format grammars we never use), at every
-    page that opens on a chapter. The record is still replayed and checked move by move."""
+    the tests check against the schema): work done already, at every page that opens on a
+    chapter. The record is still replayed and checked move by move."""
     parsed = _parse_json(text)
     if check_schema:
         _check_schema(parsed, "record")
