@@ -1,6 +1,6 @@
 """``python -m capital_lux.serve NOTEBOOK``: Voila, with a limit on how fast one client opens pages.
 
-Every page Voila renders starts a kernel (about 120 MiB and 3 s of CPU). A person reloading
+Every page Voila renders starts a kernel (about 130 MiB and 1.3 s of CPU). A person reloading
 opens a few pages a minute; a script can open one every few seconds for as long as it
 likes. ``ClassVoila`` gives each client address a small allowance of pages that refills at a
 person's pace; past it the client gets a page (429) saying how long to wait, and no kernel.
