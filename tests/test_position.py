@@ -10,7 +10,6 @@ import jsonschema
 import pytest
 
 from capital_lux.engine.game import Game
-from capital_lux.engine.state import new_game
 from capital_lux.engine.position import (
     MAX_INPUT_BYTES,
     PositionDict,
@@ -24,6 +23,7 @@ from capital_lux.engine.position import (
     position_dict,
     schema,
 )
+from capital_lux.engine.state import new_game
 from typed_json import hint_form, schema_form
 
 
