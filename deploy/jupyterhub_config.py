@@ -90,7 +90,7 @@ if class_password:
     c.SimpleLocalProcessSpawner.home_dir_template = str(STATE / "home" / "{username}")
 
 # -- each person's server --------------------------------------------------------------------------
-c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
+c.Spawner.cmd = [sys.executable, "-m", "capital_lux.serve.singleuser"]  # jupyterhub-singleuser, lighter to start
 c.Spawner.notebook_dir = str(CHECKOUT / "notebooks")
 c.Spawner.args = ["--ServerApp.allow_root=True"] if os.environ.get("CAPITAL_LUX_HUB_ALLOW_ROOT") == "1" else []
 c.Spawner.environment = {

@@ -92,7 +92,7 @@ def _servers(hub_pid: int) -> dict[str, list[dict[str, str]]]:
     found: dict[str, list[dict[str, str]]] = {}
     for process in psutil.Process(hub_pid).children(recursive=True):
         try:
-            if "jupyterhub.singleuser" in " ".join(process.cmdline()):
+            if "capital_lux.serve.singleuser" in " ".join(process.cmdline()):
                 environments = [process.environ()] + [kernel.environ() for kernel in process.children(recursive=True)]
                 found[environments[0]["JUPYTERHUB_USER"]] = environments
         except psutil.NoSuchProcess:

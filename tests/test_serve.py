@@ -407,3 +407,15 @@ def test_the_class_server_imports_jsonschema_without_its_iri_grammars() -> None:
                             "    runpy.run_module('capital_lux.serve', run_name='__main__')")
     assert loaded == {"jupyter_server": True, "voila.app": True, "jsonschema": True, "rfc3987_syntax": False,
                       "lark": False}
+
+
+def test_a_persons_server_on_the_hub_imports_jsonschema_without_its_iri_grammars() -> None:
+    """The hub starts each person's server with ``python -m capital_lux.serve.singleuser``
+    (``deploy/``): JupyterHub's single-user server, here asked only for its help, with
+    Jupyter Server and jsonschema imported, but not the IRI grammars."""
+    loaded = _modules_after("import contextlib, io, runpy, sys\nsys.argv = ['capital_lux.serve.singleuser', '--help']\n"
+                            "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()) as out:\n"
+                            "    runpy.run_module('capital_lux.serve.singleuser', run_name='__main__')\n"
+                            "assert 'Options' in out.getvalue(), out.getvalue()  # its help was printed")
+    assert loaded == {"jupyter_server": True, "voila.app": False, "jsonschema": True, "rfc3987_syntax": False,
+                      "lark": False}
