@@ -169,6 +169,7 @@ def test_the_teacher_sees_the_class_and_a_learner_who_reloads_stays_one_row(scho
     assert "Learners: 1. Answers checked: 3." in teacher.inner_text(".cl-teacher-summary")  # one learner, one row
     row = teacher.locator(".cl-teacher-table tr[data-exercise='modifier-after-draw'] td").all_inner_texts()
     assert row[1:4] == ["1", "1", "2"] and row[4].startswith("1/2 (1×)")  # solved at her 2nd answer
+    teacher.wait_for_selector(".cl-teacher-learners:has-text('Ana')")  # drawn after the tables
     assert teacher.inner_text(".cl-teacher-learners").count("Ana") == 1
     teacher.wait_for_selector(".cl-teacher-charts img")  # drawn after the tables
     assert teacher.locator(".cl-teacher-charts img").count() == 1

@@ -277,6 +277,8 @@ def test_two_learners_and_the_teacher_through_the_hub(class_database: tuple[Post
             teacher.click(".cl-teacher-unlock")
             teacher.wait_for_selector(".cl-teacher-unlocked .cl-teacher-table", timeout=60_000)
             assert "Learners: 2. Answers checked: 2." in teacher.inner_text(".cl-teacher-summary")
+            # the list is drawn after the summary (one more read of the database): wait for it, not race it
+            teacher.wait_for_selector(".cl-teacher-learners:has-text('Alice')", timeout=30_000)
             listed = teacher.inner_text(".cl-teacher-learners")
             assert "Alice" in listed and "Bob" in listed
             for _, exercise, _ in LEARNERS.values():
