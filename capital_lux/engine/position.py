@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from bisect import insort
 from collections import Counter
 from collections.abc import Sized
@@ -225,8 +226,6 @@ def import_jsonschema() -> None:
     Neither our schemas nor Jupyter's check an ``iri`` format. So the first import of
     jsonschema in a process is made with ``rfc3987_syntax`` unimportable, which jsonschema
     takes as not installed; a later import of ``rfc3987_syntax`` itself still works."""
-    import sys
-
     if "jsonschema" not in sys.modules and "rfc3987_syntax" not in sys.modules:
         sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # import refused: ImportError
         try:
@@ -301,12 +300,12 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
 
 
 def _check_schema(data: JSON, name: str) -> None:
-    _check_version(data, name)
-    _check_sizes(data, schema(name), schema(name), name, [])
-    validator = _validator(name)  # and jsonschema imported without its IRI grammars
+    import_jsonschema()
     from jsonschema.exceptions import best_match
 
-    error = best_match(validator.iter_errors(data))
+    _check_version(data, name)
+    _check_sizes(data, schema(name), schema(name), name, [])
+    error = best_match(_validator(name).iter_errors(data))
     if error is not None:
         where = excerpt("/".join(str(p) for p in error.absolute_path)) or "the top level"
         raise PositionError(N_("{name} does not match its schema at {where}: {problem}"), name=name, where=where,
