@@ -405,7 +405,8 @@ def test_a_modifier_placed_at_random_unseen_is_one_branch_with_the_engine_walks_
 
 
 def _contest_by_the_rules(search: endgame.Search, capital: list[list[int]], key: tuple[int, ...]) -> tuple[int, int, int]:
-    """``Search._contest`` as the rules say it, over each seat's gold choices (R3, R5)."""
+    """``Search._contest`` as the rules say it, over each seat's gold choices (R3, R5): the
+    number of combinations, the viewer's score summed over them, and being ahead."""
     combinations = change = ahead = 0
     for picks in itertools.product(*(search.outcomes[k] for k in key)):
         scores = [sum(town) + left + search.bonus[i] for i, (town, left) in enumerate(picks)]
@@ -417,7 +418,7 @@ def _contest_by_the_rules(search: endgame.Search, capital: list[list[int]], key:
                     scores[i] += cards.pop()
         mine = scores[search.viewer_at]
         combinations += 1
-        change += mine - search.score
+        change += mine
         ahead += mine >= max(scores)
     return combinations, change, ahead
 
@@ -425,7 +426,7 @@ def _contest_by_the_rules(search: endgame.Search, capital: list[list[int]], key:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_contest_is_reckoned_as_the_rules_say(players: int) -> None:
     """``_contest`` (each gold choice packed in a whole number, ``_scored``) gives the number
-    of combinations, the score change and being ahead the rules give, on the outcomes a search
+    of combinations, the viewer's score and being ahead the rules give, on the outcomes a search
     met, for random seatings of them, capitals and viewers: ties for a colour's lead, seats
     with several gold choices, tables of fewer than four seats."""
     rng = random.Random(2711 + players)
@@ -438,9 +439,10 @@ def test_a_contest_is_reckoned_as_the_rules_say(players: int) -> None:
     several = ties = 0
     for _ in range(400):
         key = tuple(rng.randrange(len(search.outcomes)) for _ in range(players))
-        ks.capital = [sorted(rng.choice([5, 10, 15, 20]) for _ in range(rng.randrange(4))) for _ in range(4)]
+        ks.capital = [sorted(rng.choice([2, 3, 4, 5, 6]) for _ in range(rng.randrange(6))) for _ in range(4)]
         search.viewer_at = rng.randrange(players)
-        assert search._contest(ks, key) == _contest_by_the_rules(search, ks.capital, key)
+        choices = [search.packed[k] for k in key] + [[0]] * (4 - players)
+        assert search._contest(endgame._tops(ks.capital), players, *choices) == _contest_by_the_rules(search, ks.capital, key)
         towns = [search.outcomes[k][0][0] for k in key]
         ties += any(len({t[c] for t in towns}) < players and max(t[c] for t in towns) > 0 for c in range(4))
         several += any(len(search.outcomes[k]) > 1 for k in key)

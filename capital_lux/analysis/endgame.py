@@ -157,6 +157,8 @@ class Search:
         self.viewer_at = self.order.index(viewer)
         bonus = [sum(VALUE_OF[kind] for kind in cards) for cards in root.ks.bonus]  # bonus points so far
         self.bonus = [bonus[p] for p in self.order]  # in turn order
+        assert max(self.bonus) < 256
+        self.bonus_packed = sum(points << 8 * i for i, points in enumerate(self.bonus))  # ``_scored`` reads it
 
     def resume(self, deadline: float, clock: Callable[[], float] = time.thread_time,
                should_stop: Callable[[], bool] | None = None) -> None:
@@ -634,120 +636,193 @@ class Search:
 
         Why it is cheap: a round end is read through what each seat keeps after its gold
         choices (``_outcome``), the viewer's own figures (``_own``) and the seats' contest for
-        the score (``_contest``). A hand changes only its seat's outcome, and hands or limits
-        that leave every seat the same outcome are one contest, reckoned once for the round
-        end (a colour over and lost leaves the same, whatever card took it over). A contest
-        is hardly ever met again in another round end (random 161: 39,011 distinct in 41,813),
-        so none is kept for later: looking them up cost more than the few found."""
-        viewer, order = self.viewer, self.order
+        the score (``_contest``). A hand changes only its seat's hometown, and hands that give
+        it the same totals are one row; rows and kinds that leave their seat the same outcome
+        under a limit are one, so a contest is reckoned once for each outcome of the seats
+        dealt to (for each pair of outcomes, with ``first``) under each limit: a colour over
+        and lost leaves the same, whatever card took it over. Limits that leave every seat,
+        row and kind the same outcome share their contests (``known``). Otherwise contests are
+        reckoned again, not looked up: summed as they come, in whole numbers (``_contests``),
+        one costs less than a key for it in a table would."""
+        viewer, order, n = self.viewer, self.order, ks.players
         sums = kernel.home_totals(ks.home)
         counts = [len(cards) for cards in ks.home[viewer]]
-        dealt = []  # the seat's hometown totals and numbers of cards with each hand
+        other, kinds = first if first is not None else (-1, [])
+        kind_at = {kind: k for k, (kind, _, _) in enumerate(kinds)}
+        kind_ways = sum(copies * weight for _, copies, weight in kinds)
+        dealt_ways = sum(ways for _, ways in hands)
+        # The seat's hometown with each hand, told apart (with the viewer's numbers of cards, for its own
+        # figures), the ways of the hands to each; with ``first``, the ways each hand takes from each kind
+        row_ids: dict[tuple[int, ...], int] = {}
+        rows: list[list[int]] = []
+        helds: list[list[int]] = []
+        raw: list[int] = []  # each row: the ways of its hands
+        marginal: list[int] = []  # and with the other seat's kinds, less the ways the hands take from them
+        row_of: list[int] = []  # each hand's row
+        takes: list[list[tuple[int, int]]] = []  # each hand: each kind it takes from, and the ways taken
+        taken = [0] * len(kinds)  # each kind: the ways the hands take from it
+        mass = 0  # the ways of all, ``over`` but where a filter weighs the hands
         for hand, ways in hands:
             row, held = sums[seat][:], counts[:]
             for kind in hand:
                 row[COLOUR_OF[kind]] += VALUE_OF[kind]
                 held[COLOUR_OF[kind]] += 1
-            dealt.append((row, held, ways))
-        at = order.index(seat)
-        plain = first is None and len(hands) == 1 and not hands[0][0] and hands[0][1] == over
-        # the ways of each hand, each of the other seat's kinds (``first``) and of all, in one pass
-        other, kinds = first if first is not None else (-1, [])
+            taking, previous = 0, -1
+            took: list[tuple[int, int]] = []
+            for kind in hand:
+                k = kind_at.get(kind, -1)
+                if kind != previous and k >= 0:
+                    t = hand.count(kind)
+                    weight = kinds[k][2]
+                    taking += weight * t
+                    taken[k] += ways * t
+                    took.append((k, weight * ways * t))
+                previous = kind
+            found = tuple(row + held) if seat == viewer else tuple(row)
+            r = row_ids.get(found, -1)
+            if r < 0:
+                r = row_ids[found] = len(rows)
+                rows.append(row)
+                helds.append(held)
+                raw.append(0)
+                marginal.append(0)
+            share = ways * (kind_ways - taking) if first is not None else ways
+            raw[r] += ways
+            marginal[r] += share
+            mass += share
+            row_of.append(r)
+            takes.append(took)
         other_rows = []  # the other seat's hometown totals with each of its kinds
         for kind, _, _ in kinds:
             row = sums[other][:]
             row[COLOUR_OF[kind]] += VALUE_OF[kind]
             other_rows.append(row)
-        taking = [0] * len(hands)  # each hand: the ways it takes away from the other seat's kinds
-        taken: dict[int, int] = {}  # each kind: the ways the hands take from it
-        weight_of: dict[int, int] = {}
-        dealt_ways = sum(ways for _, ways in hands)
-        if first is None:
-            mass = dealt_ways  # ``over`` but where a filter weighs the hands
-            marginal = [ways for _, ways in hands]
-        else:
-            for kind, _, weight in kinds:
-                taken[kind], weight_of[kind] = 0, weight
-            for h, (hand, ways) in enumerate(hands):
-                previous = -1
-                for kind in hand:
-                    if kind != previous and kind in weight_of:
-                        t = hand.count(kind)
-                        taking[h] += weight_of[kind] * t
-                        taken[kind] += ways * t
-                    previous = kind
-            kind_ways = sum(copies * weight for _, copies, weight in kinds)
-            mass = kind_ways * dealt_ways - sum(ways * taking[h] for h, (_, ways) in enumerate(hands))
-            marginal = [ways * (kind_ways - taking[h]) for h, (_, ways) in enumerate(hands)]
+        plain = first is None and len(hands) == 1 and not hands[0][0]  # nothing dealt (most round ends)
+        at, other_at = order.index(seat), order.index(other) if first is not None else -1
         own: dict[int, list[int]] = {}  # the viewer's own figures, summed by denominator
-        contests: dict[tuple[int, ...], int] = {}  # each seat's outcome: their weight
-        compared = [*enumerate(sums), *((seat, row) for row, _, _ in dealt), *((other, row) for row in other_rows)]
+        contests: dict[int, list[int]] = {}  # the score change and being ahead, summed by denominator
+        compared = [*enumerate(sums), *((seat, row) for row in rows), *((other, row) for row in other_rows)]
+        known: dict[tuple[int, ...], dict[int, list[int]]] = {}  # the contests' sums, by every seat's outcomes
         for limits_key, times in _merged(by_limits, self._reach(ks, compared)).items():
             limits = list(limits_key)
             shown = ks.reveal_limits or limits
-            key = [self._outcome(ks, p, sums[p], limits) for p in order]
-            if plain:  # nothing dealt (most round ends): every seat's outcome is in the key
-                _add(own, times, self._own(ks, sums[viewer], counts, limits, shown, key[self.viewer_at]))
-                found = tuple(key)
-                contests[found] = contests.get(found, 0) + times
-                continue
-            if seat != viewer and other != viewer:
-                _add(own, times * mass, self._own(ks, sums[viewer], counts, limits, shown, key[self.viewer_at]))
-            self._tick(len(dealt) + len(kinds))
-            ways_to: dict[int, int] = {}  # each outcome of the seat dealt to: the ways to it
-            outcomes = []
-            for h, (row, held, ways) in enumerate(dealt):
+            outcomes = []  # each seat's outcome in turn order (-1 for those dealt to), then each row's and kind's
+            for p in order:
+                outcome = -1
+                if p != seat and p != other:
+                    outcome = self._outcome(ks, p, sums[p], limits)
+                    if p == viewer:
+                        _add(own, times * mass, self._own(ks, sums[p], counts, limits, shown, outcome))
+                outcomes.append(outcome)
+            if not plain:
+                self._tick(len(rows) + len(kinds))
+            for r, row in enumerate(rows):
                 outcome = self._outcome(ks, seat, row, limits)
                 outcomes.append(outcome)
-                ways_to[outcome] = ways_to.get(outcome, 0) + ways
                 if seat == viewer:
-                    _add(own, times * marginal[h], self._own(ks, row, held, limits, shown, outcome))
-            if first is None:
-                for outcome, ways in ways_to.items():
-                    key[at] = outcome
-                    found = tuple(key)
-                    contests[found] = contests.get(found, 0) + times * ways
-                continue
-            other_at = order.index(other)
-            outcome_of: dict[int, int] = {}  # the other seat's kinds: their outcomes
-            kinds_to: dict[int, int] = {}  # and the ways to each
-            for (kind, copies, weight), row in zip(kinds, other_rows):
-                outcome = self._outcome(ks, other, row, limits)
-                outcome_of[kind] = outcome
-                kinds_to[outcome] = kinds_to.get(outcome, 0) + copies * weight
+                    _add(own, times * marginal[r], self._own(ks, row, helds[r], limits, shown, outcome))
+            for k, (kind, copies, weight) in enumerate(kinds):
+                outcome = self._outcome(ks, other, other_rows[k], limits)
+                outcomes.append(outcome)
                 if other == viewer:
                     held = counts[:]
                     held[COLOUR_OF[kind]] += 1
-                    _add(own, times * weight * (copies * dealt_ways - taken[kind]),
-                         self._own(ks, row, held, limits, shown, outcome))
-            corrected: dict[int, dict[int, int]] = {}  # by both outcomes: the ways a hand took from the kind
-            for h, (hand, ways) in enumerate(hands):
-                if taking[h]:
-                    previous = -1
-                    for kind in hand:
-                        if kind != previous and kind in weight_of:
-                            by_hand = corrected.setdefault(outcome_of[kind], {})
-                            by_hand[outcomes[h]] = by_hand.get(outcomes[h], 0) + weight_of[kind] * ways * hand.count(kind)
-                        previous = kind
-            for kind_outcome, kind_ways in kinds_to.items():
-                key[other_at] = kind_outcome
-                taken_here = corrected.get(kind_outcome, {})
-                for outcome, ways in ways_to.items():
-                    both = kind_ways * ways - taken_here.get(outcome, 0)
-                    if both:
-                        key[at] = outcome
-                        found = tuple(key)
-                        contests[found] = contests.get(found, 0) + times * both
-        by_denominator: dict[int, list[int]] = {}  # the score change and being ahead, summed
-        for found, weight in contests.items():
-            combinations, change, ahead = self._contest(ks, found)
-            summed = by_denominator.get(combinations)
+                    _add(own, times * weight * (copies * dealt_ways - taken[k]),
+                         self._own(ks, other_rows[k], held, limits, shown, outcome))
+            found = tuple(outcomes)
+            summed = known.get(found)
             if summed is None:
-                by_denominator[combinations] = [weight * change, weight * ahead]
-            else:
-                summed[0] += weight * change
-                summed[1] += weight * ahead
-        return _total(own, by_denominator, over)
+                summed = known[found] = self._contests(ks, outcomes, at, other_at, raw, row_of, takes, kinds)
+            for combinations, sums_here in summed.items():
+                total_here = contests.setdefault(combinations, [0, 0])
+                total_here[0] += times * sums_here[0]
+                total_here[1] += times * sums_here[1]
+        return _total(own, contests, over)
+
+    def _contests(self, ks: KState, outcomes: list[int], at: int, other_at: int, raw: list[int], row_of: list[int],
+                  takes: list[list[tuple[int, int]]], kinds: list[tuple[int, int, int]]) -> dict[int, list[int]]:
+        """``_settled``'s contests under one limit: the viewer's score change and being ahead
+        summed over the outcomes of the seats dealt to, each with its ways, by the number of
+        combinations of gold choices. ``outcomes``: each seat's in turn order (-1 at ``at``
+        and ``other_at``, the seats dealt to), then the outcome of each row (with ``raw``: its
+        ways) and of each of the other seat's ``kinds``."""
+        n, packed, nothing = ks.players, self.packed, [0]
+        lists = [nothing, nothing, nothing, nothing]  # each seat's gold choices, packed, in turn order
+        for i in range(n):
+            if outcomes[i] >= 0:
+                lists[i] = packed[outcomes[i]]
+        local: dict[int, int] = {}  # the seat's outcomes, told apart: their places below
+        dealt: list[list[int]] = []  # each one's gold choices
+        dealt_to: list[int] = []  # and the ways to it
+        row_at = []  # each row's outcome's place
+        for r in range(len(raw)):
+            outcome = outcomes[n + r]
+            j = local.get(outcome, -1)
+            if j < 0:
+                j = local[outcome] = len(dealt)
+                dealt.append(packed[outcome])
+                dealt_to.append(0)
+            dealt_to[j] += raw[r]
+            row_at.append(j)
+        others, others_to, corrected = [nothing], [1], [0] * len(dealt)  # the other seat's, if any
+        if other_at >= 0:
+            local = {}
+            others, others_to = [], []
+            kind_place: list[int] = []  # each kind's outcome's place
+            for k, (_, copies, weight) in enumerate(kinds):
+                outcome = outcomes[n + len(raw) + k]
+                i = local.get(outcome, -1)
+                if i < 0:
+                    i = local[outcome] = len(others)
+                    others.append(packed[outcome])
+                    others_to.append(0)
+                others_to[i] += copies * weight
+                kind_place.append(i)
+            corrected = [0] * (len(others) * len(dealt))  # by both outcomes: the ways a hand took from the kind
+            for h, took in enumerate(takes):
+                j = row_at[row_of[h]]
+                for k, ways in took:
+                    corrected[kind_place[k] * len(dealt) + j] += ways
+        tops, bonus, score, mine = _tops(ks.capital), self.bonus_packed, self.score, self.viewer_at
+        fixed = [choices[0] if len(choices) == 1 else -1 for choices in lists]  # one choice: packed; else -1
+        f0, f1, f2, f3 = fixed[0], fixed[1], fixed[2], fixed[3]
+        single = min(fixed) >= 0  # every seat not dealt to has one choice (most)
+        change = ahead = 0  # those of one combination of gold choices (most)
+        summed: dict[int, list[int]] = {}
+        for i, choices in enumerate(others):
+            if other_at >= 0:
+                lists[other_at] = choices
+            q = choices[0] if single and len(choices) == 1 else -1  # the other seat's one choice
+            if other_at == 0:
+                f0 = q
+            elif other_at == 1:
+                f1 = q
+            elif other_at == 2:
+                f2 = q
+            elif other_at == 3:
+                f3 = q
+            for j, choices_dealt in enumerate(dealt):
+                both = others_to[i] * dealt_to[j] - corrected[i * len(dealt) + j]
+                if not both:
+                    continue
+                if q >= 0 and len(choices_dealt) == 1:  # one combination: scored at once
+                    d = choices_dealt[0]
+                    scored = _scored(tops, bonus, mine, n, d if at == 0 else f0, d if at == 1 else f1,
+                                     d if at == 2 else f2, d if at == 3 else f3)
+                    change += both * ((scored >> 1) - score)
+                    ahead += both * (scored & 1)
+                    continue
+                lists[at] = choices_dealt
+                combinations, scores, wins = self._contest(tops, n, lists[0], lists[1], lists[2], lists[3])
+                if combinations == 1:
+                    change += both * (scores - score)
+                    ahead += both * wins
+                else:
+                    several = summed.setdefault(combinations, [0, 0])
+                    several[0] += both * (scores - combinations * score)
+                    several[1] += both * wins
+        summed[1] = [change, ahead]
+        return summed
 
     def _reach(self, ks: KState, rows: list[tuple[int, list[int]]]) -> list[int]:
         """Each colour's highest total a round end's comparisons with its limit read, of the
@@ -824,72 +899,23 @@ class Search:
         figures += [k * int(any(needed)), k * int(keeps_all), 0, 0]
         return figures
 
-    def _contest(self, ks: KState, key: tuple[int, ...]) -> tuple[int, int, int]:
-        """The number of combinations of the seats' gold choices (one each but for random gold)
-        with the outcomes ``key`` (in turn order), and the viewer's score change and being
-        ahead summed over them (``_scored``). A table of fewer than four seats is filled with
-        seats that hold nothing."""
-        packed, n, capital = self.packed, len(key), ks.capital
-        nothing = [0]
-        choices0, choices1 = packed[key[0]], packed[key[1]]
-        choices2 = packed[key[2]] if n > 2 else nothing
-        choices3 = packed[key[3]] if n > 3 else nothing
+    def _contest(self, tops: int, n: int, choices0: list[int], choices1: list[int],
+                 choices2: list[int], choices3: list[int]) -> tuple[int, int, int]:
+        """The number of combinations of the seats' gold choices (``_packed``, one list a seat
+        in turn order: one choice each but for random gold), and the viewer's score and being
+        ahead summed over them (``_scored``; ``tops``: the capital's highest cards, ``_tops``).
+        A table of fewer than four seats is filled with seats that hold nothing (``[0]``)."""
+        bonus, mine = self.bonus_packed, self.viewer_at
         combinations = scores = ahead = 0
         for p0 in choices0:
             for p1 in choices1:
                 for p2 in choices2:
                     for p3 in choices3:
-                        scored = self._scored(capital, n, p0, p1, p2, p3)
+                        scored = _scored(tops, bonus, mine, n, p0, p1, p2, p3)
                         combinations += 1
                         scores += scored >> 1
                         ahead += scored & 1
-        return combinations, scores - combinations * self.score, ahead
-
-    def _scored(self, capital: list[list[int]], n: int, p0: int, p1: int, p2: int, p3: int) -> int:
-        """The viewer's score, times two, plus 1 if no seat scores more, for one gold choice
-        of each of ``n`` seats in turn order (``_packed``; the seats beyond ``n`` hold
-        nothing and score below every real seat): the bonus cards (each colour's highest
-        cards in the ``capital``, the tied leaders taking one each in turn order, R3, R5),
-        then the scores. In whole numbers only, which mypyc keeps out of Python's objects:
-        a contest of one choice each took 0.9 µs over lists of each seat's totals, 0.21 µs
-        so (random 152's 81,500)."""
-        bonus = self.bonus
-        s0, s1 = (p0 >> 28) + bonus[0], (p1 >> 28) + bonus[1]
-        s2 = (p2 >> 28) + bonus[2] if n > 2 else -1
-        s3 = (p3 >> 28) + bonus[3] if n > 3 else -1
-        for c in range(4):
-            cards = capital[c]
-            if not cards:
-                continue
-            shift = 7 * c
-            v0, v1, v2, v3 = (p0 >> shift) & 127, (p1 >> shift) & 127, (p2 >> shift) & 127, (p3 >> shift) & 127
-            best = v0 if v0 > v1 else v1
-            if v2 > best:
-                best = v2
-            if v3 > best:
-                best = v3
-            if best == 0:
-                continue
-            k = len(cards) - 1
-            if v0 == best:
-                s0 += cards[k]
-                k -= 1
-            if v1 == best and k >= 0:
-                s1 += cards[k]
-                k -= 1
-            if v2 == best and k >= 0:
-                s2 += cards[k]
-                k -= 1
-            if v3 == best and k >= 0:
-                s3 += cards[k]
-        at = self.viewer_at
-        mine = s0 if at == 0 else s1 if at == 1 else s2 if at == 2 else s3
-        most = s0 if s0 > s1 else s1
-        if s2 > most:
-            most = s2
-        if s3 > most:
-            most = s3
-        return 2 * mine + int(mine >= most)
+        return combinations, scores, ahead
 
     def _decide(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> None:
         """Make the seat to move's ``decision`` in place (as ``kernel.play_out`` does)."""
@@ -938,6 +964,65 @@ class Search:
         else:
             raise UsageError(f"no decision is made in phase {phase}")
         _end_turn(ks, undealt)
+
+
+# -- the contest -------------------------------------------------------------------------
+def _tops(capital: list[list[int]]) -> int:
+    """The capital's four highest cards of each colour, 3 bits a card (a card is worth 2 to
+    6; 0: no card), the highest in the lowest bits, 12 bits a colour: the bonus cards
+    ``_scored`` hands out, in one whole number."""
+    tops = 0
+    for c in range(4):
+        cards = capital[c]
+        top = 0
+        for k in range(max(0, len(cards) - 4), len(cards)):  # sorted: the highest last, in the lowest bits
+            top = top << 3 | cards[k]
+        tops |= top << 12 * c
+    return tops
+
+
+def _scored(tops: int, bonus: int, mine: int, n: int, p0: int, p1: int, p2: int, p3: int) -> int:
+    """The score of the seat at place ``mine`` in turn order, times two, plus 1 if no seat
+    scores more, for one gold choice of each of ``n`` seats in turn order (``_packed``; the
+    seats beyond ``n`` hold nothing and score below every real seat): the bonus cards (each
+    colour's highest cards in the capital, ``tops``, the tied leaders taking one each in
+    turn order, R3, R5), then the scores, each with its bonus points so far (``bonus``: 8
+    bits a seat in turn order). In whole numbers only, arguments and all, which mypyc keeps
+    out of Python's objects."""
+    s0, s1 = (p0 >> 28) + (bonus & 255), (p1 >> 28) + (bonus >> 8 & 255)
+    s2 = (p2 >> 28) + (bonus >> 16 & 255) if n > 2 else -1
+    s3 = (p3 >> 28) + (bonus >> 24 & 255) if n > 3 else -1
+    for c in range(4):
+        cards = tops >> 12 * c & 4095
+        if not cards:
+            continue
+        shift = 7 * c
+        v0, v1, v2, v3 = p0 >> shift & 127, p1 >> shift & 127, p2 >> shift & 127, p3 >> shift & 127
+        best = v0 if v0 > v1 else v1
+        if v2 > best:
+            best = v2
+        if v3 > best:
+            best = v3
+        if best == 0:
+            continue
+        if v0 == best:  # the highest card first; each taken, the next is 3 bits up (none left: 0)
+            s0 += cards & 7
+            cards >>= 3
+        if v1 == best:
+            s1 += cards & 7
+            cards >>= 3
+        if v2 == best:
+            s2 += cards & 7
+            cards >>= 3
+        if v3 == best:
+            s3 += cards & 7
+    own = s0 if mine == 0 else s1 if mine == 1 else s2 if mine == 2 else s3
+    most = s0 if s0 > s1 else s1
+    if s2 > most:
+        most = s2
+    if s3 > most:
+        most = s3
+    return 2 * own + int(own >= most)
 
 
 # -- values ------------------------------------------------------------------------------
