@@ -307,17 +307,21 @@ def test_the_rule_of_thumbs_last_play_from_two_unseen_cards_gives_the_engine_wal
 def test_a_last_play_after_which_the_rule_of_thumb_decides_again_deals_the_card_it_kept() -> None:
     """The rule of thumb's last play from two cards the viewer has not seen, an Agent or a
     Cleric into the capital, then the Agent's placement or the Cleric's colour: the rule of
-    thumb reads the card it kept there, so that card cannot wait in the pool under a filter
-    (seed 29's bench found 6 figures off, 5 of them after this first move). Every figure
-    equals the engine walk's."""
+    thumb reads the card it kept there, so the filter that card waits under in the pool is
+    split by what each kind decides (``_rule_kept``; seed 29's bench once found 6 figures
+    off, 5 of them after this first move). Every figure equals the engine walk's."""
     v = last_turn_positions(70, seed=29)[102]  # 3 players; after the viewer, a seat with two cards
     assert v.players == 3 and v.last_turns == (0,) and v.hand_sizes[0] == 2
     first = v.legal_actions[0]
     assert (first.card.colour, first.to) == ("Y", "capital")
-    denominator, numerators = _search(v, "rule").figures(kernel.from_action(first))
+    search = _search(v, "rule")
+    denominator, numerators = search.figures(kernel.from_action(first))
     walked = forward.exact_by_engine(v, "rule", modifier_posterior(v, "rule"), first, 400_000)
     assert walked is not None
     assert [Fraction(n, denominator) for n in numerators] == forward.expected_figures(walked)
+    narrowed = [(f, g) for f in search.filters for g in search.filters
+                if f != g and all(b in (0, a) for a, b in zip(f, g)) and any(g)]
+    assert narrowed  # a filter split by the decision made again, not the card dealt
 
 
 @pytest.mark.parametrize("model", endgame.MODELS)

@@ -17,8 +17,9 @@ walks much less of it:
   the models allow it: a seat moving at random with two cards at most deals only a card
   it plays into the capital (a card played home goes home with the round end unseen,
   ``_random_play``); the rule of thumb's last play from two unseen cards deals the card
-  played and keeps the other in the pool under a filter of the cards it could be, unless
-  the seat then decides again, reading it (``_rule_last_play``); and two seats' last cards
+  played and keeps the other in the pool under a filter of the cards it could be, split
+  by what it decides where the seat then decides again, reading it (``_rule_last_play``,
+  ``_rule_kept``); and two seats' last cards
   going home are reckoned in one pass (``_settled``'s ``first``).
 * **Face-down modifiers are valued when they matter.** Each hidden modifier is a
   placeholder, and every position carries the modifier values still possible
@@ -293,6 +294,8 @@ class Search:
                 self._decide(child, left, choice)
                 branches.append((1, self._child(child, left, alive, len(choices))))
             return _mix(branches, len(branches))
+        if undealt[2 * n + cur]:  # deciding again in its last play, reading the card it kept
+            return self._rule_kept(ks, undealt, alive)
         if not _owned(ks, cur):  # the seat sees every value it decides by
             return self._rule_child(ks, undealt, alive, ks, 1)
         seen = self._as_seen(ks, alive)
@@ -395,42 +398,28 @@ class Search:
 
     def _rule_last_play(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         """The rule of thumb's last play of the round from a hand of two cards not dealt:
-        the card it plays is dealt, and the card it keeps, which no decision reads before it
-        goes home at the round end, stays in the pool with a filter (``_deal_filtered``):
-        for each kind, 2 (1 for a second card of the kind played) where the rule of thumb
-        holding both plays as this branch does, else 0. Each play is then one branch, not one
-        per hand: with the chance ``copies / pool`` of its card, the filter weighing the card
-        kept as the hands that lead to it would. But for a play after which the seat decides
-        again (a Cleric's colour, an Agent's placement): the rule of thumb reads the card it
-        kept there, so each hand that leads to it is a branch of its own, dealt."""
+        the card it plays is dealt, and the card it keeps stays in the pool with a filter
+        (``_deal_filtered``): for each kind, 2 (1 for a second card of the kind played) where
+        the rule of thumb holding both plays as this branch does, else 0. Each play is then
+        one branch, not one per hand: with the chance ``copies / pool`` of its card, the
+        filter weighing the card kept as the hands that lead to it would. A play after which
+        the seat decides again (a Cleric's colour, an Agent's placement) reads the card kept
+        there: the filter is split by what each kind it lets through decides (``_rule_kept``)."""
         cur, n, pool_size = ks.current, ks.players, len(ks.deck)
         pool = _counts(ks.deck)
         deck = _deck_size(ks, undealt)
         branches: list[tuple[int, list[int]]] = []  # out of pool_size * (pool_size - 1)
         seen = self._as_seen(ks, alive)
         for shown, group in seen:
-            plays: dict[kernel.Decision, list[tuple[list[int], int]]] = {}  # each play: the hands that lead to it
-            for hand, ways in _multisets(pool, 2):
+            plays: dict[kernel.Decision, list[int]] = {}  # each play: the filter on the card kept
+            for hand, _ in _multisets(pool, 2):
                 shown.hands[cur] = hand
-                plays.setdefault(self._rule_decision(shown, deck), []).append((hand, ways))
-            again = {decision: self._decides_again(ks, undealt, decision) for decision in plays}
-            of = len(seen) * sum(len(hands) if again[decision] else 1 for decision, hands in plays.items())
-            for decision, hands in plays.items():
+                decision = self._rule_decision(shown, deck)
+                filtered = plays.setdefault(decision, [0] * len(COLOUR_OF))
+                kept = hand[1] if hand[0] == decision[0] else hand[0]
+                filtered[kept] = 1 if kept == decision[0] else 2
+            for decision, filtered in plays.items():
                 played = decision[0]
-                if again[decision]:
-                    for hand, ways in hands:
-                        child, left = ks.copy(), undealt[:]
-                        for kind in hand:
-                            child.deck.remove(kind)
-                        child.hands[cur] = hand[:]
-                        left[cur] = 0
-                        self._decide(child, left, decision)
-                        branches.append((2 * ways, self._child(child, left, group, of)))
-                    continue
-                filtered = [0] * len(COLOUR_OF)
-                for hand, _ in hands:
-                    kept = hand[1] if hand[0] == played else hand[0]
-                    filtered[kept] = 1 if kept == played else 2
                 child, left = ks.copy(), undealt[:]
                 child.deck.remove(played)
                 child.hands[cur] = [played]
@@ -438,18 +427,33 @@ class Search:
                 left[n + cur] += 1
                 left[2 * n + cur] = self._filter_id(tuple(filtered))
                 self._decide(child, left, decision)
-                branches.append((pool[played] * (pool_size - 1), self._child(child, left, group, of)))
+                branches.append((pool[played] * (pool_size - 1), self._child(child, left, group, len(seen) * len(plays))))
         return _mix(branches, pool_size * (pool_size - 1))
 
-    def _decides_again(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> bool:
-        """Whether the seat to move, playing ``decision`` from a hand not dealt, then decides
-        again in the same turn (a Cleric's colour, an Agent's placement)."""
-        trial, left = ks.copy(), undealt[:]
-        trial.deck.remove(decision[0])
-        trial.hands[ks.current] = [decision[0]]
-        left[ks.current] = 0
-        self._decide(trial, left, decision)
-        return trial.phase in (CLERIC, AGENT_DRAW)
+    def _rule_kept(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
+        """The rule of thumb deciding again in its last play (a Cleric's colour, an Agent's
+        placement), reading the card it kept, which is in the pool under a filter
+        (``_rule_last_play``): the kinds the filter lets through, grouped by the decision the
+        seat holding each makes, one branch for each decision with the filter narrowed to its
+        kinds. The branches add up, not averaged: a filter weighs each kind, the chance of the
+        hands that lead here, and the narrowed filters share those weights out."""
+        cur, n = ks.current, ks.players
+        weights = self.filters[undealt[2 * n + cur] - 1]
+        deck = _deck_size(ks, undealt)
+        seen = self._as_seen(ks, alive) if _owned(ks, cur) else [(ks.copy(), alive)]
+        branches: list[tuple[int, list[int]]] = []
+        for shown, group in seen:
+            narrowed: dict[kernel.Decision, list[int]] = {}  # each decision: the filter on the kinds that make it
+            for kind in _counts(ks.deck):
+                if weights[kind]:
+                    shown.hands[cur] = [kind]
+                    narrowed.setdefault(self._rule_decision(shown, deck), [0] * len(COLOUR_OF))[kind] = weights[kind]
+            for decision, filtered in narrowed.items():
+                child, left = ks.copy(), undealt[:]
+                left[2 * n + cur] = self._filter_id(tuple(filtered))
+                self._decide(child, left, decision)
+                branches.append((1, self._child(child, left, group, len(seen) * len(narrowed))))
+        return _mix(branches, 1)
 
     def _rule_last_card(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         """The round's last play, the rule of thumb's, from one card not dealt: each card it
