@@ -148,6 +148,7 @@ class Search:
         self.packed: list[list[int]] = []  # each outcome's choices, as ``_packed`` writes them
         self.shifts: dict[tuple[object, ...], list[tuple[tuple[int, ...], int]]] = {}  # see ``_limits``
         self.filters: list[tuple[int, ...]] = []  # see ``_rule_last_play``; told apart by content
+        self.hand_lists: dict[tuple[tuple[int, ...], int, bool], list[tuple[list[int], int]]] = {}  # see ``_hands``
         self.filter_ids: dict[tuple[int, ...], int] = {}
         self.round = root.ks.round
         self.score = root.score
@@ -188,6 +189,7 @@ class Search:
                 kept[key] = found
         self.table = kept
         self.outcome_ids, self.outcome_contents, self.outcomes, self.packed, self.shifts = {}, {}, [], [], {}
+        self.hand_lists = {}
 
     def figures(self, first: kernel.Decision | None = None, share: float = 1.0) -> tuple[int, list[int]]:
         """The expectation of every figure at the reveal, as a denominator and numerators,
@@ -338,10 +340,9 @@ class Search:
         at = n + seat if home else seat
         size = undealt[at]
         branches: list[tuple[int, list[int]]] = []
-        hands = _multisets(_counts(ks.deck), size)
-        if home and sum(undealt[n:2 * n]) == size:  # the last cards dealt: only their totals matter from here
-            if size > 1:  # (one card of each kind is one total)
-                hands = _by_totals(hands)
+        last = home and sum(undealt[n:2 * n]) == size  # the last cards dealt: only their totals matter from here
+        hands = self._hands(ks.deck, size, last and size > 1)  # (one card of each kind is one total)
+        if last:
             if _settles(ks, len(ks.deck) - size):  # reckoned without a position per hand
                 return self._settled(ks, self._limits(ks, alive), seat, hands, math.comb(len(ks.deck), size))
         for hand, ways in hands:
@@ -353,6 +354,22 @@ class Search:
             left[at] = 0
             branches.append((ways, self._child(child, left, alive, len(hands))))
         return _mix(branches, math.comb(len(ks.deck), size))
+
+    def _hands(self, deck: list[int], size: int, by_totals: bool = False) -> list[tuple[list[int], int]]:
+        """``_multisets`` of ``size`` cards from the pool ``deck``, merged ``_by_totals`` if
+        ``by_totals``, reckoned once for each pool: round ends deal from the same pool again
+        and again (seed 29's rule 181: a quarter of its time went to reckoning them again).
+        Shared, so not to be changed. One card, each kind with its copies, is not worth a key."""
+        if size == 1:
+            return _multisets(_counts(deck), 1)
+        key = (tuple(deck), size, by_totals)
+        found = self.hand_lists.get(key)
+        if found is None:
+            found = _multisets(_counts(deck), size)
+            if by_totals:
+                found = _by_totals(found)
+            self.hand_lists[key] = found
+        return found
 
     def _two_at_once(self, ks: KState, undealt: list[int], alive: tuple[int, ...], going: list[int]) -> list[int] | None:
         """The last cards of two seats going home at the round end, reckoned in one pass
@@ -367,7 +384,7 @@ class Search:
         if undealt[2 * n + other]:
             hands = [([kind], copies * weight) for kind, copies, weight in self._card_home(ks, undealt, other)]
         else:
-            hands = _multisets(_counts(ks.deck), size)
+            hands = self._hands(ks.deck, size)
         deck = len(ks.deck)
         return self._settled(ks, self._limits(ks, alive), other, hands, deck * math.comb(deck - 1, size), (one, kinds))
 
@@ -412,7 +429,7 @@ class Search:
         seen = self._as_seen(ks, alive)
         for shown, group in seen:
             plays: dict[kernel.Decision, list[int]] = {}  # each play: the filter on the card kept
-            for hand, _ in _multisets(pool, 2):
+            for hand, _ in self._hands(ks.deck, 2):
                 shown.hands[cur] = hand
                 decision = self._rule_decision(shown, deck)
                 filtered = plays.setdefault(decision, [0] * len(COLOUR_OF))
@@ -822,7 +839,9 @@ class Search:
                     change += both * (scores - score)
                     ahead += both * wins
                 else:
-                    several = summed.setdefault(combinations, [0, 0])
+                    several = summed.get(combinations)
+                    if several is None:
+                        several = summed[combinations] = [0, 0]
                     several[0] += both * (scores - combinations * score)
                     several[1] += both * wins
         summed[1] = [change, ahead]
@@ -1224,20 +1243,21 @@ def _multisets(counts: dict[int, int], size: int) -> list[tuple[list[int], int]]
     (the product of ``comb(copies, taken)``: a hypergeometric weight, over ``comb(total, size)``)."""
     if size == 1:  # the usual deal (a Scholar's draw, the last card of a hand): each kind with its copies
         return [([kind], copies) for kind, copies in counts.items()]
-    kinds = list(counts)
     found: list[tuple[list[int], int]] = []
-
-    def extend(start: int, left: int, hand: list[int], ways: int) -> None:
-        if left == 0:
-            found.append((hand[:], ways))
-            return
-        for k in range(start, len(kinds)):
-            kind = kinds[k]
-            for take in range(1, min(counts[kind], left) + 1):
-                extend(k + 1, left - take, hand + [kind] * take, ways * math.comb(counts[kind], take))
-
-    extend(0, size, [], 1)
+    _extend(found, list(counts.items()), 0, size, [], 1)
     return found
+
+
+def _extend(found: list[tuple[list[int], int]], counts: list[tuple[int, int]], start: int, left: int,
+            hand: list[int], ways: int) -> None:
+    """``_multisets``' hands that add ``left`` cards of the kinds from ``start`` on to ``hand``."""
+    if left == 0:
+        found.append((hand, ways))
+        return
+    for k in range(start, len(counts)):
+        kind, copies = counts[k]
+        for take in range(1, min(copies, left) + 1):
+            _extend(found, counts, k + 1, left - take, hand + [kind] * take, ways * math.comb(copies, take))
 
 
 def _by_totals(hands: list[tuple[list[int], int]]) -> list[tuple[list[int], int]]:
