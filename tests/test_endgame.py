@@ -427,6 +427,22 @@ def _contest_by_the_rules(search: endgame.Search, capital: list[list[int]], key:
     return combinations, change, ahead
 
 
+def test_the_capitals_highest_cards_are_packed_highest_first() -> None:
+    """``_tops``: each colour's four highest cards in the capital, 3 bits a card, the highest
+    in the lowest bits, 12 bits a colour, read back as ``_scored`` reads them; a colour with
+    no card is 0."""
+    rng = random.Random(2611)
+    for _ in range(300):
+        capital = [sorted(rng.choice([2, 3, 4, 5, 6]) for _ in range(rng.randrange(9))) for _ in range(4)]
+        tops = endgame._tops(capital)
+        for c in range(4):
+            cards, read = tops >> 12 * c & 4095, []
+            while cards:
+                read.append(cards & 7)
+                cards >>= 3
+            assert read == sorted(capital[c], reverse=True)[:4]
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_contest_is_reckoned_as_the_rules_say(players: int) -> None:
     """``_contest`` (each gold choice packed in a whole number, ``_scored``) gives the number
