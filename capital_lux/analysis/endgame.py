@@ -661,10 +661,11 @@ class Search:
         it the same totals are one row; rows and kinds that leave their seat the same outcome
         under a limit are one, so a contest is reckoned once for each outcome of the seats
         dealt to (for each pair of outcomes, with ``first``) under each limit: a colour over
-        and lost leaves the same, whatever card took it over. Limits that leave every seat,
-        row and kind the same outcome share their contests (``known``). Otherwise contests are
-        reckoned again, not looked up: summed as they come, in whole numbers (``_contests``),
-        one costs less than a key for it in a table would."""
+        and lost leaves the same, whatever card took it over. Limits that leave the seats not
+        dealt to and the other seat's kinds the same outcomes are one group, in which an
+        outcome of the seat dealt to met under several limits is one contest, its ways summed
+        over them (``_contests``). Otherwise contests are reckoned again, not looked up: summed
+        as they come, in whole numbers, one costs less than a key for it in a table would."""
         viewer, order, n = self.viewer, self.order, ks.players
         sums = kernel.home_totals(ks.home)
         counts = [len(cards) for cards in ks.home[viewer]]
@@ -679,8 +680,7 @@ class Search:
         helds: list[list[int]] = []
         raw: list[int] = []  # each row: the ways of its hands
         marginal: list[int] = []  # and with the other seat's kinds, less the ways the hands take from them
-        row_of: list[int] = []  # each hand's row
-        takes: list[list[tuple[int, int]]] = []  # each hand: each kind it takes from, and the ways taken
+        row_takes: list[list[tuple[int, int]]] = []  # each row: each kind its hands take from, and the ways taken
         taken = [0] * len(kinds)  # each kind: the ways the hands take from it
         mass = 0  # the ways of all, ``over`` but where a filter weighs the hands
         for hand, ways in hands:
@@ -707,12 +707,12 @@ class Search:
                 helds.append(held)
                 raw.append(0)
                 marginal.append(0)
+                row_takes.append([])
             share = ways * (kind_ways - taking) if first is not None else ways
             raw[r] += ways
             marginal[r] += share
             mass += share
-            row_of.append(r)
-            takes.append(took)
+            row_takes[r] += took
         other_rows = []  # the other seat's hometown totals with each of its kinds
         for kind, _, _ in kinds:
             row = sums[other][:]
@@ -723,11 +723,15 @@ class Search:
         own: dict[int, list[int]] = {}  # the viewer's own figures, summed by denominator
         contests: dict[int, list[int]] = {}  # the score change and being ahead, summed by denominator
         compared = [*enumerate(sums), *((seat, row) for row in rows), *((other, row) for row in other_rows)]
-        known: dict[tuple[int, ...], dict[int, list[int]]] = {}  # the contests' sums, by every seat's outcomes
+        # The limits grouped by what the seats not dealt to and the other seat's kinds keep (``_contests``):
+        # for each group, those outcomes, and each row's outcomes under its limits, each with their weight
+        groups: dict[tuple[int, ...], int] = {}
+        fixed: list[list[int]] = []
+        met: list[list[int]] = []  # each group: each row's outcome under each of its limits, as row, outcome, weight
         for limits_key, times in _merged(by_limits, self._reach(ks, compared)).items():
             limits = list(limits_key)
             shown = ks.reveal_limits or limits
-            outcomes = []  # each seat's outcome in turn order (-1 for those dealt to), then each row's and kind's
+            outcomes = []  # each seat's outcome in turn order (-1 for those dealt to), then each kind's
             for p in order:
                 outcome = -1
                 if p != seat and p != other:
@@ -737,11 +741,6 @@ class Search:
                 outcomes.append(outcome)
             if not plain:
                 self._tick(len(rows) + len(kinds))
-            for r, row in enumerate(rows):
-                outcome = self._outcome(ks, seat, row, limits)
-                outcomes.append(outcome)
-                if seat == viewer:
-                    _add(own, times * marginal[r], self._own(ks, row, helds[r], limits, shown, outcome))
             for k, (kind, copies, weight) in enumerate(kinds):
                 outcome = self._outcome(ks, other, other_rows[k], limits)
                 outcomes.append(outcome)
@@ -751,47 +750,61 @@ class Search:
                     _add(own, times * weight * (copies * dealt_ways - taken[k]),
                          self._own(ks, other_rows[k], held, limits, shown, outcome))
             found = tuple(outcomes)
-            summed = known.get(found)
-            if summed is None:
-                summed = known[found] = self._contests(ks, outcomes, at, other_at, raw, row_of, takes, kinds)
-            for combinations, sums_here in summed.items():
+            g = groups.get(found, -1)
+            if g < 0:
+                g = groups[found] = len(fixed)
+                fixed.append(outcomes)
+                met.append([])
+            found_rows = met[g]
+            for r, row in enumerate(rows):
+                outcome = self._outcome(ks, seat, row, limits)
+                if seat == viewer:
+                    _add(own, times * marginal[r], self._own(ks, row, helds[r], limits, shown, outcome))
+                found_rows.append(r)
+                found_rows.append(outcome)
+                found_rows.append(times)
+        for g, outcomes in enumerate(fixed):
+            for combinations, summed in self._contests(ks, outcomes, at, other_at, met[g], raw, row_takes, kinds).items():
                 total_here = contests.setdefault(combinations, [0, 0])
-                total_here[0] += times * sums_here[0]
-                total_here[1] += times * sums_here[1]
+                total_here[0] += summed[0]
+                total_here[1] += summed[1]
         return _total(own, contests, over)
 
-    def _contests(self, ks: KState, outcomes: list[int], at: int, other_at: int, raw: list[int], row_of: list[int],
-                  takes: list[list[tuple[int, int]]], kinds: list[tuple[int, int, int]]) -> dict[int, list[int]]:
-        """``_settled``'s contests under one limit: the viewer's score change and being ahead
-        summed over the outcomes of the seats dealt to, each with its ways, by the number of
-        combinations of gold choices. ``outcomes``: each seat's in turn order (-1 at ``at``
-        and ``other_at``, the seats dealt to), then the outcome of each row (with ``raw``: its
-        ways) and of each of the other seat's ``kinds``."""
+    def _contests(self, ks: KState, outcomes: list[int], at: int, other_at: int, met: list[int],
+                  raw: list[int], row_takes: list[list[tuple[int, int]]],
+                  kinds: list[tuple[int, int, int]]) -> dict[int, list[int]]:
+        """``_settled``'s contests under a group of limits that leave the seats not dealt to
+        and the other seat's kinds the same outcomes (``outcomes``: each seat's in turn order,
+        -1 at ``at`` and ``other_at``, the seats dealt to, then each of the ``kinds``'): the
+        viewer's score change and being ahead summed over the outcomes of the seats dealt to,
+        each with its ways, by the number of combinations of gold choices. ``met``: each
+        row's outcome under each of the group's limits, with the limit's weight (row, outcome,
+        weight, row...), so that an outcome of the seat met under several limits is one
+        contest, its ways summed over them (a row's ways, ``raw``, less what it takes from
+        each kind, ``row_takes``)."""
         n, packed, nothing = ks.players, self.packed, [0]
         lists = [nothing, nothing, nothing, nothing]  # each seat's gold choices, packed, in turn order
         for i in range(n):
             if outcomes[i] >= 0:
                 lists[i] = packed[outcomes[i]]
-        local: dict[int, int] = {}  # the seat's outcomes, told apart: their places below
+        dealt_at: dict[int, int] = {}  # the seat's outcomes, told apart: their places below
         dealt: list[list[int]] = []  # each one's gold choices
-        dealt_to: list[int] = []  # and the ways to it
-        row_at = []  # each row's outcome's place
-        for r in range(len(raw)):
-            outcome = outcomes[n + r]
-            j = local.get(outcome, -1)
+        dealt_to: list[int] = []  # and the ways to it, over the limits
+        for m in range(0, len(met), 3):
+            outcome = met[m + 1]
+            j = dealt_at.get(outcome, -1)
             if j < 0:
-                j = local[outcome] = len(dealt)
+                j = dealt_at[outcome] = len(dealt)
                 dealt.append(packed[outcome])
                 dealt_to.append(0)
-            dealt_to[j] += raw[r]
-            row_at.append(j)
+            dealt_to[j] += met[m + 2] * raw[met[m]]
         others, others_to, corrected = [nothing], [1], [0] * len(dealt)  # the other seat's, if any
         if other_at >= 0:
-            local = {}
+            local: dict[int, int] = {}
             others, others_to = [], []
             kind_place: list[int] = []  # each kind's outcome's place
             for k, (_, copies, weight) in enumerate(kinds):
-                outcome = outcomes[n + len(raw) + k]
+                outcome = outcomes[n + k]
                 i = local.get(outcome, -1)
                 if i < 0:
                     i = local[outcome] = len(others)
@@ -799,11 +812,11 @@ class Search:
                     others_to.append(0)
                 others_to[i] += copies * weight
                 kind_place.append(i)
-            corrected = [0] * (len(others) * len(dealt))  # by both outcomes: the ways a hand took from the kind
-            for h, took in enumerate(takes):
-                j = row_at[row_of[h]]
-                for k, ways in took:
-                    corrected[kind_place[k] * len(dealt) + j] += ways
+            corrected = [0] * (len(others) * len(dealt))  # by both outcomes: the ways the rows took from the kinds
+            for m in range(0, len(met), 3):
+                j = dealt_at[met[m + 1]]
+                for k, ways in row_takes[met[m]]:
+                    corrected[kind_place[k] * len(dealt) + j] += met[m + 2] * ways
         tops, bonus, score, mine = _tops(ks.capital), self.bonus_packed, self.score, self.viewer_at
         fixed = [choices[0] if len(choices) == 1 else -1 for choices in lists]  # one choice: packed; else -1
         f0, f1, f2, f3 = fixed[0], fixed[1], fixed[2], fixed[3]
