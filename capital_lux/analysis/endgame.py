@@ -821,7 +821,9 @@ class Search:
         fixed = [choices[0] if len(choices) == 1 else -1 for choices in lists]  # one choice: packed; else -1
         f0, f1, f2, f3 = fixed[0], fixed[1], fixed[2], fixed[3]
         single = min(fixed) >= 0  # every seat not dealt to has one choice (most)
-        change = ahead = 0  # those of one combination of gold choices (most)
+        ones = [choices[0] if single and len(choices) == 1 else -1 for choices in dealt]  # one choice: packed
+        size = len(dealt)
+        weight = scores_weighted = ahead = 0  # those of one combination of gold choices (most), summed
         summed: dict[int, list[int]] = {}
         for i, choices in enumerate(others):
             if other_at >= 0:
@@ -835,21 +837,25 @@ class Search:
                 f2 = q
             elif other_at == 3:
                 f3 = q
-            for j, choices_dealt in enumerate(dealt):
-                both = others_to[i] * dealt_to[j] - corrected[i * len(dealt) + j]
+            to, base = others_to[i], i * size
+            for j in range(size):
+                both = to * dealt_to[j] - corrected[base + j]
                 if not both:
                     continue
-                if q >= 0 and len(choices_dealt) == 1:  # one combination: scored at once
-                    d = choices_dealt[0]
+                d = ones[j]
+                if q >= 0 and d >= 0:  # one combination: scored at once
                     scored = _scored(tops, bonus, mine, n, d if at == 0 else f0, d if at == 1 else f1,
                                      d if at == 2 else f2, d if at == 3 else f3)
-                    change += both * ((scored >> 1) - score)
-                    ahead += both * (scored & 1)
+                    weight += both
+                    scores_weighted += both * (scored >> 1)
+                    if scored & 1:
+                        ahead += both
                     continue
-                lists[at] = choices_dealt
+                lists[at] = dealt[j]
                 combinations, scores, wins = self._contest(tops, n, lists[0], lists[1], lists[2], lists[3])
                 if combinations == 1:
-                    change += both * (scores - score)
+                    weight += both
+                    scores_weighted += both * scores
                     ahead += both * wins
                 else:
                     several = summed.get(combinations)
@@ -857,7 +863,7 @@ class Search:
                         several = summed[combinations] = [0, 0]
                     several[0] += both * (scores - combinations * score)
                     several[1] += both * wins
-        summed[1] = [change, ahead]
+        summed[1] = [scores_weighted - weight * score, ahead]
         return summed
 
     def _reach(self, ks: KState, rows: list[tuple[int, list[int]]]) -> list[int]:
