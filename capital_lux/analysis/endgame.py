@@ -444,7 +444,8 @@ class Search:
                 left[n + cur] += 1
                 left[2 * n + cur] = self._filter_id(tuple(filtered))
                 self._decide(child, left, decision)
-                branches.append((pool[played] * (pool_size - 1), self._child(child, left, group, len(seen) * len(plays))))
+                value = self._child(child, left, group, len(seen) * len(plays))
+                branches.append((pool[played] * (pool_size - 1), value))
         return _mix(branches, pool_size * (pool_size - 1))
 
     def _rule_kept(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
@@ -726,7 +727,7 @@ class Search:
         # The limits grouped by what the seats not dealt to and the other seat's kinds keep (``_contests``):
         # for each group, those outcomes, and each row's outcomes under its limits, each with their weight
         groups: dict[tuple[int, ...], int] = {}
-        fixed: list[list[int]] = []
+        grouped: list[list[int]] = []
         met: list[list[int]] = []  # each group: each row's outcome under each of its limits, as row, outcome, weight
         for limits_key, times in _merged(by_limits, self._reach(ks, compared)).items():
             limits = list(limits_key)
@@ -752,8 +753,8 @@ class Search:
             found = tuple(outcomes)
             g = groups.get(found, -1)
             if g < 0:
-                g = groups[found] = len(fixed)
-                fixed.append(outcomes)
+                g = groups[found] = len(grouped)
+                grouped.append(outcomes)
                 met.append([])
             found_rows = met[g]
             for r, row in enumerate(rows):
@@ -763,8 +764,9 @@ class Search:
                 found_rows.append(r)
                 found_rows.append(outcome)
                 found_rows.append(times)
-        for g, outcomes in enumerate(fixed):
-            for combinations, summed in self._contests(ks, outcomes, at, other_at, met[g], raw, row_takes, kinds).items():
+        for g, outcomes in enumerate(grouped):
+            summed_here = self._contests(ks, outcomes, at, other_at, met[g], raw, row_takes, kinds)
+            for combinations, summed in summed_here.items():
                 total_here = contests.setdefault(combinations, [0, 0])
                 total_here[0] += summed[0]
                 total_here[1] += summed[1]
