@@ -304,7 +304,7 @@ def test_the_rule_of_thumbs_last_play_from_two_unseen_cards_gives_the_engine_wal
         assert search.filters  # the filtered deal was taken, not the deal of both cards
 
 
-def test_a_last_play_after_which_the_rule_of_thumb_decides_again_deals_the_card_it_kept() -> None:
+def test_a_last_play_after_which_the_rule_of_thumb_decides_again_splits_the_kept_cards_filter() -> None:
     """The rule of thumb's last play from two cards the viewer has not seen, an Agent or a
     Cleric into the capital, then the Agent's placement or the Cleric's colour: the rule of
     thumb reads the card it kept there, so the filter that card waits under in the pool is
@@ -411,7 +411,7 @@ def test_a_modifier_placed_at_random_unseen_is_one_branch_with_the_engine_walks_
 def _contest_by_the_rules(search: endgame.Search, capital: list[list[int]], key: tuple[int, ...]) -> tuple[int, int, int]:
     """``Search._contest`` as the rules say it, over each seat's gold choices (R3, R5): the
     number of combinations, the viewer's score summed over them, and being ahead."""
-    combinations = change = ahead = 0
+    combinations = scored = ahead = 0
     for picks in itertools.product(*(search.outcomes[k] for k in key)):
         scores = [sum(town) + left + search.bonus[i] for i, (town, left) in enumerate(picks)]
         for c in range(4):
@@ -422,9 +422,9 @@ def _contest_by_the_rules(search: endgame.Search, capital: list[list[int]], key:
                     scores[i] += cards.pop()
         mine = scores[search.viewer_at]
         combinations += 1
-        change += mine
+        scored += mine
         ahead += mine >= max(scores)
-    return combinations, change, ahead
+    return combinations, scored, ahead
 
 
 def test_the_capitals_highest_cards_are_packed_highest_first() -> None:
@@ -462,7 +462,8 @@ def test_a_contest_is_reckoned_as_the_rules_say(players: int) -> None:
         ks.capital = [sorted(rng.choice([2, 3, 4, 5, 6]) for _ in range(rng.randrange(6))) for _ in range(4)]
         search.viewer_at = rng.randrange(players)
         choices = [search.packed[k] for k in key] + [[0]] * (4 - players)
-        assert search._contest(endgame._tops(ks.capital), players, *choices) == _contest_by_the_rules(search, ks.capital, key)
+        tops = endgame._tops(ks.capital)
+        assert search._contest(tops, players, *choices) == _contest_by_the_rules(search, ks.capital, key)
         towns = [search.outcomes[k][0][0] for k in key]
         ties += any(len({t[c] for t in towns}) < players and max(t[c] for t in towns) > 0 for c in range(4))
         several += any(len(search.outcomes[k]) > 1 for k in key)
