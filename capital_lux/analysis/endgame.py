@@ -458,7 +458,7 @@ class Search:
         cur, n = ks.current, ks.players
         weights = self.filters[undealt[2 * n + cur] - 1]
         deck = _deck_size(ks, undealt)
-        seen = self._as_seen(ks, alive) if _owned(ks, cur) else [(ks.copy(), alive)]
+        seen = self._as_seen(ks, alive)
         branches: list[tuple[int, list[int]]] = []
         for shown, group in seen:
             narrowed: dict[kernel.Decision, list[int]] = {}  # each decision: the filter on the kinds that make it
@@ -853,19 +853,16 @@ class Search:
                     if scored & 1:
                         ahead += both
                     continue
-                lists[at] = dealt[j]
+                lists[at] = dealt[j]  # a seat with several gold choices: several combinations
                 combinations, scores, wins = self._contest(tops, n, lists[0], lists[1], lists[2], lists[3])
-                if combinations == 1:
-                    weight += both
-                    scores_weighted += both * scores
-                    ahead += both * wins
-                else:
-                    several = summed.get(combinations)
-                    if several is None:
-                        several = summed[combinations] = [0, 0]
-                    several[0] += both * (scores - combinations * score)
-                    several[1] += both * wins
-        summed[1] = [scores_weighted - weight * score, ahead]
+                several = summed.get(combinations)
+                if several is None:
+                    several = summed[combinations] = [0, 0]
+                several[0] += both * (scores - combinations * score)
+                several[1] += both * wins
+        one = summed.setdefault(1, [0, 0])
+        one[0] += scores_weighted - weight * score
+        one[1] += ahead
         return summed
 
     def _reach(self, ks: KState, rows: list[tuple[int, list[int]]]) -> list[int]:
