@@ -413,18 +413,27 @@ def _contest_by_the_rules(search: endgame.Search, capital: list[list[int]], key:
     number of combinations, the viewer's score summed over them, and being ahead."""
     combinations = scored = ahead = 0
     for picks in itertools.product(*(search.outcomes[k] for k in key)):
-        scores = [sum(town) + left + search.bonus[i] for i, (town, left) in enumerate(picks)]
-        for c in range(4):
-            cards = sorted(capital[c])
-            best = max(town[c] for town, _ in picks)
-            for i, (town, _) in enumerate(picks):  # the highest card first, ties in turn order
-                if best > 0 and town[c] == best and cards:
-                    scores[i] += cards.pop()
-        mine = scores[search.viewer_at]
+        mine, first = _scored_by_the_rules(search, capital, list(picks))
         combinations += 1
         scored += mine
-        ahead += mine >= max(scores)
+        ahead += first
     return combinations, scored, ahead
+
+
+def _scored_by_the_rules(search: endgame.Search, capital: list[list[int]],
+                         picks: list[tuple[list[int], int]]) -> tuple[int, bool]:
+    """The viewer's score, and whether no seat scores more, for one gold choice of each seat
+    in turn order (its hometown totals kept and gold left): each colour's highest cards in
+    the capital to the seats that keep the most of it, one each in turn order (R3, R5)."""
+    scores = [sum(town) + left + search.bonus[i] for i, (town, left) in enumerate(picks)]
+    for c in range(4):
+        cards = sorted(capital[c])
+        best = max(town[c] for town, _ in picks)
+        for i, (town, _) in enumerate(picks):  # the highest card first, ties in turn order
+            if best > 0 and town[c] == best and cards:
+                scores[i] += cards.pop()
+    mine = scores[search.viewer_at]
+    return mine, mine >= max(scores)
 
 
 def test_the_capitals_highest_cards_are_packed_highest_first() -> None:
@@ -468,6 +477,38 @@ def test_a_contest_is_reckoned_as_the_rules_say(players: int) -> None:
         ties += any(len({t[c] for t in towns}) < players and max(t[c] for t in towns) > 0 for c in range(4))
         several += any(len(search.outcomes[k]) > 1 for k in key)
     assert ties > 20 and several > 20
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_seats_choice_scored_against_the_others_choices_at_once_is_scored_as_the_rules_say(players: int) -> None:
+    """``_Scorer``: the other seats' gold choices made ready once, each choice of one seat
+    scored against them (by how each colour's total compares with the others' highest)
+    gives the viewer's score and being ahead the rules give: every seat in turn scored, the
+    viewer's own too, with ties for a colour's lead among the others and with it."""
+    rng = random.Random(2811 + players)
+    search = _search(next(v for v in LAST_TURNS if v.players == players), "random")
+    search.figures()
+    ks = search.root.ks.copy()
+    ties = 0
+    for _ in range(600):
+        key = [rng.randrange(len(search.outcomes)) for _ in range(players)]
+        choices = [rng.randrange(len(search.outcomes[k])) for k in key]
+        at, search.viewer_at = rng.randrange(players), rng.randrange(players)
+        if rng.random() < 0.5:  # a tie with another seat's outcome for the lead of some colour
+            key[at] = key[(at + 1) % players]
+            choices[at] = choices[(at + 1) % players] % len(search.outcomes[key[at]])
+        ks.capital = [sorted(rng.choice([2, 3, 4, 5, 6]) for _ in range(rng.randrange(6))) for _ in range(4)]
+        packed = [search.packed[k][i] for k, i in zip(key, choices)] + [0] * (4 - players)
+        fixed = [0 if i == at else choice for i, choice in enumerate(packed)]
+        scorer = endgame._Scorer(endgame._tops(ks.capital), search.bonus, players, at, search.viewer_at, fixed)
+        scored = scorer.scored(packed[at])
+        picks = [search.outcomes[k][i] for k, i in zip(key, choices)]
+        mine, first = _scored_by_the_rules(search, ks.capital, picks)
+        assert (scored >> 1, scored & 1) == (mine, first)
+        towns = [town for town, _ in picks]
+        ties += any(towns[at][c] == max(t[c] for t in towns) > 0 and sum(t[c] == towns[at][c] for t in towns) > 1
+                    for c in range(4))
+    assert ties > 50
 
 
 def test_a_search_far_too_big_for_its_budget_gives_up_early_and_one_that_fits_does_not() -> None:

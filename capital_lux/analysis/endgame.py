@@ -658,15 +658,16 @@ class Search:
 
         Why it is cheap: a round end is read through what each seat keeps after its gold
         choices (``_outcome``), the viewer's own figures (``_own``) and the seats' contest for
-        the score (``_contest``). A hand changes only its seat's hometown, and hands that give
-        it the same totals are one row; rows and kinds that leave their seat the same outcome
-        under a limit are one, so a contest is reckoned once for each outcome of the seats
-        dealt to (for each pair of outcomes, with ``first``) under each limit: a colour over
-        and lost leaves the same, whatever card took it over. Limits that leave the seats not
-        dealt to and the other seat's kinds the same outcomes are one group, in which an
-        outcome of the seat dealt to met under several limits is one contest, its ways summed
-        over them (``_contests``). Otherwise contests are reckoned again, not looked up: summed
-        as they come, in whole numbers, one costs less than a key for it in a table would."""
+        the score. A hand changes only its seat's hometown, and hands that give it the same
+        totals are one row. Under each limit, the seats not dealt to make their choices ready
+        for the contest once (``_Scorer``), and each row is scored against them (``_alone``).
+        With ``first``, rows and kinds that leave their seat the same outcome under a limit
+        are one (a colour over and lost leaves the same, whatever card took it over), and
+        limits that leave the seats not dealt to and the other seat's kinds the same outcomes
+        are one group, in which an outcome of the seat dealt to met under several limits is
+        one, its ways summed over them: a contest for each pair of outcomes of the two seats
+        (``_contests``). Contests are reckoned again, not looked up: summed as they come, in
+        whole numbers, one costs less than a key for it in a table would."""
         viewer, order, n = self.viewer, self.order, ks.players
         sums = kernel.home_totals(ks.home)
         counts = [len(cards) for cards in ks.home[viewer]]
@@ -738,18 +739,21 @@ class Search:
                 if p != seat and p != other:
                     outcome = self._outcome(ks, p, sums[p], limits)
                     if p == viewer:
-                        _add(own, times * mass, self._own(ks, sums[p], counts, limits, shown, outcome))
+                        self._own(own, times * mass, ks, sums[p], counts, limits, shown, outcome)
                 outcomes.append(outcome)
             if not plain:
                 self._tick(len(rows) + len(kinds))
+            if first is None:
+                self._alone(ks, outcomes, at, seat, limits, shown, times, rows, helds, raw, own, contests)
+                continue
             for k, (kind, copies, weight) in enumerate(kinds):
                 outcome = self._outcome(ks, other, other_rows[k], limits)
                 outcomes.append(outcome)
                 if other == viewer:
                     held = counts[:]
                     held[COLOUR_OF[kind]] += 1
-                    _add(own, times * weight * (copies * dealt_ways - taken[k]),
-                         self._own(ks, other_rows[k], held, limits, shown, outcome))
+                    self._own(own, times * weight * (copies * dealt_ways - taken[k]), ks, other_rows[k], held,
+                              limits, shown, outcome)
             found = tuple(outcomes)
             g = groups.get(found, -1)
             if g < 0:
@@ -760,7 +764,7 @@ class Search:
             for r, row in enumerate(rows):
                 outcome = self._outcome(ks, seat, row, limits)
                 if seat == viewer:
-                    _add(own, times * marginal[r], self._own(ks, row, helds[r], limits, shown, outcome))
+                    self._own(own, times * marginal[r], ks, row, helds[r], limits, shown, outcome)
                 found_rows.append(r)
                 found_rows.append(outcome)
                 found_rows.append(times)
@@ -772,23 +776,112 @@ class Search:
                 total_here[1] += summed[1]
         return _total(own, contests, over)
 
+    def _alone(self, ks: KState, outcomes: list[int], at: int, seat: int, limits: list[int], shown: list[int],
+               times: int, rows: list[list[int]], helds: list[list[int]], raw: list[int], own: dict[int, list[int]],
+               contests: dict[int, list[int]]) -> None:
+        """``_settled``'s contests under ``limits`` (given by ``times`` assignments) where one
+        seat is dealt to (at ``at`` in turn order; ``outcomes``: each seat's in turn order,
+        -1 there), added to ``contests``, and the viewer's own figures to ``own`` where it is
+        that seat: each of its hometown ``rows`` (its ways: ``raw``) scored against each
+        combination of the other seats' gold choices made ready once (``_Scorer``). A row's
+        one choice is read off its totals where the seat is not asked (no colour over that
+        it could pay for): no outcome looked up, and none kept."""
+        n, packed, viewer, score, mine = ks.players, self.packed, self.viewer, self.score, self.viewer_at
+        tops = _tops(ks.capital)
+        lists = [[0], [0], [0], [0]]  # each seat's gold choices, packed, in turn order; none at ``at``
+        for i in range(n):
+            if i != at:
+                lists[i] = packed[outcomes[i]]
+        tables = [_Scorer(tops, self.bonus, n, at, mine, [p0, p1, p2, p3])  # one for each combination of theirs
+                  for p0 in lists[0] for p1 in lists[1] for p2 in lists[2] for p3 in lists[3]]
+        table = tables[0]
+        gold, l0, l1, l2, l3 = ks.gold[seat], limits[0], limits[1], limits[2], limits[3]
+        weight = scores_weighted = ahead = 0  # those of one combination of gold choices (most), summed
+        for r, row in enumerate(rows):
+            ways = times * raw[r]
+            r0, r1, r2, r3 = row[0], row[1], row[2], row[3]
+            c0, c1, c2, c3 = _cost(r0, l0), _cost(r1, l1), _cost(r2, l2), _cost(r3, l3)
+            choices, choice = lists[at], -1  # the seat's gold choices, packed; or its one choice
+            if seat != viewer and not (0 < c0 <= gold or 0 < c1 <= gold or 0 < c2 <= gold or 0 < c3 <= gold):
+                k0, k1, k2, k3 = 0 if c0 else r0, 0 if c1 else r1, 0 if c2 else r2, 0 if c3 else r3
+                choice = k0 | k1 << 7 | k2 << 14 | k3 << 21 | (k0 + k1 + k2 + k3 + gold) << 28  # ``_packed``
+            else:
+                outcome = self._outcome(ks, seat, row, limits)
+                if seat == viewer:
+                    self._own(own, ways, ks, row, helds[r], limits, shown, outcome)
+                choices = packed[outcome]
+                if len(choices) == 1:
+                    choice = choices[0]
+            if choice >= 0 and len(tables) == 1:  # one combination (most)
+                scored = table.scored(choice)
+                weight += ways
+                scores_weighted += ways * (scored >> 1)
+                if scored & 1:
+                    ahead += ways
+                continue
+            if choice >= 0:
+                choices = [choice]
+            scores = wins = 0
+            for mine_choice in choices:
+                for each in tables:
+                    scored = each.scored(mine_choice)
+                    scores += scored >> 1
+                    wins += scored & 1
+            combinations = len(choices) * len(tables)
+            summed = contests.setdefault(combinations, [0, 0])
+            summed[0] += ways * (scores - combinations * score)
+            summed[1] += ways * wins
+        one = contests.setdefault(1, [0, 0])
+        one[0] += scores_weighted - weight * score
+        one[1] += ahead
+
     def _contests(self, ks: KState, outcomes: list[int], at: int, other_at: int, met: list[int],
                   raw: list[int], row_takes: list[list[tuple[int, int]]],
                   kinds: list[tuple[int, int, int]]) -> dict[int, list[int]]:
-        """``_settled``'s contests under a group of limits that leave the seats not dealt to
-        and the other seat's kinds the same outcomes (``outcomes``: each seat's in turn order,
-        -1 at ``at`` and ``other_at``, the seats dealt to, then each of the ``kinds``'): the
-        viewer's score change and being ahead summed over the outcomes of the seats dealt to,
-        each with its ways, by the number of combinations of gold choices. ``met``: each
-        row's outcome under each of the group's limits, with the limit's weight (row, outcome,
-        weight, row...), so that an outcome of the seat met under several limits is one
-        contest, its ways summed over them (a row's ways, ``raw``, less what it takes from
-        each kind, ``row_takes``)."""
+        """``_settled``'s contests where two seats are dealt to, under a group of limits that
+        leave the seats not dealt to and the other seat's kinds the same outcomes
+        (``outcomes``: each seat's in turn order, -1 at ``at`` and ``other_at``, the seats
+        dealt to, then each of the ``kinds``'): the viewer's score change and being ahead
+        summed over each pair of outcomes of the two seats, with its ways, by the number of
+        combinations of gold choices. ``met``: each row's outcome under each of the group's
+        limits, with the limit's weight (row, outcome, weight, row...), so that an outcome
+        met under several limits is one (its ways summed over them: a row's ways, ``raw``,
+        less what it takes from each kind, ``row_takes``).
+
+        Each outcome of the other seat makes the others' choices ready once (``_Scorer``),
+        and each of the seat's is scored against them in turn, its ways times theirs; the
+        ways a row takes from a kind are taken off as the row is met."""
         n, packed, nothing = ks.players, self.packed, [0]
         lists = [nothing, nothing, nothing, nothing]  # each seat's gold choices, packed, in turn order
         for i in range(n):
             if outcomes[i] >= 0:
                 lists[i] = packed[outcomes[i]]
+        local: dict[int, int] = {}
+        others: list[list[int]] = []  # the other seat's outcomes, told apart: each one's gold choices
+        others_to: list[int] = []  # and the ways to it
+        kind_place: list[int] = []  # each kind's outcome's place
+        for k, (_, copies, weight) in enumerate(kinds):
+            outcome = outcomes[n + k]
+            i = local.get(outcome, -1)
+            if i < 0:
+                i = local[outcome] = len(others)
+                others.append(packed[outcome])
+                others_to.append(0)
+            others_to[i] += copies * weight
+            kind_place.append(i)
+        tops, score = _tops(ks.capital), self.score
+        single = all(len(choices) == 1 for choices in lists)  # every seat not dealt to has one choice (most)
+        scorers: list[_Scorer | None] = []  # each of the other seat's outcomes of one choice: the choices made ready
+        scorers_to = 0  # and the ways to those
+        for i, choices in enumerate(others):
+            scorer = None
+            if single and len(choices) == 1:
+                fixed = [0 if k == at else choices[0] if k == other_at else lists[k][0] for k in range(4)]
+                scorer = _Scorer(tops, self.bonus, n, at, self.viewer_at, fixed)
+                scorers_to += others_to[i]
+            scorers.append(scorer)
+        weight = scores_weighted = ahead = 0  # those of one combination of gold choices (most), summed
+        summed: dict[int, list[int]] = {}
         dealt_at: dict[int, int] = {}  # the seat's outcomes, told apart: their places below
         dealt: list[list[int]] = []  # each one's gold choices
         dealt_to: list[int] = []  # and the ways to it, over the limits
@@ -799,71 +892,53 @@ class Search:
                 j = dealt_at[outcome] = len(dealt)
                 dealt.append(packed[outcome])
                 dealt_to.append(0)
-            dealt_to[j] += met[m + 2] * raw[met[m]]
-        others, others_to, corrected = [nothing], [1], [0] * len(dealt)  # the other seat's, if any
-        if other_at >= 0:
-            local: dict[int, int] = {}
-            others, others_to = [], []
-            kind_place: list[int] = []  # each kind's outcome's place
-            for k, (_, copies, weight) in enumerate(kinds):
-                outcome = outcomes[n + k]
-                i = local.get(outcome, -1)
-                if i < 0:
-                    i = local[outcome] = len(others)
-                    others.append(packed[outcome])
-                    others_to.append(0)
-                others_to[i] += copies * weight
-                kind_place.append(i)
-            corrected = [0] * (len(others) * len(dealt))  # by both outcomes: the ways the rows took from the kinds
-            for m in range(0, len(met), 3):
-                j = dealt_at[met[m + 1]]
-                for k, ways in row_takes[met[m]]:
-                    corrected[kind_place[k] * len(dealt) + j] += met[m + 2] * ways
-        tops, bonus, score, mine = _tops(ks.capital), self.bonus_packed, self.score, self.viewer_at
-        fixed = [choices[0] if len(choices) == 1 else -1 for choices in lists]  # one choice: packed; else -1
-        f0, f1, f2, f3 = fixed[0], fixed[1], fixed[2], fixed[3]
-        single = min(fixed) >= 0  # every seat not dealt to has one choice (most)
-        ones = [choices[0] if single and len(choices) == 1 else -1 for choices in dealt]  # one choice: packed
-        size = len(dealt)
-        weight = scores_weighted = ahead = 0  # those of one combination of gold choices (most), summed
-        summed: dict[int, list[int]] = {}
-        for i, choices in enumerate(others):
-            if other_at >= 0:
-                lists[other_at] = choices
-            q = choices[0] if single and len(choices) == 1 else -1  # the other seat's one choice
-            if other_at == 0:
-                f0 = q
-            elif other_at == 1:
-                f1 = q
-            elif other_at == 2:
-                f2 = q
-            elif other_at == 3:
-                f3 = q
-            to, base = others_to[i], i * size
-            for j in range(size):
-                both = to * dealt_to[j] - corrected[base + j]
-                if not both:
-                    continue
-                d = ones[j]
-                if q >= 0 and d >= 0:  # one combination: scored at once
-                    scored = _scored(tops, bonus, mine, n, d if at == 0 else f0, d if at == 1 else f1,
-                                     d if at == 2 else f2, d if at == 3 else f3)
-                    weight += both
-                    scores_weighted += both * (scored >> 1)
+            times = met[m + 2]
+            dealt_to[j] += times * raw[met[m]]
+            choices = dealt[j]
+            for k, ways in row_takes[met[m]]:  # the ways the row takes from the kinds: taken off
+                i = kind_place[k]
+                scorer = scorers[i]
+                if scorer is not None and len(choices) == 1:
+                    scored = scorer.scored(choices[0])
+                    weight -= times * ways
+                    scores_weighted -= times * ways * (scored >> 1)
                     if scored & 1:
-                        ahead += both
-                    continue
-                lists[at] = dealt[j]  # a seat with several gold choices: several combinations
-                combinations, scores, wins = self._contest(tops, n, lists[0], lists[1], lists[2], lists[3])
-                several = summed.get(combinations)
-                if several is None:
-                    several = summed[combinations] = [0, 0]
-                several[0] += both * (scores - combinations * score)
-                several[1] += both * wins
-        one = summed.setdefault(1, [0, 0])
-        one[0] += scores_weighted - weight * score
-        one[1] += ahead
+                        ahead -= times * ways
+                else:
+                    self._several(ks, tops, lists, at, other_at, choices, others[i], -times * ways, summed)
+        for j, choices in enumerate(dealt):
+            to = dealt_to[j]
+            one = len(choices) == 1
+            scores_here = ahead_here = 0
+            for i, scorer in enumerate(scorers):
+                if scorer is not None and one:  # one combination: scored at once
+                    scored = scorer.scored(choices[0])
+                    scores_here += others_to[i] * (scored >> 1)
+                    if scored & 1:
+                        ahead_here += others_to[i]
+                else:  # a seat with several gold choices: several combinations
+                    self._several(ks, tops, lists, at, other_at, choices, others[i], others_to[i] * to, summed)
+            if one:
+                weight += to * scorers_to
+                scores_weighted += to * scores_here
+                ahead += to * ahead_here
+        one_summed = summed.setdefault(1, [0, 0])
+        one_summed[0] += scores_weighted - weight * score
+        one_summed[1] += ahead
         return summed
+
+    def _several(self, ks: KState, tops: int, lists: list[list[int]], at: int, other_at: int, choices: list[int],
+                 other_choices: list[int], ways: int, summed: dict[int, list[int]]) -> None:
+        """Add ``ways`` times the contest of two seats dealt to (their gold choices: ``choices``
+        at ``at``, ``other_choices`` at ``other_at``; the others': ``lists``) to ``summed``, by
+        its number of combinations of gold choices (``_contest``)."""
+        lists[at], lists[other_at] = choices, other_choices
+        combinations, scores, wins = self._contest(tops, ks.players, lists[0], lists[1], lists[2], lists[3])
+        found = summed.get(combinations)
+        if found is None:
+            found = summed[combinations] = [0, 0]
+        found[0] += ways * (scores - combinations * self.score)
+        found[1] += ways * wins
 
     def _reach(self, ks: KState, rows: list[tuple[int, list[int]]]) -> list[int]:
         """Each colour's highest total a round end's comparisons with its limit read, of the
@@ -914,31 +989,41 @@ class Search:
             options = [options[rule_decision(table, PHASES[GOLD], options, None)]]
         return [_kept(row, cost, saved, gold) for saved in options]
 
-    def _own(self, ks: KState, row: list[int], counts: list[int], limits: list[int], shown: list[int],
-             outcome: int) -> list[int]:
-        """The viewer's figures that read nothing of the other seats (all but the score change
-        and being ahead, left 0) for its hometown totals ``row`` and numbers of cards ``counts``,
-        summed over its gold choices (``outcome``), after their number."""
+    def _own(self, own: dict[int, list[int]], weight: int, ks: KState, row: list[int], counts: list[int],
+             limits: list[int], shown: list[int], outcome: int) -> None:
+        """Add ``weight`` times the viewer's figures that read nothing of the other seats (all
+        but the score change and being ahead) for its hometown totals ``row`` and numbers of
+        cards ``counts``, summed over its gold choices (``outcome``), to ``own`` under their
+        number. Only the figures that are not 0 are added: most are (no colour over, none
+        needed), and each sum added to is a new whole number."""
         viewer = self.viewer
-        choices, lost = self.outcomes[outcome], ks.points_lost[viewer]
+        choices, lost, cards_lost = self.outcomes[outcome], ks.points_lost[viewer], ks.cards_lost[viewer]
         k = len(choices)
-        needed = [0, 0, 0, 0]
+        sums = own.get(k)
+        if sums is None:
+            sums = own[k] = [0] * len(FIGURES)
+        each = weight * k
+        needed = 0
         for c in range(4):
             held = row[c] + lost[c]
             if held > 0 and held > shown[c]:  # ruling R7
-                needed[c] = held - shown[c]
-        cards = [k * n for n in ks.cards_lost[viewer]]
-        points = [k * n for n in lost]
-        for town, _ in choices:
-            for c in range(4):
-                if row[c] and row[c] > limits[c] and not town[c]:  # over and not kept with gold: lost
-                    cards[c] += counts[c]
-                    points[c] += row[c]
-        figures = [k, k * int(needed[0] > 0), k * int(needed[1] > 0), k * int(needed[2] > 0), k * int(needed[3] > 0)]
-        figures += cards + points + [k * needed[0], k * needed[1], k * needed[2], k * needed[3]]
-        keeps_all = sum(needed) <= ks.gold[viewer] + sum(ks.gold_spent[viewer])
-        figures += [k * int(any(needed)), k * int(keeps_all), 0, 0]
-        return figures
+                sums[c] += each
+                sums[12 + c] += each * (held - shown[c])
+                needed += held - shown[c]
+            cards, points = k * cards_lost[c], k * lost[c]
+            if row[c] and row[c] > limits[c]:
+                for town, _ in choices:
+                    if not town[c]:  # over and not kept with gold: lost
+                        cards += counts[c]
+                        points += row[c]
+            if cards:
+                sums[4 + c] += weight * cards
+            if points:
+                sums[8 + c] += weight * points
+        if needed:
+            sums[16] += each
+        if needed <= ks.gold[viewer] + sum(ks.gold_spent[viewer]):
+            sums[17] += each
 
     def _contest(self, tops: int, n: int, choices0: list[int], choices1: list[int],
                  choices2: list[int], choices3: list[int]) -> tuple[int, int, int]:
@@ -1034,29 +1119,12 @@ def _scored(tops: int, bonus: int, mine: int, n: int, p0: int, p1: int, p2: int,
     s2 = (p2 >> 28) + (bonus >> 16 & 255) if n > 2 else -1
     s3 = (p3 >> 28) + (bonus >> 24 & 255) if n > 3 else -1
     for c in range(4):
-        cards = tops >> 12 * c & 4095
-        if not cards:
-            continue
         shift = 7 * c
-        v0, v1, v2, v3 = p0 >> shift & 127, p1 >> shift & 127, p2 >> shift & 127, p3 >> shift & 127
-        best = v0 if v0 > v1 else v1
-        if v2 > best:
-            best = v2
-        if v3 > best:
-            best = v3
-        if best == 0:
-            continue
-        if v0 == best:  # the highest card first; each taken, the next is 3 bits up (none left: 0)
-            s0 += cards & 7
-            cards >>= 3
-        if v1 == best:
-            s1 += cards & 7
-            cards >>= 3
-        if v2 == best:
-            s2 += cards & 7
-            cards >>= 3
-        if v3 == best:
-            s3 += cards & 7
+        taken = _shares(tops >> 12 * c & 4095, p0 >> shift & 127, p1 >> shift & 127, p2 >> shift & 127,
+                        p3 >> shift & 127)
+        if taken:
+            s0, s1 = s0 + (taken & 32767), s1 + (taken >> 15 & 32767)
+            s2, s3 = s2 + (taken >> 30 & 32767), s3 + (taken >> 45)
     own = s0 if mine == 0 else s1 if mine == 1 else s2 if mine == 2 else s3
     most = s0 if s0 > s1 else s1
     if s2 > most:
@@ -1064,6 +1132,96 @@ def _scored(tops: int, bonus: int, mine: int, n: int, p0: int, p1: int, p2: int,
     if s3 > most:
         most = s3
     return 2 * own + int(own >= most)
+
+
+def _shares(cards: int, v0: int, v1: int, v2: int, v3: int) -> int:
+    """One colour's bonus cards (``cards``: its 12 bits of ``_tops``) handed out for the
+    totals the seats keep of it (``v0`` to ``v3``, in turn order): to the seats with the
+    highest, one each in turn order, the highest card first (R3, R5); none where no seat
+    keeps any. The points each seat takes, 15 bits a seat in turn order."""
+    best = v0 if v0 > v1 else v1
+    if v2 > best:
+        best = v2
+    if v3 > best:
+        best = v3
+    if best == 0:
+        return 0
+    taken = 0
+    if v0 == best:
+        taken |= cards & 7
+        cards >>= 3
+    if v1 == best:
+        taken |= (cards & 7) << 15
+        cards >>= 3
+    if v2 == best:
+        taken |= (cards & 7) << 30
+        cards >>= 3
+    if v3 == best:
+        taken |= (cards & 7) << 45
+    return taken
+
+
+class _Scorer:
+    """A contest in which every seat but the one at ``at`` (in turn order) has one gold
+    choice (``fixed``: packed, one a seat in turn order; 0 at ``at`` and beyond ``n``), made
+    ready to score any choice of the seat at ``at`` (``scored``): the scores before that
+    seat's choice (the others' with their bonus points so far, ``bonus``, and its own bonus
+    points so far; 15 bits a seat), and for each colour the others' highest total kept and
+    the bonus cards each seat takes (``_shares``) where the seat at ``at`` keeps less of it,
+    as much, more. Its fields are whole numbers, which mypyc keeps in the object itself."""
+
+    def __init__(self, tops: int, bonus: list[int], n: int, at: int, mine: int, fixed: list[int]) -> None:
+        self.at, self.mine = at, mine
+        self.base = 0
+        for i in range(n):
+            self.base += ((fixed[i] >> 28) + bonus[i]) << 15 * i
+        self.best0, self.less0, self.same0, self.more0 = _cases(tops, 0, at, fixed)
+        self.best1, self.less1, self.same1, self.more1 = _cases(tops, 1, at, fixed)
+        self.best2, self.less2, self.same2, self.more2 = _cases(tops, 2, at, fixed)
+        self.best3, self.less3, self.same3, self.more3 = _cases(tops, 3, at, fixed)
+
+    def scored(self, choice: int) -> int:
+        """``_scored`` for the seat at ``at`` making gold choice ``choice`` (packed): each
+        colour's bonus cards read by how the choice's total of it compares with the others'
+        highest, not handed out again."""
+        scores = self.base + ((choice >> 28) << 15 * self.at)
+        kept = choice & 127
+        scores += self.less0 if kept < self.best0 else self.same0 if kept == self.best0 else self.more0
+        kept = choice >> 7 & 127
+        scores += self.less1 if kept < self.best1 else self.same1 if kept == self.best1 else self.more1
+        kept = choice >> 14 & 127
+        scores += self.less2 if kept < self.best2 else self.same2 if kept == self.best2 else self.more2
+        kept = choice >> 21 & 127
+        scores += self.less3 if kept < self.best3 else self.same3 if kept == self.best3 else self.more3
+        own = scores >> 15 * self.mine & 32767
+        most, other = scores & 32767, scores >> 15 & 32767
+        if other > most:
+            most = other
+        other = scores >> 30 & 32767
+        if other > most:
+            most = other
+        other = scores >> 45 & 32767
+        if other > most:
+            most = other
+        return 2 * own + int(own >= most)
+
+
+def _cases(tops: int, c: int, at: int, fixed: list[int]) -> tuple[int, int, int, int]:
+    """For colour ``c`` (its bonus cards: ``tops``, as ``_tops`` packs them; the seats'
+    choices: ``fixed``, as ``_Scorer`` reads them): the highest total kept by the seats but
+    the one at ``at``, and the bonus cards each seat takes (``_shares``) where that seat
+    keeps less (read only where the highest is more than 0), as much, more."""
+    cards, shift = tops >> 12 * c & 4095, 7 * c
+    v0, v1 = 0 if at == 0 else fixed[0] >> shift & 127, 0 if at == 1 else fixed[1] >> shift & 127
+    v2, v3 = 0 if at == 2 else fixed[2] >> shift & 127, 0 if at == 3 else fixed[3] >> shift & 127
+    best = v0 if v0 > v1 else v1
+    best = best if best > v2 else v2
+    best = best if best > v3 else v3
+    same, more = _shares(cards, best if at == 0 else v0, best if at == 1 else v1, best if at == 2 else v2,
+                         best if at == 3 else v3), 0
+    if cards:  # more: the seat at ``at`` alone takes the highest card
+        more = (cards & 7) << 15 * at
+    return best, _shares(cards, v0, v1, v2, v3), same, more
 
 
 # -- values ------------------------------------------------------------------------------
@@ -1096,16 +1254,6 @@ def _merged(by_limits: list[tuple[int, list[int]]], reach: list[int]) -> dict[tu
         key = (min(limits[0], reach[0]), min(limits[1], reach[1]), min(limits[2], reach[2]), min(limits[3], reach[3]))
         merged[key] = merged.get(key, 0) + times
     return merged
-
-
-def _add(sums: dict[int, list[int]], weight: int, value: list[int]) -> None:
-    """Add ``weight`` times ``value`` (a denominator, then numerators) to ``sums``, kept by denominator."""
-    found = sums.get(value[0])
-    if found is None:
-        sums[value[0]] = [weight * k for k in value[1:]]
-        return
-    for i in range(len(found)):
-        found[i] += weight * value[i + 1]
 
 
 def _total(own: dict[int, list[int]], contests: dict[int, list[int]], over: int) -> list[int]:
