@@ -409,7 +409,7 @@ def test_a_modifier_placed_at_random_unseen_is_one_branch_with_the_engine_walks_
 
 
 def _contest_by_the_rules(search: endgame.Search, capital: list[list[int]], key: tuple[int, ...]) -> tuple[int, int, int]:
-    """``Search._contest`` as the rules say it, over each seat's gold choices (R3, R5): the
+    """A contest as the rules say it, over each seat's gold choices (R3, R5): the
     number of combinations, the viewer's score summed over them, and being ahead."""
     combinations = scored = ahead = 0
     for picks in itertools.product(*(search.outcomes[k] for k in key)):
@@ -438,7 +438,7 @@ def _scored_by_the_rules(search: endgame.Search, capital: list[list[int]],
 
 def test_the_capitals_highest_cards_are_packed_highest_first() -> None:
     """``_tops``: each colour's four highest cards in the capital, 3 bits a card, the highest
-    in the lowest bits, 12 bits a colour, read back as ``_scored`` reads them; a colour with
+    in the lowest bits, 12 bits a colour, read back as ``_shares`` reads them; a colour with
     no card is 0."""
     rng = random.Random(2611)
     for _ in range(300):
@@ -454,10 +454,11 @@ def test_the_capitals_highest_cards_are_packed_highest_first() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_contest_is_reckoned_as_the_rules_say(players: int) -> None:
-    """``_contest`` (each gold choice packed in a whole number, ``_scored``) gives the number
-    of combinations, the viewer's score and being ahead the rules give, on the outcomes a search
-    met, for random seatings of them, capitals and viewers: ties for a colour's lead, seats
-    with several gold choices, tables of fewer than four seats."""
+    """A contest of several combinations of gold choices (``_scorers`` made for the others'
+    combinations, ``_combined`` scoring each choice of one seat against each) gives the
+    number of combinations, the viewer's score and being ahead the rules give, on the
+    outcomes a search met, for random seatings of them, capitals and viewers: ties for a
+    colour's lead, seats with several gold choices, tables of fewer than four seats."""
     rng = random.Random(2711 + players)
     for v in [v for v in LAST_TURNS if v.players == players]:  # one whose seats may choose how to pay
         search = _search(v, "random")
@@ -469,10 +470,13 @@ def test_a_contest_is_reckoned_as_the_rules_say(players: int) -> None:
     for _ in range(400):
         key = tuple(rng.randrange(len(search.outcomes)) for _ in range(players))
         ks.capital = [sorted(rng.choice([2, 3, 4, 5, 6]) for _ in range(rng.randrange(6))) for _ in range(4)]
-        search.viewer_at = rng.randrange(players)
-        choices = [search.packed[k] for k in key] + [[0]] * (4 - players)
-        tops = endgame._tops(ks.capital)
-        assert search._contest(tops, players, *choices) == _contest_by_the_rules(search, ks.capital, key)
+        search.viewer_at, at = rng.randrange(players), rng.randrange(players)
+        lists = [[0] if i == at else search.packed[k] for i, k in enumerate(key)] + [[0]] * (4 - players)
+        summed: dict[int, list[int]] = {}
+        made = search._scorers(endgame._tops(ks.capital), players, at, lists)
+        search._combined(made, search.packed[key[at]], 1, summed)
+        combinations, scored, ahead = _contest_by_the_rules(search, ks.capital, key)
+        assert summed == {combinations: [scored - combinations * search.score, ahead]}
         towns = [search.outcomes[k][0][0] for k in key]
         ties += any(len({t[c] for t in towns}) < players and max(t[c] for t in towns) > 0 for c in range(4))
         several += any(len(search.outcomes[k]) > 1 for k in key)

@@ -159,8 +159,7 @@ class Search:
         self.viewer_at = self.order.index(viewer)
         bonus = [sum(VALUE_OF[kind] for kind in cards) for cards in root.ks.bonus]  # bonus points so far
         self.bonus = [bonus[p] for p in self.order]  # in turn order
-        assert max(self.bonus) < 256
-        self.bonus_packed = sum(points << 8 * i for i, points in enumerate(self.bonus))  # ``_scored`` reads it
+        assert max(self.bonus) < 256  # ``_Scorer``: 15 bits a seat's score
 
     def resume(self, deadline: float, clock: Callable[[], float] = time.thread_time,
                should_stop: Callable[[], bool] | None = None) -> None:
@@ -786,14 +785,13 @@ class Search:
         combination of the other seats' gold choices made ready once (``_Scorer``). A row's
         one choice is read off its totals where the seat is not asked (no colour over that
         it could pay for): no outcome looked up, and none kept."""
-        n, packed, viewer, score, mine = ks.players, self.packed, self.viewer, self.score, self.viewer_at
+        n, packed, viewer, score = ks.players, self.packed, self.viewer, self.score
         tops = _tops(ks.capital)
         lists = [[0], [0], [0], [0]]  # each seat's gold choices, packed, in turn order; none at ``at``
         for i in range(n):
             if i != at:
                 lists[i] = packed[outcomes[i]]
-        tables = [_Scorer(tops, self.bonus, n, at, mine, [p0, p1, p2, p3])  # one for each combination of theirs
-                  for p0 in lists[0] for p1 in lists[1] for p2 in lists[2] for p3 in lists[3]]
+        tables = self._scorers(tops, n, at, lists)
         table = tables[0]
         gold, l0, l1, l2, l3 = ks.gold[seat], limits[0], limits[1], limits[2], limits[3]
         weight = scores_weighted = ahead = 0  # those of one combination of gold choices (most), summed
@@ -819,18 +817,7 @@ class Search:
                 if scored & 1:
                     ahead += ways
                 continue
-            if choice >= 0:
-                choices = [choice]
-            scores = wins = 0
-            for mine_choice in choices:
-                for each in tables:
-                    scored = each.scored(mine_choice)
-                    scores += scored >> 1
-                    wins += scored & 1
-            combinations = len(choices) * len(tables)
-            summed = contests.setdefault(combinations, [0, 0])
-            summed[0] += ways * (scores - combinations * score)
-            summed[1] += ways * wins
+            self._combined(tables, [choice] if choice >= 0 else choices, ways, contests)
         one = contests.setdefault(1, [0, 0])
         one[0] += scores_weighted - weight * score
         one[1] += ahead
@@ -870,16 +857,13 @@ class Search:
             others_to[i] += copies * weight
             kind_place.append(i)
         tops, score = _tops(ks.capital), self.score
-        single = all(len(choices) == 1 for choices in lists)  # every seat not dealt to has one choice (most)
-        scorers: list[_Scorer | None] = []  # each of the other seat's outcomes of one choice: the choices made ready
-        scorers_to = 0  # and the ways to those
+        scorers: list[list[_Scorer]] = []  # each of the other seat's outcomes: all choices but the seat's, made ready
+        scorers_to = 0  # the ways to those of one combination
         for i, choices in enumerate(others):
-            scorer = None
-            if single and len(choices) == 1:
-                fixed = [0 if k == at else choices[0] if k == other_at else lists[k][0] for k in range(4)]
-                scorer = _Scorer(tops, self.bonus, n, at, self.viewer_at, fixed)
+            lists[other_at] = choices
+            scorers.append(self._scorers(tops, n, at, lists))
+            if len(scorers[i]) == 1:
                 scorers_to += others_to[i]
-            scorers.append(scorer)
         weight = scores_weighted = ahead = 0  # those of one combination of gold choices (most), summed
         summed: dict[int, list[int]] = {}
         dealt_at: dict[int, int] = {}  # the seat's outcomes, told apart: their places below
@@ -896,28 +880,27 @@ class Search:
             dealt_to[j] += times * raw[met[m]]
             choices = dealt[j]
             for k, ways in row_takes[met[m]]:  # the ways the row takes from the kinds: taken off
-                i = kind_place[k]
-                scorer = scorers[i]
-                if scorer is not None and len(choices) == 1:
-                    scored = scorer.scored(choices[0])
+                made = scorers[kind_place[k]]
+                if len(made) == 1 and len(choices) == 1:
+                    scored = made[0].scored(choices[0])
                     weight -= times * ways
                     scores_weighted -= times * ways * (scored >> 1)
                     if scored & 1:
                         ahead -= times * ways
                 else:
-                    self._several(ks, tops, lists, at, other_at, choices, others[i], -times * ways, summed)
+                    self._combined(made, choices, -times * ways, summed)
         for j, choices in enumerate(dealt):
             to = dealt_to[j]
             one = len(choices) == 1
             scores_here = ahead_here = 0
-            for i, scorer in enumerate(scorers):
-                if scorer is not None and one:  # one combination: scored at once
-                    scored = scorer.scored(choices[0])
+            for i, made in enumerate(scorers):
+                if one and len(made) == 1:  # one combination: scored at once
+                    scored = made[0].scored(choices[0])
                     scores_here += others_to[i] * (scored >> 1)
                     if scored & 1:
                         ahead_here += others_to[i]
                 else:  # a seat with several gold choices: several combinations
-                    self._several(ks, tops, lists, at, other_at, choices, others[i], others_to[i] * to, summed)
+                    self._combined(made, choices, others_to[i] * to, summed)
             if one:
                 weight += to * scorers_to
                 scores_weighted += to * scores_here
@@ -927,13 +910,24 @@ class Search:
         one_summed[1] += ahead
         return summed
 
-    def _several(self, ks: KState, tops: int, lists: list[list[int]], at: int, other_at: int, choices: list[int],
-                 other_choices: list[int], ways: int, summed: dict[int, list[int]]) -> None:
-        """Add ``ways`` times the contest of two seats dealt to (their gold choices: ``choices``
-        at ``at``, ``other_choices`` at ``other_at``; the others': ``lists``) to ``summed``, by
-        its number of combinations of gold choices (``_contest``)."""
-        lists[at], lists[other_at] = choices, other_choices
-        combinations, scores, wins = self._contest(tops, ks.players, lists[0], lists[1], lists[2], lists[3])
+    def _scorers(self, tops: int, n: int, at: int, lists: list[list[int]]) -> list[_Scorer]:
+        """A ``_Scorer`` for each combination of the gold choices of the seats but the one at
+        ``at`` (``lists``: each seat's, packed, in turn order; ``[0]`` at ``at`` and beyond
+        ``n``): one but where a seat has several (random gold)."""
+        return [_Scorer(tops, self.bonus, n, at, self.viewer_at, [p0, p1, p2, p3])
+                for p0 in lists[0] for p1 in lists[1] for p2 in lists[2] for p3 in lists[3]]
+
+    def _combined(self, made: list[_Scorer], choices: list[int], ways: int, summed: dict[int, list[int]]) -> None:
+        """Add ``ways`` times a contest of several combinations of gold choices to ``summed``,
+        by their number: each of a seat's ``choices`` scored against each combination of the
+        others' (``made``, ``_scorers``)."""
+        scores = wins = 0
+        for choice in choices:
+            for scorer in made:
+                scored = scorer.scored(choice)
+                scores += scored >> 1
+                wins += scored & 1
+        combinations = len(choices) * len(made)
         found = summed.get(combinations)
         if found is None:
             found = summed[combinations] = [0, 0]
@@ -1025,24 +1019,6 @@ class Search:
         if needed <= ks.gold[viewer] + sum(ks.gold_spent[viewer]):
             sums[17] += each
 
-    def _contest(self, tops: int, n: int, choices0: list[int], choices1: list[int],
-                 choices2: list[int], choices3: list[int]) -> tuple[int, int, int]:
-        """The number of combinations of the seats' gold choices (``_packed``, one list a seat
-        in turn order: one choice each but for random gold), and the viewer's score and being
-        ahead summed over them (``_scored``; ``tops``: the capital's highest cards, ``_tops``).
-        A table of fewer than four seats is filled with seats that hold nothing (``[0]``)."""
-        bonus, mine = self.bonus_packed, self.viewer_at
-        combinations = scores = ahead = 0
-        for p0 in choices0:
-            for p1 in choices1:
-                for p2 in choices2:
-                    for p3 in choices3:
-                        scored = _scored(tops, bonus, mine, n, p0, p1, p2, p3)
-                        combinations += 1
-                        scores += scored >> 1
-                        ahead += scored & 1
-        return combinations, scores, ahead
-
     def _decide(self, ks: KState, undealt: list[int], decision: kernel.Decision) -> None:
         """Make the seat to move's ``decision`` in place (as ``kernel.play_out`` does)."""
         phase, cur = ks.phase, ks.current
@@ -1096,7 +1072,7 @@ class Search:
 def _tops(capital: list[list[int]]) -> int:
     """The capital's four highest cards of each colour, 3 bits a card (a card is worth 2 to
     6; 0: no card), the highest in the lowest bits, 12 bits a colour: the bonus cards
-    ``_scored`` hands out, in one whole number."""
+    ``_shares`` hands out, in one whole number."""
     tops = 0
     for c in range(4):
         cards = capital[c]
@@ -1105,33 +1081,6 @@ def _tops(capital: list[list[int]]) -> int:
             top = top << 3 | cards[k]
         tops |= top << 12 * c
     return tops
-
-
-def _scored(tops: int, bonus: int, mine: int, n: int, p0: int, p1: int, p2: int, p3: int) -> int:
-    """The score of the seat at place ``mine`` in turn order, times two, plus 1 if no seat
-    scores more, for one gold choice of each of ``n`` seats in turn order (``_packed``; the
-    seats beyond ``n`` hold nothing and score below every real seat): the bonus cards (each
-    colour's highest cards in the capital, ``tops``, the tied leaders taking one each in
-    turn order, R3, R5), then the scores, each with its bonus points so far (``bonus``: 8
-    bits a seat in turn order). In whole numbers only, arguments and all, which mypyc keeps
-    out of Python's objects."""
-    s0, s1 = (p0 >> 28) + (bonus & 255), (p1 >> 28) + (bonus >> 8 & 255)
-    s2 = (p2 >> 28) + (bonus >> 16 & 255) if n > 2 else -1
-    s3 = (p3 >> 28) + (bonus >> 24 & 255) if n > 3 else -1
-    for c in range(4):
-        shift = 7 * c
-        taken = _shares(tops >> 12 * c & 4095, p0 >> shift & 127, p1 >> shift & 127, p2 >> shift & 127,
-                        p3 >> shift & 127)
-        if taken:
-            s0, s1 = s0 + (taken & 32767), s1 + (taken >> 15 & 32767)
-            s2, s3 = s2 + (taken >> 30 & 32767), s3 + (taken >> 45)
-    own = s0 if mine == 0 else s1 if mine == 1 else s2 if mine == 2 else s3
-    most = s0 if s0 > s1 else s1
-    if s2 > most:
-        most = s2
-    if s3 > most:
-        most = s3
-    return 2 * own + int(own >= most)
 
 
 def _shares(cards: int, v0: int, v1: int, v2: int, v3: int) -> int:
@@ -1181,9 +1130,11 @@ class _Scorer:
         self.best3, self.less3, self.same3, self.more3 = _cases(tops, 3, at, fixed)
 
     def scored(self, choice: int) -> int:
-        """``_scored`` for the seat at ``at`` making gold choice ``choice`` (packed): each
-        colour's bonus cards read by how the choice's total of it compares with the others'
-        highest, not handed out again."""
+        """The score of the viewer (at ``mine`` in turn order), times two, plus 1 if no seat
+        scores more, where the seat at ``at`` makes gold choice ``choice`` (``_packed``) and
+        the others theirs: each colour's bonus cards read by how the choice's total of it
+        compares with the others' highest, not handed out again. The seats beyond the table
+        score 0, no more than any seat of it."""
         scores = self.base + ((choice >> 28) << 15 * self.at)
         kept = choice & 127
         scores += self.less0 if kept < self.best0 else self.same0 if kept == self.best0 else self.more0
