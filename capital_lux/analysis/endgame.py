@@ -685,10 +685,19 @@ class Search:
         taken = [0] * len(kinds)  # each kind: the ways the hands take from it
         mass = 0  # the ways of all, ``over`` but where a filter weighs the hands
         for hand, ways in hands:
-            row, held = sums[seat][:], counts[:]
+            row, held = sums[seat][:], counts
             for kind in hand:
                 row[COLOUR_OF[kind]] += VALUE_OF[kind]
-                held[COLOUR_OF[kind]] += 1
+            if seat == viewer:
+                held = counts[:]
+                for kind in hand:
+                    held[COLOUR_OF[kind]] += 1
+            if first is None:  # hands of a card each or merged by totals (``_deal``): rows all but always apart
+                rows.append(row)
+                helds.append(held)
+                raw.append(ways)
+                mass += ways
+                continue
             taking, previous = 0, -1
             took: list[tuple[int, int]] = []
             for kind in hand:
