@@ -801,9 +801,9 @@ class Search:
             if i != at:
                 lists[i] = packed[outcomes[i]]
         tables = self._scorers(tops, n, at, lists)
-        table = tables[0]
+        count = len(tables)
         gold, l0, l1, l2, l3 = ks.gold[seat], limits[0], limits[1], limits[2], limits[3]
-        weight = scores_weighted = ahead = 0  # those of one combination of gold choices (most), summed
+        weight = scores_weighted = ahead = 0  # those of the others' combinations alone (most: one), summed
         for r, row in enumerate(rows):
             ways = times * raw[r]
             r0, r1, r2, r3 = row[0], row[1], row[2], row[3]
@@ -819,17 +819,16 @@ class Search:
                 choices = packed[outcome]
                 if len(choices) == 1:
                     choice = choices[0]
-            if choice >= 0 and len(tables) == 1:  # one combination (most)
-                scored = table.scored(choice)
+            if choice >= 0:  # as many combinations as the others have
+                scores, wins = _against(tables, choice)
                 weight += ways
-                scores_weighted += ways * (scored >> 1)
-                if scored & 1:
-                    ahead += ways
+                scores_weighted += ways * scores
+                ahead += ways * wins
                 continue
-            self._combined(tables, [choice] if choice >= 0 else choices, ways, contests)
-        one = contests.setdefault(1, [0, 0])
-        one[0] += scores_weighted - weight * score
-        one[1] += ahead
+            self._combined(tables, choices, ways, contests)
+        found = contests.setdefault(count, [0, 0])
+        found[0] += scores_weighted - weight * count * score
+        found[1] += ahead
 
     def _contests(self, ks: KState, outcomes: list[int], at: int, other_at: int, met: list[int],
                   raw: list[int], row_takes: list[list[tuple[int, int]]],
@@ -867,13 +866,12 @@ class Search:
             kind_place.append(i)
         tops, score = _tops(ks.capital), self.score
         scorers: list[list[_Scorer]] = []  # each of the other seat's outcomes: all choices but the seat's, made ready
-        scorers_to = 0  # the ways to those of one combination
-        for i, choices in enumerate(others):
+        for choices in others:
             lists[other_at] = choices
             scorers.append(self._scorers(tops, n, at, lists))
-            if len(scorers[i]) == 1:
-                scorers_to += others_to[i]
-        weight = scores_weighted = ahead = 0  # those of one combination of gold choices (most), summed
+        count = len(scorers[0])  # the combinations of the first (most: one, and as many for all)
+        scorers_to = sum(others_to[i] for i, made in enumerate(scorers) if len(made) == count)  # the ways to those
+        weight = scores_weighted = ahead = 0  # those of ``count`` combinations, summed
         summed: dict[int, list[int]] = {}
         dealt_at: dict[int, int] = {}  # the seat's outcomes, told apart: their places below
         dealt: list[list[int]] = []  # each one's gold choices
@@ -890,12 +888,11 @@ class Search:
             choices = dealt[j]
             for k, ways in row_takes[met[m]]:  # the ways the row takes from the kinds: taken off
                 made = scorers[kind_place[k]]
-                if len(made) == 1 and len(choices) == 1:
-                    scored = made[0].scored(choices[0])
+                if len(made) == count and len(choices) == 1:
+                    scores, wins = _against(made, choices[0])
                     weight -= times * ways
-                    scores_weighted -= times * ways * (scored >> 1)
-                    if scored & 1:
-                        ahead -= times * ways
+                    scores_weighted -= times * ways * scores
+                    ahead -= times * ways * wins
                 else:
                     self._combined(made, choices, -times * ways, summed)
         for j, choices in enumerate(dealt):
@@ -903,20 +900,24 @@ class Search:
             one = len(choices) == 1
             scores_here = ahead_here = 0
             for i, made in enumerate(scorers):
-                if one and len(made) == 1:  # one combination: scored at once
+                if one and len(made) == 1 == count:  # one combination (most): scored at once
                     scored = made[0].scored(choices[0])
                     scores_here += others_to[i] * (scored >> 1)
                     if scored & 1:
                         ahead_here += others_to[i]
-                else:  # a seat with several gold choices: several combinations
+                elif one and len(made) == count:  # ``count`` combinations: summed at once
+                    scores, wins = _against(made, choices[0])
+                    scores_here += others_to[i] * scores
+                    ahead_here += others_to[i] * wins
+                else:  # another number of combinations: kept apart
                     self._combined(made, choices, others_to[i] * to, summed)
             if one:
                 weight += to * scorers_to
                 scores_weighted += to * scores_here
                 ahead += to * ahead_here
-        one_summed = summed.setdefault(1, [0, 0])
-        one_summed[0] += scores_weighted - weight * score
-        one_summed[1] += ahead
+        found = summed.setdefault(count, [0, 0])
+        found[0] += scores_weighted - weight * count * score
+        found[1] += ahead
         return summed
 
     def _scorers(self, tops: int, n: int, at: int, lists: list[list[int]]) -> list[_Scorer]:
@@ -932,10 +933,9 @@ class Search:
         others' (``made``, ``_scorers``)."""
         scores = wins = 0
         for choice in choices:
-            for scorer in made:
-                scored = scorer.scored(choice)
-                scores += scored >> 1
-                wins += scored & 1
+            scored, won = _against(made, choice)
+            scores += scored
+            wins += won
         combinations = len(choices) * len(made)
         found = summed.get(combinations)
         if found is None:
@@ -1164,6 +1164,20 @@ class _Scorer:
         if other > most:
             most = other
         return 2 * own + int(own >= most)
+
+
+def _against(made: list[_Scorer], choice: int) -> tuple[int, int]:
+    """A seat's gold ``choice`` scored against each combination of the others' choices
+    (``made``, ``Search._scorers``): the viewer's score and being ahead, each summed over them."""
+    if len(made) == 1:  # most
+        scored = made[0].scored(choice)
+        return scored >> 1, scored & 1
+    scores = wins = 0
+    for scorer in made:
+        scored = scorer.scored(choice)
+        scores += scored >> 1
+        wins += scored & 1
+    return scores, wins
 
 
 def _cases(tops: int, c: int, at: int, fixed: list[int]) -> tuple[int, int, int, int]:
