@@ -866,12 +866,14 @@ class Search:
             kind_place.append(i)
         tops, score = _tops(ks.capital), self.score
         scorers: list[list[_Scorer]] = []  # each of the other seat's outcomes: all choices but the seat's, made ready
-        for choices in others:
+        by_size: dict[int, tuple[list[list[_Scorer]], list[int]]] = {}  # those by their number of combinations, and the ways to each
+        for i, choices in enumerate(others):
             lists[other_at] = choices
             scorers.append(self._scorers(tops, n, at, lists))
-        count = len(scorers[0])  # the combinations of the first (most: one, and as many for all)
-        scorers_to = sum(others_to[i] for i, made in enumerate(scorers) if len(made) == count)  # the ways to those
-        weight = scores_weighted = ahead = 0  # those of ``count`` combinations, summed
+            group = by_size.setdefault(len(scorers[i]), ([], []))
+            group[0].append(scorers[i])
+            group[1].append(others_to[i])
+        weight = scores_weighted = ahead = 0  # those of one combination of gold choices (most), summed
         summed: dict[int, list[int]] = {}
         dealt_at: dict[int, int] = {}  # the seat's outcomes, told apart: their places below
         dealt: list[list[int]] = []  # each one's gold choices
@@ -887,36 +889,42 @@ class Search:
             dealt_to[j] += times * raw[met[m]]
             choices = dealt[j]
             for k, ways in row_takes[met[m]]:  # the ways the row takes from the kinds: taken off
-                made = scorers[kind_place[k]]
-                if len(made) == count and len(choices) == 1:
-                    scores, wins = _against(made, choices[0])
+                taking = scorers[kind_place[k]]
+                if len(taking) == 1 and len(choices) == 1:
+                    scored = taking[0].scored(choices[0])
                     weight -= times * ways
-                    scores_weighted -= times * ways * scores
-                    ahead -= times * ways * wins
-                else:
-                    self._combined(made, choices, -times * ways, summed)
-        for j, choices in enumerate(dealt):
-            to = dealt_to[j]
-            one = len(choices) == 1
-            scores_here = ahead_here = 0
-            for i, made in enumerate(scorers):
-                if one and len(made) == 1 == count:  # one combination (most): scored at once
-                    scored = made[0].scored(choices[0])
-                    scores_here += others_to[i] * (scored >> 1)
+                    scores_weighted -= times * ways * (scored >> 1)
                     if scored & 1:
-                        ahead_here += others_to[i]
-                elif one and len(made) == count:  # ``count`` combinations: summed at once
-                    scores, wins = _against(made, choices[0])
-                    scores_here += others_to[i] * scores
-                    ahead_here += others_to[i] * wins
-                else:  # another number of combinations: kept apart
-                    self._combined(made, choices, others_to[i] * to, summed)
-            if one:
-                weight += to * scorers_to
-                scores_weighted += to * scores_here
-                ahead += to * ahead_here
-        found = summed.setdefault(count, [0, 0])
-        found[0] += scores_weighted - weight * count * score
+                        ahead -= times * ways
+                else:
+                    self._combined(taking, choices, -times * ways, summed)
+        for size, (alike, alike_to) in by_size.items():  # the other seat's outcomes of ``size`` combinations
+            size_to = sum(alike_to)
+            ones = [each[0] for each in alike] if size == 1 else []
+            for j, choices in enumerate(dealt):
+                to = dealt_to[j]
+                scores_here = ahead_here = 0
+                if ones and len(choices) == 1:  # one combination (most): scored at once
+                    for i, scorer in enumerate(ones):
+                        scored = scorer.scored(choices[0])
+                        scores_here += alike_to[i] * (scored >> 1)
+                        if scored & 1:
+                            ahead_here += alike_to[i]
+                    weight += to * size_to
+                    scores_weighted += to * scores_here
+                    ahead += to * ahead_here
+                    continue
+                for i, each in enumerate(alike):  # several: summed by their number
+                    for choice in choices:
+                        scores, wins = _against(each, choice)
+                        scores_here += alike_to[i] * scores
+                        ahead_here += alike_to[i] * wins
+                combinations = size * len(choices)
+                found = summed.setdefault(combinations, [0, 0])
+                found[0] += to * (scores_here - size_to * combinations * score)
+                found[1] += to * ahead_here
+        found = summed.setdefault(1, [0, 0])
+        found[0] += scores_weighted - weight * score
         found[1] += ahead
         return summed
 
