@@ -730,6 +730,7 @@ class Search:
             other_rows.append(row)
         plain = first is None and len(hands) == 1 and not hands[0][0]  # nothing dealt (most round ends)
         at, other_at = order.index(seat), order.index(other) if first is not None else -1
+        tops = _tops(ks.capital)  # the bonus cards (``_Scorer``)
         own: dict[int, list[int]] = {}  # the viewer's own figures, summed by denominator
         contests: dict[int, list[int]] = {}  # the score change and being ahead, summed by denominator
         compared = [*enumerate(sums), *((seat, row) for row in rows), *((other, row) for row in other_rows)]
@@ -752,7 +753,7 @@ class Search:
             if not plain:
                 self._tick(len(rows) + len(kinds))
             if first is None:
-                self._alone(ks, outcomes, at, seat, limits, shown, times, rows, helds, raw, own, contests)
+                self._alone(ks, tops, outcomes, at, seat, limits, shown, times, rows, helds, raw, own, contests)
                 continue
             for k, (kind, copies, weight) in enumerate(kinds):
                 outcome = self._outcome(ks, other, other_rows[k], limits)
@@ -777,14 +778,14 @@ class Search:
                 found_rows.append(outcome)
                 found_rows.append(times)
         for g, outcomes in enumerate(grouped):
-            summed_here = self._contests(ks, outcomes, at, other_at, met[g], raw, row_takes, kinds)
+            summed_here = self._contests(ks, tops, outcomes, at, other_at, met[g], raw, row_takes, kinds)
             for combinations, summed in summed_here.items():
                 total_here = contests.setdefault(combinations, [0, 0])
                 total_here[0] += summed[0]
                 total_here[1] += summed[1]
         return _total(own, contests, over)
 
-    def _alone(self, ks: KState, outcomes: list[int], at: int, seat: int, limits: list[int], shown: list[int],
+    def _alone(self, ks: KState, tops: int, outcomes: list[int], at: int, seat: int, limits: list[int], shown: list[int],
                times: int, rows: list[list[int]], helds: list[list[int]], raw: list[int], own: dict[int, list[int]],
                contests: dict[int, list[int]]) -> None:
         """``_settled``'s contests under ``limits`` (given by ``times`` assignments) where one
@@ -795,42 +796,47 @@ class Search:
         one choice is read off its totals where the seat is not asked (no colour over that
         it could pay for): no outcome looked up, and none kept."""
         n, packed, viewer, score = ks.players, self.packed, self.viewer, self.score
-        tops = _tops(ks.capital)
         lists = [[0], [0], [0], [0]]  # each seat's gold choices, packed, in turn order; none at ``at``
         for i in range(n):
             if i != at:
                 lists[i] = packed[outcomes[i]]
         tables = self._scorers(tops, n, at, lists)
-        count = len(tables)
+        table, count = tables[0], len(tables)
         gold, l0, l1, l2, l3 = ks.gold[seat], limits[0], limits[1], limits[2], limits[3]
         weight = scores_weighted = ahead = 0  # those of the others' combinations alone (most: one), summed
         for r, row in enumerate(rows):
             ways = times * raw[r]
-            r0, r1, r2, r3 = row[0], row[1], row[2], row[3]
-            c0, c1, c2, c3 = _cost(r0, l0), _cost(r1, l1), _cost(r2, l2), _cost(r3, l3)
-            choices, choice = lists[at], -1  # the seat's gold choices, packed; or its one choice
-            if seat != viewer and not (0 < c0 <= gold or 0 < c1 <= gold or 0 < c2 <= gold or 0 < c3 <= gold):
-                k0, k1, k2, k3 = 0 if c0 else r0, 0 if c1 else r1, 0 if c2 else r2, 0 if c3 else r3
-                choice = k0 | k1 << 7 | k2 << 14 | k3 << 21 | (k0 + k1 + k2 + k3 + gold) << 28  # ``_packed``
-            else:
+            choice = -1  # the seat's one choice, packed, where it is not asked
+            if seat != viewer:
+                r0, r1, r2, r3 = row[0], row[1], row[2], row[3]
+                c0, c1, c2, c3 = _cost(r0, l0), _cost(r1, l1), _cost(r2, l2), _cost(r3, l3)
+                if not (0 < c0 <= gold or 0 < c1 <= gold or 0 < c2 <= gold or 0 < c3 <= gold):
+                    k0, k1, k2, k3 = 0 if c0 else r0, 0 if c1 else r1, 0 if c2 else r2, 0 if c3 else r3
+                    choice = k0 | k1 << 7 | k2 << 14 | k3 << 21 | (k0 + k1 + k2 + k3 + gold) << 28  # ``_packed``
+            if choice < 0:
                 outcome = self._outcome(ks, seat, row, limits)
                 if seat == viewer:
                     self._own(own, ways, ks, row, helds[r], limits, shown, outcome)
                 choices = packed[outcome]
-                if len(choices) == 1:
-                    choice = choices[0]
-            if choice >= 0:  # as many combinations as the others have
+                if len(choices) > 1:
+                    self._combined(tables, choices, ways, contests)
+                    continue
+                choice = choices[0]
+            weight += ways  # as many combinations as the others have
+            if count == 1:  # one (most)
+                scored = table.scored(choice)
+                scores_weighted += ways * (scored >> 1)
+                if scored & 1:
+                    ahead += ways
+            else:
                 scores, wins = _against(tables, choice)
-                weight += ways
                 scores_weighted += ways * scores
                 ahead += ways * wins
-                continue
-            self._combined(tables, choices, ways, contests)
         found = contests.setdefault(count, [0, 0])
         found[0] += scores_weighted - weight * count * score
         found[1] += ahead
 
-    def _contests(self, ks: KState, outcomes: list[int], at: int, other_at: int, met: list[int],
+    def _contests(self, ks: KState, tops: int, outcomes: list[int], at: int, other_at: int, met: list[int],
                   raw: list[int], row_takes: list[list[tuple[int, int]]],
                   kinds: list[tuple[int, int, int]]) -> dict[int, list[int]]:
         """``_settled``'s contests where two seats are dealt to, under a group of limits that
@@ -864,7 +870,7 @@ class Search:
                 others_to.append(0)
             others_to[i] += copies * weight
             kind_place.append(i)
-        tops, score = _tops(ks.capital), self.score
+        score = self.score
         scorers: list[list[_Scorer]] = []  # each of the other seat's outcomes: all choices but the seat's, made ready
         by_size: dict[int, tuple[list[list[_Scorer]], list[int]]] = {}  # those by their number of combinations, and the ways to each
         for i, choices in enumerate(others):
