@@ -436,6 +436,35 @@ def _scored_by_the_rules(search: endgame.Search, capital: list[list[int]],
     return mine, mine >= max(scores)
 
 
+def test_two_cards_merged_by_totals_at_once_are_every_pair_merged() -> None:
+    """``_pairs_by_totals``: the two-card hands of a pool merged by what they give a
+    hometown (each colour's total and number of cards), straight from the kinds, are
+    those of every pair listed then merged (``_by_totals(_multisets(...))``): the same
+    totals, each with the same ways, on random pools with kinds of one copy up to three."""
+    rng = random.Random(2811)
+    kinds = list(range(len(endgame.COLOUR_OF)))
+
+    def by_totals(hands: list[tuple[list[int], int]]) -> dict[tuple[int, ...], int]:
+        found: dict[tuple[int, ...], int] = {}
+        for hand, ways in hands:
+            totals = [0] * 8
+            for kind in hand:
+                totals[endgame.COLOUR_OF[kind]] += endgame.VALUE_OF[kind]
+                totals[4 + endgame.COLOUR_OF[kind]] += 1
+            assert tuple(totals) not in found  # merged: one hand for each
+            found[tuple(totals)] = ways
+        return found
+
+    merged = 0
+    for _ in range(300):
+        counts = {kind: rng.randrange(1, 4) for kind in rng.sample(kinds, rng.randrange(1, len(kinds) + 1))}
+        listed = endgame._multisets(counts, 2)
+        expected = by_totals(endgame._by_totals(listed))
+        assert by_totals(endgame._pairs_by_totals(counts)) == expected
+        merged += len(expected) < len(listed)
+    assert merged > 100
+
+
 def test_the_capitals_highest_cards_are_packed_highest_first() -> None:
     """``_tops``: each colour's four highest cards in the capital, 3 bits a card, the highest
     in the lowest bits, 12 bits a colour, read back as ``_shares`` reads them; a colour with

@@ -364,9 +364,12 @@ class Search:
         key = (tuple(deck), size, by_totals)
         found = self.hand_lists.get(key)
         if found is None:
-            found = _multisets(_counts(deck), size)
-            if by_totals:
-                found = _by_totals(found)
+            if size == 2 and by_totals:
+                found = _pairs_by_totals(_counts(deck))
+            else:
+                found = _multisets(_counts(deck), size)
+                if by_totals:
+                    found = _by_totals(found)
             self.hand_lists[key] = found
         return found
 
@@ -1428,6 +1431,31 @@ def _by_totals(hands: list[tuple[list[int], int]]) -> list[tuple[list[int], int]
         found = merged.get(key)
         merged[key] = (hand, ways) if found is None else (found[0], found[1] + ways)
     return list(merged.values())
+
+
+def _pairs_by_totals(counts: dict[int, int]) -> list[tuple[list[int], int]]:
+    """``_by_totals(_multisets(counts, 2))`` without listing every pair first: two cards of
+    different colours are a hand of their own (each colour's total is its card), and two of
+    one colour are merged by their sum, one hand of each with the ways of all."""
+    kinds = list(counts.items())
+    found: list[tuple[list[int], int]] = []
+    same: dict[int, int] = {}  # two cards of a colour: by colour and sum, their place in ``found``
+    for k, (kind, copies) in enumerate(kinds):
+        for other, more in kinds[k:]:
+            ways = copies * more if other != kind else copies * (copies - 1) // 2
+            if not ways:
+                continue
+            if COLOUR_OF[kind] != COLOUR_OF[other]:
+                found.append(([kind, other], ways))
+                continue
+            key = COLOUR_OF[kind] << 8 | VALUE_OF[kind] + VALUE_OF[other]
+            at = same.get(key, -1)
+            if at < 0:
+                same[key] = len(found)
+                found.append(([kind, other], ways))
+            else:
+                found[at] = (found[at][0], found[at][1] + ways)
+    return found
 
 
 def _key(ks: KState, undealt: list[int], alive: tuple[int, ...]) -> tuple[object, ...]:
