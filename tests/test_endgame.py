@@ -465,6 +465,30 @@ def test_two_cards_merged_by_totals_at_once_are_every_pair_merged() -> None:
     assert merged > 100
 
 
+def test_a_seat_not_asked_keeps_what_is_not_over_read_off_its_packed_totals() -> None:
+    """``_unasked``: a seat's totals packed 8 bits a colour, compared with a limit and its
+    gold in one subtraction (``_bounds``), give what the rules give: asked (-1) where a
+    colour over costs no more than its gold, else its one choice (what is not over kept,
+    its gold left), packed as ``_packed`` packs it; limits below 0 and above the totals,
+    colours with no card (never over, R7) and gold 0 to 8 among them."""
+    rng = random.Random(2812)
+    asked = lost = 0
+    for _ in range(5000):
+        row = [rng.choice([0, rng.randrange(1, 73)]) for _ in range(4)]
+        limits = [rng.randrange(-6, 90) for _ in range(4)]
+        gold = rng.randrange(9)
+        cost = [endgame._cost(row[c], limits[c]) for c in range(4)]
+        lane = row[0] | row[1] << 8 | row[2] << 16 | row[3] << 24
+        found = endgame._unasked(lane, *endgame._bounds(limits, gold), gold)
+        if any(0 < paid <= gold for paid in cost):
+            assert found == -1
+            asked += 1
+        else:
+            assert found == endgame._packed(endgame._kept(row, cost, (), gold))
+            lost += any(cost)
+    assert asked > 200 and lost > 500
+
+
 def test_the_capitals_highest_cards_are_packed_highest_first() -> None:
     """``_tops``: each colour's four highest cards in the capital, 3 bits a card, the highest
     in the lowest bits, 12 bits a colour, read back as ``_shares`` reads them; a colour with

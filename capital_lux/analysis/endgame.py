@@ -681,6 +681,7 @@ class Search:
         # figures), the ways of the hands to each; with ``first``, the ways each hand takes from each kind
         row_ids: dict[tuple[int, ...], int] = {}
         rows: list[list[int]] = []
+        lanes: list[int] = []  # each row packed, 8 bits a colour (one seat dealt to: ``_alone``)
         helds: list[list[int]] = []
         raw: list[int] = []  # each row: the ways of its hands
         marginal: list[int] = []  # and with the other seat's kinds, less the ways the hands take from them
@@ -697,6 +698,7 @@ class Search:
                     held[COLOUR_OF[kind]] += 1
             if first is None:  # hands of a card each or merged by totals (``_deal``): rows all but always apart
                 rows.append(row)
+                lanes.append(row[0] | row[1] << 8 | row[2] << 16 | row[3] << 24)
                 helds.append(held)
                 raw.append(ways)
                 mass += ways
@@ -756,7 +758,7 @@ class Search:
             if not plain:
                 self._tick(len(rows) + len(kinds))
             if first is None:
-                self._alone(ks, tops, outcomes, at, seat, limits, shown, times, rows, helds, raw, own, contests)
+                self._alone(ks, tops, outcomes, at, seat, limits, shown, times, rows, lanes, helds, raw, own, contests)
                 continue
             for k, (kind, copies, weight) in enumerate(kinds):
                 outcome = self._outcome(ks, other, other_rows[k], limits)
@@ -789,8 +791,8 @@ class Search:
         return _total(own, contests, over)
 
     def _alone(self, ks: KState, tops: int, outcomes: list[int], at: int, seat: int, limits: list[int], shown: list[int],
-               times: int, rows: list[list[int]], helds: list[list[int]], raw: list[int], own: dict[int, list[int]],
-               contests: dict[int, list[int]]) -> None:
+               times: int, rows: list[list[int]], lanes: list[int], helds: list[list[int]], raw: list[int],
+               own: dict[int, list[int]], contests: dict[int, list[int]]) -> None:
         """``_settled``'s contests under ``limits`` (given by ``times`` assignments) where one
         seat is dealt to (at ``at`` in turn order; ``outcomes``: each seat's in turn order,
         -1 there), added to ``contests``, and the viewer's own figures to ``own`` where it is
@@ -805,17 +807,14 @@ class Search:
                 lists[i] = packed[outcomes[i]]
         tables = self._scorers(tops, n, at, lists)
         table, count = tables[0], len(tables)
-        gold, l0, l1, l2, l3 = ks.gold[seat], limits[0], limits[1], limits[2], limits[3]
+        gold = ks.gold[seat]
+        over, farther = _bounds(limits, gold)
         weight = scores_weighted = ahead = 0  # those of the others' combinations alone (most: one), summed
         for r, row in enumerate(rows):
             ways = times * raw[r]
             choice = -1  # the seat's one choice, packed, where it is not asked
             if seat != viewer:
-                r0, r1, r2, r3 = row[0], row[1], row[2], row[3]
-                c0, c1, c2, c3 = _cost(r0, l0), _cost(r1, l1), _cost(r2, l2), _cost(r3, l3)
-                if not (0 < c0 <= gold or 0 < c1 <= gold or 0 < c2 <= gold or 0 < c3 <= gold):
-                    k0, k1, k2, k3 = 0 if c0 else r0, 0 if c1 else r1, 0 if c2 else r2, 0 if c3 else r3
-                    choice = k0 | k1 << 7 | k2 << 14 | k3 << 21 | (k0 + k1 + k2 + k3 + gold) << 28  # ``_packed``
+                choice = _unasked(lanes[r], over, farther, gold)
             if choice < 0:
                 outcome = self._outcome(ks, seat, row, limits)
                 if seat == viewer:
@@ -1095,6 +1094,35 @@ class Search:
 
 
 # -- the contest -------------------------------------------------------------------------
+#: The top bit of each colour's 8 of a packed row (``_packed``, ``_unasked``).
+_TOPS: Final = 0x80808080
+
+
+def _bounds(limits: list[int], gold: int) -> tuple[int, int]:
+    """What ``_unasked`` compares a seat's packed hometown totals with, for ``limits`` and
+    the seat's ``gold``: each colour's limit, and the limit plus the gold (the most a
+    colour over it can pay for), each plus 1 and kept to 1 to 128 (a total is 0 to 127),
+    8 bits a colour."""
+    over = farther = 0
+    for c in range(4):
+        over |= (min(max(limits[c], 0), 127) + 1) << 8 * c
+        farther |= (min(max(limits[c] + gold, 0), 127) + 1) << 8 * c
+    return over, farther
+
+
+def _unasked(lane: int, over: int, farther: int, gold: int) -> int:
+    """The one gold choice (``_packed``) of a seat with hometown totals ``lane`` (packed,
+    8 bits a colour) that is not asked (``_bounds``: no colour over that it could pay
+    for), what is not over kept and its ``gold`` left; -1 where it is asked. Each total
+    with its top bit set, less a bound, keeps it set where the total is over the bound:
+    four colours compared in one subtraction, with no borrow from one to the next."""
+    lost = ((lane | _TOPS) - over) & _TOPS  # the colours over
+    if lost & ~((lane | _TOPS) - farther):  # one over that the gold could pay for: asked
+        return -1
+    kept = lane - (lane & (lost >> 7) * 255)
+    return kept | ((kept & 255) + (kept >> 8 & 255) + (kept >> 16 & 255) + (kept >> 24) + gold) << 32
+
+
 def _tops(capital: list[list[int]]) -> int:
     """The capital's four highest cards of each colour, 3 bits a card (a card is worth 2 to
     6; 0: no card), the highest in the lowest bits, 12 bits a colour: the bonus cards
@@ -1149,7 +1177,7 @@ class _Scorer:
         self.at, self.mine = at, mine
         self.base = 0
         for i in range(n):
-            self.base += ((fixed[i] >> 28) + bonus[i]) << 15 * i
+            self.base += ((fixed[i] >> 32) + bonus[i]) << 15 * i
         self.best0, self.less0, self.same0, self.more0 = _cases(tops, 0, at, fixed)
         self.best1, self.less1, self.same1, self.more1 = _cases(tops, 1, at, fixed)
         self.best2, self.less2, self.same2, self.more2 = _cases(tops, 2, at, fixed)
@@ -1161,14 +1189,14 @@ class _Scorer:
         the others theirs: each colour's bonus cards read by how the choice's total of it
         compares with the others' highest, not handed out again. The seats beyond the table
         score 0, no more than any seat of it."""
-        scores = self.base + ((choice >> 28) << 15 * self.at)
-        kept = choice & 127
+        scores = self.base + ((choice >> 32) << 15 * self.at)
+        kept = choice & 255
         scores += self.less0 if kept < self.best0 else self.same0 if kept == self.best0 else self.more0
-        kept = choice >> 7 & 127
+        kept = choice >> 8 & 255
         scores += self.less1 if kept < self.best1 else self.same1 if kept == self.best1 else self.more1
-        kept = choice >> 14 & 127
+        kept = choice >> 16 & 255
         scores += self.less2 if kept < self.best2 else self.same2 if kept == self.best2 else self.more2
-        kept = choice >> 21 & 127
+        kept = choice >> 24 & 255
         scores += self.less3 if kept < self.best3 else self.same3 if kept == self.best3 else self.more3
         own = scores >> 15 * self.mine & 32767
         most, other = scores & 32767, scores >> 15 & 32767
@@ -1202,9 +1230,9 @@ def _cases(tops: int, c: int, at: int, fixed: list[int]) -> tuple[int, int, int,
     choices: ``fixed``, as ``_Scorer`` reads them): the highest total kept by the seats but
     the one at ``at``, and the bonus cards each seat takes (``_shares``) where that seat
     keeps less (read only where the highest is more than 0), as much, more."""
-    cards, shift = tops >> 12 * c & 4095, 7 * c
-    v0, v1 = 0 if at == 0 else fixed[0] >> shift & 127, 0 if at == 1 else fixed[1] >> shift & 127
-    v2, v3 = 0 if at == 2 else fixed[2] >> shift & 127, 0 if at == 3 else fixed[3] >> shift & 127
+    cards, shift = tops >> 12 * c & 4095, 8 * c
+    v0, v1 = 0 if at == 0 else fixed[0] >> shift & 255, 0 if at == 1 else fixed[1] >> shift & 255
+    v2, v3 = 0 if at == 2 else fixed[2] >> shift & 255, 0 if at == 3 else fixed[3] >> shift & 255
     best = v0 if v0 > v1 else v1
     best = best if best > v2 else v2
     best = best if best > v3 else v3
@@ -1337,12 +1365,13 @@ def _owned(ks: KState, seat: int) -> list[int]:
 
 
 def _packed(choice: tuple[list[int], int]) -> int:
-    """A seat's gold choice as one whole number: its hometown totals kept, 7 bits a
-    colour (a colour's cards add up to 72 at most), and above them its score before the
-    bonus (the totals and the gold left)."""
+    """A seat's gold choice as one whole number: its hometown totals kept, 8 bits a
+    colour (a colour's cards add up to 72 at most: the top bit of each is free, which
+    ``_alone`` reads), and above them its score before the bonus (the totals and the gold
+    left)."""
     town, left = choice
     assert max(town) < 128
-    return (town[0] | town[1] << 7 | town[2] << 14 | town[3] << 21) + ((town[0] + town[1] + town[2] + town[3] + left) << 28)
+    return (town[0] | town[1] << 8 | town[2] << 16 | town[3] << 24) + ((town[0] + town[1] + town[2] + town[3] + left) << 32)
 
 
 def _floated(value: int, colour: int) -> int:
