@@ -790,16 +790,17 @@ class Search:
                 total_here[1] += summed[1]
         return _total(own, contests, over)
 
-    def _alone(self, ks: KState, tops: int, outcomes: list[int], at: int, seat: int, limits: list[int], shown: list[int],
-               times: int, rows: list[list[int]], lanes: list[int], helds: list[list[int]], raw: list[int],
-               own: dict[int, list[int]], contests: dict[int, list[int]]) -> None:
+    def _alone(self, ks: KState, tops: int, outcomes: list[int], at: int, seat: int, limits: list[int],
+               shown: list[int], times: int, rows: list[list[int]], lanes: list[int], helds: list[list[int]],
+               raw: list[int], own: dict[int, list[int]], contests: dict[int, list[int]]) -> None:
         """``_settled``'s contests under ``limits`` (given by ``times`` assignments) where one
         seat is dealt to (at ``at`` in turn order; ``outcomes``: each seat's in turn order,
         -1 there), added to ``contests``, and the viewer's own figures to ``own`` where it is
         that seat: each of its hometown ``rows`` (its ways: ``raw``) scored against each
         combination of the other seats' gold choices made ready once (``_Scorer``). A row's
-        one choice is read off its totals where the seat is not asked (no colour over that
-        it could pay for): no outcome looked up, and none kept."""
+        one choice is read off its totals (``lanes``: packed, ``_unasked``) where the seat
+        is not asked (no colour over that it could pay for): no outcome looked up, and none
+        kept."""
         n, packed, viewer, score = ks.players, self.packed, self.viewer, self.score
         lists = [[0], [0], [0], [0]]  # each seat's gold choices, packed, in turn order; none at ``at``
         for i in range(n):
@@ -874,7 +875,7 @@ class Search:
             kind_place.append(i)
         score = self.score
         scorers: list[list[_Scorer]] = []  # each of the other seat's outcomes: all choices but the seat's, made ready
-        by_size: dict[int, tuple[list[list[_Scorer]], list[int]]] = {}  # those by their number of combinations, and the ways to each
+        by_size: dict[int, tuple[list[list[_Scorer]], list[int]]] = {}  # those by number of combinations, and ways
         for i, choices in enumerate(others):
             lists[other_at] = choices
             scorers.append(self._scorers(tops, n, at, lists))
@@ -1371,7 +1372,8 @@ def _packed(choice: tuple[list[int], int]) -> int:
     left)."""
     town, left = choice
     assert max(town) < 128
-    return (town[0] | town[1] << 8 | town[2] << 16 | town[3] << 24) + ((town[0] + town[1] + town[2] + town[3] + left) << 32)
+    lane = town[0] | town[1] << 8 | town[2] << 16 | town[3] << 24
+    return lane | (town[0] + town[1] + town[2] + town[3] + left) << 32
 
 
 def _floated(value: int, colour: int) -> int:
