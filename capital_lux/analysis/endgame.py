@@ -677,8 +677,8 @@ class Search:
         kind_at = {kind: k for k, (kind, _, _) in enumerate(kinds)}
         kind_ways = sum(copies * weight for _, copies, weight in kinds)
         dealt_ways = sum(ways for _, ways in hands)
-        # The seat's hometown with each hand, told apart (with the viewer's numbers of cards, for its own
-        # figures), the ways of the hands to each; with ``first``, the ways each hand takes from each kind
+        # The seat's hometown with each hand (with the viewer's numbers of cards, for its own figures), the
+        # ways of the hands to each; with ``first``, told apart, and the ways each hand takes from each kind
         row_ids: dict[tuple[int, ...], int] = {}
         rows: list[list[int]] = []
         lanes: list[int] = []  # each row packed, 8 bits a colour (one seat dealt to: ``_alone``)
@@ -698,7 +698,7 @@ class Search:
                     held[COLOUR_OF[kind]] += 1
             if first is None:  # hands of a card each or merged by totals (``_deal``): rows all but always apart
                 rows.append(row)
-                lanes.append(row[0] | row[1] << 8 | row[2] << 16 | row[3] << 24)
+                lanes.append(_lane(row))
                 helds.append(held)
                 raw.append(ways)
                 mass += ways
@@ -723,7 +723,7 @@ class Search:
                 raw.append(0)
                 marginal.append(0)
                 row_takes.append([])
-            share = ways * (kind_ways - taking) if first is not None else ways
+            share = ways * (kind_ways - taking)
             raw[r] += ways
             marginal[r] += share
             mass += share
@@ -924,10 +924,9 @@ class Search:
                     ahead += to * ahead_here
                     continue
                 for i, each in enumerate(alike):  # several: summed by their number
-                    for choice in choices:
-                        scores, wins = _against(each, choice)
-                        scores_here += alike_to[i] * scores
-                        ahead_here += alike_to[i] * wins
+                    scores, wins = _summed(each, choices)
+                    scores_here += alike_to[i] * scores
+                    ahead_here += alike_to[i] * wins
                 combinations = size * len(choices)
                 found = summed.setdefault(combinations, [0, 0])
                 found[0] += to * (scores_here - size_to * combinations * score)
@@ -948,11 +947,7 @@ class Search:
         """Add ``ways`` times a contest of several combinations of gold choices to ``summed``,
         by their number: each of a seat's ``choices`` scored against each combination of the
         others' (``made``, ``_scorers``)."""
-        scores = wins = 0
-        for choice in choices:
-            scored, won = _against(made, choice)
-            scores += scored
-            wins += won
+        scores, wins = _summed(made, choices)
         combinations = len(choices) * len(made)
         found = summed.get(combinations)
         if found is None:
@@ -1226,6 +1221,16 @@ def _against(made: list[_Scorer], choice: int) -> tuple[int, int]:
     return scores, wins
 
 
+def _summed(made: list[_Scorer], choices: list[int]) -> tuple[int, int]:
+    """``_against`` summed over each of a seat's gold ``choices``."""
+    scores = wins = 0
+    for choice in choices:
+        scored, won = _against(made, choice)
+        scores += scored
+        wins += won
+    return scores, wins
+
+
 def _cases(tops: int, c: int, at: int, fixed: list[int]) -> tuple[int, int, int, int]:
     """For colour ``c`` (its bonus cards: ``tops``, as ``_tops`` packs them; the seats'
     choices: ``fixed``, as ``_Scorer`` reads them): the highest total kept by the seats but
@@ -1372,8 +1377,12 @@ def _packed(choice: tuple[list[int], int]) -> int:
     left)."""
     town, left = choice
     assert max(town) < 128
-    lane = town[0] | town[1] << 8 | town[2] << 16 | town[3] << 24
-    return lane | (town[0] + town[1] + town[2] + town[3] + left) << 32
+    return _lane(town) | (town[0] + town[1] + town[2] + town[3] + left) << 32
+
+
+def _lane(totals: list[int]) -> int:
+    """A hometown's four colour totals (each 0 to 127), 8 bits a colour, the first lowest."""
+    return totals[0] | totals[1] << 8 | totals[2] << 16 | totals[3] << 24
 
 
 def _floated(value: int, colour: int) -> int:
