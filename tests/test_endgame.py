@@ -324,6 +324,16 @@ def test_a_last_play_after_which_the_rule_of_thumb_decides_again_splits_the_kept
     assert narrowed  # a filter split by the decision made again, not the card dealt
 
 
+def _round_end(search: endgame.Search, rng: random.Random, fewest: int) -> kernel.KState:
+    """The search's root at the round end, every hand gone home, a random pool of ``fewest``
+    to 15 of its cards left to deal."""
+    ks = search.root.ks.copy()
+    ks.phase = endgame.ROUND_END
+    ks.hands = [[] for _ in range(ks.players)]
+    ks.deck = sorted(rng.sample(ks.deck, min(len(ks.deck), rng.randrange(fewest, 16))))
+    return ks
+
+
 @pytest.mark.parametrize("model", endgame.MODELS)
 def test_two_seats_cards_going_home_at_once_are_settled_as_dealt_one_after_the_other(model: str) -> None:
     """``_two_at_once`` (one seat's single card and another seat's cards, reckoned in one
@@ -335,10 +345,7 @@ def test_two_seats_cards_going_home_at_once_are_settled_as_dealt_one_after_the_o
     compared = filtered = viewer_dealt = 0
     for _ in range(60):
         search = _search(view, model)
-        ks, n = search.root.ks.copy(), view.players
-        ks.phase = endgame.ROUND_END
-        ks.hands = [[] for _ in range(n)]
-        ks.deck = sorted(rng.sample(ks.deck, min(len(ks.deck), rng.randrange(8, 16))))
+        ks, n = _round_end(search, rng, 8), view.players
         one, other = rng.sample(range(n), 2)
         undealt = [0] * (3 * n)
         undealt[n + one], undealt[n + other] = 1, rng.choice((1, 1, 2))
@@ -355,6 +362,40 @@ def test_two_seats_cards_going_home_at_once_are_settled_as_dealt_one_after_the_o
         compared += 1
         viewer_dealt += view.viewer in (one, other)
     assert compared >= 40 and filtered >= 20 and viewer_dealt >= 10
+
+
+@pytest.mark.parametrize("model", endgame.MODELS)
+def test_a_seats_filtered_card_and_its_other_cards_going_home_last_are_settled_as_dealt_one_after_the_other(
+        model: str) -> None:
+    """A seat's last cards going home, one under the filter of the rule of thumb's last play
+    and the others not (a Scholar's draw), reckoned as one deal (``_filtered_hands``), against
+    dealing the filtered card kind by kind and settling the others after each, on random
+    tables: two and three cards, the viewer's hometown or another's."""
+    rng = random.Random(2612)
+    view = next(v for v in POSITIONS if v.players == 4)
+    compared = viewer_dealt = three = 0
+    for _ in range(40):
+        search = _search(view, model)
+        ks, n = _round_end(search, rng, 9), view.players
+        seat = rng.randrange(n)
+        undealt = [0] * (3 * n)
+        undealt[n + seat] = rng.choice((2, 2, 3))
+        undealt[2 * n + seat] = search._filter_id(tuple(rng.choice((0, 1, 2)) for _ in range(20)))
+        alive = tuple(range(len(search.values)))
+        branches = []
+        for kind, copies, weight in search._card_home(ks, undealt, seat):
+            child, left = ks.copy(), undealt[:]
+            child.deck.remove(kind)
+            child.home[seat][kernel.COLOUR_OF[kind]].append(kernel.VALUE_OF[kind])
+            child.home[seat][kernel.COLOUR_OF[kind]].sort()
+            left[n + seat] -= 1
+            left[2 * n + seat] = 0
+            branches.append((copies * weight, search._deal(child, left, alive, seat)))
+        assert search._deal(ks, undealt, alive, seat) == endgame._mix(branches, len(ks.deck))
+        compared += 1
+        viewer_dealt += seat == view.viewer
+        three += undealt[n + seat] == 3
+    assert compared == 40 and viewer_dealt >= 5 and three >= 5
 
 
 def test_the_search_leaves_the_garbage_collector_as_it_found_it() -> None:
