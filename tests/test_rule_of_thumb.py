@@ -141,6 +141,30 @@ def test_numbers_and_choices_match_the_reference_on_random_tables(players: int) 
             assert fast.rule_choice(new, phase, legal, pending) == expected, (phase, old)
 
 
+def test_one_table_judged_hand_after_hand_decides_as_each_hand_alone() -> None:
+    """``Judged`` (the exact search's many hands on one table: the table judged once, each
+    move's points kept across hands) chooses, play by play and take by take, as
+    ``rule_decision`` on the table with each hand in hand, Cleric plays with takes among them."""
+    rng = random.Random(26)
+    compared = takes = 0
+    for _ in range(300):
+        table = as_fast(random_table(rng, rng.choice([2, 3, 4])))
+        judged = fast.Judged(fast.Table(table.me, table.home, table.capital, table.limit, table.gold,
+                                        table.gold_pile, [], table.deck, table.modifier_deck))
+        cleric = [c for c in kernel.CLERIC_COLOURS if table.capital[c]]
+        for _ in range(8):
+            hand = sorted(rng.choices(range(len(ALL_CARDS)), k=rng.randrange(1, 4)))
+            table.hand = hand
+            for phase, options in ((PLAY, [(kind, to_home) for kind in sorted(set(hand)) for to_home in (False, True)]),
+                                   (CLERIC, cleric)):
+                if options:
+                    expected = fast.rule_decision(table, phase, options, None)
+                    assert judged.decision(hand, phase, options, None) == expected, (phase, table, hand)
+                    compared += 1
+            takes += any(kernel.COLOUR_OF[kind] == kernel.P for kind in hand) and bool(cleric)
+    assert compared > 3000 and takes > 300
+
+
 def test_random_tables_reach_the_corners_they_are_for() -> None:
     """The random tables exercise gold shared between colours over their limits, and Cleric takes."""
     rng = random.Random(0)

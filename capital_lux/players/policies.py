@@ -27,7 +27,7 @@ from ..engine import kernel
 from ..engine.kernel import AGENT, DRAFT, GOLD, OVER, KState, total
 from ..engine.state import PHASES
 from .quick_rule import QuickRule
-from .rule_of_thumb import Table, estimate_limits, rule_decision
+from .rule_of_thumb import Judged, Table, estimate_limits, rule_decision
 
 
 def table_for(ks: KState, seat: int, deck: int = -1, modifier_deck: int = -1) -> Table:
@@ -75,6 +75,22 @@ def rule_index(ks: KState, choices: list[kernel.Decision], deck: int = -1, modif
     phase = ks.phase
     pending = ks.pending if phase == AGENT else None
     return rule_decision(table_for(ks, ks.current, deck, modifier_deck), PHASES[phase], choices, pending)
+
+
+class RuleHands:
+    """``rule_index`` for the seat to move in ``ks`` with one hand after another in place of
+    its own (the exact search asks what a seat would do with each hand its unseen cards may
+    be), the table built and judged once (``rule_of_thumb.Judged``); ``deck`` and
+    ``modifier_deck`` as for ``table_for``. ``ks`` is not to change while it is asked."""
+
+    def __init__(self, ks: KState, deck: int = -1, modifier_deck: int = -1) -> None:
+        self.phase = PHASES[ks.phase]
+        self.pending = ks.pending if ks.phase == AGENT else None
+        self.judged = Judged(table_for(ks, ks.current, deck, modifier_deck))
+
+    def index(self, hand: list[int], choices: list[kernel.Decision]) -> int:
+        """The rule of thumb's choice among ``choices`` (``kernel.options`` with ``hand`` in hand)."""
+        return self.judged.decision(hand, self.phase, choices, self.pending)
 
 
 #: Kernel policies by name: the bots "random" and "rule", and the search's play-out rule

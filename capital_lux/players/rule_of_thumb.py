@@ -246,10 +246,13 @@ class _Judge:
         self.leader = lead = leader(t)
         self.lead_index = opponents.index(lead)
         self.best = best = [cards[-1] if cards else 0 for cards in t.capital]  # bonus card; 0 for none
-        self.values = values = _values_by_colour(t.hand)
-        mine = home[me]
-        self.plans = plans = [_plan_colour(limit[c] - mine[c], values[c], _WORTH[c]) for c in range(4)]
-        self.plan = plans[0] + plans[1] + plans[2] + plans[3]
+        self.values: list[list[int]] = []
+        self.plans: list[float] = []
+        self.plan = 0.0
+        self.hold(t.hand)
+        #: Each move's points (``points_after_one``, ``points_after_two``), which read no card in
+        #: hand, kept by move where the judge judges one hand after another (``Judged``)
+        self.secured: dict[int, tuple[int, int]] | None = None
         l0, l1, l2, l3 = limit[0], limit[1], limit[2], limit[3]
         over: list[int] = []  # a bit per colour over its limit (1 << colour), by seat
         over_count: list[int] = []
@@ -292,6 +295,24 @@ class _Judge:
         self.mine_parts, self.lead_parts = mine_parts, lead_parts
         self.points = mine_parts[0] + mine_parts[1] + mine_parts[2] + mine_parts[3] + left
         self.lead_points = lead_parts[0] + lead_parts[1] + lead_parts[2] + lead_parts[3] + lead_left
+
+    def hold(self, hand: list[int]) -> None:
+        """Judge with ``hand`` in hand: its cards' values by colour and their plan (``plan_hand``)."""
+        t = self.t
+        mine, limit = t.home[t.me], t.limit
+        self.values = values = _values_by_colour(hand)
+        self.plans = plans = [_plan_colour(limit[c] - mine[c], values[c], _WORTH[c]) for c in range(4)]
+        self.plan = plans[0] + plans[1] + plans[2] + plans[3]
+
+    def _after_one(self, move: int, c: int, mine: int, limit: float, best: int, gold: int) -> tuple[int, int]:
+        """``points_after_one``, kept in ``secured`` under ``move`` where it is kept."""
+        secured = self.secured
+        if secured is None:
+            return self.points_after_one(c, mine, limit, best, gold)
+        found = secured.get(move)
+        if found is None:
+            found = secured[move] = self.points_after_one(c, mine, limit, best, gold)
+        return found
 
     def points_after_one(self, c: int, mine: int, limit: float, best: int, gold: int) -> tuple[int, int]:
         """``_secured`` after a move that changes one colour ``c`` (most moves) to one's own
@@ -422,9 +443,10 @@ class _Judge:
         i = self.lead_index
         return _secured(own, left, _most(others), _most(others[:i] + others[i + 1:]), others[i], lead_left, best)
 
-    def take(self, colour: int, change: Change | None, gold: int, plan: float) -> float:
+    def take(self, colour: int, change: Change | None, gold: int, plan: float, move: int) -> float:
         """The worth of the table after a Cleric brings the lowest ``colour`` card home (after
-        ``change``, its play into the capital, if given) with one's own gold at ``gold``."""
+        ``change``, its play into the capital, if given) with one's own gold at ``gold``;
+        ``move`` tells it apart in ``secured`` (``play``)."""
         t = self.t
         cards = t.capital[colour]
         value = cards[0]
@@ -432,16 +454,24 @@ class _Judge:
         limit = t.limit[colour] - value
         plan += _plan_colour(limit - mine, self.values[colour], _WORTH[colour]) - self.plans[colour]
         best = self.best[colour] if len(cards) > 1 else 0
-        if change is None:
-            points, lead_points = self.points_after_one(colour, mine, limit, best, gold)
-        else:
-            c, h, lim, b = change
-            points, lead_points = self.points_after_two(c, h, lim, b, colour, mine, limit, best, gold)
+        secured = self.secured
+        found = None if secured is None else secured.get(move)
+        if found is None:
+            if change is None:
+                found = self.points_after_one(colour, mine, limit, best, gold)
+            else:
+                c, h, lim, b = change
+                found = self.points_after_two(c, h, lim, b, colour, mine, limit, best, gold)
+            if secured is not None:
+                secured[move] = found
+        points, lead_points = found
         return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
 
     def play(self, kind: int, to_home: bool) -> tuple[float, int | None]:
         """The move's worth: ``judge`` after it, a Scholar's draw and an Agent's modifier at
-        ``ACTION_WORTH``; and the Cleric's best take (the first best), if it leads to one."""
+        ``ACTION_WORTH``; and the Cleric's best take (the first best), if it leads to one.
+        Its moves in ``secured``: ``kind << 3`` into the capital, ``| 1`` home, ``| 4 + c``
+        and a Cleric's take of colour ``c`` (``kind`` -1: the take alone, ``rule_decision``)."""
         t = self.t
         colour, value = COLOUR_OF[kind], VALUE_OF[kind]
         mine, limit, gold = t.home[t.me][colour], t.limit[colour], t.gold[t.me]
@@ -450,7 +480,7 @@ class _Judge:
         if to_home:
             mine += value
             plan += _plan_colour(limit - mine, values, _WORTH[colour], value)
-            points, lead_points = self.points_after_one(colour, mine, limit, self.best[colour], gold)
+            points, lead_points = self._after_one(kind << 3 | 1, colour, mine, limit, self.best[colour], gold)
             return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points, None
         limit += value
         plan += _plan_colour(limit - mine, values, _WORTH[colour], value)
@@ -461,12 +491,12 @@ class _Judge:
             top, take = 0.0, -1
             for c in CLERIC_COLOURS:
                 if t.capital[c]:
-                    worth = self.take(c, change, gold, plan)
+                    worth = self.take(c, change, gold, plan, kind << 3 | 4 + c)
                     if take < 0 or worth > top:
                         top, take = worth, c
             if take >= 0:
                 return top, take
-        points, lead_points = self.points_after_one(colour, mine, limit, change[3], gold)
+        points, lead_points = self._after_one(kind << 3, colour, mine, limit, change[3], gold)
         worth = points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
         if colour == G and t.deck:
             worth += _WORTH[G]
@@ -523,15 +553,8 @@ def rule_decision(t: Table, phase: str, options: Sequence[Decision], pending: in
     colour indices, tuples of colour indices). The one decision code of the view-based bot
     (through ``rule_choice``) and of the kernel's rule policy (``policies.RulePolicy``)."""
     indices = range(len(options))
-    if phase == PLAY:  # the best (worth, to_home, kind): the worth, then home before the capital, the higher card
-        j = _Judge(t)
-        choice, most, most_home, most_kind = -1, 0.0, False, 0
-        for i in indices:
-            kind, to_home = options[i]
-            value = j.play(kind, to_home)[0]
-            if choice < 0 or value > most or (value == most and (to_home, kind) > (most_home, most_kind)):
-                choice, most, most_home, most_kind = i, value, to_home, kind
-        return choice
+    if phase == PLAY or phase == CLERIC:
+        return _judged(_Judge(t), phase, options)
     if phase == DRAFT:
         worth = _draft_worth(t, options)
         return max(indices, key=worth.__getitem__)  # the first best
@@ -539,15 +562,52 @@ def rule_decision(t: Table, phase: str, options: Sequence[Decision], pending: in
         assert pending is not None
         worth = _agent_worth(t, pending)
         return max(indices, key=lambda i: worth[options[i]])
-    if phase == CLERIC:
-        j = _Judge(t)
-        judged = [j.take(c, None, t.gold[t.me], j.plan) for c in options]
-        return max(indices, key=judged.__getitem__)
     if phase == GOLD:
         totals, costs = _gold_costs(t)
         gains = [gold_choice_worth(totals, costs, colours) for colours in options]
         return max(indices, key=gains.__getitem__)
     return 0
+
+
+def _judged(j: _Judge, phase: str, options: Sequence[Decision]) -> int:
+    """``rule_decision`` in the play and the Cleric's phases, by the judge ``j``."""
+    indices = range(len(options))
+    if phase == PLAY:  # the best (worth, to_home, kind): the worth, then home before the capital, the higher card
+        choice, most, most_home, most_kind = -1, 0.0, False, 0
+        for i in indices:
+            kind, to_home = options[i]
+            value = j.play(kind, to_home)[0]
+            if choice < 0 or value > most or (value == most and (to_home, kind) > (most_home, most_kind)):
+                choice, most, most_home, most_kind = i, value, to_home, kind
+        return choice
+    t = j.t
+    judged = [j.take(c, None, t.gold[t.me], j.plan, -1 << 3 | 4 + c) for c in options]
+    return max(indices, key=judged.__getitem__)
+
+
+class Judged:
+    """``rule_decision`` for one table and one hand after another (the exact search asks what
+    a seat would do with each hand its unseen cards may be): the judge's part that reads the
+    table alone is reckoned once, and each move's points, which read no card in hand, once
+    for all the hands (``_Judge.secured``)."""
+
+    def __init__(self, t: Table) -> None:
+        self.t = t
+        self.judge: _Judge | None = None
+
+    def decision(self, hand: list[int], phase: str, options: Sequence[Decision], pending: int | None) -> int:
+        """``rule_decision`` with ``hand`` in hand (the table's own hand set to it)."""
+        t = self.t
+        t.hand = hand
+        if phase != PLAY and phase != CLERIC:
+            return rule_decision(t, phase, options, pending)
+        j = self.judge
+        if j is None:
+            j = self.judge = _Judge(t)
+            j.secured = {}
+        else:
+            j.hold(hand)
+        return _judged(j, phase, options)
 
 
 def rule_choice(t: Table, phase: str, legal: Sequence[Action], pending: int | None) -> Action:
