@@ -149,6 +149,7 @@ class Search:
         self.shifts: dict[tuple[object, ...], list[tuple[tuple[int, ...], int]]] = {}  # see ``_limits``
         self.filters: list[tuple[int, ...]] = []  # see ``_rule_last_play``; told apart by content
         self.hand_lists: dict[tuple[tuple[int, ...], int, bool], list[tuple[list[int], int]]] = {}  # see ``_hands``
+        self.filtered_lists: dict[tuple[tuple[int, ...], int, int], list[tuple[list[int], int]]] = {}  # and there
         self.filter_ids: dict[tuple[int, ...], int] = {}
         self.round = root.ks.round
         self.score = root.score
@@ -188,7 +189,7 @@ class Search:
                 kept[key] = found
         self.table = kept
         self.outcome_ids, self.outcome_contents, self.outcomes, self.packed, self.shifts = {}, {}, [], [], {}
-        self.hand_lists = {}
+        self.hand_lists, self.filtered_lists = {}, {}
 
     def figures(self, first: kernel.Decision | None = None, share: float = 1.0) -> tuple[int, list[int]]:
         """The expectation of every figure at the reveal, as a denominator and numerators,
@@ -438,7 +439,12 @@ class Search:
         each kind the filter lets through, its copies times the filter's weight, with each
         hand of the others from the pool less that card, out of ``pool * comb(pool - 1, size - 1)``.
         Dealt kind by kind instead, a position is valued and a round end settled for each kind
-        the filter lets through: 6,900 and 11,700 of them in seed 29's rule 169 and 198's rankings."""
+        the filter lets through: 6,900 and 11,700 of them in seed 29's rule 169 and 198's rankings.
+        Reckoned once for each pool and filter, as ``_hands`` (seed 29's rule 140: 797 of 3,120)."""
+        key = (tuple(ks.deck), undealt[2 * ks.players + seat], size)
+        found = self.filtered_lists.get(key)
+        if found is not None:
+            return found
         pool = _counts(ks.deck)
         hands: list[tuple[list[int], int]] = []
         for kind, copies, weight in self._card_home(ks, undealt, seat):
@@ -447,7 +453,8 @@ class Search:
                 if ways:  # not a kind whose copies the card kept took
                     hands.append(([kind, *rest], copies * weight * ways))
             pool[kind] += 1
-        return _by_totals(hands) if size > 1 else hands
+        found = self.filtered_lists[key] = _by_totals(hands) if size > 1 else hands
+        return found
 
     def _rule_last_play(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
         """The rule of thumb's last play of the round from a hand of two cards not dealt:
@@ -1495,13 +1502,11 @@ def _by_totals(hands: list[tuple[list[int], int]]) -> list[tuple[list[int], int]
     """``hands`` merged where they give a hometown the same total and number of cards in every
     colour (what ``_key`` keeps of a hometown once every card is dealt): one hand of each,
     with the ways of all."""
-    merged: dict[tuple[int, ...], tuple[list[int], int]] = {}
+    merged: dict[int, tuple[list[int], int]] = {}
     for hand, ways in hands:
-        totals = [0] * 8  # each colour's total, then its number of cards
+        key = 0  # 16 bits a colour: its total, and above it its number of cards
         for kind in hand:
-            totals[COLOUR_OF[kind]] += VALUE_OF[kind]
-            totals[4 + COLOUR_OF[kind]] += 1
-        key = tuple(totals)
+            key += (256 | VALUE_OF[kind]) << 16 * COLOUR_OF[kind]
         found = merged.get(key)
         merged[key] = (hand, ways) if found is None else (found[0], found[1] + ways)
     return list(merged.values())
