@@ -729,21 +729,27 @@ class Search:
         row_takes: list[list[tuple[int, int]]] = []  # each row: each kind its hands take from, and the ways taken
         taken = [0] * len(kinds)  # each kind: the ways the hands take from it
         mass = 0  # the ways of all, ``over`` but where a filter weighs the hands
+        base, top0, top1, top2, top3 = _lane(sums[seat]), 0, 0, 0, 0  # one seat dealt to: the most a hand adds
         for hand, ways in hands:
-            row, held = sums[seat][:], counts
-            for kind in hand:
-                row[COLOUR_OF[kind]] += VALUE_OF[kind]
+            held = counts
             if seat == viewer:
                 held = counts[:]
                 for kind in hand:
                     held[COLOUR_OF[kind]] += 1
             if first is None:  # hands of a card each or merged by totals (``_deal``): rows all but always apart
-                rows.append(row)
-                lanes.append(_lane(row))
+                added = 0
+                for kind in hand:
+                    added += VALUE_OF[kind] << 8 * COLOUR_OF[kind]
+                top0, top1 = max(top0, added & 255), max(top1, added >> 8 & 255)
+                top2, top3 = max(top2, added >> 16 & 255), max(top3, added >> 24)
+                lanes.append(base + added)
                 helds.append(held)
                 raw.append(ways)
                 mass += ways
                 continue
+            row = sums[seat][:]
+            for kind in hand:
+                row[COLOUR_OF[kind]] += VALUE_OF[kind]
             taking, previous = 0, -1
             took: list[tuple[int, int]] = []
             for kind in hand:
@@ -780,6 +786,9 @@ class Search:
         own: dict[int, list[int]] = {}  # the viewer's own figures, summed by denominator
         contests: dict[int, list[int]] = {}  # the score change and being ahead, summed by denominator
         compared = [*enumerate(sums), *((seat, row) for row in rows), *((other, row) for row in other_rows)]
+        if first is None:  # the seat's highest totals: its rows are packed
+            home = sums[seat]
+            compared.append((seat, [home[0] + top0, home[1] + top1, home[2] + top2, home[3] + top3]))
         # The limits grouped by what the seats not dealt to and the other seat's kinds keep (``_contests``,
         # ``_alone``): for each group, those outcomes, and each row's outcomes under its limits, each with
         # their weight (two seats dealt to), or its limits (one)
@@ -799,7 +808,7 @@ class Search:
                         self._own(own, times * mass, ks, sums[p], counts, limits, shown, outcome)
                 outcomes.append(outcome)
             if not plain:
-                self._tick(len(rows) + len(kinds))
+                self._tick(len(raw) + len(kinds))  # a row each (``raw``), and a kind
             for k, (kind, copies, weight) in enumerate(kinds):
                 outcome = self._outcome(ks, other, other_rows[k], limits)
                 outcomes.append(outcome)
@@ -828,7 +837,7 @@ class Search:
                 found_rows.append(times)
         for g, outcomes in enumerate(grouped):
             if first is None:
-                self._alone(ks, tops, outcomes, at, seat, alike[g], rows, lanes, helds, raw, own, contests)
+                self._alone(ks, tops, outcomes, at, seat, alike[g], lanes, helds, raw, own, contests)
                 continue
             summed_here = self._contests(ks, tops, outcomes, at, other_at, met[g], raw, row_takes, kinds)
             for combinations, summed in summed_here.items():
@@ -838,17 +847,16 @@ class Search:
         return _total(own, contests, over)
 
     def _alone(self, ks: KState, tops: int, outcomes: list[int], at: int, seat: int,
-               group: list[tuple[list[int], list[int], int]], rows: list[list[int]], lanes: list[int],
-               helds: list[list[int]], raw: list[int], own: dict[int, list[int]],
-               contests: dict[int, list[int]]) -> None:
+               group: list[tuple[list[int], list[int], int]], lanes: list[int], helds: list[list[int]],
+               raw: list[int], own: dict[int, list[int]], contests: dict[int, list[int]]) -> None:
         """``_settled``'s contests where one seat is dealt to (at ``at`` in turn order), under a
         ``group`` of limits (each with the limits the viewer is shown and its number of
         assignments) that leave the other seats the same ``outcomes`` (each seat's in turn
         order, -1 at ``at``), added to ``contests``, and the viewer's own figures to ``own``
-        where it is that seat: each of its hometown ``rows`` (its ways: ``raw``) scored
-        against each combination of the other seats' gold choices made ready once
-        (``_Scorer``). A row's one choice is read off its totals (``lanes``: packed,
-        ``_unasked``) where the seat is not asked (no colour over that it could pay for): no
+        where it is that seat: each of its hometown's totals (``lanes``: packed, ``_lane``; its
+        ways: ``raw``) scored against each combination of the other seats' gold choices made
+        ready once (``_Scorer``). A row's one choice is read off its totals (``_unasked``)
+        where the seat is not asked (no colour over that it could pay for): no
         outcome looked up, and none kept. A row that keeps the same under every limit of the
         group (``_steady``; seed 29's random 189: 1.9 million rows under a limit, 0.7 million
         under a group) is scored once for all of them."""
@@ -861,7 +869,7 @@ class Search:
         count = len(tables)
         gold = ks.gold[seat]
         weight = weighted = ahead = 0  # the weight, the scores weighted and being ahead of a choice, summed
-        unsteady = list(range(len(rows)))  # the rows scored limit by limit
+        unsteady = list(range(len(lanes)))  # the rows scored limit by limit
         if seat != viewer and len(group) > 1:
             low, high = group[0][0][:], group[0][0][:]
             everywhere = 0  # the assignments of the group's limits
@@ -890,7 +898,7 @@ class Search:
                 if seat != viewer:
                     choice = _unasked(lanes[r], over, farther, gold)
                 if choice < 0:
-                    row = rows[r]
+                    row = _unlane(lanes[r])
                     outcome = self._outcome(ks, seat, row, limits)
                     if seat == viewer:
                         self._own(own, ways, ks, row, helds[r], limits, shown, outcome)
@@ -1462,6 +1470,11 @@ def _packed(choice: tuple[list[int], int]) -> int:
 def _lane(totals: list[int]) -> int:
     """A hometown's four colour totals (each 0 to 127), 8 bits a colour, the first lowest."""
     return totals[0] | totals[1] << 8 | totals[2] << 16 | totals[3] << 24
+
+
+def _unlane(lane: int) -> list[int]:
+    """The four colour totals ``_lane`` packs."""
+    return [lane & 255, lane >> 8 & 255, lane >> 16 & 255, lane >> 24]
 
 
 def _floated(value: int, colour: int) -> int:
