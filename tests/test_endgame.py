@@ -339,18 +339,19 @@ def test_two_seats_cards_going_home_at_once_are_settled_as_dealt_one_after_the_o
     """``_two_at_once`` (one seat's single card and another seat's cards, reckoned in one
     pass with the ways corrected where both take the same kind) against dealing the first
     seat's card kind by kind and settling the second after each (``_deal``), on random tables:
-    filters on either card or neither, the viewer receiving one, the other or neither."""
+    filters on either seat's card or neither (the second seat's with one or two cards beside it
+    or not), the viewer receiving one, the other or neither."""
     rng = random.Random(2611)
     view = next(v for v in POSITIONS if v.players == 4)
-    compared = filtered = viewer_dealt = 0
+    compared = filtered = viewer_dealt = beside = 0
     for _ in range(60):
         search = _search(view, model)
         ks, n = _round_end(search, rng, 8), view.players
         one, other = rng.sample(range(n), 2)
         undealt = [0] * (3 * n)
-        undealt[n + one], undealt[n + other] = 1, rng.choice((1, 1, 2))
+        undealt[n + one], undealt[n + other] = 1, rng.choice((1, 1, 2, 3))
         for seat in (one, other):
-            if undealt[n + seat] == 1 and rng.random() < 0.5:
+            if rng.random() < 0.5:
                 undealt[2 * n + seat] = search._filter_id(tuple(rng.choice((0, 1, 2)) for _ in range(20)))
                 filtered += 1
         alive = tuple(range(len(search.values)))
@@ -361,7 +362,8 @@ def test_two_seats_cards_going_home_at_once_are_settled_as_dealt_one_after_the_o
         assert both == search._deal(ks, undealt, alive, first)
         compared += 1
         viewer_dealt += view.viewer in (one, other)
-    assert compared >= 40 and filtered >= 20 and viewer_dealt >= 10
+        beside += undealt[n + other] > 1 and undealt[2 * n + other] > 0
+    assert compared >= 40 and filtered >= 20 and viewer_dealt >= 10 and beside >= 5
 
 
 @pytest.mark.parametrize("model", endgame.MODELS)

@@ -149,7 +149,7 @@ class Search:
         self.shifts: dict[tuple[object, ...], list[tuple[tuple[int, ...], int]]] = {}  # see ``_limits``
         self.filters: list[tuple[int, ...]] = []  # see ``_rule_last_play``; told apart by content
         self.hand_lists: dict[tuple[tuple[int, ...], int, bool], list[tuple[list[int], int]]] = {}  # see ``_hands``
-        self.filtered_lists: dict[tuple[tuple[int, ...], int, int], list[tuple[list[int], int]]] = {}  # and there
+        self.filtered_lists: dict[tuple[tuple[int, ...], int, int, bool], list[tuple[list[int], int]]] = {}  # likewise
         self.filter_ids: dict[tuple[int, ...], int] = {}
         self.round = root.ks.round
         self.score = root.score
@@ -390,20 +390,23 @@ class Search:
 
     def _two_at_once(self, ks: KState, undealt: list[int], alive: tuple[int, ...], going: list[int]) -> list[int] | None:
         """The last cards of two seats going home at the round end, reckoned in one pass
-        (``_settled``'s ``first``) where one seat has a single card, or None where not (the
-        other seat's cards filtered but more than one, or a round end that does not settle)."""
+        (``_settled``'s ``first``) where one seat has a single card, or None where not (a
+        round end that does not settle). The other seat's hands are counted from the whole
+        pool, one card under its filter if it has one (``_filtered_hands``, not merged: the
+        ways are corrected hand by hand where they take the first seat's kind)."""
         n = ks.players
         one, other = sorted(going, key=lambda q: undealt[n + q])
-        size = undealt[n + other]
-        if undealt[n + one] != 1 or (undealt[2 * n + other] and size != 1) or not _settles(ks, len(ks.deck) - 1 - size):
+        size, deck = undealt[n + other], len(ks.deck)
+        if undealt[n + one] != 1 or not _settles(ks, deck - 1 - size):
             return None
         kinds = self._card_home(ks, undealt, one)
         if undealt[2 * n + other]:
-            hands = [([kind], copies * weight) for kind, copies, weight in self._card_home(ks, undealt, other)]
+            hands = self._filtered_hands(ks, undealt, other, size, False)
+            over = deck * (deck - 1) * math.comb(deck - 2, size - 1)
         else:
             hands = self._hands(ks.deck, size)
-        deck = len(ks.deck)
-        return self._settled(ks, self._limits(ks, alive), other, hands, deck * math.comb(deck - 1, size), (one, kinds))
+            over = deck * math.comb(deck - 1, size)
+        return self._settled(ks, self._limits(ks, alive), other, hands, over, (one, kinds))
 
     def _card_home(self, ks: KState, undealt: list[int], seat: int) -> list[tuple[int, int, int]]:
         """Each kind seat ``seat``'s one card going home may be, with its copies in the pool and
@@ -433,15 +436,16 @@ class Search:
             branches.append((ways, self._child(child, left, alive, len(hands))))
         return _mix(branches, len(ks.deck))
 
-    def _filtered_hands(self, ks: KState, undealt: list[int], seat: int, size: int) -> list[tuple[list[int], int]]:
+    def _filtered_hands(self, ks: KState, undealt: list[int], seat: int, size: int,
+                        merged: bool = True) -> list[tuple[list[int], int]]:
         """Seat ``seat``'s last ``size`` cards going home, one of them under its filter
-        (``_deal_filtered``), as hands merged by what they give its hometown (``_by_totals``):
-        each kind the filter lets through, its copies times the filter's weight, with each
+        (``_deal_filtered``), as sorted hands, merged by what they give its hometown if
+        ``merged`` (``_by_totals``): each kind the filter lets through, its copies times the filter's weight, with each
         hand of the others from the pool less that card, out of ``pool * comb(pool - 1, size - 1)``.
         Dealt kind by kind instead, a position is valued and a round end settled for each kind
         the filter lets through: 6,900 and 11,700 of them in seed 29's rule 169 and 198's rankings.
         Reckoned once for each pool and filter, as ``_hands`` (seed 29's rule 140: 797 of 3,120)."""
-        key = (tuple(ks.deck), undealt[2 * ks.players + seat], size)
+        key = (tuple(ks.deck), undealt[2 * ks.players + seat], size, merged)
         found = self.filtered_lists.get(key)
         if found is not None:
             return found
@@ -451,9 +455,9 @@ class Search:
             pool[kind] -= 1
             for rest, ways in _multisets(pool, size - 1):
                 if ways:  # not a kind whose copies the card kept took
-                    hands.append(([kind, *rest], copies * weight * ways))
+                    hands.append((sorted([kind, *rest]), copies * weight * ways))
             pool[kind] += 1
-        found = self.filtered_lists[key] = _by_totals(hands) if size > 1 else hands
+        found = self.filtered_lists[key] = _by_totals(hands) if merged and size > 1 else hands
         return found
 
     def _rule_last_play(self, ks: KState, undealt: list[int], alive: tuple[int, ...]) -> list[int]:
