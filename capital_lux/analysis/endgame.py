@@ -770,6 +770,7 @@ class Search:
             if r < 0:
                 r = row_ids[found] = len(rows)
                 rows.append(row)
+                lanes.append(_lane(row))
                 helds.append(held)
                 raw.append(0)
                 marginal.append(0)
@@ -793,13 +794,11 @@ class Search:
         if first is None:  # the seat's highest totals: its rows are packed
             home = sums[seat]
             compared.append((seat, [home[0] + top0, home[1] + top1, home[2] + top2, home[3] + top3]))
-        # The limits grouped by what the seats not dealt to and the other seat's kinds keep (``_contests``,
-        # ``_alone``): for each group, those outcomes, and each row's outcomes under its limits, each with
-        # their weight (two seats dealt to), or its limits (one)
+        # The limits grouped by what the seats not dealt to and the other seat's kinds keep (``_alone``,
+        # ``_met`` and ``_contests``): for each group, those outcomes and its limits
         groups: dict[tuple[int, ...], int] = {}
         grouped: list[list[int]] = []
-        met: list[list[int]] = []  # each group: each row's outcome under each of its limits, as row, outcome, weight
-        alike: list[list[tuple[list[int], list[int], int]]] = []  # one seat dealt to: each group's limits (``_alone``)
+        alike: list[list[tuple[list[int], list[int], int]]] = []  # each group's limits
         for limits_key, times in _merged(by_limits, self._reach(ks, compared)).items():
             limits = list(limits_key)
             shown = ks.reveal_limits or limits
@@ -826,24 +825,14 @@ class Search:
             if g < 0:
                 g = groups[found] = len(grouped)
                 grouped.append(outcomes)
-                met.append([])
                 alike.append([])
-            if first is None:
-                alike[g].append((limits, shown, times))
-                continue
-            found_rows = met[g]
-            for r, row in enumerate(rows):
-                outcome = self._outcome(ks, seat, row, limits)
-                if seat == viewer:
-                    self._own(own, times * marginal[r], ks, row, helds[r], limits, shown, outcome)
-                found_rows.append(r)
-                found_rows.append(outcome)
-                found_rows.append(times)
+            alike[g].append((limits, shown, times))
         for g, outcomes in enumerate(grouped):
             if first is None:
                 self._alone(ks, tops, outcomes, at, seat, alike[g], lanes, helds, raw, own, contests)
                 continue
-            summed_here = self._contests(ks, tops, outcomes, at, other_at, met[g], raw, row_takes, kinds)
+            met = self._met(ks, seat, alike[g], rows, lanes, helds, marginal, own)
+            summed_here = self._contests(ks, tops, outcomes, at, other_at, met, raw, row_takes, kinds)
             for combinations, summed in summed_here.items():
                 total_here = contests.setdefault(combinations, [0, 0])
                 total_here[0] += summed[0]
@@ -875,14 +864,7 @@ class Search:
         weight = weighted = ahead = 0  # the weight, the scores weighted and being ahead of a choice, summed
         unsteady = list(range(len(lanes)))  # the rows scored limit by limit
         if seat != viewer and len(group) > 1:
-            low, high = group[0][0][:], group[0][0][:]
-            everywhere = 0  # the assignments of the group's limits
-            for limits, _, times in group:
-                everywhere += times
-                for c in range(4):
-                    low[c], high[c] = min(low[c], limits[c]), max(high[c], limits[c])
-            below = _bounds(low, gold)[0]
-            above, farther = _bounds(high, gold)
+            everywhere, below, above, farther = _spread(group, gold)
             unsteady = []
             for r, lane in enumerate(lanes):
                 choice = _steady(lane, below, above, farther, gold)
@@ -918,6 +900,37 @@ class Search:
         found = contests.setdefault(count, [0, 0])
         found[0] += weighted - weight * count * score
         found[1] += ahead
+
+    def _met(self, ks: KState, seat: int, group: list[tuple[list[int], list[int], int]], rows: list[list[int]],
+             lanes: list[int], helds: list[list[int]], marginal: list[int], own: dict[int, list[int]]) -> list[int]:
+        """Where two seats are dealt to, each of seat ``seat``'s ``rows``' outcomes under
+        the ``group`` of limits ``_contests`` reads (row, outcome, weight, row...), and the
+        viewer's own figures added to ``own`` where it is that seat (``marginal``: each
+        row's ways with the other seat's kinds). A row that keeps the same under each limit
+        of the group (``_steady``) has one outcome for all of them, with their weights
+        summed (seed 29's random 174: 108 thousand outcomes for 219 thousand rows under a limit)."""
+        met: list[int] = []
+        gold, viewer = ks.gold[seat], self.viewer
+        unsteady = list(range(len(rows)))  # the rows looked up limit by limit
+        if seat != viewer and len(group) > 1:
+            everywhere, below, above, farther = _spread(group, gold)
+            unsteady = []
+            for r, lane in enumerate(lanes):
+                if _steady(lane, below, above, farther, gold) < 0:
+                    unsteady.append(r)
+                    continue
+                met.append(r)
+                met.append(self._outcome(ks, seat, rows[r], group[0][0]))
+                met.append(everywhere)
+        for limits, shown, times in group:
+            for r in unsteady:
+                outcome = self._outcome(ks, seat, rows[r], limits)
+                if seat == viewer:
+                    self._own(own, times * marginal[r], ks, rows[r], helds[r], limits, shown, outcome)
+                met.append(r)
+                met.append(outcome)
+                met.append(times)
+        return met
 
     def _contests(self, ks: KState, tops: int, outcomes: list[int], at: int, other_at: int, met: list[int],
                   raw: list[int], row_takes: list[list[tuple[int, int]]],
@@ -1197,6 +1210,20 @@ def _unasked(lane: int, over: int, farther: int, gold: int) -> int:
         return -1
     kept = lane - (lane & (lost >> 7) * 255)
     return kept | ((kept & 255) + (kept >> 8 & 255) + (kept >> 16 & 255) + (kept >> 24) + gold) << 32
+
+
+def _spread(group: list[tuple[list[int], list[int], int]], gold: int) -> tuple[int, int, int, int]:
+    """A group of limits (each with its number of assignments) as ``_steady`` reads it, for a
+    seat with ``gold``: the assignments of all, ``_bounds`` of each colour's lowest limit,
+    and both ``_bounds`` of each colour's highest."""
+    low, high = group[0][0][:], group[0][0][:]
+    everywhere = 0
+    for limits, _, times in group:
+        everywhere += times
+        for c in range(4):
+            low[c], high[c] = min(low[c], limits[c]), max(high[c], limits[c])
+    above, farther = _bounds(high, gold)
+    return everywhere, _bounds(low, gold)[0], above, farther
 
 
 def _steady(lane: int, below: int, above: int, farther: int, gold: int) -> int:
