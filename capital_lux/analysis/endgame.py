@@ -444,11 +444,12 @@ class Search:
                         merged: bool = True) -> list[tuple[list[int], int]]:
         """Seat ``seat``'s last ``size`` cards going home, one of them under its filter
         (``_deal_filtered``), as sorted hands, merged by what they give its hometown if
-        ``merged`` (``_by_totals``): each kind the filter lets through, its copies times the filter's weight, with each
-        hand of the others from the pool less that card, out of ``pool * comb(pool - 1, size - 1)``.
-        Dealt kind by kind instead, a position is valued and a round end settled for each kind
-        the filter lets through: 6,900 and 11,700 of them in seed 29's rule 169 and 198's rankings.
-        Reckoned once for each pool and filter, as ``_hands`` (seed 29's rule 140: 797 of 3,120)."""
+        ``merged`` (``_by_totals``): each kind the filter lets through, its copies times the
+        filter's weight, with each hand of the others from the pool less that card, out of
+        ``pool * comb(pool - 1, size - 1)``. Dealt kind by kind instead, a position is valued
+        and a round end settled for each kind the filter lets through: 6,900 and 11,700 of
+        them in seed 29's rule 169 and 198's rankings. Reckoned once for each pool and
+        filter, as ``_hands`` (seed 29's rule 140: 797 of 3,120)."""
         key = (tuple(ks.deck), undealt[2 * ks.players + seat], size, merged)
         found = self.filtered_lists.get(key)
         if found is not None:
@@ -853,9 +854,9 @@ class Search:
         where it is that seat: each of its hometown's totals (``lanes``: packed, ``_lane``; its
         ways: ``raw``) scored against each combination of the other seats' gold choices made
         ready once (``_Scorer``). A row's one choice is read off its totals (``_unasked``)
-        where the seat is not asked (no colour over that it could pay for): no
-        outcome looked up, and none kept. A row that keeps the same under every limit of the
-        group (``_steady``; seed 29's random 189: 1.9 million rows under a limit, 0.7 million
+        where the seat is not asked (no colour over that it could pay for): no outcome
+        looked up, and none kept. A row that keeps the same under every limit of the group
+        (``_steady``; seed 29's random 189: 1.9 million rows under a limit, 0.7 million
         under a group) is scored once for all of them."""
         n, packed, viewer, score = ks.players, self.packed, self.viewer, self.score
         lists = [[0], [0], [0], [0]]  # each seat's gold choices, packed, in turn order; none at ``at``
@@ -912,7 +913,8 @@ class Search:
         viewer's own figures added to ``own`` where it is that seat (``marginal``: each
         row's ways with the other seat's kinds). A row that keeps the same under each limit
         of the group (``_steady``) has one outcome for all of them, with their weights
-        summed (seed 29's random 174: 108 thousand outcomes for 219 thousand rows under a limit)."""
+        summed (seed 29's random 174: 108 thousand outcomes for 219 thousand rows under a
+        limit)."""
         met: list[int] = []
         gold, viewer = ks.gold[seat], self.viewer
         unsteady = list(range(len(rows)))  # the rows looked up limit by limit
