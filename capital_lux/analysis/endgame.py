@@ -80,7 +80,7 @@ CHECK_EVERY: Final = 256
 #: budget is spent, if at its pace it would end past the deadline by more than the share
 #: of the budget left times ``GIVE_UP_SLACK``.
 GIVE_UP_AFTER: Final = 0.2
-GIVE_UP_SLACK: Final = 4.0
+GIVE_UP_SLACK: Final = 3.0
 #: A hidden modifier's value in a position is ``HIDDEN - k``: the ``k``-th value of an assignment.
 HIDDEN: Final = -1000
 assert len(set(MODIFIERS)) == len(MODIFIERS)  # an Agent's draw is one value of each: a weight of 0 or 1
@@ -255,12 +255,14 @@ class Search:
         The pace overstates the time most searches take (later branches meet more of the
         table), so a search that would fit is seldom given up. Traced on the five sets of
         ``bench endgame`` (seeds 26 to 30, both models, the panel's search from scratch and
-        the ranking's after it: 4,195 searches), 4 of the 4,144 that fit were given up (7
-        with a slack of 3, which lost three that took 190 to 197 ms; none fewer with 5 to 7,
-        which gave up later), all on seeds 29 and 30: three at 40 to 70 ms with a tenth or
-        less of their share done (their first branches fill the tables the rest then reads:
-        they took 122 to 164 ms), one at 186 ms with 72% done (it took 194 ms). Of the 51
-        that did not fit, half gave up within 41 ms, the last at 193 ms."""
+        the ranking's after it: 4,195 searches), 7 of the 4,144 that fit were given up: three
+        that took 190 to 197 ms, at the edge of the budget anyway; three at 40 to 70 ms with
+        a tenth or less of their share done (their first branches fill the tables the rest
+        then reads: they took 122 to 164 ms); one at 181 ms with 71% done (it took 194 ms).
+        A slack of 4 to 7 keeps the first three and loses the others all the same, while the
+        searches that do not fit give up later: the 99th percentile of seed 26's random
+        panel, replayed, goes from 187 ms to 193-199 ms (196 and 197 ms measured with 4). Of
+        the 51 that do not fit, half give up within 41 ms, the last at 191 ms."""
         spent, budget = now - self.started, self.deadline - self.started
         if budget <= 0 or spent < budget * GIVE_UP_AFTER:  # no budget: the deadline decides alone
             return False
