@@ -257,8 +257,10 @@ class Search:
         ``bench endgame`` (seeds 26 to 30, both models, the panel's search from scratch and
         the ranking's after it: 4,195 searches), 7 of the 4,144 that fit were given up: three
         that took 190 to 197 ms, at the edge of the budget anyway; three at 40 to 70 ms with
-        a tenth or less of their share done (their first branches fill the tables the rest
-        then reads: they took 122 to 164 ms); one at 181 ms with 71% done (it took 194 ms).
+        a tenth or less of their share done (they took 122 to 164 ms; seed 29's random 156
+        and 181 spend nine tenths of it in their first move, a card into the capital whose
+        round ends are two seats' contests, and a tenth in the three others); one at 181 ms
+        with 71% done (it took 194 ms).
         A slack of 4 to 7 keeps the first three and loses the others all the same, while the
         searches that do not fit give up later: the 99th percentile of seed 26's random
         panel, replayed, goes from 187 ms to 193-199 ms (196 and 197 ms measured with 4). Of
