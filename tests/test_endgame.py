@@ -22,6 +22,7 @@ from capital_lux.analysis.risk import Estimate, example_view
 from capital_lux.engine import kernel
 from capital_lux.engine.cards import MODIFIERS
 from capital_lux.engine.errors import Cancelled
+from capital_lux.engine.kernel_state import insort
 from capital_lux.engine.state import AGENT
 from capital_lux.engine.views import PlayerView
 
@@ -388,8 +389,7 @@ def test_a_seats_filtered_card_and_its_other_cards_going_home_last_are_settled_a
         for kind, copies, weight in search._card_home(ks, undealt, seat):
             child, left = ks.copy(), undealt[:]
             child.deck.remove(kind)
-            child.home[seat][kernel.COLOUR_OF[kind]].append(kernel.VALUE_OF[kind])
-            child.home[seat][kernel.COLOUR_OF[kind]].sort()
+            insort(child.home[seat][kernel.COLOUR_OF[kind]], kernel.VALUE_OF[kind])
             left[n + seat] -= 1
             left[2 * n + seat] = 0
             branches.append((copies * weight, search._deal(child, left, alive, seat)))

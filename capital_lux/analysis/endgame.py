@@ -715,15 +715,17 @@ class Search:
         Why it is cheap: a round end is read through what each seat keeps after its gold
         choices (``_outcome``), the viewer's own figures (``_own``) and the seats' contest for
         the score. A hand changes only its seat's hometown, and hands that give it the same
-        totals are one row. Under each limit, the seats not dealt to make their choices ready
-        for the contest once (``_Scorer``), and each row is scored against them (``_alone``).
-        With ``first``, rows and kinds that leave their seat the same outcome under a limit
-        are one (a colour over and lost leaves the same, whatever card took it over), and
-        limits that leave the seats not dealt to and the other seat's kinds the same outcomes
-        are one group, in which an outcome of the seat dealt to met under several limits is
-        one, its ways summed over them: a contest for each pair of outcomes of the two seats
-        (``_contests``). Contests are reckoned again, not looked up: summed as they come, in
-        whole numbers, one costs less than a key for it in a table would."""
+        totals are one row. The limits are grouped by what they leave the seats not dealt to
+        (and, with ``first``, the other seat's kinds): for each group those seats make their
+        choices ready for the contest once (``_Scorer``), and a row that keeps the same under
+        every limit of the group (``_steady``) counts once for all of them. One seat dealt
+        to, each row is scored against them (``_alone``). With ``first``, rows and kinds that
+        leave their seat the same outcome are one (a colour over and lost leaves the same,
+        whatever card took it over), an outcome met under several limits of a group is one,
+        its ways summed over them (``_met``), and a contest is reckoned for each pair of
+        outcomes of the two seats (``_contests``). Contests are reckoned again, not looked
+        up: summed as they come, in whole numbers, one costs less than a key for it in a
+        table would."""
         viewer, order, n = self.viewer, self.order, ks.players
         sums = kernel.home_totals(ks.home)
         counts = [len(cards) for cards in ks.home[viewer]]
@@ -871,10 +873,11 @@ class Search:
         count = len(tables)
         gold = ks.gold[seat]
         weight = weighted = ahead = 0  # the weight, the scores weighted and being ahead of a choice, summed
-        unsteady = list(range(len(lanes)))  # the rows scored limit by limit
-        if seat != viewer and len(group) > 1:
+        unsteady: list[int] = []  # the rows scored limit by limit
+        if seat == viewer or len(group) == 1:
+            unsteady = list(range(len(lanes)))
+        else:
             everywhere, below, above, farther = _spread(group, gold)
-            unsteady = []
             for r, lane in enumerate(lanes):
                 choice = _steady(lane, below, above, farther, gold)
                 if choice < 0:
@@ -921,10 +924,11 @@ class Search:
         limit)."""
         met: list[int] = []
         gold, viewer = ks.gold[seat], self.viewer
-        unsteady = list(range(len(rows)))  # the rows looked up limit by limit
-        if seat != viewer and len(group) > 1:
+        unsteady: list[int] = []  # the rows looked up limit by limit
+        if seat == viewer or len(group) == 1:
+            unsteady = list(range(len(rows)))
+        else:
             everywhere, below, above, farther = _spread(group, gold)
-            unsteady = []
             for r, lane in enumerate(lanes):
                 if _steady(lane, below, above, farther, gold) < 0:
                     unsteady.append(r)
