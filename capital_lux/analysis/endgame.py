@@ -1020,9 +1020,12 @@ class Search:
             for j, choices in enumerate(dealt):
                 to = dealt_to[j]
                 scores_here = ahead_here = 0
-                if ones and len(choices) == 1:  # one combination (most): scored at once
+                if ones and len(choices) == 1:  # one combination (most): scored at once, the choice read once
+                    choice = choices[0]
+                    points, kept0, kept1 = (choice >> 32) << 15 * at, choice & 255, choice >> 8 & 255
+                    kept2, kept3 = choice >> 16 & 255, choice >> 24 & 255
                     for i, scorer in enumerate(ones):
-                        scored = scorer.scored(choices[0])
+                        scored = scorer.read(points, kept0, kept1, kept2, kept3)
                         scores_here += alike_to[i] * (scored >> 1)
                         if scored & 1:
                             ahead_here += alike_to[i]
@@ -1317,15 +1320,17 @@ class _Scorer:
         the others theirs: each colour's bonus cards read by how the choice's total of it
         compares with the others' highest, not handed out again. The seats beyond the table
         score 0, no more than any seat of it."""
-        scores = self.base + ((choice >> 32) << 15 * self.at)
-        kept = choice & 255
-        scores += self.less0 if kept < self.best0 else self.same0 if kept == self.best0 else self.more0
-        kept = choice >> 8 & 255
-        scores += self.less1 if kept < self.best1 else self.same1 if kept == self.best1 else self.more1
-        kept = choice >> 16 & 255
-        scores += self.less2 if kept < self.best2 else self.same2 if kept == self.best2 else self.more2
-        kept = choice >> 24 & 255
-        scores += self.less3 if kept < self.best3 else self.same3 if kept == self.best3 else self.more3
+        return self.read((choice >> 32) << 15 * self.at, choice & 255, choice >> 8 & 255, choice >> 16 & 255,
+                         choice >> 24 & 255)
+
+    def read(self, points: int, kept0: int, kept1: int, kept2: int, kept3: int) -> int:
+        """``scored`` of a choice read once for many contests (``Search._contests``): its
+        points placed at its seat's 15 bits, and what it keeps of each colour."""
+        scores = self.base + points
+        scores += self.less0 if kept0 < self.best0 else self.same0 if kept0 == self.best0 else self.more0
+        scores += self.less1 if kept1 < self.best1 else self.same1 if kept1 == self.best1 else self.more1
+        scores += self.less2 if kept2 < self.best2 else self.same2 if kept2 == self.best2 else self.more2
+        scores += self.less3 if kept3 < self.best3 else self.same3 if kept3 == self.best3 else self.more3
         own = scores >> 15 * self.mine & 32767
         most, other = scores & 32767, scores >> 15 & 32767
         if other > most:
