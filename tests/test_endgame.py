@@ -205,7 +205,9 @@ def test_the_benchmark_reports_shares_times_and_the_engine_check() -> None:
     figures = benchmark(per_players=1, check=1, farther=(2.0,))  # walks the 2-player one (the 3-player one: 3 s more)
     assert figures["positions"] == 3
     for model in endgame.MODELS:
-        assert 0 <= figures[f"{model}_exact_share"] <= 1
+        assert figures[f"{model}_exact_share"] == round(figures[f"{model}_exact"] / 3, 4)
+        low, high = figures[f"{model}_exact_interval"]  # three positions: wide, the share inside
+        assert low <= figures[f"{model}_exact_share"] <= high and high - low > 0.4
         assert figures[f"{model}_all_panel"]["median_ms"] <= figures[f"{model}_all_panel"]["most_ms"]
         # how far the others are: the 4-player one needs over a second, more than twice the budget
         missed = sum(count for where, count in figures["not_exact"].items() if where.startswith(f"{model}:"))
