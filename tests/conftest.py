@@ -18,6 +18,7 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = Path(tempfile.mkdtemp(prefix="capital-lux-test-db-"))
     os.environ["CAPITAL_LUX_DB"] = str(folder / "class.sqlite3")
     os.environ["CAPITAL_LUX_KEY_FILE"] = str(folder / "server.key")  # never the home folder's
+    os.environ["CAPITAL_LUX_OUTBOX"] = str(folder / "outbox")  # answers kept while a database is away
     # Run in the background of a non-interactive shell (as a CI job is), pytest inherits SIGINT
     # ignored, and so would every process a test starts: a JupyterHub stopping then waits 30 s
     # for its idle-culler, which ends on SIGINT, before it sends SIGTERM. Started as from a

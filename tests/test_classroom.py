@@ -17,7 +17,7 @@ import pytest
 from capital_lux.i18n import LANGUAGES, translator
 from capital_lux.lessons.classroom import (
     STUCK_MINUTES, TEACHER_KEY_VARIABLE, class_numbers, instance_seed, mistake_label, results_csv, server_key,
-    set_class_numbers, solution_open, stuck_now, summarise,
+    set_class_numbers, set_identity_mode, solution_open, stuck_now, summarise,
 )
 from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, check_answer, format_number
 from capital_lux.lessons.problems.checker import classic_values
@@ -49,7 +49,10 @@ def _seed(storage: Storage, policy: str, exercise: str, name: str = "", session:
 
 @pytest.fixture
 def storage(tmp_path: Path) -> Storage:
-    return Storage(str(tmp_path / "class.sqlite3"))
+    """A class database in an open lesson, names only (the class list's codes: test_roster)."""
+    storage = Storage(str(tmp_path / "class.sqlite3"))
+    set_identity_mode(storage, "open")
+    return storage
 
 
 def _learner(storage: Storage, lang: str = "en", numbers: Any = None) -> Any:
@@ -59,11 +62,12 @@ def _learner(storage: Storage, lang: str = "en", numbers: Any = None) -> Any:
     return build_app(lang, storage=storage, numbers=numbers)._exercises
 
 
-def _answered(storage: Storage, learners: list[tuple[str, list[str]]], exercise: str = "modifier-after-draw") -> list[Any]:
-    """A page per (name, answers), each answer checked on ``exercise``."""
+def _answered(storage: Storage, learners: list[tuple[str, list[str]]], exercise: str = "modifier-after-draw",
+              page: Any = None) -> list[Any]:
+    """A page per (name, answers), each answer checked on ``exercise`` (the first on ``page`` if given)."""
     pages = []
     for name, answers in learners:
-        app = _learner(storage)
+        app, page = page or _learner(storage), None
         app.learner.name.value = name
         app.picker.value = exercise
         for answer in answers:
@@ -170,9 +174,10 @@ def test_the_learners_page_has_no_path_no_teacher_control_and_no_answer(storage:
     assert "-4/3" in app.solution.value
 
 
-def test_a_name_is_one_learner_and_coming_back_restores_what_they_solved(storage: Storage) -> None:
+def test_a_learner_comes_back_with_their_code_and_finds_what_they_solved(storage: Storage) -> None:
     # A reload used to make a new row ("Learners: 10" for 7) and "Solved: 0 of 21" for a
-    # learner who had solved exercise 3 and typed the same name again.
+    # learner who had solved exercise 3 and typed the same name again; a name alone was
+    # also anyone's key to that row (test_roster).
     first = _learner(storage)
     first.learner.name.value = "  Ana  "
     first.picker.value = "modifier-after-draw"
@@ -184,6 +189,7 @@ def test_a_name_is_one_learner_and_coming_back_restores_what_they_solved(storage
     again.picker.value = "scholar-green"
     again.answer.value = "1/2"  # answered before typing the name: it joins her row
     again.check()
+    again.learner.code.value = first.learner.personal_code
     again.learner.name.value = "ana"
     assert again.learner.session == first.learner.session
     assert f"1 of {len(EXERCISES)}" in again.progress_note.value and "Welcome back, Ana" in again.learner.note.value
@@ -215,7 +221,7 @@ def test_a_lesson_code_keeps_others_out_and_a_new_lesson_starts_empty(
     assert len(storage.attempts()) == 1  # the earlier lesson's answers are kept
     late = _learner(storage)
     late.learner.name.value = "Ana"  # no code: not in the lesson
-    assert "lesson code" in late.learner.note.value and late.learner.joined == ""
+    assert "your code" in late.learner.note.value and late.learner.joined == ""
     late.learner.code.value = f" {code.lower()} "  # typed loosely: spaces and case do not matter
     assert late.learner.joined == "Ana" and late.learner.session != ana.learner.session  # a new lesson, a new row
     assert f"0 of {len(EXERCISES)}" in late.progress_note.value
@@ -228,14 +234,14 @@ def test_the_teacher_merges_two_rows_of_one_learner_and_removes_a_stray_one(
     teacher.key.value = KEY
     assert teacher.unlock() and "Learners: 3. Answers checked: 4." in teacher.summary.value
     teacher.row_picker.value, teacher.into_picker.value = typo.learner.session, ana.learner.session
-    assert teacher.merge_rows()
+    assert teacher.merge_rows() and teacher.confirm()  # asked, then done (test_roster: undone)
     assert storage.progress(ana.learner.session) == ({"modifier-after-draw": 3}, {"modifier-after-draw": "1/3"})
     figures = teacher._figures()
     assert figures is not None and figures.summaries["modifier-after-draw"].outcomes[2] == 1  # solved at the 3rd
     teacher.row_picker.value = stray.learner.session
-    assert teacher.remove_row()
+    assert teacher.remove_row() and teacher.confirm()
     assert "Learners: 1. Answers checked: 3." in teacher.summary.value
-    assert {a.name for a in storage.attempts()} == {"Ana"}
+    assert {(a.name, a.archived) for a in storage.attempts()} == {("Ana", False), ("test", True)}  # kept
 
 
 def test_a_learner_without_a_name_is_asked_for_one_and_still_counted(storage: Storage) -> None:
@@ -301,7 +307,10 @@ def test_wrong_keys_are_refused_then_the_page_locks(storage: Storage, monkeypatc
 
 def test_the_dashboard_shows_the_class_and_exports_it(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     set_class_numbers(storage, "class", 7)  # everyone the same cards: the same number is the same answer
-    _answered(storage, [("Ana", ["1/2", "1/3"]), ("Ana", ["1/2"]), ("=cmd|' /C calc'!A0", ["1/4", "1/2", "1/3"])])
+    [ana] = _answered(storage, [("Ana", ["1/2", "1/3"])])
+    again = _learner(storage)  # Ana again, after a reload: her code and name continue her row
+    again.learner.code.value = ana.learner.personal_code
+    _answered(storage, [("Ana", ["1/2"]), ("=cmd|' /C calc'!A0", ["1/4", "1/2", "1/3"])], page=again)
     teacher = _teacher(storage, monkeypatch)
     teacher.key.value = KEY
     assert teacher.unlock() is True and teacher.key.value == ""
@@ -372,21 +381,22 @@ def test_each_learner_gets_their_own_reproducible_numbers(storage: Storage) -> N
     ana.learner.name.value = "Ana"
     bea.learner.name.value = "Bea"
     first = str(ana.picker.value)
-    assert ana.numbers == _seed(storage, "learner", first, "Ana", ana.learner.session)
-    assert bea.numbers == _seed(storage, "learner", first, "Bea", bea.learner.session) != ana.numbers
+    assert ana.numbers == _seed(storage, "learner", first, "", ana.learner.session)
+    assert bea.numbers == _seed(storage, "learner", first, "", bea.learner.session) != ana.numbers
     for app in (ana, bea):
         app.picker.value = "deal-any-six"
-        assert app.numbers == _seed(storage, "learner", "deal-any-six", app.learner.joined, app.learner.session)
+        assert app.numbers == _seed(storage, "learner", "deal-any-six", "", app.learner.session)
         assert app.exercise == EXERCISES_BY_ID["deal-any-six"].instance(app.numbers)  # what the page shows
     assert ana.exercise.layout != bea.exercise.layout and ana.position.value != bea.position.value
     again = ana.numbers
     ana.picker.value = "scholar-green"
     ana.picker.value = "deal-any-six"
     assert ana.numbers == again  # the same learner, the same cards every time
-    # the learner's identity is name and session: another name (or a namesake's session) deals other cards
-    assert _seed(storage, "learner", "deal-any-six", "Ana", "other session") != again
+    # the learner's identity is their row (their person on the class list): a namesake's row deals
+    # other cards, and a renamed learner keeps theirs (a page joins once: a new name is refused)
+    assert _seed(storage, "learner", "deal-any-six", "", "other session") != again
     ana.learner.name.value = "Anabel"
-    assert ana.numbers == _seed(storage, "learner", "deal-any-six", "Anabel", ana.learner.session) != again
+    assert ana.learner.joined == "Ana" and ana.numbers == again
 
 
 def test_a_class_seed_puts_everyone_on_the_same_numbers(storage: Storage,
@@ -523,7 +533,8 @@ def test_a_progress_file_is_signed_for_its_learner_and_names_no_seed(storage: St
     assert data["learner"] == "Ana" and data["exercises"]["deal-any-six"] == {"attempts": 1, "solved": answer}
     unsigned = json.dumps({k: v for k, v in data.items() if k != "signature"})  # hex digits could hold any number
     assert str(ana.numbers) not in unsigned and str(class_numbers(storage)[1]) not in unsigned
-    later = _learner(storage, numbers=OWN)  # another day, another session: the same name loads it
+    later = _learner(storage, numbers=OWN)  # a reload: her code and name continue her row, and load it
+    later.learner.code.value = ana.learner.personal_code
     later.learner.name.value = "Ana"
     later.load_upload(_upload(text))
     assert later.progress == ana.progress
@@ -646,7 +657,7 @@ def test_the_simulation_keeps_the_answer_until_solved_and_the_teacher_sees_who_r
     assert 'data-exact="1"' in app.simulation.value and format_number(exact) in app.simulation.value
     rows = storage.attempts()
     assert [a.saw_solution for a in rows] == [False, True]
-    assert results_csv(rows).splitlines()[2].endswith(",1")
+    assert results_csv(rows).splitlines()[2].endswith(",1,0")  # the solution read first; not archived
     teacher = _teacher(storage, monkeypatch)
     teacher.key.value = KEY
     teacher.unlock()

@@ -519,7 +519,7 @@ def test_a_postgresql_restart_under_an_open_page_loses_no_answer(tmp_path: Path)
                 app.answer.value = answer
                 assert app.check() == "wrong"  # checked all the same
             note = app.learner.note.value
-            assert "does not answer right now" in note and "Your 2 answers are kept on this page" in note
+            assert "does not answer right now" in note and "Your 2 answers are kept on the server" in note
             assert app.learner.retry_button.layout.display is None and len(app.learner.pending) == 2
             server.start()
             app.answer.value = answers[3]
@@ -575,8 +575,8 @@ def test_a_page_opened_while_postgresql_is_down_keeps_the_answers_and_sends_them
     server = PostgresServer()
     try:
         monkeypatch.setenv("CAPITAL_LUX_DB", server.url)
-        with Storage(server.url):
-            pass  # the class's schema exists; then the server goes down before the page opens
+        with Storage(server.url) as storage:  # the class's schema exists, an open lesson (names only);
+            storage.set_setting("identity", "open")  # then the server goes down before the page opens
         server.stop()
         monkeypatch.setattr(classroom, "REOPEN_SECONDS", 0.0)
         app = build_app("en")._exercises
@@ -586,7 +586,7 @@ def test_a_page_opened_while_postgresql_is_down_keeps_the_answers_and_sends_them
         for answer in ("1/2", "0.9"):
             app.answer.value = answer
             assert app.check() == "wrong"
-        assert len(app.learner.pending) == 2 and "Your 2 answers are kept on this page" in app.learner.note.value
+        assert len(app.learner.pending) == 2 and "Your 2 answers are kept on the server" in app.learner.note.value
         server.start()
         right = format_number(app.exercise.exact())  # on the cards shown while the database was away
         app.answer.value = right
@@ -612,7 +612,7 @@ def test_a_sqlite_file_held_by_another_program_keeps_the_answer_on_the_page(tmp_
         holder = sqlite3.connect(path, isolation_level=None)
         holder.execute("BEGIN EXCLUSIVE")  # a backup tool, say, holds the file past the wait
         app.answer.value = "1/2"
-        assert app.check() == "wrong" and app.learner.pending and "kept on this page" in app.learner.note.value
+        assert app.check() == "wrong" and app.learner.pending and "kept on the server" in app.learner.note.value
         holder.execute("COMMIT")
         holder.close()
         app.learner.retry_button.click()

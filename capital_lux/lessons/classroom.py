@@ -37,6 +37,7 @@ from __future__ import annotations
 import csv
 import functools
 import hashlib
+from html import escape as html_escape
 import hmac
 import io
 import json
@@ -54,7 +55,8 @@ from pathlib import Path
 from ..engine.cards import N_, CapitalLuxError
 from ..i18n import Translator, translator
 from ..i18n.formatting import spreadsheet_delimiter
-from .storage import EPOCH, Attempt, Storage, StorageError, data_folder
+from .storage import MAX_NAME as MAX_NAME_LENGTH
+from .storage import EPOCH, Attempt, Storage, StorageError, clean_name, data_folder, name_key
 
 TEACHER_KEY_VARIABLE = "CAPITAL_LUX_TEACHER_KEY"
 #: A shorter key could be guessed by trying; the teacher page refuses to open with one.
@@ -493,40 +495,194 @@ def fractions_only(storage: Storage | None) -> bool:
 
 def code_matches(typed: str, code: str) -> bool:
     """The code as a learner types it: any case, spaces ignored."""
-    return hmac.compare_digest("".join(typed.split()).upper().encode(), code.encode())
+    return hmac.compare_digest(typed_code(typed).encode(), code.encode())
+
+
+def typed_code(typed: str) -> str:
+    """A code as typed, as stored: no spaces, capitals."""
+    return "".join(typed.split()).upper()
+
+
+#: How learners say who they are: the class list's personal codes (the default), or their
+#: names alone in an open lesson (a quick lesson, chosen by the teacher).
+IDENTITY_SETTING = "identity"
+IDENTITY_MODES: dict[str, str] = {
+    "roster": N_("Class list: each learner joins with the code on their slip"),
+    "open": N_("Open lesson, names only: anyone joins with a name (a quick lesson)"),
+}
+DEFAULT_IDENTITY = "roster"
+#: A personal code: longer than the lesson's, from the same unambiguous alphabet (26^6, about
+#: 300 million: a classmate does not guess one).
+PERSONAL_CODE_LENGTH = 6
+#: The environment variable a JupyterHub single-user server is started with: its user's name.
+HUB_USER_VARIABLE = "JUPYTERHUB_USER"
+
+
+def identity_mode(storage: Storage) -> str:
+    mode = storage.setting(IDENTITY_SETTING, DEFAULT_IDENTITY)
+    return mode if mode in IDENTITY_MODES else DEFAULT_IDENTITY
+
+
+def set_identity_mode(storage: Storage, mode: str) -> None:
+    if mode not in IDENTITY_MODES:
+        raise StorageError(N_("Choose how learners join: the class list or an open lesson."))
+    storage.set_setting(IDENTITY_SETTING, mode)
+
+
+def new_personal_code(storage: Storage) -> str:
+    """A personal code no one in the class has."""
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(PERSONAL_CODE_LENGTH))
+        if not storage.code_taken(code):
+            return code
+
+
+def add_to_roster(storage: Storage, names: list[str]) -> list[tuple[str, str, str]]:
+    """Put ``names`` on the class list, each with a personal code (a name twice: two learners).
+    Returns (person, name, code) for each; a name refused (too long, say) raises and adds none after it."""
+    added = []
+    for name in names:
+        code = new_personal_code(storage)
+        person = storage.add_person(name, code)
+        added.append((person, clean_name(name), code))
+    return added
+
+
+#: A first row holding one of these is a header, not a learner.
+_HEADERS = {"name", "names", "learner", "learners", "student", "students", "nom", "nombre", "nome", "prénom",
+            "élève", "alumno", "aluno", "estudiante", "estudante", "first name", "full name"}
+
+
+def roster_names(text: str) -> list[str]:
+    """The names of a class list pasted one per line or exported as CSV (comma, semicolon or
+    tab; the first column, or "first name" and "last name" columns joined); a header row is skipped."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return []
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(lines[0], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    rows = [[cell.strip() for cell in row] for row in csv.reader(lines, dialect)]
+    rows = [row for row in rows if any(row)]
+    head = [cell.lstrip("\ufeff").casefold() for cell in rows[0]] if rows else []
+    columns = [0]
+    if head and any(cell in _HEADERS or cell in ("last name", "surname", "nom de famille", "apellido", "sobrenome")
+                    for cell in head):
+        first = next((k for k, cell in enumerate(head) if cell in ("first name", "prénom", "nombre", "nome")), None)
+        last = next((k for k, cell in enumerate(head)
+                     if cell in ("last name", "surname", "nom de famille", "apellido", "sobrenome")), None)
+        columns = [k for k in (first, last) if k is not None] or [0]
+        rows = rows[1:]
+    names = [" ".join(row[k] for k in columns if k < len(row) and row[k]) for row in rows]
+    return [name for name in names if name.strip()]
+
+
+def slips_html(people: list[tuple[str, str, str, str | None]], lang: str) -> str:
+    """A page of slips to print and cut, one per learner on the class list: their name and
+    their personal code, in the teacher's language. ``people`` is ``Storage.roster()``."""
+    t = translator(lang)
+    how = t.gettext("On the probability exercises page, type your name and this code. Keep it to yourself: "
+                    "it is your place in the class, on any computer.")
+    slips = "".join(
+        f'<div class="slip"><div class="name">{html_escape(name)}</div>'
+        f'<div class="code">{html_escape(" ".join((code[:3], code[3:])))}</div>'
+        f'<p>{html_escape(how)}</p></div>' for _, name, code, _ in people)
+    title = html_escape(t.gettext("Join codes of the class"))
+    return (f'<!DOCTYPE html><html lang="{lang.replace("_", "-")}"><head><meta charset="utf-8"><title>{title}</title>'
+            "<style>body{font:12pt sans-serif;margin:1cm}.slips{display:flex;flex-wrap:wrap;gap:0}"
+            ".slip{box-sizing:border-box;width:50%;padding:.6cm;border:1px dashed #555;page-break-inside:avoid}"
+            ".name{font-size:14pt;font-weight:bold}.code{font:bold 22pt monospace;letter-spacing:.15em;margin:.2cm 0}"
+            "p{margin:0;font-size:10pt}@media print{h1{display:none}}</style></head>"
+            f'<body><h1>{title}</h1><div class="slips">{slips}</div></body></html>')
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A page joined to a learner's row: the row, the name kept, whether the row was there
+    before (a later visit), the personal code to show (an open lesson's learner's, to come
+    back with), and the person on the class list (their numbers follow them)."""
+
+    session: str
+    name: str
+    came_back: bool
+    code: str = ""
+    person: str | None = None
+
+
+def join(storage: Storage, session: str, name: str, code: str, hub_user: str | None = None) -> Joined:
+    """A page joins its learner's row in the lesson under way, and nobody else's.
+
+    - On JupyterHub (``hub_user``) the hub's user name is the learner: nothing to type.
+    - A personal code from the class list joins its learner's row, with the name it was
+      given for (any case, spacing or accent form): a classmate's code with one's own name
+      is refused, and so is a name with no code.
+    - In an open lesson (the teacher's explicit choice) a name with the lesson code (or
+      alone, before the teacher starts a lesson with a code) makes a new row (two learners with one name are two rows) and gives the learner a personal
+      code; that code and the name continue the row later (a reload, another computer).
+
+    The answers the page gave before joining join the row. Anything refused raises
+    ``StorageError`` and changes nothing."""
+    lesson_code, since = lesson(storage)
+    if hub_user:
+        found = storage.person(hub_user=hub_user)
+        if found is None:
+            found = (storage.add_person(hub_user[:MAX_NAME_LENGTH], new_personal_code(storage), hub_user),
+                     clean_name(hub_user[:MAX_NAME_LENGTH]))
+        return _continue(storage, session, since, *found)
+    typed = typed_code(code)
+    open_lesson = identity_mode(storage) == "open"
+    if not typed and not (open_lesson and not lesson_code):
+        raise StorageError(N_("Type your code too: the one on your slip, or the lesson code on the board."))
+    found = storage.person(code=typed) if typed else None
+    if found is not None:
+        if name_key(name) != name_key(found[1]):
+            raise StorageError(N_("This code is not for that name: type your own name and the code on your own slip."))
+        return _continue(storage, session, since, *found)
+    if not open_lesson:
+        raise StorageError(N_("This is not a code of the class list: type the code on your slip from your teacher."))
+    row = storage.lesson_row(since, code=typed) if typed else None
+    if row is not None:
+        if name_key(name) != name_key(row[1]):
+            raise StorageError(N_("This code is not for that name: type your own name and the code on your own slip."))
+        storage.merge_learner(session, row[0])
+        return Joined(row[0], row[1], True, typed)
+    if lesson_code and not code_matches(typed, lesson_code):
+        raise StorageError(N_("Type the lesson code your teacher shows, or your own code, then your name again."))
+    personal = new_personal_code(storage)
+    return Joined(session, storage.take_row(session, name, code=personal), False, personal)
+
+
+def _continue(storage: Storage, session: str, since: str, person: str, name: str) -> Joined:
+    """The page continues ``person``'s row in the lesson, or becomes it."""
+    row = storage.lesson_row(since, person=person)
+    if row is None:
+        return Joined(session, storage.take_row(session, name, person=person), False, "", person)
+    if row[0] != session:
+        storage.merge_learner(session, row[0])
+    return Joined(row[0], row[1], True, "", person)
 
 
 def join_lesson(storage: Storage, session: str, name: str, code: str) -> tuple[str, str, bool]:
-    """A learner names themselves in the lesson under way: (session, name kept, known), where
-    ``known`` says the name already had a row in the lesson (this page's own, asked again, too).
-
-    In a lesson a name is a learner: when the name (any case, spacing or accent form) is
-    already there, the page continues that learner's row, and what it answered before the
-    name joins it; else ``session`` takes the name. A lesson with a code refuses a wrong one
-    (``StorageError``), and nothing changes."""
-    lesson_code, since = lesson(storage)
-    if lesson_code and not code_matches(code, lesson_code):
-        raise StorageError(N_("Type the lesson code your teacher shows, then your name again."))
-    same = storage.find_learner(name, since)
-    if same is not None and same[0] != session:
-        storage.merge_learner(session, same[0])
-        return same[0], same[1], True  # the name as first given: the teacher's row
-    return session, storage.set_name(session, name), same is not None
+    """``join`` as (session, name kept, known)."""
+    joined = join(storage, session, name, code)
+    return joined.session, joined.name, joined.came_back
 
 
 def results_csv(attempts: list[Attempt], lang: str = "en") -> str:
     """Every attempt, one row each, for a spreadsheet in the teacher's language: the exercise's
     number, the learner's answer and the right answer on their cards, 1 or 0, the mistake's
-    id, the time (UTC) and whether the solution had been read."""
+    id, the time (UTC), whether the solution had been read, and whether the teacher removed
+    the learner (archived: 1; their answers are kept)."""
     t = translator(lang)
     rows: list[list[str | int]] = [[
         t.gettext("Learner"), t.gettext("Session"), t.gettext("Exercise number"), t.gettext("Exercise"),
         t.gettext("Answer"), t.gettext("Right answer"), t.gettext("Score"), t.gettext("Mistake"),
-        t.gettext("Time (UTC)"), t.gettext("Solution read before")]]
+        t.gettext("Time (UTC)"), t.gettext("Solution read before"), t.gettext("Archived")]]
     for a in attempts:
         rows.append([a.name, a.session, exercise_number(a.exercise) or "", a.exercise, a.answer,
                      _right_answer(a.exercise, a.instance), int(a.correct), mistake_id(a.mistake),
-                     _time(a.at), int(a.saw_solution)])
+                     _time(a.at), int(a.saw_solution), int(a.archived)])
     return _spreadsheet(rows, lang)
 
 

@@ -4,10 +4,12 @@ The app keeps each learner's progress in the class database (``storage``); a
 learner may also download it as a JSON file and upload it again later. The file
 names the learner and what they solved, never the cards they solved it on (their
 seeds stay on the server: see ``classroom``), and carries an HMAC of its contents
-under the server's key. An upload is checked against ``schemas/progress.schema.json``,
-then its signature against this server's key and the learner's name, so a file
-written or changed by hand, another learner's, or another server's is refused with
-the reason and changes nothing.
+under the server's key, the learner's name and their row in the lesson (``bound``), so a
+file carries no work from one lesson into another. An upload is checked against
+``schemas/progress.schema.json``, then its signature, so a file written or changed by
+hand, another learner's, another lesson's or another server's is refused with the
+reason and changes nothing; one accepted adds what it proves and hides nothing
+(``merged``; in a class, ``Storage.replace_progress``).
 
 >>> key = bytes(32)
 >>> mine = Progress({"two-scholars": 2}, {"two-scholars": "1/4"})
@@ -18,6 +20,10 @@ True
 Traceback (most recent call last):
 ...
 capital_lux.lessons.progress.ProgressError: this progress file was not written for you by this server, or it was changed since
+>>> Progress.from_json(mine.to_json(key, "Ana", "row 1"), key, "Ana", "row 2")
+Traceback (most recent call last):
+...
+capital_lux.lessons.progress.ProgressError: this progress file was not written for you in this lesson by this server, or it was changed since
 """
 
 from __future__ import annotations
@@ -103,19 +109,28 @@ class Progress:
         if checked.status == "correct" and exercise_id not in self.solved:
             self.solved[exercise_id] = answer.strip()
 
+    def merged(self, other: Progress) -> Progress:
+        """What both prove: per exercise the larger count of answers, and every solving answer
+        (this one's first)."""
+        attempts = {e: max(self.attempts.get(e, 0), other.attempts.get(e, 0))
+                    for e in {*self.attempts, *other.attempts}}
+        return Progress(attempts, {**other.solved, **self.solved})
+
     def _exercises(self) -> dict[str, ExerciseProgress]:
         return {ex.id: {"attempts": self.attempts.get(ex.id, 0), "solved": self.solved.get(ex.id)}
                 for ex in EXERCISES if ex.id in self.attempts}
 
-    def to_json(self, key: bytes, learner: str) -> str:
-        """The file a learner downloads: their name, what they did, and the server's signature."""
+    def to_json(self, key: bytes, learner: str, bound: str = "") -> str:
+        """The file a learner downloads: their name, what they did, and the server's signature
+        (of those and of ``bound``, their row in the lesson, which the file does not show)."""
         exercises = self._exercises()
         return json.dumps({"format": PROGRESS_FORMAT, "version": VERSION, "learner": learner,
-                           "exercises": exercises, "signature": signature(key, learner, exercises)}, indent=1)
+                           "exercises": exercises, "signature": signature(key, learner, exercises, bound)}, indent=1)
 
     @classmethod
-    def from_json(cls, text: str | bytes, key: bytes, learner: str) -> Progress:
-        """Read a progress file signed by ``key`` for ``learner``; refuse anything else, naming the problem."""
+    def from_json(cls, text: str | bytes, key: bytes, learner: str, bound: str = "") -> Progress:
+        """Read a progress file signed by ``key`` for ``learner`` (and ``bound``, their row in the
+        lesson); refuse anything else, naming the problem."""
         if len(text) > MAX_PROGRESS_BYTES:
             raise ProgressError(N_("the file is {size} bytes; a progress file has at most {limit}"),
                                 size=len(text), limit=MAX_PROGRESS_BYTES)
@@ -146,7 +161,10 @@ class Progress:
         if data["learner"] != learner:
             raise ProgressError(N_("this progress file is {name}'s: type that name first to load it"),
                                 name=repr(data["learner"]))
-        if not hmac.compare_digest(data["signature"], signature(key, learner, data["exercises"])):
+        if not hmac.compare_digest(data["signature"], signature(key, learner, data["exercises"], bound)):
+            if bound:
+                raise ProgressError(N_("this progress file was not written for you in this lesson by this server, "
+                                       "or it was changed since"))
             raise ProgressError(N_("this progress file was not written for you by this server, "
                                    "or it was changed since"))
         progress = cls.empty()
@@ -157,7 +175,9 @@ class Progress:
         return progress
 
 
-def signature(key: bytes, learner: str, exercises: dict[str, ExerciseProgress]) -> str:
-    """The server's HMAC of a learner's name and exercises (canonical JSON)."""
-    message = json.dumps([PROGRESS_FORMAT, VERSION, learner, exercises], sort_keys=True).encode()
+def signature(key: bytes, learner: str, exercises: dict[str, ExerciseProgress], bound: str = "") -> str:
+    """The server's HMAC of a learner's name and exercises (canonical JSON), and of ``bound``
+    (their row in the lesson) when there is one."""
+    message = json.dumps([PROGRESS_FORMAT, VERSION, learner, exercises, *([bound] if bound else [])],
+                         sort_keys=True).encode()
     return hmac.new(key, message, hashlib.sha256).hexdigest()

@@ -7,7 +7,7 @@ schema up to date: the app sets the database up itself, with no manual step.
 Only the standard DB-API is used (``sqlite3`` from the standard library,
 ``psycopg`` 3 for PostgreSQL, installed with ``pip install capital-lux[postgresql]``).
 
-Schema (version 5):
+Schema (version 6):
 
 - ``schema_version(version)``: one row, the number of migrations applied;
 - ``learners(session, name, started)``: a session id is made for each page a
@@ -30,7 +30,16 @@ Schema (version 5):
   exercise's worked solution, so the teacher can tell a learner who found the answer
   from one who read it;
 - version 5, in PostgreSQL only: ``correct`` a boolean, times ``timestamptz`` (SQLite
-  keeps 1/0 and ISO 8601 text); ``mistake`` holds the mistake's stable id.
+  keeps 1/0 and ISO 8601 text); ``mistake`` holds the mistake's stable id;
+- version 6: ``roster(person, name, code, hub_user, added, archived)``, the class list
+  (each person's personal join code, and their JupyterHub user name); ``learners.person``
+  (whose row it is: one per person and lesson), ``learners.code`` (an open lesson's
+  learner's own code to come back with), ``learners.archived`` and ``merged_into`` (rows the
+  teacher removed or merged: kept with their answers, out of the dashboard);
+  ``attempts.page`` (the page an answer came from) and ``attempts.token`` (an answer's own
+  id: one sent again after an outage is stored once); ``pages(session, page, first_id,
+  last_id)`` (two pages whose answers interleave: one row answering from two places);
+  ``row_changes`` (the teacher's renames, merges and removals, each undoable).
 
 A migration is a list of statements appended to ``MIGRATIONS`` (``"postgresql: …"``
 for one dialect only); ``open_storage``
@@ -40,6 +49,7 @@ together never apply one twice.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -138,6 +148,46 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "postgresql: ALTER TABLE learners ALTER COLUMN started TYPE TIMESTAMPTZ USING started::timestamptz",
         "postgresql: ALTER TABLE solutions_seen ALTER COLUMN at TYPE TIMESTAMPTZ USING at::timestamptz",
     ),
+    (
+        # Who a row is: the class list the teacher types (a person, their personal join code and,
+        # on JupyterHub, their hub user name); each lesson gives a person a row of their own.
+        "CREATE TABLE roster ("
+        " person TEXT PRIMARY KEY,"
+        " name TEXT NOT NULL,"
+        " code TEXT NOT NULL UNIQUE,"
+        " hub_user TEXT UNIQUE,"
+        " added TEXT NOT NULL,"
+        " archived TEXT)",
+        "ALTER TABLE learners ADD COLUMN person TEXT REFERENCES roster (person)",
+        # an open lesson's learner gets a code of their own to come back with
+        "ALTER TABLE learners ADD COLUMN code TEXT",
+        "CREATE UNIQUE INDEX learners_by_code ON learners (code)",
+        "CREATE INDEX learners_by_person ON learners (person)",
+        # removed by the teacher: kept, with their answers, out of the dashboard (undone by clearing it)
+        "ALTER TABLE learners ADD COLUMN archived TEXT",
+        "ALTER TABLE learners ADD COLUMN merged_into TEXT",
+        # the page an answer came from, and the answer's own id (an answer kept while the database
+        # was away is sent again until it arrives: it is stored once)
+        "ALTER TABLE attempts ADD COLUMN page TEXT",
+        "ALTER TABLE attempts ADD COLUMN token TEXT",
+        "CREATE UNIQUE INDEX attempts_by_token ON attempts (token)",
+        # per row and page, the first and last answer: two pages whose answers interleave are
+        # one row answering from two places at once
+        "CREATE TABLE pages ("
+        " session TEXT NOT NULL REFERENCES learners (session),"
+        " page TEXT NOT NULL,"
+        " first_id BIGINT NOT NULL,"
+        " last_id BIGINT NOT NULL,"
+        " PRIMARY KEY (session, page))",
+        # the teacher's acts on rows (rename, merge, remove), each one undoable
+        "CREATE TABLE row_changes ("
+        " id {id},"
+        " at TEXT NOT NULL,"
+        " kind TEXT NOT NULL,"
+        " session TEXT NOT NULL,"
+        " detail TEXT NOT NULL,"
+        " undone INTEGER NOT NULL DEFAULT 0)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The earliest time: "since the beginning", where a lesson has no start.
@@ -203,6 +253,8 @@ class Attempt:
     at: str
     #: the learner had seen the exercise's worked solution when they gave this answer
     saw_solution: bool = False
+    #: the teacher removed the learner (or merged the row into another): kept, shown as archived
+    archived: bool = False
 
 
 def data_folder() -> Path:
@@ -520,31 +572,38 @@ class Storage:
         return None
 
     def merge_learner(self, source: str, target: str) -> None:
-        """Everything ``source`` answered becomes ``target``'s, in the order given, and
-        ``source`` is gone: one learner, one row (a reload made a second one)."""
+        """Everything ``source``, a page nobody has joined from yet, answered becomes ``target``'s,
+        in the order given, and ``source`` is gone: the answers given before joining join the row."""
         if source == target:
             return
         with self._transaction() as cursor:
+            row = self._run(cursor, "SELECT name, person, code FROM learners WHERE session = ?", (source,)).fetchone()
+            if row is not None and (row[0] or row[1] or row[2]):
+                # a page that is someone's never pours its answers into another row: only the teacher merges
+                raise StorageError(N_("This page already belongs to a learner: reload it to join as someone else."))
             self._run(cursor, "UPDATE attempts SET session = ? WHERE session = ?", (target, source))
             self._run(cursor, "INSERT INTO solutions_seen (session, exercise, at) SELECT ?, exercise, at "
                               "FROM solutions_seen WHERE session = ? ON CONFLICT (session, exercise) DO UPDATE "
                               "SET at = CASE WHEN excluded.at < solutions_seen.at THEN excluded.at "
                               "ELSE solutions_seen.at END", (target, source))
-            for table in ("solutions_seen", "wrong_answers", "progress"):
+            for table in ("solutions_seen", "wrong_answers", "progress", "pages"):
                 self._run(cursor, f"DELETE FROM {table} WHERE session = ?", (source,))
-            self._run(cursor, "DELETE FROM wrong_answers WHERE session = ?", (target,))
-            self._run(cursor, "DELETE FROM progress WHERE session = ?", (target,))
             self._refill(cursor, target)
             self._run(cursor, "DELETE FROM learners WHERE session = ?", (source,))
 
     def _refill(self, cursor: Cursor, session: str) -> None:
-        """The learner's progress and wrong answers, rebuilt from their attempts in order."""
-        rows = self._run(cursor, "SELECT id, exercise, answer, correct, mistake FROM attempts WHERE session = ? "
-                                 "ORDER BY id", (session,)).fetchall()
+        """The learner's progress, wrong answers and pages, rebuilt from their attempts in order."""
+        for table in ("wrong_answers", "progress", "pages"):
+            self._run(cursor, f"DELETE FROM {table} WHERE session = ?", (session,))
+        rows = self._run(cursor, "SELECT id, exercise, answer, correct, mistake, page FROM attempts "
+                                 "WHERE session = ? ORDER BY id", (session,)).fetchall()
         answers: dict[str, int] = {}  # exercise: answers
         solved: dict[str, tuple[str, int]] = {}  # exercise: (solving answer, answers up to it)
         wrong: dict[tuple[str, str], tuple[str | None, Value]] = {}  # (exercise, answer): (mistake, first id)
-        for attempt, exercise_value, answer_value, correct, mistake_value in rows:
+        pages: dict[str, tuple[Value, Value]] = {}  # page: (first id, last id)
+        for attempt, exercise_value, answer_value, correct, mistake_value, page in rows:
+            if page is not None:
+                pages[_str(page)] = (pages.get(_str(page), (attempt, attempt))[0], attempt)
             exercise, answer, mistake = _str(exercise_value), _str(answer_value), _str_or_none(mistake_value)
             answers[exercise] = answers.get(exercise, 0) + 1
             if correct and exercise not in solved:
@@ -559,25 +618,38 @@ class Storage:
         for (exercise, answer), (mistake, first) in wrong.items():
             self._run(cursor, "INSERT INTO wrong_answers (session, exercise, answer, mistake, first_id) "
                               "VALUES (?, ?, ?, ?, ?)", (session, exercise, answer, mistake, first))
+        for page, (first, last) in pages.items():
+            self._run(cursor, "INSERT INTO pages (session, page, first_id, last_id) VALUES (?, ?, ?, ?)",
+                      (session, page, first, last))
 
     def remove_learner(self, session: str) -> None:
         """The learner and everything they answered leave the class database."""
         with self._transaction() as cursor:
-            for table in ("solutions_seen", "wrong_answers", "progress", "attempts", "learners"):
+            for table in ("solutions_seen", "wrong_answers", "progress", "pages", "attempts", "learners"):
                 self._run(cursor, f"DELETE FROM {table} WHERE session = ?", (session,))
 
     def record_attempt(self, session: str, exercise: str, answer: str, correct: bool,
-                       instance: str | None = None, mistake: str | None = None) -> None:
-        """Store one checked answer and update the learner's progress, both or neither."""
+                       instance: str | None = None, mistake: str | None = None, at: str | None = None,
+                       token: str | None = None, page: str | None = None) -> bool:
+        """Store one checked answer and update the learner's progress, both or neither: ``at``
+        the time it was typed (now if not given), ``token`` its own id (an answer sent again
+        with the same token is stored once: False), ``page`` the page it came from."""
         answer = answer.strip()[:MAX_ANSWER]
         with self._transaction() as cursor:
             # A learner who has not typed a name yet is kept under an empty one.
             self._run(cursor, "INSERT INTO learners (session, name, started) VALUES (?, '', ?) "
-                              "ON CONFLICT (session) DO NOTHING", (session, _now()))
-            attempt = _first(self._run(
-                cursor, "INSERT INTO attempts (session, exercise, instance, answer, correct, mistake, at) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (session, exercise, instance, answer, bool(correct), mistake, _now())).fetchone())
+                              "ON CONFLICT (session) DO NOTHING", (session, at or _now()))
+            row = self._run(
+                cursor, "INSERT INTO attempts (session, exercise, instance, answer, correct, mistake, at, token, page) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+                (session, exercise, instance, answer, bool(correct), mistake, at or _now(), token, page)).fetchone()
+            if row is None:
+                return False  # stored already, when it was first sent
+            attempt = row[0]
+            if page is not None:
+                self._run(cursor, "INSERT INTO pages (session, page, first_id, last_id) VALUES (?, ?, ?, ?) "
+                                  "ON CONFLICT (session, page) DO UPDATE SET last_id = excluded.last_id",
+                          (session, page, attempt, attempt))
             self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved, solved_after) "
                               "VALUES (?, ?, 1, ?, ?) "
                               "ON CONFLICT (session, exercise) DO UPDATE SET attempts = progress.attempts + 1, "
@@ -589,6 +661,7 @@ class Storage:
                 self._run(cursor, "INSERT INTO wrong_answers (session, exercise, answer, mistake, first_id) "
                                   "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session, exercise, answer) DO NOTHING",
                           (session, exercise, answer, mistake, attempt))
+        return True
 
     def progress(self, session: str) -> tuple[dict[str, int], dict[str, str]]:
         """The learner's attempts and solving answers, by exercise."""
@@ -598,14 +671,171 @@ class Storage:
         return {_str(e): _int(a) for e, a, _ in rows}, {_str(e): str(s) for e, _, s in rows if s is not None}
 
     def replace_progress(self, session: str, attempts: dict[str, int], solved: dict[str, str]) -> None:
-        """The learner's progress becomes the one given (from a file they uploaded)."""
+        """Add what a progress file the learner uploaded proves: per exercise, the larger count
+        of answers, and a solving answer where the database has none. Nothing the database
+        holds is lowered or hidden (a file from earlier cannot rub out the answers since)."""
         with self._transaction() as cursor:
             self._run(cursor, "INSERT INTO learners (session, name, started) VALUES (?, '', ?) "
                               "ON CONFLICT (session) DO NOTHING", (session, _now()))
-            self._run(cursor, "DELETE FROM progress WHERE session = ?", (session,))
             for exercise, count in attempts.items():
-                self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved) VALUES (?, ?, ?, ?)",
-                          (session, exercise, count, solved.get(exercise)))
+                self._run(cursor, "INSERT INTO progress (session, exercise, attempts, solved, solved_after) "
+                                  "VALUES (?, ?, ?, ?, ?) ON CONFLICT (session, exercise) DO UPDATE SET "
+                                  "attempts = CASE WHEN excluded.attempts > progress.attempts "
+                                  "THEN excluded.attempts ELSE progress.attempts END, "
+                                  "solved_after = COALESCE(progress.solved_after, excluded.solved_after), "
+                                  "solved = COALESCE(progress.solved, excluded.solved)",
+                          (session, exercise, count, solved.get(exercise),
+                           count if exercise in solved else None))
+
+    # -- who a row is: the class list, personal codes, and the teacher's acts on rows -------------
+    def add_person(self, name: str, code: str, hub_user: str | None = None) -> str:
+        """A learner on the class list, with their personal code; returns their id. Two
+        people may share a name: each is a row of their own."""
+        person = new_session()
+        with self._transaction() as cursor:
+            self._run(cursor, "INSERT INTO roster (person, name, code, hub_user, added) VALUES (?, ?, ?, ?, ?)",
+                      (person, clean_name(name), code, hub_user, _now()))
+        return person
+
+    def roster(self, archived: bool = False) -> list[tuple[str, str, str, str | None]]:
+        """The class list: (person, name, code, hub user), by name (the archived ones instead if asked)."""
+        with self._transaction(write=False) as cursor:
+            rows = self._run(cursor, "SELECT person, name, code, hub_user FROM roster WHERE archived IS "
+                             + ("NOT NULL" if archived else "NULL") + " ORDER BY added, person").fetchall()
+        return sorted(((_str(r[0]), _str(r[1]), _str(r[2]), _str_or_none(r[3])) for r in rows),
+                      key=lambda row: (name_key(row[1]), row[0]))
+
+    def person(self, code: str | None = None, hub_user: str | None = None) -> tuple[str, str] | None:
+        """(person, name) of the class list's learner with this code (or hub user name), if not removed."""
+        column, value = ("hub_user", hub_user) if hub_user is not None else ("code", code)
+        with self._transaction(write=False) as cursor:
+            row = self._run(cursor, f"SELECT person, name FROM roster WHERE {column} = ? AND archived IS NULL",
+                            (value,)).fetchone()
+        return None if row is None else (_str(row[0]), _str(row[1]))
+
+    def code_taken(self, code: str) -> bool:
+        """Is ``code`` someone's already (on the class list, or an open lesson's learner's)?"""
+        with self._transaction(write=False) as cursor:
+            row = self._run(cursor, "SELECT 1 FROM roster WHERE code = ? UNION SELECT 1 FROM learners WHERE code = ?",
+                            (code, code)).fetchone()
+        return row is not None
+
+    def lesson_row(self, since: str, person: str | None = None, code: str | None = None) -> tuple[str, str] | None:
+        """(session, name) of the row of ``person`` (or of the open lesson's learner with this
+        ``code``) in the lesson that started at ``since``, if they have one and it is not removed."""
+        column, value = ("person", person) if person is not None else ("code", code)
+        with self._transaction(write=False) as cursor:
+            row = self._run(cursor, f"SELECT session, name FROM learners WHERE {column} = ? AND started >= ? "
+                                    "AND archived IS NULL ORDER BY started, session", (value, since)).fetchone()
+        return None if row is None else (_str(row[0]), _str(row[1]))
+
+    def take_row(self, session: str, name: str, person: str | None = None, code: str | None = None) -> str:
+        """The page's ``session`` becomes a row of its own, named, for ``person`` (or with an open
+        lesson's ``code``); a row already named is refused. Returns the name kept."""
+        cleaned = clean_name(name)
+        with self._transaction() as cursor:
+            row = self._run(cursor, "SELECT name, person, code FROM learners WHERE session = ?", (session,)).fetchone()
+            if row is not None and (row[0] or row[1] or row[2]):
+                raise StorageError(N_("This page already belongs to a learner: reload it to join as someone else."))
+            self._run(cursor, "INSERT INTO learners (session, name, started, person, code) VALUES (?, ?, ?, ?, ?) "
+                              "ON CONFLICT (session) DO UPDATE SET name = excluded.name, person = excluded.person, "
+                              "code = excluded.code", (session, cleaned, _now(), person, code))
+        return cleaned
+
+    def shared_rows(self, since: str = EPOCH) -> set[str]:
+        """Rows that answered from two pages at once: two pages whose answers interleave."""
+        with self._transaction(write=False) as cursor:
+            rows = self._run(cursor, "SELECT DISTINCT a.session FROM pages a JOIN pages b ON a.session = b.session "
+                                     "AND a.page < b.page AND a.first_id <= b.last_id AND b.first_id <= a.last_id "
+                                     "JOIN learners l ON l.session = a.session WHERE l.started >= ?",
+                             (since,)).fetchall()
+        return {_str(r[0]) for r in rows}
+
+    def _log_change(self, cursor: Cursor, kind: str, session: str, detail: dict[str, object]) -> None:
+        self._run(cursor, "INSERT INTO row_changes (at, kind, session, detail) VALUES (?, ?, ?, ?)",
+                  (_now(), kind, session, json.dumps(detail)))
+
+    def rename_learner(self, session: str, name: str) -> str:
+        """The teacher renames a row (and its person on the class list); undoable."""
+        cleaned = clean_name(name)
+        with self._transaction() as cursor:
+            row = self._run(cursor, "SELECT name, person FROM learners WHERE session = ?", (session,)).fetchone()
+            if row is None:
+                raise StorageError(N_("That learner is not in the class any more."))
+            self._log_change(cursor, "rename", session, {"name": row[0]})
+            self._run(cursor, "UPDATE learners SET name = ? WHERE session = ?", (cleaned, session))
+            if row[1] is not None:
+                self._run(cursor, "UPDATE roster SET name = ? WHERE person = ?", (cleaned, row[1]))
+        return cleaned
+
+    def archive_learner(self, session: str) -> None:
+        """The teacher removes a row: kept with its answers (the exports show them as archived),
+        out of the dashboard, and its person's code joins no more; undoable."""
+        with self._transaction() as cursor:
+            self._log_change(cursor, "remove", session, {})
+            self._set_archived(cursor, session, _now())
+
+    def _set_archived(self, cursor: Cursor, session: str, at: str | None) -> None:
+        self._run(cursor, "UPDATE learners SET archived = ? WHERE session = ?", (at, session))
+        self._run(cursor, "UPDATE roster SET archived = ? WHERE person = "
+                          "(SELECT person FROM learners WHERE session = ?)", (at, session))
+
+    def merge_rows(self, source: str, target: str) -> None:
+        """The teacher merges ``source``'s row into ``target``'s (one learner who made two rows):
+        its answers become ``target``'s and it is archived; undoable."""
+        if source == target:
+            raise StorageError(N_("Choose two different rows to merge."))
+        with self._transaction() as cursor:
+            moved = [_int(r[0]) for r in self._run(cursor, "SELECT id FROM attempts WHERE session = ?",
+                                                   (source,)).fetchall()]
+            seen = [[_str(r[0]), _text(r[1])] for r in self._run(
+                cursor, "SELECT exercise, at FROM solutions_seen WHERE session = ?", (target,)).fetchall()]
+            self._log_change(cursor, "merge", source, {"target": target, "attempts": moved, "seen": seen})
+            self._run(cursor, "UPDATE attempts SET session = ? WHERE session = ?", (target, source))
+            self._run(cursor, "INSERT INTO solutions_seen (session, exercise, at) SELECT ?, exercise, at "
+                              "FROM solutions_seen WHERE session = ? ON CONFLICT (session, exercise) DO UPDATE "
+                              "SET at = CASE WHEN excluded.at < solutions_seen.at THEN excluded.at "
+                              "ELSE solutions_seen.at END", (target, source))
+            self._run(cursor, "UPDATE learners SET archived = ?, merged_into = ? WHERE session = ?",
+                      (_now(), target, source))
+            self._refill(cursor, source)
+            self._refill(cursor, target)
+
+    def last_change(self) -> tuple[int, str, str] | None:
+        """The teacher's latest act not undone yet: (id, kind, session)."""
+        with self._transaction(write=False) as cursor:
+            row = self._run(cursor, "SELECT id, kind, session FROM row_changes WHERE undone = 0 "
+                                    "ORDER BY id DESC").fetchone()
+        return None if row is None else (_int(row[0]), _str(row[1]), _str(row[2]))
+
+    def undo_change(self) -> tuple[str, str] | None:
+        """Undo the teacher's latest rename, merge or removal: (kind, session), None if none is left."""
+        with self._transaction() as cursor:
+            row = self._run(cursor, "SELECT id, kind, session, detail FROM row_changes WHERE undone = 0 "
+                                    "ORDER BY id DESC").fetchone()
+            if row is None:
+                return None
+            change, kind, session, detail = _int(row[0]), _str(row[1]), _str(row[2]), json.loads(_str(row[3]))
+            if kind == "rename":
+                self._run(cursor, "UPDATE learners SET name = ? WHERE session = ?", (detail["name"], session))
+                self._run(cursor, "UPDATE roster SET name = ? WHERE person = "
+                                  "(SELECT person FROM learners WHERE session = ?)", (detail["name"], session))
+            elif kind == "remove":
+                self._set_archived(cursor, session, None)
+            elif kind == "merge":
+                target = detail["target"]
+                for attempt in detail["attempts"]:
+                    self._run(cursor, "UPDATE attempts SET session = ? WHERE id = ?", (session, attempt))
+                self._run(cursor, "DELETE FROM solutions_seen WHERE session = ?", (target,))
+                for exercise, at in detail["seen"]:
+                    self._run(cursor, "INSERT INTO solutions_seen (session, exercise, at) VALUES (?, ?, ?)",
+                              (target, exercise, at))
+                self._run(cursor, "UPDATE learners SET archived = NULL, merged_into = NULL WHERE session = ?",
+                          (session,))
+                self._refill(cursor, session)
+                self._refill(cursor, target)
+            self._run(cursor, "UPDATE row_changes SET undone = 1 WHERE id = ?", (change,))
+        return kind, session
 
     # -- the class --------------------------------------------------------------------------------
     def attempts(self, since: str = EPOCH) -> list[Attempt]:
@@ -613,11 +843,12 @@ class Storage:
         lesson's start), oldest first, with the learner's name."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, "SELECT a.id, a.session, l.name, a.exercise, a.instance, a.answer, a.correct, "
-                                     "a.mistake, a.at, s.at FROM attempts a JOIN learners l ON l.session = a.session "
+                                     "a.mistake, a.at, s.at, l.archived FROM attempts a "
+                                     "JOIN learners l ON l.session = a.session "
                                      "LEFT JOIN solutions_seen s ON s.session = a.session AND s.exercise = a.exercise "
                                      "WHERE l.started >= ? ORDER BY a.id", (since,)).fetchall()
         return [Attempt(_int(r[0]), _str(r[1]), _str(r[2]), _str(r[3]), _str_or_none(r[4]), _str(r[5]), bool(r[6]),
-                        _str_or_none(r[7]), _text(r[8]), _no_later(r[9], r[8])) for r in rows]
+                        _str_or_none(r[7]), _text(r[8]), _no_later(r[9], r[8]), r[10] is not None) for r in rows]
 
     def record_solution_seen(self, session: str, exercise: str) -> None:
         """Note that the learner of ``session`` saw ``exercise``'s solution (the first time counts)."""
@@ -631,7 +862,7 @@ class Storage:
         """(session, exercise) for every solution a learner saw before solving its exercise."""
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, "SELECT s.session, s.exercise FROM solutions_seen s "
-                                     "JOIN learners l ON l.session = s.session WHERE l.started >= ? AND NOT EXISTS ("
+                                     "JOIN learners l ON l.session = s.session WHERE l.started >= ? AND l.archived IS NULL AND NOT EXISTS ("
                                      "SELECT 1 FROM attempts a WHERE a.session = s.session AND "
                                      "a.exercise = s.exercise AND a.correct AND a.at < s.at)", (since,)).fetchall()
         return [(str(r[0]), str(r[1])) for r in rows]
@@ -643,7 +874,7 @@ class Storage:
             rows = self._run(cursor, (
                 "SELECT p.exercise, p.session, l.name, p.attempts, COALESCE(p.solved_after, p.attempts), "
                 "p.solved IS NOT NULL FROM progress p JOIN learners l ON l.session = p.session "
-                "WHERE p.attempts > 0 AND l.started >= ?"), (since,)).fetchall()
+                "WHERE p.attempts > 0 AND l.started >= ? AND l.archived IS NULL"), (since,)).fetchall()
         return [(_str(r[0]), _str(r[1]), _str(r[2]), _int(r[3]), _int(r[4]), bool(r[5])) for r in rows]
 
     def stuck(self, since: str, wrong: int = 3, lesson: str = EPOCH) -> list[tuple[str, str, str, int, str]]:
@@ -656,7 +887,8 @@ class Storage:
                 "JOIN learners l ON l.session = p.session "
                 "JOIN (SELECT session, exercise, MAX(at) AS last FROM attempts WHERE at > ? "
                 "GROUP BY session, exercise) r ON r.session = p.session AND r.exercise = p.exercise "
-                "WHERE p.solved IS NULL AND p.attempts >= ? AND l.started >= ? ORDER BY r.last DESC"),
+                "WHERE p.solved IS NULL AND p.attempts >= ? AND l.started >= ? AND l.archived IS NULL "
+                "ORDER BY r.last DESC"),
                 (since, wrong, lesson)).fetchall()
         return [(str(r[0]), str(r[1]), str(r[2]), _int(r[3]), _text(r[4])) for r in rows]
 
@@ -666,7 +898,7 @@ class Storage:
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, (
                 "SELECT w.exercise, w.answer, COUNT(*), MAX(w.mistake), MIN(w.first_id) FROM wrong_answers w "
-                "JOIN learners l ON l.session = w.session WHERE l.started >= ? "
+                "JOIN learners l ON l.session = w.session WHERE l.started >= ? AND l.archived IS NULL "
                 "GROUP BY w.exercise, w.answer ORDER BY w.exercise, 3 DESC, 5"), (since,)).fetchall()
         return [(_str(r[0]), _str(r[1]), _int(r[2]), _str_or_none(r[3])) for r in rows]
 
@@ -676,6 +908,7 @@ class Storage:
             rows = self._run(cursor, (
                 "SELECT w.exercise, w.mistake, COUNT(DISTINCT w.session), MIN(w.first_id) FROM wrong_answers w "
                 "JOIN learners l ON l.session = w.session WHERE w.mistake IS NOT NULL AND l.started >= ? "
+                "AND l.archived IS NULL "
                 "GROUP BY w.exercise, w.mistake ORDER BY w.exercise, 3 DESC, 4"), (since,)).fetchall()
         return [(_str(r[0]), _str(r[1]), _int(r[2])) for r in rows]
 

@@ -47,6 +47,12 @@ from ..lessons.classroom import (
     instance_seed,
     ANSWER_FORMS,
     ANSWER_FORMS_SETTING,
+    IDENTITY_MODES,
+    add_to_roster,
+    identity_mode,
+    roster_names,
+    set_identity_mode,
+    slips_html,
     LESSON_EXERCISES_SETTING,
     fractions_only,
     key_wait,
@@ -65,7 +71,7 @@ from ..lessons.exercises import EXERCISES, instance
 from ..lessons.problems.worksheet import answer_key_html, worksheet_html
 from ..lessons.storage import Attempt, Storage, StorageError, open_storage
 from ..analysis.charts import figure_png
-from .base import Page, page_root, tagged
+from .base import Page, Upload, page_root, tagged
 
 #: Wrong keys allowed per page; then the page must be reloaded (a new kernel), which slows guessing.
 MAX_KEY_TRIES = 5
@@ -194,6 +200,32 @@ class TeacherApp(Page):
         self.remove_button = label(tagged(W.Button(layout=W.Layout(width="auto"), button_style="danger"),
                                           "cl-teacher-remove"), N_("Remove this learner"))
         self.rows_note = tagged(W.HTML(), "cl-teacher-rows-note")
+        self.rename_to = label(tagged(W.Text(layout=W.Layout(width="14em")), "cl-teacher-rename-to"), N_("New name"))
+        self.rename_button = label(button("cl-teacher-rename"), N_("Rename"))
+        self.confirm_button = tagged(W.Button(layout=W.Layout(width="auto", display="none"), button_style="danger"),
+                                     "cl-teacher-confirm")
+        self.cancel_button = label(tagged(W.Button(layout=W.Layout(width="auto", display="none")),
+                                          "cl-teacher-cancel"), N_("Cancel"))
+        self.undo_button = label(button("cl-teacher-undo"), N_("Undo the last change to a row"))
+        #: the act waiting for the teacher's confirmation: (what, the sentence asking, the act)
+        self._asked: tuple[str, Callable[[Storage], object]] | None = None
+        self.identity = label.choice(
+            label(tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-identity"), N_("Learners join")),
+            lambda t: [(t.gettext(text), key) for key, text in IDENTITY_MODES.items()])
+        self.roster_text = label(label(tagged(W.Textarea(rows=4, layout=W.Layout(width="24em")), "cl-teacher-roster"),
+                                       N_("One name per line, or paste a CSV"), "placeholder"), N_("Class list"))
+        self.roster_button = label(button("cl-teacher-roster-add"), N_("Add to the class list"))
+        self.roster_upload = tagged(W.FileUpload(accept=".csv,.txt", multiple=False), "cl-teacher-roster-upload")
+        self.slips_button = label(button("cl-teacher-slips"), N_("Print the join slips"))
+        self.slips_link = tagged(W.HTML(), "cl-teacher-slips-link")
+        self.roster_note = tagged(W.HTML(), "cl-teacher-roster-note")
+        self.roster_button.on_click(lambda _: self.add_roster())
+        self.roster_upload.observe(lambda change: self.import_roster(change["new"]), names="value")
+        self.slips_button.on_click(lambda _: self.make_slips())
+        self.rename_button.on_click(lambda _: self.rename_row())
+        self.confirm_button.on_click(lambda _: self.confirm())
+        self.cancel_button.on_click(lambda _: self.cancel())
+        self.undo_button.on_click(lambda _: self.undo())
         self.new_lesson_button.on_click(lambda _: self.start_lesson())
         self.merge_button.on_click(lambda _: self.merge_rows())
         self.remove_button.on_click(lambda _: self.remove_row())
@@ -211,10 +243,14 @@ class TeacherApp(Page):
             self.numbers_note,
             W.HBox([self.worksheet_button, self.key_button, self.sheet_links], layout=row),
             W.HBox([self.lesson_note, self.new_lesson_button], layout=row),
+            W.HBox([self.identity, self.roster_text, W.VBox([self.roster_button, self.roster_upload]),
+                    self.slips_button, self.slips_link], layout=row),
+            self.roster_note,
             W.HBox([self.today, self.answer_forms], layout=row),
             self.summary, self.table, self.charts, self.learners,
             W.HBox([self.row_picker, self.into_picker, self.merge_button, self.remove_button], layout=row),
-            self.rows_note,
+            W.HBox([self.rename_to, self.rename_button, self.undo_button], layout=row),
+            W.HBox([self.rows_note, self.confirm_button, self.cancel_button], layout=row),
         ]
         self.relabel()
         if self.storage is not None:
@@ -222,6 +258,10 @@ class TeacherApp(Page):
             self._show_numbers()
         if self.storage is not None:
             self._show_today()
+            mode = self._read(identity_mode)
+            if mode is not None:
+                self.identity.value = mode
+        self.identity.observe(lambda change: self.set_identity(), names="value")
         self.solutions.observe(lambda change: self.set_policy(change["new"]), names="value")
         self.today.observe(lambda change: self.set_today(), names="value")
         self.answer_forms.observe(lambda change: self.set_today(), names="value")
@@ -321,12 +361,18 @@ class TeacherApp(Page):
         t = self.t
         found = self._read(lesson)
         code = found[0] if found else ""
-        if code:
-            text = t.gettext("Lesson code: {code}. Learners type it with their name; the same name with the "
-                             "code comes back to the same row.").format(code=code)
+        mode = self._read(identity_mode)
+        people = self._read(lambda storage: len(storage.roster()))
+        if mode == "open" and code:
+            text = t.gettext("Open lesson, code {code}: learners type it with their name, and each gets a code "
+                             "of their own to come back with.").format(code=code)
+        elif mode == "open":
+            text = t.gettext("Open lesson: learners join with a name alone, and each gets a code of their own to "
+                             "come back with. Start a lesson to give them a code to type.")
         else:
-            text = t.gettext("No lesson code: learners join by their name alone, and the same name comes back "
-                             "to the same row. Start a lesson to give them a code to type.")
+            text = t.ngettext("Class list: {n} learner. Each joins with their name and the code on their slip.",
+                              "Class list: {n} learners. Each joins with their name and the code on their slip.",
+                              people or 0).format(n=self._number(people or 0))
         self.lesson_note.value = f'<span class="cl-note">{escape(text)}</span>'
 
     def _change(self, change: Callable[[Storage], object]) -> bool:
@@ -365,28 +411,132 @@ class TeacherApp(Page):
         self.refresh()
         return code
 
+    def _name_of(self, session: object) -> str:
+        labels = {value: text for text, value in self.row_picker.options}
+        return labels.get(session, "").rsplit(" (", 1)[0]
+
+    def _ask(self, question: str, confirm: str, act: Callable[[Storage], object]) -> bool:
+        """Ask the teacher to confirm ``act`` (a sentence, and the button that does it)."""
+        self._asked = (confirm, act)
+        self.rows_note.value = f'<span class="cl-note">{escape(question)}</span>'
+        self.confirm_button.description = confirm
+        self.confirm_button.layout.display = self.cancel_button.layout.display = None
+        return True
+
+    def cancel(self) -> None:
+        self._asked = None
+        self.confirm_button.layout.display = self.cancel_button.layout.display = "none"
+        self.rows_note.value = ""
+
+    def confirm(self) -> bool:
+        """Do the act the teacher was asked to confirm."""
+        asked, self._asked = self._asked, None
+        self.confirm_button.layout.display = self.cancel_button.layout.display = "none"
+        if asked is None or not self._change(asked[1]):
+            return False
+        self.rows_note.value = '<span class="cl-note">{}</span>'.format(escape(self.t.gettext(
+            "Done. “Undo the last change to a row” puts it back.")))
+        self.refresh()
+        return True
+
     def merge_rows(self) -> bool:
-        """The chosen learner's row joins the other one's: a reload had made two of one learner."""
+        """Ask to merge the chosen learner's row into the other one (one learner who made two rows)."""
         source, target = self.row_picker.value, self.into_picker.value
         if not source or not target or source == target:
             self.rows_note.value = self._error(self.t.gettext("Choose two different rows to merge."))
             return False
-        if not self._change(lambda storage: storage.merge_learner(str(source), str(target))):
-            return False
-        self.rows_note.value = f'<span class="cl-note">{escape(self.t.gettext("The two rows are one now."))}</span>'
-        self.refresh()
-        return True
+        return self._ask(self.t.gettext("Merge {source}'s row into {target}'s? Every answer of {source} becomes "
+                                        "{target}'s, and the merge can be undone.").format(
+                             source=self._name_of(source), target=self._name_of(target)),
+                         self.t.gettext("Yes, merge the two rows"),
+                         lambda storage: storage.merge_rows(str(source), str(target)))
 
     def remove_row(self) -> bool:
-        """The chosen learner and their answers leave the class (a test row, a name typed by mistake)."""
+        """Ask to remove the chosen learner (a test row, a name typed by mistake): archived, not deleted."""
         session = self.row_picker.value
         if not session:
             return False
-        if not self._change(lambda storage: storage.remove_learner(str(session))):
+        return self._ask(self.t.gettext("Remove {name} from the dashboard? Their answers are kept in the exports, "
+                                        "marked as archived, and the removal can be undone.").format(
+                             name=self._name_of(session)),
+                         self.t.gettext("Yes, remove this learner"),
+                         lambda storage: storage.archive_learner(str(session)))
+
+    def rename_row(self) -> bool:
+        """Ask to rename the chosen learner's row (and their name on the class list)."""
+        session, name = self.row_picker.value, self.rename_to.value
+        if not session or not name.strip():
+            self.rows_note.value = self._error(self.t.gettext("Choose a learner and type their new name."))
             return False
-        self.rows_note.value = f'<span class="cl-note">{escape(self.t.gettext("The learner is removed."))}</span>'
+        return self._ask(self.t.gettext("Rename {name} to {new}? This can be undone.").format(
+                             name=self._name_of(session), new=" ".join(name.split())),
+                         self.t.gettext("Yes, rename"),
+                         lambda storage: storage.rename_learner(str(session), name))
+
+    def undo(self) -> bool:
+        """Undo the teacher's latest rename, merge or removal."""
+        undone = self._read(lambda storage: storage.undo_change())
+        if undone is None:
+            self.rows_note.value = '<span class="cl-note">{}</span>'.format(escape(self.t.gettext(
+                "There is no change to a row left to undo.")))
+            return False
+        self.rows_note.value = '<span class="cl-note">{}</span>'.format(escape(self.t.gettext(
+            "The last change to a row is undone.")))
         self.refresh()
         return True
+
+    # -- the class list -------------------------------------------------------------------------------
+    def set_identity(self) -> None:
+        """How learners join: the class list (with codes), or an open lesson with names only."""
+        if self._quiet:
+            return
+        self._change(lambda storage: set_identity_mode(storage, str(self.identity.value)))
+        self._show_lesson()
+
+    def add_roster(self, text: str | None = None) -> int:
+        """Put the names typed (or a CSV's) on the class list, each with a code; returns how many."""
+        names = roster_names(self.roster_text.value if text is None else text)
+        if not names:
+            self.roster_note.value = self._error(self.t.gettext("Type the learners' names first, one per line."))
+            return 0
+        added = self._read(lambda storage: add_to_roster(storage, names))
+        if added is None:
+            self.roster_note.value = self.summary.value
+            return 0
+        self.roster_text.value = ""
+        self.slips_link.value = ""  # the slips made before miss the new learners
+        self.roster_note.value = '<span class="cl-note">{}</span>'.format(escape(self.t.ngettext(
+            "{n} learner added to the class list: print the join slips and hand them out.",
+            "{n} learners added to the class list: print the join slips and hand them out.",
+            len(added)).format(n=self._number(len(added)))))
+        self._show_lesson()
+        return len(added)
+
+    def import_roster(self, value: Upload) -> int:
+        """A class list exported from the school's system (CSV)."""
+        if not value:
+            return 0
+        content = value[0]["content"]
+        data = content.tobytes() if isinstance(content, memoryview) else bytes(content)
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252", errors="replace")
+        return self.add_roster(text)
+
+    def make_slips(self) -> str:
+        """A page of join slips (name and personal code) to print, in the teacher's language."""
+        people = self._read(lambda storage: storage.roster())
+        if not people:
+            self.roster_note.value = self._error(self.t.gettext("The class list is empty: add the learners' "
+                                                                "names first."))
+            return ""
+        page = slips_html(people, self.t.lang)
+        data = base64.b64encode(page.encode("utf-8")).decode()
+        self.slips_link.value = (f'<a class="cl-teacher-slips-download" download="capital_lux_slips_{self.t.lang}.html" '
+                                 f'href="data:text/html;charset=utf-8;base64,{data}">'
+                                 f'{escape(self.t.gettext("Download the join slips"))}</a>')
+        return page
 
     def _table(self, summaries: dict[str, ExerciseSummary]) -> str:
         """Per exercise: who answered, who solved, the median answers, and the classic mistakes
@@ -446,6 +596,8 @@ class TeacherApp(Page):
         head = (f"<tr><th>{escape(t.gettext('Learner'))}</th>{head}<th>{escape(t.gettext('Exercises solved'))}</th>"
                 f"<th>{escape(t.gettext('Answers checked'))}</th></tr>")
         rows = []
+        shared = self._read(lambda storage: storage.shared_rows(lesson(storage)[1])) or set()
+        two_pages = t.gettext("answers from two pages at once: is someone else using this code?")
         for session, name, solved, answers, _ in sorted(figures.learners, key=lambda row: (row[1].casefold(), row[0])):
             cells = []
             for ex in EXERCISES:
@@ -457,7 +609,9 @@ class TeacherApp(Page):
                 shade = f' style="{GRID_SHADES[kinds[0]]}"' if kinds and kinds[0] in GRID_SHADES else ""
                 cells.append(f'<td class="{" ".join(f"cl-{k}" for k in kinds)}" title="{escape(label)}"{shade}>'
                              f"{escape(text)}</td>")
-            rows.append(f"<tr><th>{escape(name or t.gettext('(no name given)'))}</th>{''.join(cells)}"
+            flag = (f' <span class="cl-error cl-teacher-two-pages" title="{escape(two_pages)}">⚠ {escape(two_pages)}'
+                    "</span>" if session in shared else "")
+            rows.append(f"<tr><th>{escape(name or t.gettext('(no name given)'))}{flag}</th>{''.join(cells)}"
                         f"<td>{self._number(solved)}</td><td>{self._number(answers)}</td></tr>")
         legend = t.gettext("✓ solved; ✗ tried, not solved yet, with the number of answers given; 👁 the worked "
                            "solution read before solving.")
