@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from capital_lux.lessons.classroom import instance_seed
+from capital_lux.lessons.classroom import add_to_roster, instance_seed
 from capital_lux.lessons.exercises import EXERCISES, EXERCISES_BY_ID, format_number, instance
 from capital_lux.lessons.storage import Storage
 import browser as B
@@ -31,6 +31,8 @@ ARTIFACTS = B.ROOT / "test-artifacts"
 CLASS_SEED = 1
 #: The server's key, fixed so that the class's cards, and so the answers below, are known here.
 SERVER_KEY = bytes(range(32))
+#: The class list's personal codes, by name.
+CODES: dict[str, str] = {}
 
 
 def _class_instance(exercise: str) -> Any:
@@ -53,6 +55,7 @@ def school(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         storage.set_setting("numbers", "class")
         storage.set_setting("class_seed", str(CLASS_SEED))
         storage.set_setting("server_key", SERVER_KEY.hex())
+        CODES.update({name: code for _, name, code in add_to_roster(storage, ["Ana", "Bea"])})
     assert AFTER_DRAW == "2/3"  # the answers below: 1/2 is wrong, 0.5 too
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(B, "NOTEBOOK", "notebooks")  # the folder: both pages from one server
@@ -77,13 +80,18 @@ def _open(browser: Any, url: str, notebook: str, ready: str) -> Any:
     return page
 
 
-def _learner(browser: Any, url: str, name: str | None) -> Any:
+def _learner(browser: Any, url: str, name: str | None, code: str | None = None) -> Any:
     page = _open(browser, url, "probability_exercises.ipynb", LEARNER)
     if name is not None:
-        page.fill(".cl-learner-name input", name)
-        page.click(".cl-learner-join")
+        _join(page, name, CODES[name] if code is None else code)
         page.wait_for_selector(f".cl-learner-note:has-text('{name}')")
     return page
+
+
+def _join(page: Any, name: str, code: str) -> None:
+    page.fill(".cl-learner-name input", name)
+    page.fill(".cl-learner-code input", code)
+    page.click(".cl-learner-join")
 
 
 def _answer(page: Any, exercise: str, answer: str) -> str:
@@ -122,9 +130,8 @@ def test_the_learners_page_has_no_answer_no_teacher_control_and_no_path(school: 
     assert format_number(first.exact()) not in html and f"{float(first.exact()):.4f}" not in html
     assert page.is_disabled(".cl-ex-show-solution") and page.is_disabled(".cl-ex-simulate")
     # A path typed where text is asked for is just text: no file on the server is read or written.
-    page.fill(".cl-learner-name input", "../../voila.json")
-    page.click(".cl-learner-join")
-    page.wait_for_selector(".cl-learner-note:has-text('voila.json')")
+    _join(page, "../../voila.json", "../..")
+    page.wait_for_selector(".cl-learner-note .cl-error:has-text('not a code of the class list')")
     forged = tmp_path / "progress.json"
     forged.write_text(json.dumps({"format": "capital-lux-exercise-progress", "version": 2, "learner": "x",
                                   "exercises": {ex.id: {"attempts": 1, "solved": "1/2"} for ex in EXERCISES},
@@ -137,7 +144,7 @@ def test_the_learners_page_has_no_answer_no_teacher_control_and_no_path(school: 
     page.screenshot(path=str(ARTIFACTS / "classroom-learner.png"), full_page=True)
     assert _sha(voila_json) == before
     with Storage(str(database)) as storage:
-        assert "../../voila.json" in {a.name for a in storage.attempts()} | _names(storage)
+        assert "../../voila.json" not in {a.name for a in storage.attempts()} | _names(storage)
     page.context.close()
 
 
@@ -152,7 +159,19 @@ def test_the_teacher_sees_the_class_and_a_learner_who_reloads_stays_one_row(scho
     assert _answer(ana, "modifier-after-draw", "1/2") == "wrong"
     assert _answer(ana, "modifier-after-draw", AFTER_DRAW) == "correct"
     ana.wait_for_selector(f".cl-ex-progress:has-text('1 of {len(EXERCISES)}')")  # drawn just after the feedback
-    namesake = _learner(browser, url, "ana")  # Ana again, in a new page (a reload, another computer)
+    # Bea, in a browser of her own, types Ana's name with her own code, then with the lesson's: refused
+    bea = _learner(browser, url, None)
+    for code in (CODES["Bea"], CODES["Ana"][::-1]):
+        _join(bea, "Ana", code)
+        bea.wait_for_selector(".cl-learner-note .cl-error")
+        assert "Welcome" not in bea.inner_text(".cl-learner-note")
+        assert f"0 of {len(EXERCISES)}" in bea.inner_text(".cl-ex-progress") and "✓" not in bea.inner_text(
+            ".cl-ex-picker select")
+    ana.reload()  # Ana reloads: a new page and kernel; her code and name continue her row
+    ana.wait_for_selector(LEARNER, timeout=90_000)
+    assert "Ana" not in ana.inner_text(".cl-learner-note")
+    _join(ana, "ana", CODES["Ana"].lower())
+    namesake = ana
     namesake.wait_for_selector(f".cl-ex-progress:has-text('1 of {len(EXERCISES)}')")  # restored from the server
     namesake.wait_for_selector(".cl-learner-note:has-text('Welcome back, Ana')")
     assert "✓" in namesake.inner_text(".cl-ex-picker select")
@@ -174,6 +193,7 @@ def test_the_teacher_sees_the_class_and_a_learner_who_reloads_stays_one_row(scho
     teacher.wait_for_selector(".cl-teacher-charts img")  # drawn after the tables
     assert teacher.locator(".cl-teacher-charts img").count() == 1
 
+    bea.context.close()
     late = _learner(browser, url, "Bea")  # answers while the teacher watches: the figures follow
     assert _answer(late, "deal-any-six", ANY_SIX) == "correct"
     teacher.wait_for_selector(".cl-teacher-summary:has-text('Learners: 2. Answers checked: 4.')", timeout=30_000)
@@ -199,5 +219,5 @@ def test_the_teacher_sees_the_class_and_a_learner_who_reloads_stays_one_row(scho
         ("Ana", "modifier-after-draw", "0.5", "0"), ("Bea", "deal-any-six", ANY_SIX, "1")]
     assert len({r["Session"] for r in rows}) == 2
     teacher.screenshot(path=str(ARTIFACTS / "classroom-teacher.png"), full_page=True)
-    for page in (ana, namesake, late, teacher):
+    for page in (ana, late, teacher):
         page.context.close()
