@@ -358,3 +358,66 @@ def test_an_answer_sent_twice_is_stored_once(storage: Storage) -> None:
         storage.record_attempt("s1", EXERCISE, "1/2", False, token="t1", at="2026-11-28T10:00:00.000+00:00")
     [attempt] = storage.attempts()
     assert attempt.at.startswith("2026-11-28T10:00:00") and storage.progress("s1")[0] == {EXERCISE: 1}
+
+
+KILLED_PAGE = """
+import os, signal, sys, time
+from pathlib import Path
+from capital_lux.lessons.storage import Storage
+from capital_lux.tutor.exercises_app import build_app
+
+url, code, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+app = build_app("en", storage=Storage(url))._exercises
+app.picker.value = "modifier-after-draw"
+app.learner.name.value = "Ana"
+app.learner.code.value = code
+print("joined", app.learner.joined, flush=True)
+while not go.exists():
+    time.sleep(0.05)
+for answer in ("1/2", "0.9"):
+    app.answer.value = answer
+    assert app.check() == "wrong"
+print("kept", len(app.learner.pending), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)  # the server dies with the page: nothing of its memory survives
+"""
+
+
+@pytest.mark.slow
+def test_answers_kept_during_a_postgresql_outage_survive_a_server_restart_and_a_reload(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+
+    from test_storage import PostgresServer
+
+    from capital_lux.tutor import classroom
+
+    server = PostgresServer()
+    try:
+        with Storage(server.url) as storage:
+            code = _class(storage, "Ana")["Ana"]
+        go = tmp_path / "go"
+        page = subprocess.Popen([sys.executable, "-c", KILLED_PAGE, server.url, code, str(go)],
+                                stdout=subprocess.PIPE, text=True)
+        assert page.stdout is not None and page.stdout.readline().split() == ["joined", "Ana"]
+        server.stop()  # the database goes away under the open page
+        go.touch()
+        assert page.stdout.readline().split() == ["kept", "2"]
+        assert page.wait(60) == -9  # and the server (its kernel) is killed
+        monkeypatch.setenv("CAPITAL_LUX_DB", server.url)
+        monkeypatch.setattr(classroom, "REOPEN_SECONDS", 0.0)
+        again = _page(None)  # the learner reloads while the database is still away
+        assert again.learner.storage is None and "does not answer yet" in again.learner.note.value
+        _join(again, "Ana", code)
+        assert _answer(again, "3/4") == ["wrong"]
+        assert "Your 1 answer is kept on the server" in again.learner.note.value
+        server.start()
+        assert again.learner.send_pending()  # the button, or the next answer
+        assert again.learner.joined == "Ana" and again.learner.pending == []
+        with Storage(server.url) as storage:
+            rows = storage.attempts()
+            assert [(a.name, a.answer) for a in rows] == [("Ana", "1/2"), ("Ana", "0.9"), ("Ana", "3/4")]
+            assert [a.at for a in rows] == sorted(a.at for a in rows)  # the times they were typed, in order
+            assert storage.progress(again.learner.session)[0] == {EXERCISE: 3}
+    finally:
+        server.remove()
