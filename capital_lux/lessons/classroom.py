@@ -48,7 +48,7 @@ import statistics
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from fractions import Fraction
 from pathlib import Path
 
@@ -369,12 +369,23 @@ def _spreadsheet(rows: list[list[str | int]], lang: str) -> str:
     return "\ufeff" + out.getvalue()
 
 
-def _time(at: str) -> str:
-    """A stored time (ISO 8601, UTC) as every spreadsheet reads a date and time: 2026-11-25 00:27:41."""
+def _time(at: str, zone: tzinfo | None = timezone.utc) -> str:
+    """A stored time (ISO 8601, UTC) in ``zone`` (None: the server's own, the teacher's clock) as
+    every spreadsheet reads a date and time: 2026-11-25 00:27:41."""
     try:
-        return datetime.fromisoformat(at).astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+        return datetime.fromisoformat(at).astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
     except ValueError:
         return at
+
+
+def zone_name(zone: tzinfo | None = None) -> str:
+    """The time zone's name as a column heads it: "CET", or "UTC+05:30" where it has none."""
+    now = datetime.now(timezone.utc).astimezone(zone)
+    name = now.tzname() or ""
+    if not name or name[0] in "+-":
+        offset = now.strftime("%z")
+        name = f"UTC{offset[:3]}:{offset[3:]}" if offset not in ("+0000", "") else "UTC"
+    return name
 
 
 def _right_answer(exercise: str, instance: str | None) -> str:
@@ -669,40 +680,50 @@ def join_lesson(storage: Storage, session: str, name: str, code: str) -> tuple[s
     return joined.session, joined.name, joined.came_back
 
 
-def results_csv(attempts: list[Attempt], lang: str = "en") -> str:
+def results_csv(attempts: list[Attempt], lang: str = "en", zone: tzinfo | None = timezone.utc) -> str:
     """Every attempt, one row each, for a spreadsheet in the teacher's language: the exercise's
-    number, the learner's answer and the right answer on their cards, 1 or 0, the mistake's
-    id, the time (UTC), whether the solution had been read, and whether the teacher removed
+    number and its title, the learner's answer and the right answer on their cards, 1 or 0, the
+    mistake's id, the time (in ``zone``; None: the server's own, the teacher's clock), whether the solution had been read, and whether the teacher removed
     the learner (archived: 1; their answers are kept)."""
     t = translator(lang)
     rows: list[list[str | int]] = [[
         t.gettext("Learner"), t.gettext("Session"), t.gettext("Exercise number"), t.gettext("Exercise"),
-        t.gettext("Answer"), t.gettext("Right answer"), t.gettext("Score"), t.gettext("Mistake"),
-        t.gettext("Time (UTC)"), t.gettext("Solution read before"), t.gettext("Archived")]]
+        t.gettext("Exercise title"), t.gettext("Answer"), t.gettext("Right answer"), t.gettext("Score"), t.gettext("Mistake"),
+        t.gettext("Time ({zone})").format(zone=zone_name(zone)), t.gettext("Solution read before"),
+        t.gettext("Archived")]]
     for a in attempts:
-        rows.append([a.name, a.session, exercise_number(a.exercise) or "", a.exercise, a.answer,
+        rows.append([a.name, a.session, exercise_number(a.exercise) or "", a.exercise, _title(a.exercise, t), a.answer,
                      _right_answer(a.exercise, a.instance), int(a.correct), mistake_id(a.mistake),
-                     _time(a.at), int(a.saw_solution), int(a.archived)])
+                     _time(a.at, zone), int(a.saw_solution), int(a.archived)])
     return _spreadsheet(rows, lang)
 
 
-def gradebook_csv(figures: ClassFigures, rows: list[tuple[str, str, str, int, int, bool]], lang: str = "en") -> str:
-    """One row per learner, one column per exercise (1 solved, 0 tried and not solved yet,
-    empty not tried), the total solved and the solutions read before solving: a gradebook.
-    ``rows`` are ``Storage.learner_exercises()``."""
+def _title(exercise: str, t: Translator) -> str:
+    from .problems import EXERCISES_BY_ID
+
+    return t.gettext(EXERCISES_BY_ID[exercise].title) if exercise in EXERCISES_BY_ID else exercise
+
+
+def gradebook_csv(figures: ClassFigures, rows: list[tuple[str, str, str, int, int, bool]], lang: str = "en",
+                  today: tuple[str, ...] | None = None) -> str:
+    """One row per learner, one column per exercise of ``today`` (all if None), headed by its
+    number and title (1 solved, 0 tried and not solved yet, empty not tried), the total
+    solved and the solutions read before solving: a gradebook. ``rows`` are
+    ``Storage.learner_exercises()``."""
     from .problems import EXERCISES
 
     t = translator(lang)
     cells: dict[str, dict[str, int]] = {}
     for exercise, session, _, _, _, done in rows:
         cells.setdefault(session, {})[exercise] = int(done)
+    shown = [(k, ex) for k, ex in enumerate(EXERCISES, 1) if today is None or ex.id in today]
     head: list[str | int] = [t.gettext("Learner")]
-    head += [t.gettext("Exercise {number}").format(number=k) for k in range(1, len(EXERCISES) + 1)]
+    head += [f"{k}. {t.gettext(ex.title)}" for k, ex in shown]
     head += [t.gettext("Total solved"), t.gettext("Solutions read before solving")]
     table: list[list[str | int]] = [head]
     for session, name, solved, _, seen in sorted(figures.learners, key=lambda row: (row[1].casefold(), row[0])):
         mine = cells.get(session, {})
-        table.append([name, *(mine.get(ex.id, "") for ex in EXERCISES), solved, seen])
+        table.append([name, *(mine.get(ex.id, "") for _, ex in shown), solved, seen])
     return _spreadsheet(table, lang)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import secrets
+from datetime import datetime
 import threading
 import time
 from html import escape
@@ -57,6 +58,7 @@ from ..lessons.classroom import (
     fractions_only,
     key_wait,
     lesson,
+    lesson_exercises,
     mistake_label,
     new_lesson,
     server_key,
@@ -69,7 +71,7 @@ from ..lessons.classroom import (
 )
 from ..lessons.exercises import EXERCISES, instance
 from ..lessons.problems.worksheet import answer_key_html, worksheet_html
-from ..lessons.storage import Attempt, Storage, StorageError, open_storage
+from ..lessons.storage import LOG, Attempt, Storage, StorageError, StorageUnavailable, open_storage
 from ..analysis.charts import figure_png
 from .base import Page, Upload, page_root, tagged
 
@@ -301,6 +303,19 @@ class TeacherApp(Page):
             return DEFAULT_POLICY
         return policy if policy in SOLUTION_POLICIES else DEFAULT_POLICY
 
+    def _refusal(self, error: StorageError) -> str:
+        """A refusal as a sentence in the teacher's language: the database driver's own words
+        (English, technical) go to the server's log, not to the page."""
+        t = self.t
+        if isinstance(error, StorageUnavailable):
+            LOG.warning("The teacher's page could not reach the class database: %s", error)
+            return t.gettext("The class database does not answer right now. Nothing is lost: the learners' "
+                             "answers wait on the server, and this page shows them once it answers again.")
+        if "{reason}" in error.template:
+            LOG.warning("The class database refused the teacher's page: %s", error)
+            return t.gettext("The class database refused this: the server's log says why. Nothing was changed.")
+        return t.refusal(error)
+
     def _read(self, read: Callable[[Storage], T]) -> T | None:
         """What ``read`` takes from the class database, or None with the page saying why."""
         if self.storage is None:
@@ -310,7 +325,7 @@ class TeacherApp(Page):
         try:
             return read(self.storage)
         except StorageError as error:
-            self.summary.value = self._error(self.t.refusal(error))
+            self.summary.value = self._error(self._refusal(error))
             return None
 
     def _attempts(self) -> list[Attempt] | None:
@@ -332,6 +347,8 @@ class TeacherApp(Page):
             if figures is None:
                 return
             t = self.t
+            if self.csv_link.value and figures.answers != getattr(self, "_link_made", None):
+                self.csv_link.value = ""  # an export made before these answers: click again for a new one
             summaries = figures.summaries  # each answer as graded on the cards its learner saw
             self.summary.value = escape(t.gettext("Learners: {learners}. Answers checked: {answers}.").format(
                 learners=self._number(len(figures.learners)), answers=self._number(figures.answers)))
@@ -348,10 +365,16 @@ class TeacherApp(Page):
                 if current in dict((v, k) for k, v in choices):
                     picker.value = current
             images = []
+            today = self._today()
             for number, ex in enumerate(EXERCISES, 1):
-                if ex.id in summaries:
+                if ex.id in summaries and ex.id in today:
                     images.append(self._chart(summaries[ex.id], f"{number}. {t.gettext(ex.title)}"))
             self.charts.children = images
+
+    def _today(self) -> tuple[str, ...]:
+        """Today's exercises (all when the teacher chose none): the dashboard, the gradebook and
+        the sheets show these."""
+        return self._read(lesson_exercises) or lesson_exercises(None)
 
     def _number(self, value: float) -> str:
         return format_number(value, self.t.lang)
@@ -382,7 +405,7 @@ class TeacherApp(Page):
         try:
             change(self.storage)
         except StorageError as error:
-            self.rows_note.value = self._error(self.t.refusal(error))
+            self.rows_note.value = self._error(self._refusal(error))
             return False
         return True
 
@@ -551,7 +574,10 @@ class TeacherApp(Page):
                 t.gettext("Most common wrong answers (shown when everyone has the same cards)"),
                 t.gettext("Most common mistakes")]
         rows = []
+        today = self._today()
         for number, ex in enumerate(EXERCISES, 1):
+            if ex.id not in today:
+                continue
             s = summaries.get(ex.id)
             if s is None:
                 cells = [escape(f"{number}. {t.gettext(ex.title)}"), "0", "0", "-", "", ""]
@@ -592,7 +618,9 @@ class TeacherApp(Page):
         t = self.t
         marks = {"solved": ("✓", t.gettext("solved")), "tried": ("✗", t.gettext("tried, not solved yet")),
                  "seen": ("👁", t.gettext("solution read before solving"))}
-        head = "".join(f'<th title="{escape(t.gettext(ex.title))}">{k}</th>' for k, ex in enumerate(EXERCISES, 1))
+        today = self._today()
+        shown = [ex for ex in EXERCISES if ex.id in today]
+        head = "".join(f'<th title="{escape(t.gettext(ex.title))}">{exercise_number(ex.id)}</th>' for ex in shown)
         head = (f"<tr><th>{escape(t.gettext('Learner'))}</th>{head}<th>{escape(t.gettext('Exercises solved'))}</th>"
                 f"<th>{escape(t.gettext('Answers checked'))}</th></tr>")
         rows = []
@@ -600,7 +628,7 @@ class TeacherApp(Page):
         two_pages = t.gettext("answers from two pages at once: is someone else using this code?")
         for session, name, solved, answers, _ in sorted(figures.learners, key=lambda row: (row[1].casefold(), row[0])):
             cells = []
-            for ex in EXERCISES:
+            for ex in shown:
                 cell = figures.cells.get((session, ex.id))
                 kinds = [] if cell is None else ["solved" if cell[1] else "tried"]
                 kinds += ["seen"] if (session, ex.id) in figures.seen else []
@@ -635,14 +663,14 @@ class TeacherApp(Page):
         try:
             self.storage.set_setting(SOLUTIONS_SETTING, policy)
         except StorageError as error:
-            self.summary.value = self._error(self.t.refusal(error))
+            self.summary.value = self._error(self._refusal(error))
 
     def _show_numbers(self) -> None:
         assert self.storage is not None
         try:
             policy, seed = class_numbers(self.storage)
         except StorageError as error:
-            self.summary.value = self._error(self.t.refusal(error))
+            self.summary.value = self._error(self._refusal(error))
             return
         with self.quietly():
             self.numbers.value, self.class_seed.value = policy, seed
@@ -666,7 +694,7 @@ class TeacherApp(Page):
         try:
             set_class_numbers(self.storage, policy, int(self.class_seed.value))
         except StorageError as error:
-            self.summary.value = self._error(self.t.refusal(error))
+            self.summary.value = self._error(self._refusal(error))
             return
         self.sheet_links.value = ""  # a sheet made before is on other cards
         self._numbers_note()
@@ -682,9 +710,11 @@ class TeacherApp(Page):
         try:
             key = server_key(self.storage)
         except StorageError as error:
-            self.summary.value = self._error(self.t.refusal(error))
+            self.summary.value = self._error(self._refusal(error))
             return ""
-        instances = [instance(ex.id, instance_seed("class", key, seed, ex.id, "", "")) for ex in EXERCISES]
+        today = self._today()
+        instances = [instance(ex.id, instance_seed("class", key, seed, ex.id, "", "")) for ex in EXERCISES
+                     if ex.id in today]
         page = (answer_key_html if answers else worksheet_html)(instances, self.t.lang)
         data = base64.b64encode(page.encode("utf-8")).decode()
         kind = "answer-key" if answers else "worksheet"
@@ -700,20 +730,28 @@ class TeacherApp(Page):
         attempts = self._attempts()
         if attempts is None:
             return
-        self._download("class_answers.csv", results_csv(attempts, self.t.lang),
+        self._download("class_answers", results_csv(attempts, self.t.lang, zone=None),  # the teacher's clock
                        self.t.gettext("Download every answer"))
 
     def export_gradebook(self) -> None:
         """A download link holding the gradebook: one row per learner, one column per exercise."""
-        read = self._read(lambda storage: (class_figures(storage), storage.learner_exercises(lesson(storage)[1])))
+        read = self._read(lambda storage: (class_figures(storage), storage.learner_exercises(lesson(storage)[1]),
+                                           lesson_exercises(storage)))
         if read is None:
             return
-        self._download("class_gradebook.csv", gradebook_csv(*read, self.t.lang), self.t.gettext("Download the gradebook"))
+        self._download("class_gradebook", gradebook_csv(*read[:2], self.t.lang, read[2]),
+                       self.t.gettext("Download the gradebook"))
 
     def _download(self, name: str, text: str, label: str) -> None:
+        """A link the browser downloads, named with the time it was made (the teacher's clock);
+        it goes from the page at the next refresh that finds new answers, never left stale."""
+        moment = datetime.now().astimezone()
         data = base64.b64encode(text.encode("utf-8")).decode()
-        self.csv_link.value = (f'<a download="{name}" href="data:text/csv;charset=utf-8;base64,{data}">'
-                               f"{escape(label)}</a>")
+        figures = self._read(class_figures)
+        self._link_made = None if figures is None else figures.answers
+        self.csv_link.value = (f'<a download="{name}_{moment:%Y-%m-%d_%H%M}.csv" '
+                               f'href="data:text/csv;charset=utf-8;base64,{data}">'
+                               f"{escape(label)} ({moment:%H:%M})</a>")
 
     def refresh_every(self, seconds: float) -> threading.Event:
         """Keep the figures live: refresh every ``seconds`` until the returned event is set."""
