@@ -100,3 +100,55 @@ def test_a_database_away_is_said_in_a_sentence_of_the_teachers_language_not_the_
     teacher.refresh()
     said = teacher.summary.value
     assert "ne répond pas" in said and "Connection refused" not in said and "5432" not in said
+
+
+def _names_in_grid(teacher: Any) -> list[str]:
+    grid = teacher.learners.value.split("cl-teacher-grid")[1]
+    return re.findall(r"<tr><th>([^<]+)</th>", grid)[1:]  # after the head row
+
+
+def test_the_grid_sorts_by_a_click_and_opens_one_learners_answers_which_the_teacher_marks_by_hand(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    from capital_lux.lessons.classroom import results_csv
+
+    ana = _answer(storage, "Ana", "modifier-after-draw", "1/2")
+    zoe = _answer(storage, "Zoe", "modifier-after-draw", "1/3")
+    for answer in ("0.9", "3/4"):
+        zoe.answer.value = answer
+        zoe.check()
+    teacher = _teacher(storage, monkeypatch)
+    assert _names_in_grid(teacher) == ["Ana", "Zoe"]
+    teacher.sort_by.value = "answers"  # one click
+    assert _names_in_grid(teacher) == ["Zoe", "Ana"]
+    teacher.row_picker.value = ana.learner.session
+    assert teacher.show_answers()
+    assert teacher.answers_view.value.count("data-attempt=") == 1 and "1/2" in teacher.answers_view.value
+    assert "Zoe" not in teacher.answers_view.value and "3/4" not in teacher.answers_view.value
+    [attempt] = [value for _, value in teacher.answer_picker.options]
+    assert storage.progress(ana.learner.session)[1] == {}
+    assert teacher.mark(True)  # the teacher reads the working on paper: right after all
+    assert storage.progress(ana.learner.session)[1] == {"modifier-after-draw": "1/2"}
+    assert "✓" in teacher.answers_view.value.split("data-attempt=")[1]
+    rows = [line.split(",") for line in results_csv(storage.attempts()).lstrip("\ufeff").splitlines()]
+    ana_row = next(r for r in rows if r[0] == "Ana")
+    assert rows[0][-1] == "Marked by the teacher" and ana_row[-1] == "1" and ana_row[rows[0].index("Score")] == "1"
+    assert [a.correct for a in storage.attempts() if a.name == "Ana"] == [False]  # the checker's verdict stays
+    assert teacher.mark(None)
+    assert storage.progress(ana.learner.session)[1] == {}
+
+
+def test_the_teacher_closes_the_lesson_and_pages_store_no_more(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    from capital_lux.lessons.classroom import new_lesson
+
+    new_lesson(storage)
+    set_identity_mode(storage, "open")
+    page = _answer(storage, "Ana", "modifier-after-draw", "1/2")  # no lesson code typed: stays on the page's row
+    teacher = _teacher(storage, monkeypatch)
+    assert teacher.ask_close() and len(storage.attempts()) == 1
+    assert teacher.confirm() and "lesson is closed" in teacher.lesson_note.value
+    page.answer.value = "1/3"
+    assert page.check() in ("wrong", "correct")  # still checked on the page
+    assert "closed the lesson" in page.learner.note.value and len(storage.attempts()) == 1
+    teacher.start_lesson()
+    assert "lesson is closed" not in teacher.lesson_note.value

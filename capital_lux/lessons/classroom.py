@@ -378,6 +378,11 @@ def _time(at: str, zone: tzinfo | None = timezone.utc) -> str:
         return at
 
 
+def results_time(at: str) -> str:
+    """A stored time on the server's clock (the teacher's), as the exports give it."""
+    return _time(at, None)
+
+
 def zone_name(zone: tzinfo | None = None) -> str:
     """The time zone's name as a column heads it: "CET", or "UTC+05:30" where it has none."""
     now = datetime.now(timezone.utc).astimezone(zone)
@@ -468,6 +473,19 @@ CODE_LENGTH = 5
 def lesson(storage: Storage) -> tuple[str, str]:
     """The lesson's code ("" when the teacher has not started one: names alone) and start."""
     return storage.setting(LESSON_CODE_SETTING, ""), storage.setting(LESSON_STARTED_SETTING, EPOCH)
+
+
+LESSON_CLOSED_SETTING = "lesson_closed"
+
+
+def close_lesson(storage: Storage) -> None:
+    """The teacher closes the lesson under way: learners' pages check answers but store no
+    more (a new lesson opens again)."""
+    storage.set_setting(LESSON_CLOSED_SETTING, lesson(storage)[1])
+
+
+def lesson_closed(storage: Storage) -> bool:
+    return storage.setting(LESSON_CLOSED_SETTING, "") == lesson(storage)[1]
 
 
 def new_lesson(storage: Storage) -> str:
@@ -684,17 +702,19 @@ def results_csv(attempts: list[Attempt], lang: str = "en", zone: tzinfo | None =
     """Every attempt, one row each, for a spreadsheet in the teacher's language: the exercise's
     number and its title, the learner's answer and the right answer on their cards, 1 or 0, the
     mistake's id, the time (in ``zone``; None: the server's own, the teacher's clock), whether the solution had been read, and whether the teacher removed
-    the learner (archived: 1; their answers are kept)."""
+    the learner (archived: 1; their answers are kept), and the teacher's own mark where they
+    gave one (1 right, 0 wrong: the score then follows it)."""
     t = translator(lang)
     rows: list[list[str | int]] = [[
         t.gettext("Learner"), t.gettext("Session"), t.gettext("Exercise number"), t.gettext("Exercise"),
         t.gettext("Exercise title"), t.gettext("Answer"), t.gettext("Right answer"), t.gettext("Score"), t.gettext("Mistake"),
         t.gettext("Time ({zone})").format(zone=zone_name(zone)), t.gettext("Solution read before"),
-        t.gettext("Archived")]]
+        t.gettext("Archived"), t.gettext("Marked by the teacher")]]
     for a in attempts:
         rows.append([a.name, a.session, exercise_number(a.exercise) or "", a.exercise, _title(a.exercise, t), a.answer,
-                     _right_answer(a.exercise, a.instance), int(a.correct), mistake_id(a.mistake),
-                     _time(a.at, zone), int(a.saw_solution), int(a.archived)])
+                     _right_answer(a.exercise, a.instance), int(a.correct if a.marked is None else a.marked),
+                     mistake_id(a.mistake), _time(a.at, zone), int(a.saw_solution), int(a.archived),
+                     "" if a.marked is None else int(a.marked)])
     return _spreadsheet(rows, lang)
 
 

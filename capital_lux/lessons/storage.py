@@ -7,7 +7,7 @@ schema up to date: the app sets the database up itself, with no manual step.
 Only the standard DB-API is used (``sqlite3`` from the standard library,
 ``psycopg`` 3 for PostgreSQL, installed with ``pip install capital-lux[postgresql]``).
 
-Schema (version 6):
+Schema (version 7):
 
 - ``schema_version(version)``: one row, the number of migrations applied;
 - ``learners(session, name, started)``: a session id is made for each page a
@@ -39,7 +39,9 @@ Schema (version 6):
   ``attempts.page`` (the page an answer came from) and ``attempts.token`` (an answer's own
   id: one sent again after an outage is stored once); ``pages(session, page, first_id,
   last_id)`` (two pages whose answers interleave: one row answering from two places);
-  ``row_changes`` (the teacher's renames, merges and removals, each undoable).
+  ``row_changes`` (the teacher's renames, merges and removals, each undoable);
+- version 7: ``overrides(attempt, correct, at)``, the teacher's mark on an answer, right
+  or wrong by hand, over the checker's verdict (which stays in ``attempts``).
 
 A migration is a list of statements appended to ``MIGRATIONS`` (``"postgresql: …"``
 for one dialect only); ``open_storage``
@@ -188,6 +190,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " detail TEXT NOT NULL,"
         " undone INTEGER NOT NULL DEFAULT 0)",
     ),
+    (
+        # The teacher's own mark on an answer (1 right, 0 wrong), over the checker's: recorded
+        # apart, so the checker's verdict stays and the mark can be taken back.
+        "CREATE TABLE overrides ("
+        " attempt BIGINT PRIMARY KEY REFERENCES attempts (id),"
+        " correct INTEGER NOT NULL CHECK (correct IN (0, 1)),"
+        " at TEXT NOT NULL)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The earliest time: "since the beginning", where a lesson has no start.
@@ -255,6 +265,8 @@ class Attempt:
     saw_solution: bool = False
     #: the teacher removed the learner (or merged the row into another): kept, shown as archived
     archived: bool = False
+    #: the teacher's own mark, right (True) or wrong (False), over ``correct`` (the checker's); None: none
+    marked: bool | None = None
 
 
 def data_folder() -> Path:
@@ -595,8 +607,10 @@ class Storage:
         """The learner's progress, wrong answers and pages, rebuilt from their attempts in order."""
         for table in ("wrong_answers", "progress", "pages"):
             self._run(cursor, f"DELETE FROM {table} WHERE session = ?", (session,))
-        rows = self._run(cursor, "SELECT id, exercise, answer, correct, mistake, page FROM attempts "
-                                 "WHERE session = ? ORDER BY id", (session,)).fetchall()
+        rows = self._run(cursor, "SELECT a.id, a.exercise, a.answer, CASE WHEN o.correct IS NULL THEN a.correct "
+                                 "ELSE o.correct = 1 END, a.mistake, a.page FROM attempts a "
+                                 "LEFT JOIN overrides o ON o.attempt = a.id WHERE a.session = ? ORDER BY a.id",
+                         (session,)).fetchall()
         answers: dict[str, int] = {}  # exercise: answers
         solved: dict[str, tuple[str, int]] = {}  # exercise: (solving answer, answers up to it)
         wrong: dict[tuple[str, str], tuple[str | None, Value]] = {}  # (exercise, answer): (mistake, first id)
@@ -625,6 +639,8 @@ class Storage:
     def remove_learner(self, session: str) -> None:
         """The learner and everything they answered leave the class database."""
         with self._transaction() as cursor:
+            self._run(cursor, "DELETE FROM overrides WHERE attempt IN (SELECT id FROM attempts WHERE session = ?)",
+                      (session,))
             for table in ("solutions_seen", "wrong_answers", "progress", "pages", "attempts", "learners"):
                 self._run(cursor, f"DELETE FROM {table} WHERE session = ?", (session,))
 
@@ -801,6 +817,21 @@ class Storage:
             self._refill(cursor, source)
             self._refill(cursor, target)
 
+    def mark_answer(self, attempt: int, correct: bool | None) -> None:
+        """The teacher marks an answer right or wrong by hand (None: takes the mark back); the
+        learner's progress follows it, the checker's verdict stays recorded."""
+        with self._transaction() as cursor:
+            row = self._run(cursor, "SELECT session FROM attempts WHERE id = ?", (attempt,)).fetchone()
+            if row is None:
+                raise StorageError(N_("That answer is not in the class database any more."))
+            if correct is None:
+                self._run(cursor, "DELETE FROM overrides WHERE attempt = ?", (attempt,))
+            else:
+                self._run(cursor, "INSERT INTO overrides (attempt, correct, at) VALUES (?, ?, ?) ON CONFLICT (attempt) "
+                                  "DO UPDATE SET correct = excluded.correct, at = excluded.at",
+                          (attempt, int(correct), _now()))
+            self._refill(cursor, _str(row[0]))
+
     def last_change(self) -> tuple[int, str, str] | None:
         """The teacher's latest act not undone yet: (id, kind, session)."""
         with self._transaction(write=False) as cursor:
@@ -838,17 +869,22 @@ class Storage:
         return kind, session
 
     # -- the class --------------------------------------------------------------------------------
-    def attempts(self, since: str = EPOCH) -> list[Attempt]:
+    def attempts(self, since: str = EPOCH, session: str | None = None) -> list[Attempt]:
         """Every attempt of the class (of learners who started at or after ``since``: the
-        lesson's start), oldest first, with the learner's name."""
+        lesson's start; of ``session`` alone if given), oldest first, with the learner's name
+        and the teacher's mark."""
+        only = "" if session is None else " AND a.session = ?"
         with self._transaction(write=False) as cursor:
             rows = self._run(cursor, "SELECT a.id, a.session, l.name, a.exercise, a.instance, a.answer, a.correct, "
-                                     "a.mistake, a.at, s.at, l.archived FROM attempts a "
+                                     "a.mistake, a.at, s.at, l.archived, o.correct FROM attempts a "
                                      "JOIN learners l ON l.session = a.session "
                                      "LEFT JOIN solutions_seen s ON s.session = a.session AND s.exercise = a.exercise "
-                                     "WHERE l.started >= ? ORDER BY a.id", (since,)).fetchall()
+                                     "LEFT JOIN overrides o ON o.attempt = a.id "
+                                     "WHERE l.started >= ?" + only + " ORDER BY a.id",
+                             (since,) if session is None else (since, session)).fetchall()
         return [Attempt(_int(r[0]), _str(r[1]), _str(r[2]), _str(r[3]), _str_or_none(r[4]), _str(r[5]), bool(r[6]),
-                        _str_or_none(r[7]), _text(r[8]), _no_later(r[9], r[8]), r[10] is not None) for r in rows]
+                        _str_or_none(r[7]), _text(r[8]), _no_later(r[9], r[8]), r[10] is not None,
+                        None if r[11] is None else bool(r[11])) for r in rows]
 
     def record_solution_seen(self, session: str, exercise: str) -> None:
         """Note that the learner of ``session`` saw ``exercise``'s solution (the first time counts)."""

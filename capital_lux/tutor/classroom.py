@@ -33,7 +33,7 @@ import ipywidgets as W
 from ..i18n import Translator
 from ..lessons.classroom import (
     DEFAULT_NUMBERS, DEFAULT_POLICY, HUB_USER_VARIABLE, MAX_SEED, SOLUTIONS_SETTING, class_numbers, fractions_only,
-    identity_mode, instance_seed, join, lesson, lesson_exercises, server_key, solution_open,
+    identity_mode, instance_seed, join, lesson, lesson_closed, lesson_exercises, server_key, solution_open,
 )
 from ..lessons.exercises import Checked
 from ..lessons.pace import Pace
@@ -279,6 +279,14 @@ class LearnerPanel:
         self.progress.record(exercise, answer, checked)
         self._show_download()
         if self.storage is None and self.reopen is None:
+            return
+        try:
+            closed = self.storage is not None and lesson_closed(self.storage)
+        except StorageError:
+            closed = False  # kept, and sent: the teacher decides when the database answers
+        if closed:
+            self._say(self.t.gettext("Your teacher has closed the lesson: your answers are still checked here, but "
+                                     "no longer sent."), error=True)
             return
         self.outbox.keep(self.page, {"session": self.session, "exercise": exercise, "answer": answer,
                                      "correct": checked.status == "correct",

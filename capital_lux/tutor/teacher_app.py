@@ -57,19 +57,22 @@ from ..lessons.classroom import (
     LESSON_EXERCISES_SETTING,
     fractions_only,
     key_wait,
+    close_lesson,
     lesson,
+    lesson_closed,
     lesson_exercises,
     mistake_label,
     new_lesson,
     server_key,
     results_csv,
+    results_time,
     set_lesson_exercises,
     stuck_now,
     set_class_numbers,
     teacher_key,
     teacher_key_matches,
 )
-from ..lessons.exercises import EXERCISES, instance
+from ..lessons.exercises import EXERCISES, EXERCISES_BY_ID, instance
 from ..lessons.problems.worksheet import answer_key_html, worksheet_html
 from ..lessons.storage import LOG, Attempt, Storage, StorageError, StorageUnavailable, open_storage
 from ..analysis.charts import figure_png
@@ -98,6 +101,9 @@ def class_chart(summary: ExerciseSummary, title: str, t: Translator) -> Figure:
 
 
 T = TypeVar("T")
+
+#: How the grid of learners may be sorted, in one click.
+SORTS = {"name": N_("name"), "solved": N_("exercises solved"), "answers": N_("answers checked")}
 
 #: The grid's cells: a shade beside the symbol and the words (never the colour alone).
 GRID_SHADES = {"solved": "background:#dcefdc", "tried": "background:#f8dede"}
@@ -228,6 +234,23 @@ class TeacherApp(Page):
         self.confirm_button.on_click(lambda _: self.confirm())
         self.cancel_button.on_click(lambda _: self.cancel())
         self.undo_button.on_click(lambda _: self.undo())
+        self.close_button = label(button("cl-teacher-close-lesson"), N_("Close the lesson"))
+        self.close_button.on_click(lambda _: self.ask_close())
+        self.sort_by = label.choice(
+            label(tagged(W.ToggleButtons(style={"button_width": "auto"}), "cl-teacher-sort"), N_("Sort the learners by")),
+            lambda t: [(t.gettext(text), key) for key, text in SORTS.items()])
+        self.sort_by.observe(lambda change: self.refresh(), names="value")
+        self.answers_button = label(button("cl-teacher-show-answers"), N_("Show their answers"))
+        self.answers_button.on_click(lambda _: self.show_answers())
+        self.answers_view = tagged(W.HTML(), "cl-teacher-answers")
+        self.answer_picker = label(tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-teacher-answer"),
+                                   N_("Answer"))
+        self.mark_right = label(button("cl-teacher-mark-right"), N_("Mark it right"))
+        self.mark_wrong = label(button("cl-teacher-mark-wrong"), N_("Mark it wrong"))
+        self.unmark = label(button("cl-teacher-unmark"), N_("Take my mark back"))
+        self.mark_right.on_click(lambda _: self.mark(True))
+        self.mark_wrong.on_click(lambda _: self.mark(False))
+        self.unmark.on_click(lambda _: self.mark(None))
         self.new_lesson_button.on_click(lambda _: self.start_lesson())
         self.merge_button.on_click(lambda _: self.merge_rows())
         self.remove_button.on_click(lambda _: self.remove_row())
@@ -244,14 +267,16 @@ class TeacherApp(Page):
             W.HBox([self.numbers, self.class_seed, self.new_seed_button], layout=row),
             self.numbers_note,
             W.HBox([self.worksheet_button, self.key_button, self.sheet_links], layout=row),
-            W.HBox([self.lesson_note, self.new_lesson_button], layout=row),
+            W.HBox([self.lesson_note, self.new_lesson_button, self.close_button], layout=row),
             W.HBox([self.identity, self.roster_text, W.VBox([self.roster_button, self.roster_upload]),
                     self.slips_button, self.slips_link], layout=row),
             self.roster_note,
             W.HBox([self.today, self.answer_forms], layout=row),
-            self.summary, self.table, self.charts, self.learners,
+            self.summary, self.table, self.charts, self.sort_by, self.learners,
             W.HBox([self.row_picker, self.into_picker, self.merge_button, self.remove_button], layout=row),
-            W.HBox([self.rename_to, self.rename_button, self.undo_button], layout=row),
+            W.HBox([self.rename_to, self.rename_button, self.undo_button, self.answers_button], layout=row),
+            self.answers_view,
+            W.HBox([self.answer_picker, self.mark_right, self.mark_wrong, self.unmark], layout=row),
             W.HBox([self.rows_note, self.confirm_button, self.cancel_button], layout=row),
         ]
         self.relabel()
@@ -396,6 +421,9 @@ class TeacherApp(Page):
             text = t.ngettext("Class list: {n} learner. Each joins with their name and the code on their slip.",
                               "Class list: {n} learners. Each joins with their name and the code on their slip.",
                               people or 0).format(n=self._number(people or 0))
+        if self._read(lesson_closed):
+            text += " " + t.gettext("The lesson is closed: learners' answers are checked but no longer stored. "
+                                    "Start a new lesson to open another.")
         self.lesson_note.value = f'<span class="cl-note">{escape(text)}</span>'
 
     def _change(self, change: Callable[[Storage], object]) -> bool:
@@ -495,6 +523,56 @@ class TeacherApp(Page):
                              name=self._name_of(session), new=" ".join(name.split())),
                          self.t.gettext("Yes, rename"),
                          lambda storage: storage.rename_learner(str(session), name))
+
+    def ask_close(self) -> bool:
+        """Ask to close the lesson: learners' pages store no more answers."""
+        return self._ask(self.t.gettext("Close the lesson? Learners' pages will check answers but no longer store "
+                                        "them; the answers so far stay."),
+                         self.t.gettext("Yes, close the lesson"), close_lesson)
+
+    def show_answers(self) -> bool:
+        """The chosen learner's answers, one line each: the exercise, the answer, the checker's
+        verdict and the teacher's mark, the time on the teacher's clock."""
+        t, session = self.t, self.row_picker.value
+        if not session:
+            return False
+        found = self._read(lambda storage: storage.attempts(lesson(storage)[1], str(session)))
+        if found is None:
+            return False
+        verdicts = {True: "✓ " + t.gettext("right"), False: "✗ " + t.gettext("wrong")}
+        lines, choices = [], []
+        for a in found:
+            number = exercise_number(a.exercise) or "?"
+            title = t.gettext(EXERCISES_BY_ID[a.exercise].title) if a.exercise in EXERCISES_BY_ID else a.exercise
+            mark = "" if a.marked is None else verdicts[a.marked]
+            cells = [f"{number}. {title}", a.answer, verdicts[a.correct], mark,
+                     mistake_label(t, a.mistake) if a.mistake else "", results_time(a.at)]
+            lines.append(f'<tr data-attempt="{a.id}">' + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+            choices.append((f"{number}. {a.answer} ({results_time(a.at)[11:16]})", a.id))
+        head = "".join(f"<th>{escape(h)}</th>" for h in (
+            t.gettext("Exercise"), t.gettext("Answer"), t.gettext("Checker"), t.gettext("Your mark"),
+            t.gettext("Mistake"), t.gettext("Time")))
+        self.answers_view.value = (f"<h3>{escape(self._name_of(session))}</h3>"
+                                   f'<table class="cl-table cl-teacher-answer-table"><tr>{head}</tr>{"".join(lines)}'
+                                   "</table>")
+        current = self.answer_picker.value
+        self.answer_picker.options = choices
+        ids = [value for _, value in choices]
+        self.answer_picker.value = current if current in ids else (ids[0] if ids else None)
+        return True
+
+    def mark(self, correct: bool | None) -> bool:
+        """Mark the chosen answer right or wrong by hand (None: take the mark back); recorded
+        beside the checker's verdict, and the learner's progress follows it."""
+        attempt = self.answer_picker.value
+        if attempt is None:
+            self.rows_note.value = self._error(self.t.gettext("Show a learner's answers and choose one first."))
+            return False
+        if not self._change(lambda storage: storage.mark_answer(int(attempt), correct)):
+            return False
+        self.show_answers()
+        self.refresh()
+        return True
 
     def undo(self) -> bool:
         """Undo the teacher's latest rename, merge or removal."""
@@ -626,7 +704,7 @@ class TeacherApp(Page):
         rows = []
         shared = self._read(lambda storage: storage.shared_rows(lesson(storage)[1])) or set()
         two_pages = t.gettext("answers from two pages at once: is someone else using this code?")
-        for session, name, solved, answers, _ in sorted(figures.learners, key=lambda row: (row[1].casefold(), row[0])):
+        for session, name, solved, answers, _ in self._sorted(figures.learners):
             cells = []
             for ex in shown:
                 cell = figures.cells.get((session, ex.id))
@@ -645,6 +723,12 @@ class TeacherApp(Page):
                            "solution read before solving.")
         return (f'<table class="cl-table cl-teacher-learner-table cl-teacher-grid">{head}{"".join(rows)}</table>'
                 f'<div class="cl-note">{escape(legend)}</div>')
+
+    def _sorted(self, learners: list[tuple[str, str, int, int, int]]) -> list[tuple[str, str, int, int, int]]:
+        """The learners in the order the teacher clicked: by name, or most solved (most answers) first."""
+        by_name = sorted(learners, key=lambda row: (row[1].casefold(), row[0]))
+        column = {"solved": 2, "answers": 3}.get(str(self.sort_by.value))
+        return by_name if column is None else sorted(by_name, key=lambda row: -row[column])
 
     def _chart(self, summary: ExerciseSummary, title: str) -> W.Image:
         key = (self.t.lang, title, summary.outcomes)
