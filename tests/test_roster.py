@@ -248,8 +248,9 @@ def test_remove_asks_archives_keeps_the_answers_in_the_export_and_undo_brings_th
     teacher.cancel()
     assert "Learners: 2." in teacher.summary.value
     teacher.remove_row()
+    assert "Ana, Test" in teacher.roster_list.value
     assert teacher.confirm()
-    assert "Learners: 1." in teacher.summary.value
+    assert "Learners: 1." in teacher.summary.value and "Test" not in teacher.roster_list.value  # off the list too
     rows = list(csvrows(results_csv(storage.attempts())))
     archived = rows[0].index("Archived")
     assert sorted((r[0], r[archived]) for r in rows[1:]) == [("Ana", "0"), ("Test", "1")]

@@ -9,9 +9,10 @@ learner's strip (``tutor.classroom``) keeps their name and progress in the class
 database; answers and teacher controls are only on the teacher's page.
 
 Every learner works on their own numbers: the same questions on other cards, drawn
-from the class seed and their name and session (or the class seed itself, when the
-teacher puts everyone on the same numbers). They are read afresh whenever an
-exercise is shown, and follow the learner's name when they give it.
+from the class seed and their place on the class list (their row, in an open lesson;
+or the class seed itself, when the teacher puts everyone on the same numbers). An
+exercise's cards are dealt once for the learner and kept, even while the class
+database is away; they follow the learner when they join their row.
 """
 
 from __future__ import annotations

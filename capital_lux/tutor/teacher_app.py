@@ -227,6 +227,7 @@ class TeacherApp(Page):
         self.slips_button = label(button("cl-teacher-slips"), N_("Print the join slips"))
         self.slips_link = tagged(W.HTML(), "cl-teacher-slips-link")
         self.roster_note = tagged(W.HTML(), "cl-teacher-roster-note")
+        self.roster_list = tagged(W.HTML(), "cl-teacher-roster-list")
         self.roster_button.on_click(lambda _: self.add_roster())
         self.roster_upload.observe(lambda change: self.import_roster(change["new"]), names="value")
         self.slips_button.on_click(lambda _: self.make_slips())
@@ -271,6 +272,7 @@ class TeacherApp(Page):
             W.HBox([self.identity, self.roster_text, W.VBox([self.roster_button, self.roster_upload]),
                     self.slips_button, self.slips_link], layout=row),
             self.roster_note,
+            self.roster_list,
             W.HBox([self.today, self.answer_forms], layout=row),
             self.summary, self.table, self.charts, self.sort_by, self.learners,
             W.HBox([self.row_picker, self.into_picker, self.merge_button, self.remove_button], layout=row),
@@ -410,7 +412,10 @@ class TeacherApp(Page):
         found = self._read(lesson)
         code = found[0] if found else ""
         mode = self._read(identity_mode)
-        people = self._read(lambda storage: len(storage.roster()))
+        listed = self._read(lambda storage: storage.roster()) or []
+        people = len(listed)
+        self.roster_list.value = ('<div class="cl-note cl-teacher-roster-names">{}</div>'.format(
+            escape(", ".join(name for _, name, _, _ in listed))) if listed else "")
         if mode == "open" and code:
             text = t.gettext("Open lesson, code {code}: learners type it with their name, and each gets a code "
                              "of their own to come back with.").format(code=code)
@@ -766,8 +771,9 @@ class TeacherApp(Page):
             text = t.gettext("Every learner works on the cards of the class seed: the same numbers for everyone, "
                              "as on the worksheet.")
         else:
-            text = t.gettext("Each learner works on cards of their own, drawn from the class seed and their name: "
-                             "the same questions with other numbers. The worksheet is on the class seed's cards.")
+            text = t.gettext("Each learner works on cards of their own, drawn from the class seed and their place "
+                             "on the class list: the same questions with other numbers, on any computer. The "
+                             "worksheet is on the class seed's cards.")
         self.numbers_note.value = f'<span class="cl-note">{escape(text)}</span>'
 
     def set_numbers(self) -> None:
