@@ -37,8 +37,6 @@ from .storage import Storage, StorageError, StorageUnavailable, data_folder
 
 LOG = logging.getLogger("capital_lux.outbox")
 _PAGE = re.compile(r"[0-9a-f]{1,64}")
-#: What ``Storage.record_attempt`` takes from a kept answer.
-FIELDS = ("session", "exercise", "answer", "correct", "instance", "mistake", "at", "token", "page")
 
 
 #: Where the answers wait, if not in ``data_folder()``'s ``outbox`` (the tests' own folder, say).
@@ -116,7 +114,12 @@ class Outbox:
                     continue
                 for answer in _read(path):
                     try:
-                        stored += storage.record_attempt(**{k: answer.get(k) for k in FIELDS})
+                        stored += storage.record_attempt(
+                            str(answer["session"]), str(answer["exercise"]), str(answer["answer"]),
+                            bool(answer["correct"]), answer.get("instance"), answer.get("mistake"), answer.get("at"),
+                            answer.get("token"), answer.get("page"))
+                    except (KeyError, TypeError):
+                        LOG.warning("A kept answer could not be read and was left out: %r", answer)
                     except StorageUnavailable:
                         raise
                     except StorageError as error:

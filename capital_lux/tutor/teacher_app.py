@@ -468,7 +468,7 @@ class TeacherApp(Page):
         return code
 
     def _name_of(self, session: object) -> str:
-        labels = {value: text for text, value in self.row_picker.options}
+        labels = {value: str(text) for text, value in self.row_picker.options}
         return labels.get(session, "").rsplit(" (", 1)[0]
 
     def _ask(self, question: str, confirm: str, act: Callable[[Storage], object]) -> bool:
@@ -732,8 +732,11 @@ class TeacherApp(Page):
     def _sorted(self, learners: list[tuple[str, str, int, int, int]]) -> list[tuple[str, str, int, int, int]]:
         """The learners in the order the teacher clicked: by name, or most solved (most answers) first."""
         by_name = sorted(learners, key=lambda row: (row[1].casefold(), row[0]))
-        column = {"solved": 2, "answers": 3}.get(str(self.sort_by.value))
-        return by_name if column is None else sorted(by_name, key=lambda row: -row[column])
+        if self.sort_by.value == "solved":
+            return sorted(by_name, key=lambda row: -row[2])
+        if self.sort_by.value == "answers":
+            return sorted(by_name, key=lambda row: -row[3])
+        return by_name
 
     def _chart(self, summary: ExerciseSummary, title: str) -> W.Image:
         key = (self.t.lang, title, summary.outcomes)
