@@ -167,7 +167,7 @@ def test_a_newer_schema_is_refused_rather_than_misread(tmp_path: Path) -> None:
 
 
 def test_a_database_that_cannot_be_opened_says_so(tmp_path: Path) -> None:
-    with pytest.raises(StorageError, match="cannot be used"):
+    with pytest.raises(StorageError, match="names a class database that can never work as it is set"):
         Storage(str(tmp_path / "missing-folder" / "class.sqlite3"))
 
 
