@@ -327,11 +327,15 @@ def test_the_pool_is_refilled_once_no_page_is_being_built_one_kernel_at_a_time(m
             loop.run_until_complete(asyncio.sleep(0))
 
     try:
-        before = loop.create_task(kernels._fill_when_quiet(step=0))
-        pool.append(before)
+        before, also = (loop.create_task(kernels._fill_when_quiet(step=0)) for _ in range(2))
+        pool += [before, also]
+        turn()  # the pool's first filling, before any learner: one kernel at a time too
+        assert [before.done(), also.done()].count(True) == 1
+        now[0] = 102.0
         turn()
-        assert before.done()  # the pool's first filling, before any learner, does not wait
+        assert before.done() and also.done()
         pool.remove(before)
+        pool.remove(also)
         kernels.page_started()  # two learners' pages are being built
         kernels.page_started()
         first, second, third = (loop.create_task(kernels._fill_when_quiet(step=0)) for _ in range(3))

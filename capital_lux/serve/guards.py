@@ -345,7 +345,8 @@ class ClassKernels(AsyncMappingKernelManager):
     built (``building``: from the page's request to its last cell), and starts alone,
     ``fill_spacing`` seconds after the one before; a page that has come to take that very
     kernel does not wait. Learners arriving one after another find the pool refilled
-    between them, as before; the pool's first filling, before any page, starts at once.
+    between them, as before; the pool's first filling, before any page, goes the same way,
+    around the pages that come meanwhile (the teacher's first).
     ``learners`` warms that many kernels of ``pool_notebook`` before the class arrives.
     """
 
@@ -373,7 +374,6 @@ class ClassKernels(AsyncMappingKernelManager):
         self._starting = 0
         self._filling = 0
         self.building = 0  # pages between their request and their last cell
-        self._asked = False  # a page has been asked for since the server started
         self._connected: set[str] = set()  # kernels a page's browser has connected to, once at least
         self._given: dict[str, float] = {}  # when a page took each kernel (monotonic seconds)
         self._last_fill = -math.inf
@@ -410,7 +410,6 @@ class ClassKernels(AsyncMappingKernelManager):
 
     def page_started(self) -> None:
         """A page is being built: the pool's refills wait until it is."""
-        self._asked = True
         self.building += 1
 
     def page_finished(self) -> None:
@@ -422,9 +421,9 @@ class ClassKernels(AsyncMappingKernelManager):
         return not any(task in pool for pool in self._warm_pools())
 
     async def _fill_when_quiet(self, step: float = 0.25) -> None:
-        """Until no page is being built and the refill before has had its time, or a page waits for this one."""
-        if not self._asked:
-            return  # the pool's first filling, before any learner: all at once, as Voila does
+        """Until no page is being built and the refill before has had its time, or a page waits for this one.
+        The pool's first filling too: 30 kernels started at once held both cores of the machine
+        for half a minute, and the teacher's page, opened as ``make class`` returned, for 76 s."""
         while not self._awaited():
             if not self.building and time.monotonic() - self._last_fill >= self.fill_spacing:
                 break  # checked and taken between two awaits: one refill at a time
