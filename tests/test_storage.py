@@ -409,14 +409,6 @@ def test_reading_the_class_never_waits_for_a_writer(tmp_path: Path) -> None:
         writer.close()
 
 
-def test_wrong_teachers_keys_are_counted_across_the_server(url: str) -> None:
-    with Storage(url) as storage:
-        assert storage.key_failures_since(0) == 0
-        for at in (10.0, 20.0, 30.0):
-            storage.note_key_failure(at)
-        assert storage.key_failures_since(15.0) == 2
-
-
 def test_the_database_computes_the_dashboard_as_the_attempts_give_it(url: str) -> None:
     """Per exercise: learners, solved, median answers, when each solved, the wrong answers and
     mistakes counted by learners, each learner's totals: from SQL, equal to the reference."""

@@ -22,7 +22,9 @@ Schema (version 5):
   (``solutions``: when solutions open; ``numbers`` and ``class_seed``: whose numbers
   each learner's exercises are on, see ``lessons.classroom``), and ``server_key``,
   the server's secret, which no page shows;
-- ``key_failures(at)`` (version 2): wrong teacher's keys, counted across the server;
+- ``key_failures(at)`` (version 2): no longer written or read (a server-wide count of wrong
+  teacher's keys let a learner lock the teacher out; ``lessons.classroom`` counts them per
+  address, outside the database, so a restart forgets them);
 - ``progress.solved_after`` and ``wrong_answers(session, exercise, answer, mistake,
   first_id)`` (version 3): kept with every answer, so the dashboard reads one row per
   learner and exercise, and each wrong answer once per learner, never the whole log;
@@ -783,16 +785,6 @@ class Storage:
                       (name, default))
             row = self._run(cursor, "SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
         return str(_first(row))
-
-    def note_key_failure(self, at: float) -> None:
-        with self._transaction() as cursor:
-            self._run(cursor, "INSERT INTO key_failures (at) VALUES (?)", (at,))
-
-    def key_failures_since(self, since: float) -> int:
-        """Wrong teacher's keys typed on any page of the server since ``since``."""
-        with self._transaction(write=False) as cursor:
-            row = self._run(cursor, "SELECT COUNT(*) FROM key_failures WHERE at >= ?", (since,)).fetchone()
-        return _int(_first(row))
 
     def set_setting(self, name: str, value: str) -> None:
         with self._transaction() as cursor:
