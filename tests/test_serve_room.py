@@ -190,3 +190,20 @@ def _model_ids(html: str) -> list[str]:
     import re
 
     return re.findall(r'model_id\\?"?:\s*\\?"([0-9a-f]{32})', html.replace("&quot;", '"'))
+
+
+def test_the_teachers_page_kernel_knows_the_address_of_the_browser_it_serves(tmp_path: Path) -> None:
+    """The teacher's page (never warmed ahead) limits wrong keys per address: its kernel is
+    given the address of the browser that asked for the page, which a kernel cannot see."""
+    import json
+    import shutil
+
+    shown = {"cells": [{"cell_type": "code", "execution_count": None, "id": "a", "metadata": {}, "outputs": [],
+                        "source": "import os\nprint('client=' + os.environ.get('CAPITAL_LUX_CLIENT', 'none'))"}],
+             "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+             "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "teacher.ipynb").write_text(json.dumps(shown))
+    shutil.copy(B.ROOT / "voila.json", tmp_path / "voila.json")
+    with B.serving(tmp_path, ".", tmp_path / "server.log", options=(B.UNPACED,)) as (url, _):
+        page = _page_from(url + "voila/render/teacher.ipynb", ATTACKER)
+    assert f"client={ATTACKER}" in page
