@@ -539,6 +539,7 @@ def _class_arrives(link: str, learners: int, pid: int, name: str) -> dict[str, f
         except psutil.Error:
             continue
     return {**_spread(f"{name}_interactive_seconds", [a.state_seconds for a in arrived]),
+            **_spread(f"{name}_page_seconds", [a.page_seconds for a in arrived]),  # of which the page's HTML
             f"{name}_failed": float(len(outcomes) - len(arrived)),
             f"{name}_wall_seconds": round(wall, 1),
             f"{name}_server_cpu_seconds": round(used, 1),  # the server's and its kernels'
