@@ -38,7 +38,7 @@ HOST      ?= 127.0.0.1
 export CAPITAL_LUX_CHROMIUM ?= $(CHROMIUM)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD ?= 1
 
-.PHONY: all venv chromium proxy test typecheck pytest tutor class class-stop bench clean
+.PHONY: all venv chromium proxy test typecheck pytest tutor class class-stop class-key bench clean
 
 all: test
 
@@ -106,6 +106,10 @@ class: venv
 
 class-stop:
 	@cd $(ROOT) && $(VPY) -m capital_lux.serve.classroom stop
+
+# A new teacher's key for the class (running or not), and every wrong key typed so far forgotten.
+class-key:
+	@cd $(ROOT) && $(VPY) -m capital_lux.serve.classroom key
 
 bench: venv
 	cd $(ROOT) && $(VPY) -m capital_lux bench

@@ -380,3 +380,177 @@ def figures(sessions: int = 20) -> dict[str, float]:
         "kernel_memory_mib_median": round(statistics.median(memory), 1) if memory else 0.0,
         "kernel_memory_mib_total": round(sum(memory), 1),
     }
+
+
+def _class_processes(pid: int) -> list[psutil.Process]:
+    """The class server ``pid`` and its kernels (the server is not this process's child: ``make
+    class`` leaves it running in a session of its own)."""
+    try:
+        server = psutil.Process(pid)
+        return [server, *server.children(recursive=True)]
+    except psutil.Error:
+        return []
+
+
+def _class_cpu_seconds(pid: int) -> dict[int, float]:
+    found = {}
+    for proc in _class_processes(pid):
+        try:
+            found[proc.pid] = _cpu_seconds(proc)
+        except psutil.Error:
+            continue
+    return found
+
+
+async def _teacher_page(url: str) -> float:
+    """Seconds from opening the teacher's page in Chromium to its key field being usable."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page()
+            start = time.perf_counter()
+            await page.goto(url, timeout=300_000)
+            await page.wait_for_selector(".cl-teacher-page.cl-ready .cl-teacher-key input:enabled", timeout=300_000)
+            return time.perf_counter() - start
+        finally:
+            await browser.close()
+
+
+def _attack(url: str, ready: Any, stop: Any, held: list[int], source: str = "127.0.0.3") -> None:
+    """One hostile client from ``source``: a page of its own, then 300 tries at a websocket on
+    its kernel (``ready`` once tried), held until ``stop``; ``held`` gets how many it held."""
+    import http.client
+    import re
+    import socket
+    import uuid
+    from urllib.parse import urlparse
+
+    import websocket
+
+    parts = urlparse(url)
+    opened = []
+    try:
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=300, source_address=(source, 0))
+        connection.request("GET", parts.path)
+        kernel = re.search(r'kernelId": "([0-9a-f-]+)"', connection.getresponse().read().decode())
+        connection.close()
+        socket_url = f"ws://{parts.hostname}:{parts.port}/api/kernels/{kernel.group(1) if kernel else '-'}/channels"
+        for _ in range(300):
+            raw = socket.create_connection((parts.hostname, parts.port), timeout=30, source_address=(source, 0))
+            try:
+                opened.append(websocket.create_connection(f"{socket_url}?session_id={uuid.uuid4()}", socket=raw,
+                                                          timeout=30, subprotocols=["v1.kernel.websocket.jupyter.org"]))
+            except (websocket.WebSocketException, OSError):
+                raw.close()
+        held.append(len(opened))
+    finally:
+        ready.set()
+        stop.wait()
+        for one in opened:
+            one.close()
+
+
+def class_figures(learners: int = 30, hostile: bool = True) -> dict[str, float]:
+    """A class as ``make class`` opens it, on this machine: the seconds ``make class`` takes to
+    return, then the teacher's page opened at once in Chromium (seconds to a usable key field,
+    whatever the warm pool is doing), the seconds until the pool of ``learners`` kernels is
+    warm, then ``learners`` learners arriving at once on the exercises (``learner.arrive``:
+    the page, the kernel's websocket and the widgets' whole state: the server's whole share),
+    with their time to interactive (median, p90, max), the CPU seconds the server and its
+    kernels used meanwhile beside the wall time and the whole machine's, and the kernels'
+    memory; with ``hostile``, a second class the same way while one client holds every
+    websocket the server lets it open (``class_hostile_...``)."""
+    figures = _one_class(learners, "class", attacked=False)
+    if hostile:
+        figures.update(_one_class(learners, "class_hostile", attacked=True))
+    return figures
+
+
+def _one_class(learners: int, name: str, attacked: bool) -> dict[str, float]:
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    import threading
+
+    from browser import free_port
+
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as data:
+        environment = {**os.environ, "XDG_DATA_HOME": data}
+        for variable in ("CAPITAL_LUX_TEACHER_KEY", "CAPITAL_LUX_DB"):
+            environment.pop(variable, None)
+        command = [sys.executable, "-m", "capital_lux.serve.classroom"]
+        port = free_port()
+        start = time.perf_counter()
+        opened = subprocess.run([*command, "start", f"--port={port}", f"--learners={learners}", "--address=127.0.0.1",
+                                 "--ClassVoila.page_burst=0"], env=environment, capture_output=True, text=True)
+        figures[f"{name}_start_seconds"] = round(time.perf_counter() - start, 1)
+        if opened.returncode:
+            raise RuntimeError(opened.stderr)
+        folder = Path(data) / "capital-lux"
+        pid = int((folder / "class.pid").read_text())
+        base = f"http://127.0.0.1:{port}/voila/render/"
+        stop, ready, held = threading.Event(), threading.Event(), []
+        try:
+            figures[f"{name}_teacher_page_seconds"] = round(asyncio.run(_teacher_page(base + "teacher.ipynb")), 1)
+            log = folder / "class.log"
+            deadline = time.monotonic() + 900
+            while ("Kernel pool of probability_exercises.ipynb is filled" not in log.read_text()
+                   and time.monotonic() < deadline):
+                time.sleep(1)
+            while time.monotonic() < deadline and _busy(pid):
+                pass  # the last warm kernels finish starting
+            figures[f"{name}_pool_warm_seconds"] = round(time.perf_counter() - start, 1)
+            if attacked:
+                threading.Thread(target=_attack, args=(base + "probability_exercises.ipynb", ready, stop, held),
+                                 daemon=True).start()
+                ready.wait(600)
+            figures.update(_class_arrives(base + "probability_exercises.ipynb", learners, pid, name))
+            if attacked:
+                figures[f"{name}_sockets_held"] = float(held[0]) if held else 0.0
+        finally:
+            stop.set()
+            subprocess.run([*command, "stop"], env=environment, capture_output=True, text=True)
+    return figures
+
+
+def _busy(pid: int, seconds: float = 2.0) -> bool:
+    """Whether the class server and its kernels used a tenth of a core or more in ``seconds``."""
+    before = sum(_class_cpu_seconds(pid).values())
+    time.sleep(seconds)
+    return sum(_class_cpu_seconds(pid).values()) - before >= 0.1 * seconds
+
+
+def _class_arrives(link: str, learners: int, pid: int, name: str) -> dict[str, float]:
+    cpu, machine = _class_cpu_seconds(pid), _machine_cpu_seconds()
+    start = time.perf_counter()
+    outcomes = asyncio.run(_all_arrive([f"{link}?lang=en&n={n}" for n in range(learners)]))
+    wall = time.perf_counter() - start
+    used = sum(seconds - cpu.get(found, 0.0) for found, seconds in _class_cpu_seconds(pid).items())
+    arrived = [a for a in outcomes if isinstance(a, Arrival)]
+    memory = []
+    for proc in _class_processes(pid)[1:]:
+        try:
+            if any("ipykernel" in part for part in proc.cmdline()):
+                memory.append(proc.memory_info().rss / 2**20)
+        except psutil.Error:
+            continue
+    return {**_spread(f"{name}_interactive_seconds", [a.state_seconds for a in arrived]),
+            **_spread(f"{name}_page_seconds", [a.page_seconds for a in arrived]),  # of which the page's HTML
+            f"{name}_failed": float(len(outcomes) - len(arrived)),
+            f"{name}_wall_seconds": round(wall, 1),
+            f"{name}_server_cpu_seconds": round(used, 1),  # the server's and its kernels'
+            f"{name}_machine_cpu_seconds": round(_machine_cpu_seconds() - machine, 1),  # anyone's, this harness too
+            f"{name}_kernel_mib_median": round(statistics.median(memory), 1) if memory else 0.0,
+            f"{name}_kernels": float(len(memory))}
+
+
+async def _all_arrive(links: list[str]) -> list[Arrival | BaseException]:
+    outcomes = await asyncio.gather(*(asyncio.wait_for(arrive(link), 600) for link in links), return_exceptions=True)
+    for outcome in outcomes:
+        if isinstance(outcome, Arrival):
+            outcome.socket.close()
+    return list(outcomes)

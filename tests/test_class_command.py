@@ -72,8 +72,8 @@ def test_the_class_prints_the_key_and_the_pages_at_the_machines_network_address(
     assert len(key) >= MIN_TEACHER_KEY and key == (opened["folder"] / "teacher.key").read_text().strip()
     learners = URL.fullmatch(_line(run.stdout, "Give the learners this address: ").rsplit(" ", 1)[1])
     teacher = URL.fullmatch(_line(run.stdout, "The teacher’s page: ").rsplit(" ", 1)[1])
-    assert learners and teacher and learners[0].endswith("/voila/render/probability_exercises.ipynb")
-    assert teacher[0].endswith("/voila/render/teacher.ipynb") and learners[1] == teacher[1]
+    assert learners and teacher and learners[0].endswith("/voila/render/probability_exercises.ipynb?lang=en")
+    assert teacher[0].endswith("/voila/render/teacher.ipynb?lang=en") and learners[1] == teacher[1]
     assert learners[2] == str(opened["port"])
     addresses = _machine_addresses()
     if addresses is None:
@@ -139,6 +139,27 @@ def test_a_second_class_is_refused_while_one_runs(opened: dict[str, Any]) -> Non
     assert again.returncode == 1 and f"A class is already running (process {pid})" in again.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.browser
+def test_a_french_class_prints_addresses_that_open_french_pages(opened: dict[str, Any]) -> None:
+    """``make class LANGUAGE=fr``: the addresses it prints open both pages in French."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    lines = C.opened("127.0.0.1", opened["port"], "abcd-efgh-jkmn-pqrs", 42, "/data/class.sqlite3", False,
+                     Path("/data/class.log"), translator("fr"))
+    learners, teacher = (line.rsplit(" ", 1)[1] for line in lines if "/voila/render/" in line)
+    with sync_api.sync_playwright() as p:
+        chromium = B.launch(p)
+        try:
+            for url, ready, french in ((learners, ".cl-ready", "Votre nom"),
+                                       (teacher, ".cl-teacher-page.cl-ready", "La page de l'enseignant")):
+                page = chromium.new_page()
+                page.goto(url, timeout=120_000)
+                page.wait_for_selector(ready, timeout=120_000)
+                page.wait_for_selector(f"text={french}", timeout=30_000)
+        finally:
+            chromium.close()
+
+
 @pytest.mark.slow  # the class's server and its kernels, started once for the module
 def test_make_class_stop_stops_the_process_the_pid_file_names(opened: dict[str, Any]) -> None:
     pid_file = opened["folder"] / "class.pid"
@@ -193,6 +214,7 @@ def test_a_class_that_cannot_start_says_why_and_leaves_nothing(tmp_path: Path, m
         with pytest.raises(C.Refused, match=f"Port {port} is already in use on this machine"):
             C.start("", port, (), t)
     monkeypatch.setenv("CAPITAL_LUX_DB", str(tmp_path / "no such folder" / "class.sqlite3"))
-    with pytest.raises(C.Refused, match="The class cannot start: the class database cannot be used"):
+    with pytest.raises(C.Refused, match="The class cannot start: CAPITAL_LUX_DB names a class database that can "
+                                        "never work as it is set"):
         C.start("", B.free_port(), (), t)
     assert sorted(path.name for path in (tmp_path / "capital-lux").iterdir()) == []  # no key, no PID file

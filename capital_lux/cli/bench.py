@@ -264,8 +264,13 @@ def tutor() -> Figures:
 def load(learners: int = 30) -> Figures:
     """A classroom: ``learners`` (30 unless ``load:N``) open the tutor at once on one Voila and
     each plays a whole 2-player game by clicking; time to interactive, click latency (last
-    click to the table's answer), wall time, fairness and the kernels' memory."""
-    figures: Figures = _harness("load").figures(sessions=learners)
+    click to the table's answer), wall time, fairness and the kernels' memory. First, a class
+    as ``make class`` opens it (``class_...``): the teacher's page at once, then ``learners``
+    arriving on the exercises at once, their time to interactive (median, p90), the server's
+    CPU beside the wall time, the kernels' memory; and again beside a client holding every
+    websocket it may (``class_hostile_...``)."""
+    harness = _harness("load")
+    figures: Figures = {**harness.class_figures(learners), **harness.figures(sessions=learners)}
     return figures
 
 

@@ -61,9 +61,18 @@ from .storage import EPOCH, Attempt, Storage, StorageError, clean_name, data_fol
 TEACHER_KEY_VARIABLE = "CAPITAL_LUX_TEACHER_KEY"
 #: A shorter key could be guessed by trying; the teacher page refuses to open with one.
 MIN_TEACHER_KEY = 12
-#: Wrong keys the whole server takes in a window before every teacher's page waits it out.
-MAX_SERVER_KEY_FAILURES = 20
+#: A file holding the key (``make class`` names its ``teacher.key``), read at every check, so
+#: ``make class-key`` changes the key of a class that runs; the variable above comes first.
+TEACHER_KEY_FILE_VARIABLE = "CAPITAL_LUX_TEACHER_KEY_FILE"
+#: Wrong keys the pages served to one client address may type in a window, then that address
+#: waits it out. Never the whole server's: a learner's guesses once locked the teacher out.
+MAX_ADDRESS_KEY_FAILURES = 20
 KEY_FAILURE_WINDOW = 15 * 60
+#: The address of the browser a page was served to, set in its kernel by the class server.
+CLIENT_VARIABLE = "CAPITAL_LUX_CLIENT"
+#: The folder of the wrong keys counted per address (default: ``key-failures`` in the data
+#: folder), emptied when a class starts and by ``make class-key``.
+KEY_FAILURES_VARIABLE = "CAPITAL_LUX_KEY_FAILURES"
 
 SOLUTIONS_SETTING = "solutions"
 #: When a learner may open an exercise's worked solution and its simulation.
@@ -228,6 +237,12 @@ def teacher_key() -> str | None:
     >>> _ = os.environ.pop(TEACHER_KEY_VARIABLE) if saved is None else os.environ.update({TEACHER_KEY_VARIABLE: saved})
     """
     key = _normal_key(os.environ.get(TEACHER_KEY_VARIABLE, ""))
+    named = os.environ.get(TEACHER_KEY_FILE_VARIABLE, "").strip()
+    if not key and named:
+        try:
+            key = _normal_key(Path(named).read_text(errors="replace"))
+        except OSError:
+            key = ""
     return key if len(key) >= MIN_TEACHER_KEY else None
 
 
@@ -237,17 +252,52 @@ def teacher_key_matches(typed: str) -> bool:
     return key is not None and hmac.compare_digest(_normal_key(typed).encode(), key.encode())
 
 
-def key_wait(storage: Storage | None, now: float) -> int:
-    """Minutes before the server takes another teacher's key, 0 if it takes one now: at most
-    ``MAX_SERVER_KEY_FAILURES`` wrong keys in ``KEY_FAILURE_WINDOW`` seconds, every page counted."""
-    if storage is None:
-        return 0
-    since = now - KEY_FAILURE_WINDOW
+def key_failures_folder() -> Path:
+    named = os.environ.get(KEY_FAILURES_VARIABLE, "").strip()
+    return Path(named) if named else data_folder() / "key-failures"
+
+
+def _failures_file(address: str) -> Path:
+    return key_failures_folder() / hashlib.sha256(address.encode()).hexdigest()[:32]
+
+
+def note_key_failure(address: str, now: float) -> None:
+    """A wrong key typed on a page served to ``address`` (nothing kept for an unknown address:
+    its page's own limit holds)."""
+    if not address:
+        return
     try:
-        failures = storage.key_failures_since(since)
-    except StorageError:
-        return 0  # the page's own limit still holds
-    return 0 if failures < MAX_SERVER_KEY_FAILURES else KEY_FAILURE_WINDOW // 60
+        folder = key_failures_folder()
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        descriptor = os.open(_failures_file(address), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(descriptor, "a") as out:
+            out.write(f"{now}\n")
+    except OSError:
+        pass  # the page's own limit still holds
+
+
+def key_wait(address: str, now: float) -> int:
+    """Minutes before the pages served to ``address`` may try another teacher's key, 0 if now:
+    at most ``MAX_ADDRESS_KEY_FAILURES`` wrong keys in ``KEY_FAILURE_WINDOW`` seconds from one
+    address. Another address, the teacher's, is never kept waiting by it."""
+    if not address:
+        return 0
+    try:
+        times = [float(line) for line in _failures_file(address).read_text().split() if line]
+    except (OSError, ValueError):
+        return 0
+    recent = sorted(at for at in times if at >= now - KEY_FAILURE_WINDOW)
+    if len(recent) < MAX_ADDRESS_KEY_FAILURES:
+        return 0
+    oldest = recent[-MAX_ADDRESS_KEY_FAILURES]
+    return max(1, -(-int(oldest + KEY_FAILURE_WINDOW - now) // 60))
+
+
+def reset_key_failures() -> None:
+    """Every address's wrong keys forgotten (a class starts, or the teacher draws a new key)."""
+    folder = key_failures_folder()
+    for path in folder.glob("*") if folder.is_dir() else ():
+        path.unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,9 @@ Schema (version 7):
   (``solutions``: when solutions open; ``numbers`` and ``class_seed``: whose numbers
   each learner's exercises are on, see ``lessons.classroom``), and ``server_key``,
   the server's secret, which no page shows;
-- ``key_failures(at)`` (version 2): wrong teacher's keys, counted across the server;
+- ``key_failures(at)`` (version 2): no longer written or read (a server-wide count of wrong
+  teacher's keys let a learner lock the teacher out; ``lessons.classroom`` counts them per
+  address, outside the database, so a restart forgets them);
 - ``progress.solved_after`` and ``wrong_answers(session, exercise, answer, mistake,
   first_id)`` (version 3): kept with every answer, so the dashboard reads one row per
   learner and exercise, and each wrong answer once per learner, never the whole log;
@@ -56,6 +58,7 @@ import logging
 import os
 import re
 import secrets
+import socket
 import sqlite3
 import threading
 import time
@@ -75,6 +78,16 @@ DEFAULT_DATABASE = "class.sqlite3"  # in ``data_folder()``
 MEMORY_MARKS = (":memory:", "mode=memory")
 #: Seconds to wait for PostgreSQL to answer a connection.
 CONNECT_TIMEOUT = 5
+#: Seconds any call to the class database may take (waiting for another of the kernel's calls,
+#: SQLite's lock, PostgreSQL's answer) before the page is told its answer is kept: a
+#: PostgreSQL server stopped by a signal (not closed) held a learner's page for five minutes.
+CALL_DEADLINE = 3.0
+#: PostgreSQL's own limits on one statement and on waiting for a lock (milliseconds).
+STATEMENT_TIMEOUT_MS = 10_000
+#: Seconds between two tries to reconnect to a PostgreSQL server that did not answer (a refusal
+#: is tried again at once): meanwhile a call is told at once that the database does not answer,
+#: not after another connection timeout.
+RECONNECT_PAUSE = 10.0
 #: Names longer than this are refused (a nickname, not an essay).
 MAX_NAME = 40
 MAX_ANSWER = 80
@@ -248,6 +261,29 @@ class StorageUnavailable(StorageError):
     call connects again, so what could not be stored can be tried again later."""
 
 
+class StorageMisconfigured(StorageError):
+    """The setting names a class database that can never be used as it is (no such host, file
+    folder or database, a refused password, a malformed address): waiting will not help."""
+
+
+#: What a driver says when the setting itself is wrong (PostgreSQL's and SQLite's words).
+_NEVER_WORKS = ("could not translate host name", "failed to resolve host", "password authentication failed",
+                "does not exist", "no pg_hba.conf entry", "invalid connection option", "missing \"=\"",
+                "invalid URI", "unable to open database file", "file is not a database", "no password supplied")
+
+
+def never_works(error: BaseException) -> bool:
+    """Whether ``error``, met opening the class database, says its setting is wrong, not that it is away.
+
+    >>> never_works(sqlite3.OperationalError("unable to open database file"))
+    True
+    >>> never_works(OSError("connection refused"))
+    False
+    """
+    sqlstate = getattr(error, "sqlstate", None) or ""
+    return sqlstate.startswith("28") or sqlstate == "3D000" or any(words in str(error) for words in _NEVER_WORKS)
+
+
 @dataclass(frozen=True)
 class Attempt:
     """One checked answer, as stored."""
@@ -326,6 +362,23 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
 
 
+def _cut(connection: object, deadline: float) -> None:
+    """End a PostgreSQL connection's wait for an answer that is not coming: its socket shut
+    down under it (from another thread, which closing the connection itself could not do
+    safely), so the call waiting raises at once and the connection reads as broken."""
+    pgconn = getattr(connection, "pgconn", None)
+    try:
+        descriptor = pgconn.socket if pgconn is not None else -1
+        if descriptor < 0:
+            return
+        with socket.socket(fileno=os.dup(descriptor)) as duplicate:
+            duplicate.shutdown(socket.SHUT_RDWR)
+    except (OSError, ValueError, AttributeError) as error:  # closed meanwhile: the call has ended
+        LOG.debug("No connection to cut: %s", error)
+        return
+    LOG.warning("The class database did not answer within %g s: its connection is given up", deadline)
+
+
 def _busy(error: BaseException) -> bool:
     """SQLite's file held by another program past the wait (a backup, a stuck kernel): the
     answer can be stored later, as when a PostgreSQL server is away."""
@@ -387,13 +440,23 @@ class Storage:
             raise StorageError(N_("{setting} must name a file or a postgresql:// address that every page of "
                                   "the class shares, not a database in memory"), setting=ENVIRONMENT_VARIABLE)
         self._lock = threading.Lock()
+        self._next_try = 0.0  # (monotonic) PostgreSQL: not before then is a lost connection made again
         self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
         self._errors: tuple[type[Exception], ...] = (sqlite3.Error,)
+        self._deadline = timeout  # opening (the schema made or brought up to date) may take longer than a call
         try:
             self._connect(timeout)
             self._migrate()
+            if self.dialect == "sqlite":  # a writer waits for another's lock no longer than a call may take
+                self._connection.execute(f"PRAGMA busy_timeout = {int(CALL_DEADLINE * 1000)}")
         except self._errors as error:
+            if never_works(error):
+                LOG.error("%s names a class database that can never work as it is set: %s",
+                          ENVIRONMENT_VARIABLE, error)
+                raise StorageMisconfigured(N_("{setting} names a class database that can never work as it is set: "
+                                              "{reason}"), setting=ENVIRONMENT_VARIABLE, reason=error) from None
             raise StorageError(N_("the class database cannot be used: {reason}"), reason=error) from None
+        self._deadline = CALL_DEADLINE
 
     def _connect(self, timeout: float) -> None:
         if self.dialect == "postgresql":
@@ -404,7 +467,7 @@ class Storage:
                     from None
             self._errors = (psycopg.Error,)
             # A host that accepts and never answers would hold every page's build for ``timeout``.
-            self._connection: Connection = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT)
+            self._connection: Connection = self._pg_connect()
         else:
             path = Path(self.url.removeprefix("sqlite:///"))
             if path.parent == data_folder():
@@ -418,6 +481,18 @@ class Storage:
             # WAL: the teacher's dashboard reads while learners write, and a killed writer leaves
             # only an uncommitted tail of the log, which the next opener discards.
             self._set_wal(timeout)
+
+    def _pg_connect(self) -> Connection:
+        """A PostgreSQL connection whose statements the server itself ends after
+        ``STATEMENT_TIMEOUT_MS`` (the URL's own ``options`` kept)."""
+        import psycopg
+        from psycopg.conninfo import conninfo_to_dict
+
+        options = str(conninfo_to_dict(self.url).get("options") or "")
+        limits = f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={STATEMENT_TIMEOUT_MS}"
+        connection: Connection = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT,
+                                                 options=f"{options} {limits}".strip())
+        return connection
 
     def _set_wal(self, timeout: float) -> None:
         """Switch a new database file to WAL. The switch needs the file to itself, and SQLite
@@ -454,8 +529,16 @@ class Storage:
         """A transaction; in SQLite a writer's takes the write lock at once (BEGIN IMMEDIATE, so
         writers queue instead of deadlocking) and a reader's takes none: in WAL mode it reads a
         snapshot while learners write."""
-        with self._lock:
+        if not self._lock.acquire(timeout=self._deadline):  # another call of this kernel's is stuck
+            raise StorageUnavailable(N_("the class database does not answer: {reason}"),
+                                     reason=TimeoutError(f"no answer within {self._deadline:g} s"))
+        watchdog = None
+        try:
             self._reconnect_if_lost()
+            if self.dialect == "postgresql":  # a server stopped by a signal never answers, nor closes
+                watchdog = threading.Timer(self._deadline, _cut, (self._connection, self._deadline))
+                watchdog.daemon = True
+                watchdog.start()
             cursor = None
             try:
                 cursor = self._connection.cursor()
@@ -481,6 +564,10 @@ class Storage:
                         cursor.close()
                     except self._errors:
                         pass
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+            self._lock.release()
 
     def _lost(self) -> bool:
         """Is the connection gone (a PostgreSQL server restarted, the network cut)?"""
@@ -497,9 +584,15 @@ class Storage:
             return
         import psycopg
 
+        if time.monotonic() < self._next_try:
+            raise StorageUnavailable(N_("the class database does not answer: {reason}"),
+                                     reason=TimeoutError("no answer to the last try"))
+        tried = time.monotonic()
         try:
-            self._connection = psycopg.connect(self.url, connect_timeout=CONNECT_TIMEOUT)
+            self._connection = self._pg_connect()
         except psycopg.Error as error:
+            if time.monotonic() - tried > 1:  # no answer (not a refusal, which costs nothing to try again)
+                self._next_try = time.monotonic() + RECONNECT_PAUSE
             raise StorageUnavailable(N_("the class database does not answer: {reason}"), reason=error) from None
         LOG.info("Connected to the class database again")
 
@@ -961,16 +1054,6 @@ class Storage:
                       (name, default))
             row = self._run(cursor, "SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
         return str(_first(row))
-
-    def note_key_failure(self, at: float) -> None:
-        with self._transaction() as cursor:
-            self._run(cursor, "INSERT INTO key_failures (at) VALUES (?)", (at,))
-
-    def key_failures_since(self, since: float) -> int:
-        """Wrong teacher's keys typed on any page of the server since ``since``."""
-        with self._transaction(write=False) as cursor:
-            row = self._run(cursor, "SELECT COUNT(*) FROM key_failures WHERE at >= ?", (since,)).fetchone()
-        return _int(_first(row))
 
     def set_setting(self, name: str, value: str) -> None:
         with self._transaction() as cursor:

@@ -54,7 +54,8 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 
 def _load_jupyter_server_extension(server_app: ServerApp) -> None:
     """Put the websocket guard in a running Jupyter Server's settings."""
-    from .guards import KernelSocket
+    from .guards import KernelSocket, raise_file_limit
 
     server_app.web_app.settings["kernel_websocket_connection_class"] = KernelSocket
+    raise_file_limit()
     server_app.log.info("capital_lux.serve: kernel websockets speak only the v1 protocol")

@@ -21,7 +21,7 @@ from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
 from ..lessons.pace import Pace
-from .guards import ClassKernels
+from .guards import CLIENT, ClassKernels
 
 class PacedVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
     """Voila's page handler, refusing a client that opens pages faster than its pace, and
@@ -31,6 +31,7 @@ class PacedVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
 
     async def prepare(self) -> None:
         await super().prepare()  # first: the error page needs what it sets up (the user)
+        CLIENT.set(self.request.remote_ip or "")  # for a kernel started for this page (its task's own)
         pace: Pace | None = self.settings.get("capital_lux_pace")
         if pace is not None and self.request.method == "GET":
             wait = pace.wait(self.request.remote_ip or "", time.monotonic())

@@ -16,12 +16,15 @@ and keeps the class database out of the folder it serves. ``start`` does all fou
   teacher reads the key, the machine's address on the room's network and the pages' URLs, in
   their language.
 
-``stop`` ends the class server the PID file names and removes the file.
+``stop`` ends the class server the PID file names and removes the file. ``key`` (``make
+class-key``) draws a new teacher's key, which a running class takes at once (its pages read
+the key file at every check), and forgets every wrong key typed so far.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import fcntl
 import http.client
 import os
@@ -37,7 +40,8 @@ from typing import Sequence
 
 from ..i18n import LANGUAGES, Translator, default_language, translator
 from ..engine.errors import CapitalLuxError
-from ..lessons.classroom import MIN_TEACHER_KEY, TEACHER_KEY_VARIABLE, teacher_key
+from ..lessons.classroom import (KEY_FAILURES_VARIABLE, MIN_TEACHER_KEY, TEACHER_KEY_FILE_VARIABLE,
+                                 TEACHER_KEY_VARIABLE, key_failures_folder, reset_key_failures, teacher_key)
 from ..lessons.storage import DEFAULT_DATABASE, ENVIRONMENT_VARIABLE as DATABASE_VARIABLE
 from ..lessons.storage import StorageError, data_folder, open_storage
 
@@ -57,6 +61,8 @@ LOG_FILE = "class.log"
 KEY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 KEY_GROUPS = 4
 STARTUP_SECONDS = 120
+#: In the environment of a class's server, and so of its kernels: the class's data folder.
+MARK_VARIABLE = "CAPITAL_LUX_CLASS"
 STOP_SECONDS = 30
 #: Connecting a UDP socket sends nothing: it asks the system which of its addresses is on the
 #: route out. This one (RFC 5737's TEST-NET-1) is never a real host.
@@ -145,13 +151,9 @@ def running(pid: int) -> bool:
         return False
     except PermissionError:
         return False  # another user's process: not ours to stop
-    proc = Path("/proc") / str(pid)
-    try:
-        state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        command = (proc / "cmdline").read_bytes().split(b"\0")
-    except (OSError, IndexError):
+    if not Path("/proc").is_dir():
         return True  # no /proc here: trust the PID file
-    return state not in ("Z", "X") and b"capital_lux.serve" in command
+    return _live(pid) and _is_server(pid)
 
 
 def is_checkout(folder: Path) -> bool:
@@ -167,14 +169,99 @@ def pid_in(path: Path) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def port_free(address: str, port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as trial:
+def port_number(text: str, t: Translator) -> int:
+    """The port ``text`` names, or the refusal saying why it names none."""
+    port = int(text) if text.strip().isdigit() else 0
+    if not 1 <= port <= 65535:
+        raise Refused(t.gettext("The port must be a whole number from 1 to 65535, and {port} is not: e.g. make "
+                                "class PORT={default}.").format(port=text, default=DEFAULT_PORT))
+    return port
+
+
+def check_listening(address: str, port: int, t: Translator) -> None:
+    """Refuse, in one sentence, an address that is not this machine's and a port in use there."""
+    address = "127.0.0.1" if address.lower() == "localhost" else address  # the one name needing no lookup
+    try:
+        family, kind, _, _, where = socket.getaddrinfo(address, port, type=socket.SOCK_STREAM,
+                                                       flags=socket.AI_PASSIVE | socket.AI_NUMERICHOST)[0]
+    except (socket.gaierror, UnicodeError):
+        raise Refused(t.gettext("{address} is not a network address: give one of this machine’s, e.g. make class "
+                                "ADDRESS={example}, or none to listen on all of them.").format(
+                                    address=address, example=lan_address() or "127.0.0.1")) from None
+    with socket.socket(family, kind) as trial:
         trial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Tornado binds
         try:
-            trial.bind((address, port))
+            trial.bind(where)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise Refused(t.gettext("Port {port} is already in use on this machine: choose another, e.g. make "
+                                        "class PORT={other}.").format(port=port, other=port % 65535 + 1)) from None
+            if error.errno in (errno.EACCES, errno.EPERM):
+                raise Refused(t.gettext("Port {port} is reserved for the system’s administrator on this machine: "
+                                        "choose one from 1024 up, e.g. make class PORT={default}.").format(
+                                            port=port, default=DEFAULT_PORT)) from None
+            raise Refused(t.gettext("{address} is not an address of this machine: give one of its own, e.g. make "
+                                    "class ADDRESS={example}, or none to listen on all of them.").format(
+                                        address=address, example=lan_address() or "127.0.0.1")) from None
+
+
+def class_processes(mark: str) -> list[int]:
+    """This user's processes that a class marked ``mark`` started: its server and its kernels,
+    whatever its PID file says (Linux's ``/proc``)."""
+    wanted = f"{MARK_VARIABLE}={mark}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if entry.stat().st_uid != os.getuid() or wanted not in (entry / "environ").read_bytes().split(b"\0"):
+                continue
         except OSError:
-            return False
-    return True
+            continue  # gone, or not ours to read
+        found.append(int(entry.name))
+    return found
+
+
+def end_class(pid: int | None, mark: str, seconds: float = STOP_SECONDS) -> None:
+    """The class's server asked to stop (it shuts its kernels down), then whatever of it and its
+    kernels is left after ``seconds`` killed: nothing of the class runs after."""
+    def alive() -> list[int]:
+        found = [process for process in class_processes(mark) if _live(process)]
+        return found + [pid] if pid is not None and pid not in found and _live(pid) else found
+
+    servers = [found for found in alive() if _is_server(found)]
+    for target in {*servers, *([pid] if pid is not None and _live(pid) else [])}:
+        _signal(target, signal.SIGTERM)
+    deadline = time.monotonic() + seconds
+    while alive() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    for target in alive():
+        _signal(target, signal.SIGKILL)
+    deadline = time.monotonic() + 5
+    while alive() and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def _live(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def _is_server(pid: int) -> bool:
+    try:
+        return b"capital_lux.serve" in (Path("/proc") / str(pid) / "cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+
+
+def _signal(pid: int, sign: signal.Signals) -> None:
+    try:
+        os.kill(pid, sign)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def answers(host: str, port: int) -> bool:
@@ -209,20 +296,27 @@ def start(address: str, port: int, voila_options: Sequence[str], t: Translator) 
         raise Refused(t.gettext("The class starts from the project’s checkout, and {folder} is not one: run "
                                 "make class there.").format(folder=Path.cwd()))
     listen = address or "0.0.0.0"
-    if not port_free(listen, port):
-        raise Refused(t.gettext("Port {port} is already in use on this machine: choose another, e.g. make class "
-                                "PORT={other}.").format(port=port, other=port + 1))
+    check_listening(listen, port, t)
 
     environment = dict(os.environ)
     named = environment.get(DATABASE_VARIABLE, "").strip()
     database = named or str(paths["database"])
     environment[DATABASE_VARIABLE] = database
+    mark = str(paths["pid"].parent)
+    environment[MARK_VARIABLE] = mark  # the server's and its kernels': the class's processes, found whatever happens
+    leftover = class_processes(mark)
+    if leftover:  # a start that went wrong before this code stopped everything
+        end_class(None, mark)
     try:
         open_storage(database).close()  # the schema made, or why the database cannot be used said now
     except StorageError as error:
         raise Refused(t.gettext("The class cannot start: {reason}").format(reason=t.refusal(error))) from None
     key = class_key(paths["key"], t)
-    environment[TEACHER_KEY_VARIABLE] = key
+    if not os.environ.get(TEACHER_KEY_VARIABLE, "").strip():  # read from the file at every check:
+        environment.pop(TEACHER_KEY_VARIABLE, None)           # make class-key changes it while the class runs
+        environment[TEACHER_KEY_FILE_VARIABLE] = str(paths["key"])
+    environment[KEY_FAILURES_VARIABLE] = str(key_failures_folder())
+    reset_key_failures()  # a class starts with no address kept waiting
 
     command = [sys.executable, "-m", "capital_lux.serve", "notebooks", f"--port={port}", "--no-browser",
                f"--Voila.ip={listen}", "--Voila.port_retries=0", *voila_options]
@@ -234,12 +328,17 @@ def start(address: str, port: int, voila_options: Sequence[str], t: Translator) 
     host = "127.0.0.1" if listen == "0.0.0.0" else listen
     deadline = time.monotonic() + STARTUP_SECONDS
     while not answers(host, port):
-        if server.poll() is not None or time.monotonic() > deadline:
-            if server.poll() is None:
-                server.terminate()
+        exited = server.poll() is not None
+        if exited or time.monotonic() > deadline:
+            end_class(server.pid, mark)  # the server and every kernel it started
+            server.wait()
             paths["pid"].unlink(missing_ok=True)
-            raise Refused("\n".join((t.gettext("The class server did not start; the end of its log ({log}) "
-                                               "follows.").format(log=paths["log"]), log_tail(paths["log"]))))
+            why = (t.gettext("The class server stopped as it started, and nothing of it runs now; the end of its log "
+                             "({log}) follows.") if exited else
+                   t.gettext("The class server did not answer within {seconds} seconds: it is stopped with everything it "
+                             "started, and the end of its log ({log}) follows.")).format(
+                                 log=paths["log"], seconds=STARTUP_SECONDS)
+            raise Refused("\n".join((why, log_tail(paths["log"]))))
         time.sleep(0.2)
     return opened(address, port, key, server.pid, database, bool(named), paths["log"], t)
 
@@ -258,9 +357,10 @@ def opened(address: str, port: int, key: str, pid: int, database: str, named: bo
         lines.append(t.gettext("The class listens on {address} only: learners on other machines cannot reach "
                                "it.").format(address=shown))
     base = f"http://{shown}:{port}/"
+    language = f"?lang={t.lang}"  # the pages open in the class's language (a learner may change theirs)
     lines += [
-        t.gettext("Give the learners this address: {url}").format(url=f"{base}voila/render/{LEARNERS_PAGE}"),
-        t.gettext("The teacher’s page: {url}").format(url=f"{base}voila/render/{TEACHERS_PAGE}"),
+        t.gettext("Give the learners this address: {url}").format(url=f"{base}voila/render/{LEARNERS_PAGE}{language}"),
+        t.gettext("The teacher’s page: {url}").format(url=f"{base}voila/render/{TEACHERS_PAGE}{language}"),
         t.gettext("The teacher’s key, to type on that page: {key}").format(key=key),
         t.gettext("All the learners’ pages (the tutorial, the probability exercises and the what-if explorer) are "
                   "listed at {url}").format(url=base),
@@ -276,27 +376,43 @@ def stop(t: Translator) -> list[str]:
     """Stop the class the PID file names; the lines to print."""
     path = files()["pid"]
     pid = pid_in(path)
-    if pid is None or not running(pid):
+    mark = str(path.parent)
+    if pid is not None and not running(pid):
+        pid = None
+    strays = class_processes(mark)
+    if pid is None and not strays:
         path.unlink(missing_ok=True)
         return [t.gettext("No class is running.")]
-    os.kill(pid, signal.SIGTERM)  # Voila shuts its kernels down, then exits
-    deadline = time.monotonic() + STOP_SECONDS
-    while running(pid) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    if running(pid):
-        os.kill(pid, signal.SIGKILL)
+    if pid is None:
+        pid = next((found for found in strays if _is_server(found)), strays[0])
+    end_class(pid, mark)  # Voila shuts its kernels down, then exits; what is left is killed
     path.unlink(missing_ok=True)
     return [t.gettext("The class is stopped (process {pid}).").format(pid=pid)]
+
+
+def fresh_key(t: Translator) -> list[str]:
+    """A new teacher's key in the class's key file, and every wrong key typed so far forgotten;
+    the lines to print. A class that runs takes the new key at once."""
+    paths = files()
+    private_folder(paths["key"].parent)
+    reset_key_failures()
+    if os.environ.get(TEACHER_KEY_VARIABLE, "").strip():
+        return [t.gettext("The teacher’s key is the one {variable} sets, so no new key is drawn; the wrong keys "
+                          "typed so far are forgotten.").format(variable=TEACHER_KEY_VARIABLE)]
+    key = new_key()
+    write_private(paths["key"], key + "\n")
+    return [t.gettext("The teacher’s new key, to type on the teacher’s page: {key}").format(key=key),
+            t.gettext("The wrong keys typed so far are forgotten, and the old key no longer opens the page.")]
 
 
 def parser(t: Translator) -> argparse.ArgumentParser:
     commands = argparse.ArgumentParser(prog="python -m capital_lux.serve.classroom", description=t.gettext(
         "Start a class (the exercises and the teacher’s page, served to the room’s network), or stop it."))
-    commands.add_argument("action", nargs="?", choices=("start", "stop"), default="start",
-                          help=t.gettext("start (the default) or stop the class"))
+    commands.add_argument("action", nargs="?", choices=("start", "stop", "key"), default="start",
+                          help=t.gettext("start (the default) or stop the class, or draw a new teacher’s key"))
     commands.add_argument("--address", default="", help=t.gettext(
         "the address to listen on (default: every interface of this machine)"))
-    commands.add_argument("--port", type=int, default=DEFAULT_PORT,
+    commands.add_argument("--port", default=str(DEFAULT_PORT),
                           help=t.gettext("the port to listen on (default {port})").format(port=DEFAULT_PORT))
     commands.add_argument("--learners", type=int, default=DEFAULT_LEARNERS, help=t.gettext(
         "how many learners arrive at once: that many pages are made ready before they come "
@@ -313,7 +429,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     t = translator(options.lang or default_language())
     try:
         warm = [f"--ClassKernels.learners_expected={max(0, options.learners)}"]
-        lines = stop(t) if options.action == "stop" else start(options.address, options.port, warm + voila_options, t)
+        if options.action == "key":
+            lines = fresh_key(t)
+        elif options.action == "stop":
+            lines = stop(t)
+        else:
+            lines = start(options.address, port_number(options.port, t), warm + voila_options, t)
     except Refused as refusal:
         print(refusal, file=sys.stderr)
         return 1

@@ -8,11 +8,19 @@ root gets them too, and Jupyter Server's settings take the websocket through the
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import math
 import os
+import resource
+import sys
+import sysconfig
 import time
-from typing import Any, Final, TypedDict
+from collections import Counter
+from pathlib import Path
+from typing import Any, ClassVar, Final, TypedDict
+
+import zmq
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from jupyter_server._tz import utcnow
@@ -28,6 +36,57 @@ V1: Final = "v1.kernel.websocket.jupyter.org"
 KERNEL_ARGUMENTS: Final = ("--HistoryManager.enabled=False", "--IPKernelApp.extensions=capital_lux.serve.kernel")
 #: Memory kept for the server and the system when the ceiling is derived from the machine's.
 RESERVED_MIB: Final = 1024
+#: The address of the client whose page request is being served (set by the page handler, in
+#: the request's own task): a kernel started for that page gets it as ``CLIENT_VARIABLE``, so
+#: the teacher's page limits wrong keys per address (a kernel cannot see its browser's).
+CLIENT: Final = contextvars.ContextVar[str]("capital_lux_client", default="")
+#: ``lessons.classroom.CLIENT_VARIABLE`` (this module does not import the lessons).
+CLIENT_VARIABLE: Final = "CAPITAL_LUX_CLIENT"
+#: File descriptors and ZeroMQ sockets kept, past the websockets' use, for kernels to start,
+#: pages to load and the server's own files: a share of the budget, at least this many.
+RESERVED_SOCKETS: Final = 128
+RESERVED_SHARE: Final = 0.1
+
+
+def raise_file_limit() -> tuple[int, int]:
+    """The process's soft limit on open files raised to its hard limit (the most it may open
+    without privilege); the limits ``(soft, hard)`` after. Each kernel websocket holds four
+    ZeroMQ sockets and their descriptors: a soft limit of 1,024 ran out with a few hundred."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard and (hard == resource.RLIM_INFINITY or soft < hard):
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass  # a hard limit the system does not allow as soft (e.g. above fs.nr_open): keep the soft one
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
+def zmq_socket_ceiling(context: zmq.Context[Any], files: int) -> int:
+    """The ZeroMQ context's socket ceiling raised to what the file budget allows (half of it:
+    a socket holds a descriptor and its connection another), before its first socket is
+    made; its ceiling after. libzmq's default, 1,023 sockets, is what 300 websockets on one
+    kernel exhausted ("Too many open files"), whatever the file limit."""
+    wanted = min(context.get(zmq.SOCKET_LIMIT), max(files // 2, 1))
+    if wanted > context.get(zmq.MAX_SOCKETS):
+        context.set(zmq.MAX_SOCKETS, wanted)
+    return int(context.get(zmq.MAX_SOCKETS))
+
+
+def open_files() -> int:
+    """Descriptors this process holds (Linux's ``/proc``; 0 where it cannot tell)."""
+    try:
+        return len(os.listdir("/proc/self/fd"))
+    except OSError:
+        return 0
+
+
+def reserve(budget: int) -> int:
+    """What is kept of a budget of ``budget`` descriptors or sockets for everything but websockets.
+
+    >>> reserve(20000), reserve(1023), reserve(100)
+    (2000, 128, 50)
+    """
+    return min(max(RESERVED_SOCKETS, int(budget * RESERVED_SHARE)), budget // 2)
 
 
 def offered_protocols(header: str | None) -> set[str]:
@@ -73,6 +132,64 @@ def v1_message_type(message: object) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
+#: What tells of the server's inside in a message: a Python traceback, and the server's
+#: folders (each has a character base64 has not, or is long enough never to occur in an
+#: image's base64 by chance).
+INSIDE: Final = tuple(dict.fromkeys(needle.encode() for needle in (
+    "Traceback", "site-packages", "dist-packages", str(Path(__file__).resolve().parents[2]),
+    sys.prefix, sys.exec_prefix, sysconfig.get_paths()["stdlib"], str(Path.home()) + "/") if len(needle) > 5))
+#: An error message's header: its value and traceback are the server's business, always.
+ERROR_HEADER: Final = b'"msg_type": "error"'
+
+
+def _without(value: Any, inside: tuple[str, ...]) -> Any:
+    """``value`` (a message's decoded content) with every text that tells of ``inside`` blanked,
+    and dropped from lists (a traceback's lines)."""
+    if isinstance(value, str):
+        return "" if any(needle in value for needle in inside) else value
+    if isinstance(value, list):
+        return [_without(item, inside) for item in value
+                if not (isinstance(item, str) and any(needle in item for needle in inside))]
+    if isinstance(value, dict):
+        return {key: _without(item, inside) for key, item in value.items()}
+    return value
+
+
+def outside_only(parts: list[bytes], inside: tuple[bytes, ...] = INSIDE) -> list[bytes] | None:
+    """A kernel's message (``[header, parent header, metadata, content, *buffers]``) as a page
+    may see it: with no traceback or server path in its content, or None when it is a stream
+    (stderr, stdout) that tells of them, whose whole text is the server's business.
+
+    >>> import json
+    >>> error = [json.dumps({"msg_type": "error"}).encode(), b"{}", b"{}", json.dumps(
+    ...     {"ename": "KeyError", "evalue": "x", "traceback": ["Traceback (most recent call last)", "KeyError"]}).encode()]
+    >>> json.loads(outside_only(error)[3])
+    {'ename': 'KeyError', 'evalue': '', 'traceback': []}
+    >>> stream = [json.dumps({"msg_type": "stream"}).encode(), b"{}", b"{}", b'{"text": "Traceback ..."}']
+    >>> outside_only(stream) is None
+    True
+    >>> outside_only(stream[:3] + [b'{"text": "3/8"}']) == stream[:3] + [b'{"text": "3/8"}']
+    True
+    """
+    if len(parts) < 4 or not (ERROR_HEADER in parts[0] or any(needle in part for part in parts[:4]
+                                                              for needle in inside)):
+        return parts
+    try:
+        header = json.loads(parts[0])
+        kind = header.get("msg_type") if isinstance(header, dict) else None
+        if kind == "stream":
+            return None
+        texts = tuple(needle.decode() for needle in inside)
+        body = json.loads(parts[3])
+        if kind == "error" and isinstance(body, dict):  # what failed is said by its name only
+            body = {**body, "evalue": "", "traceback": []}
+        content = json.dumps(_without(body, texts)).encode()
+        metadata = json.dumps(_without(json.loads(parts[2]), texts)).encode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return [parts[0], parts[1], metadata, content, *parts[4:]]
+
+
 class KernelSocket(ZMQChannelsWebsocketConnection):
     """A page's kernel websocket: v1 framing only, and a page's shutdown request is final.
 
@@ -83,15 +200,83 @@ class KernelSocket(ZMQChannelsWebsocketConnection):
     - A frame whose framing does not hold is dropped, never parsed further.
     - ``shutdown_request`` shuts the kernel down through the kernel manager: sent to the
       kernel, it would only be restarted by the server's restarter.
+    - A kernel holds at most ``sockets_per_kernel`` websockets and a client address
+      ``sockets_per_address`` (429 past them), and none opens when the server's descriptors or
+      ZeroMQ sockets would fall under what kernels and pages need (503): one client that
+      opened 300 websockets on its own kernel exhausted the server's ZeroMQ context, and no
+      other page could connect.
+    - A kernel's message that tells of the server's inside (a traceback, the server's paths)
+      reaches the page without it (``outside_only``), and the server's log keeps it.
     """
+
+    sockets_per_kernel = Int(4, config=True, help=(
+        "Websockets open at once on one kernel (a page opens one, two while it reconnects)."))
+    sockets_per_address = Int(64, config=True, help=(
+        "Websockets open at once from one client address, all kernels counted. Behind a "
+        "proxy or a school's NAT every learner has one address: allow two a learner."))
+
+    #: Websockets open (or being opened) on each kernel and from each address, the server's all.
+    _by_kernel: ClassVar[Counter[str]] = Counter()
+    _by_address: ClassVar[Counter[str]] = Counter()
+    _held: tuple[str, str] | None = None
 
     async def prepare(self) -> None:
         request = self.websocket_handler.request
+        address = request.remote_ip or ""
         if V1 not in offered_protocols(request.headers.get("Sec-WebSocket-Protocol")):
-            self.log.warning("Refused a kernel websocket without the %s subprotocol from %s",
-                             V1, request.remote_ip)
+            self.log.warning("Refused a kernel websocket without the %s subprotocol from %s", V1, address)
             raise web.HTTPError(400, f"kernel websockets here speak only the {V1} subprotocol")
-        await super().prepare()  # type: ignore[no-untyped-call]
+        # Counted before anything is opened for it: past a limit, the socket costs the server nothing.
+        if self._by_kernel[self.kernel_id] >= self.sockets_per_kernel > 0:
+            self.log.warning("Refused a websocket from %s: kernel %s has %d open", address, self.kernel_id,
+                             self._by_kernel[self.kernel_id])
+            raise web.HTTPError(429, "too many websockets on this kernel")
+        if self._by_address[address] >= self.sockets_per_address > 0:
+            self.log.warning("Refused a websocket from %s: %d open from that address", address,
+                             self._by_address[address])
+            raise web.HTTPError(429, "too many websockets from this address")
+        short = self._short_of()
+        if short:
+            self.log.warning("Refused a websocket from %s: %s", address, short)
+            raise web.HTTPError(503, "the server has no room for another websocket")
+        self._held = (self.kernel_id, address)
+        self._by_kernel[self.kernel_id] += 1
+        self._by_address[address] += 1
+        try:
+            await super().prepare()  # type: ignore[no-untyped-call]
+        except BaseException:
+            self._release()
+            raise
+
+    def _short_of(self) -> str | None:
+        """What the server is short of to open another websocket (its four ZeroMQ sockets and
+        their descriptors) and still start kernels and serve pages, or None."""
+        files, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        held = open_files()
+        if files != resource.RLIM_INFINITY and held + reserve(files) >= files:
+            return f"{held} of {files} file descriptors open"
+        context = self.multi_kernel_manager.context
+        sockets = int(context.get(zmq.MAX_SOCKETS))
+        used = len(getattr(context, "_sockets", ()))
+        if used + reserve(sockets) >= sockets:
+            return f"{used} of {sockets} ZeroMQ sockets open"
+        return None
+
+    def _release(self) -> None:
+        if self._held is None:
+            return
+        kernel, address = self._held
+        self._held = None
+        for counts, key in ((self._by_kernel, kernel), (self._by_address, address)):
+            counts[key] -= 1
+            if counts[key] <= 0:
+                del counts[key]
+
+    def disconnect(self) -> None:  # type: ignore[override]  # a coroutine in the base only
+        try:
+            super().disconnect()  # type: ignore[no-untyped-call]
+        finally:
+            self._release()
 
     def handle_incoming_message(self, incoming_msg: Any) -> None:
         kind = v1_message_type(incoming_msg)
@@ -103,6 +288,18 @@ class KernelSocket(ZMQChannelsWebsocketConnection):
             asyncio.ensure_future(self._shut_down())
             return
         super().handle_incoming_message(incoming_msg)
+
+    def _on_zmq_reply(self, stream: Any, msg_list: list[Any]) -> None:
+        if self.subprotocol == V1:  # the only one this socket speaks: the message's parts, unparsed
+            parts = [bytes(part) for part in msg_list]
+            kept = outside_only(parts)
+            if kept is not parts:
+                self.log.warning("Kept from kernel %s's page: %s", self.kernel_id,
+                                 b" ".join(parts[:4]).decode("utf-8", "replace")[:4000])
+            if kept is None:
+                return
+            msg_list = kept
+        super()._on_zmq_reply(stream, msg_list)  # type: ignore[no-untyped-call]
 
     async def _shut_down(self) -> None:
         kernels = self.multi_kernel_manager
@@ -148,7 +345,8 @@ class ClassKernels(AsyncMappingKernelManager):
     built (``building``: from the page's request to its last cell), and starts alone,
     ``fill_spacing`` seconds after the one before; a page that has come to take that very
     kernel does not wait. Learners arriving one after another find the pool refilled
-    between them, as before; the pool's first filling, before any page, starts at once.
+    between them, as before; the pool's first filling, before any page, goes the same way,
+    around the pages that come meanwhile (the teacher's first).
     ``learners`` warms that many kernels of ``pool_notebook`` before the class arrives.
     """
 
@@ -162,15 +360,22 @@ class ClassKernels(AsyncMappingKernelManager):
         "Kernels of pool_notebook kept warm before the class arrives (0: Voila's pool size)."))
     pool_notebook = Unicode("probability_exercises.ipynb", config=True, help=(
         "The notebook the class opens, relative to the served folder."))
+    connect_grace = Float(300.0, config=True, help=(
+        "Seconds a page's kernel waits for the page's browser to connect before the idle cull may "
+        "stop it (30 pages opening at once on a loaded 2-core server took up to 166 s)."))
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[no-untyped-call]
+        files, _ = raise_file_limit()
+        sockets = zmq_socket_ceiling(self.context, files)
+        self.log.info("The server may open %d files and %d ZeroMQ sockets", files, sockets)
         self._started: set[str] = set()  # a kernel joins once its start has returned (Jupyter lists it earlier)
         self._warm: set[str] = set()  # kernels started for the warm pool that no cull has seen out of it
         self._starting = 0
         self._filling = 0
         self.building = 0  # pages between their request and their last cell
-        self._asked = False  # a page has been asked for since the server started
+        self._connected: set[str] = set()  # kernels a page's browser has connected to, once at least
+        self._given: dict[str, float] = {}  # when a page took each kernel (monotonic seconds)
         self._last_fill = -math.inf
         pools = getattr(self, "kernel_pools_config", None)  # Voila's, with preheat; it fills them after this
         if self.learners_expected and isinstance(pools, dict):
@@ -205,7 +410,6 @@ class ClassKernels(AsyncMappingKernelManager):
 
     def page_started(self) -> None:
         """A page is being built: the pool's refills wait until it is."""
-        self._asked = True
         self.building += 1
 
     def page_finished(self) -> None:
@@ -217,9 +421,9 @@ class ClassKernels(AsyncMappingKernelManager):
         return not any(task in pool for pool in self._warm_pools())
 
     async def _fill_when_quiet(self, step: float = 0.25) -> None:
-        """Until no page is being built and the refill before has had its time, or a page waits for this one."""
-        if not self._asked:
-            return  # the pool's first filling, before any learner: all at once, as Voila does
+        """Until no page is being built and the refill before has had its time, or a page waits for this one.
+        The pool's first filling too: 30 kernels started at once held both cores of the machine
+        for half a minute, and the teacher's page, opened as ``make class`` returned, for 76 s."""
         while not self._awaited():
             if not self.building and time.monotonic() - self._last_fill >= self.fill_spacing:
                 break  # checked and taken between two awaits: one refill at a time
@@ -237,6 +441,8 @@ class ClassKernels(AsyncMappingKernelManager):
         if filling:
             await self._fill_when_quiet()
         kwargs["extra_arguments"] = [*kwargs.get("extra_arguments", []), *KERNEL_ARGUMENTS]
+        if not filling and CLIENT.get():
+            kwargs["env"] = {**kwargs.get("env", os.environ), CLIENT_VARIABLE: CLIENT.get()}
         self._starting += 1
         self._filling += filling
         try:
@@ -247,7 +453,19 @@ class ClassKernels(AsyncMappingKernelManager):
         self._started.add(kernel_id)
         if filling:
             self._warm.add(kernel_id)
+        else:
+            self._given[kernel_id] = time.monotonic()
         return kernel_id
+
+    def notify_connect(self, kernel_id: str) -> None:
+        self._connected.add(kernel_id)
+        super().notify_connect(kernel_id)  # type: ignore[no-untyped-call]
+
+    def remove_kernel(self, kernel_id: str) -> Any:
+        self._connected.discard(kernel_id)
+        self._given.pop(kernel_id, None)
+        self._warm.discard(kernel_id)
+        return super().remove_kernel(kernel_id)
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
         """Jupyter's idle cull, for the kernels Voila's pool does not keep. A kernel a page took
@@ -255,13 +473,20 @@ class ClassKernels(AsyncMappingKernelManager):
         kernels from the cull, but one taken by a page kept all the time it had waited there,
         and the next round of the cull stopped it before the learner's browser had connected
         (an upstream bug; the page then never became interactive). The cull's first round
-        after a page took it starts its idle time afresh."""
+        after a page took it starts its idle time afresh. And a kernel whose page's browser has
+        never connected is kept ``connect_grace`` seconds from when the page took it, however
+        idle: with 30 pages opening at once on a loaded server, 7 browsers connected after the
+        cull's 90 s had stopped their kernels, and their pages never loaded."""
         if kernel_id in self._warm:  # Voila's cull sends only kernels outside its pool here
             self._warm.discard(kernel_id)
+            self._given[kernel_id] = time.monotonic()
             kernel = self._kernels.get(kernel_id)
             if kernel is not None:
                 kernel.last_activity = utcnow()
             return
+        if kernel_id not in self._connected and \
+                time.monotonic() - self._given.setdefault(kernel_id, time.monotonic()) < self.connect_grace:
+            return  # its browser is still on its way: a loaded server's pages took minutes to connect
         await super().cull_kernel_if_idle(kernel_id)  # type: ignore[no-untyped-call]
 
 

@@ -16,6 +16,7 @@ learner's count, and a CSV export that the browser downloads.
 from __future__ import annotations
 
 import base64
+import os
 import secrets
 from datetime import datetime
 import threading
@@ -56,8 +57,10 @@ from ..lessons.classroom import (
     slips_html,
     LESSON_EXERCISES_SETTING,
     fractions_only,
+    CLIENT_VARIABLE,
     key_wait,
     close_lesson,
+    note_key_failure,
     lesson,
     lesson_closed,
     lesson_exercises,
@@ -143,19 +146,18 @@ class TeacherApp(Page):
         if teacher_key() is None or self.failures >= MAX_KEY_TRIES:
             self.relabel()
             return False
-        wait = key_wait(self.storage, time.time())
+        address = os.environ.get(CLIENT_VARIABLE, "")  # the browser's, as the server saw it
+        wait = key_wait(address, time.time())
         if wait:
             self.lock_note.value = '<span class="cl-error">{}</span>'.format(escape(t.ngettext(
-                "Too many wrong keys on this server: try again in {n} minute.",
-                "Too many wrong keys on this server: try again in {n} minutes.", wait).format(n=wait)))
+                "Too many wrong keys from this network address: try again in {n} minute, or draw a new key "
+                "on the class’s machine with make class-key.",
+                "Too many wrong keys from this network address: try again in {n} minutes, or draw a new key "
+                "on the class’s machine with make class-key.", wait).format(n=wait)))
             return False
         if not teacher_key_matches(typed):
             self.failures += 1
-            if self.storage is not None:
-                try:
-                    self.storage.note_key_failure(time.time())
-                except StorageError:
-                    pass  # counted on this page all the same
+            note_key_failure(address, time.time())
             self.lock_note.value = f'<span class="cl-error">{escape(t.gettext("That is not the key."))}</span>'
             if self.failures >= MAX_KEY_TRIES:
                 self.relabel()
