@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from capital_lux.capitol.bots import RandomBot, RuleOfThumbBot, make_bot, play_game
-from capital_lux.capitol.notation import Bid, parse_action
+from capital_lux.capitol.notation import Offer, parse_action
 from capital_lux.capitol.record import dumps_record, loads_record
-from capital_lux.capitol.rules import apply, legal_actions
+from capital_lux.capitol.rules import apply, legal_actions, refusal
 from capital_lux.capitol.state import BID, new_game
 from capital_lux.capitol.views import view
 from capital_lux.engine.errors import IllegalActionError, NotationError, PositionError, UsageError
@@ -40,6 +40,7 @@ def test_views_show_only_what_the_seat_may_know(players: int, seed: int) -> None
             blanked = s.__class__(**{**{f: getattr(s, f) for f in s.__dataclass_fields__},
                                      "hands": s.hands[:other] + ((),) + s.hands[other + 1:],
                                      "bids": s.bids[:other] + (None,) + s.bids[other + 1:],
+                                     "offers": s.offers[:other] + ((),) + s.offers[other + 1:],
                                      "seed": -1})
             seen = view(blanked, seat)
             assert seen.hand_sizes[other] == 0 or v.hand_sizes != seen.hand_sizes
@@ -54,7 +55,7 @@ def _without_sizes(v: object) -> dict[str, object]:
     return data
 
 
-def test_a_pending_bid_and_played_cards_stay_hidden_in_the_history() -> None:
+def test_played_cards_stay_hidden_in_the_history() -> None:
     s = new_game(3, seed=8)
     card = s.hands[0][0]
     s = apply(s, parse_action(str(card)))  # played without its action: discarded face down
@@ -72,7 +73,7 @@ def test_every_legal_action_text_round_trips(players: int, seed: int) -> None:
         s = apply(s, rng.choice(legal))
 
 
-@pytest.mark.parametrize("text", ["", "build", "F9", "F3 0+1 x", "R5 2q", "B4 1t Z9", "bid none F3", "place",
+@pytest.mark.parametrize("text", ["", "build", "F9", "F3 0+1 x", "R5 2q", "B4 1t Z9", "offer F3 B4", "stop F3", "place",
                                   "draw deck", "F3 " * 100])
 def test_unreadable_moves_are_refused_with_a_sentence(text: str) -> None:
     with pytest.raises(NotationError) as error:
@@ -127,14 +128,16 @@ def test_forged_records_are_refused_with_a_sentence(change: str) -> None:
 
 def test_bids_with_cards_not_held_are_refused_and_nothing_changes() -> None:
     from capital_lux.capitol.components import Card
-    from capital_lux.capitol.notation import bid
     from dataclasses import replace
     s = replace(new_game(2, seed=3), phase=BID, bids=(None, None))
     foreign = [c for c in (Card("B", 8), Card("R", 7), Card("F", 6)) if c not in s.hands[0]][0]
-    before = dumps_record(s), s.hands
+    before = dumps_record(s), s
     with pytest.raises(IllegalActionError) as error:
-        apply(s, bid([foreign]))
-    assert "do not hold" in str(error.value) and (dumps_record(s), s.hands) == before
+        apply(s, Offer(foreign))
+    assert "left in your hand" in str(error.value) and (dumps_record(s), s) == before
+    once = apply(s, Offer(s.hands[0][0]))
+    if s.hands[0].count(s.hands[0][0]) == 1:  # a card offered once cannot be offered again
+        assert refusal(once, Offer(s.hands[0][0])) is not None
 
 
 def test_bots_choose_legal_actions_and_the_rule_of_thumb_beats_random() -> None:
@@ -152,4 +155,4 @@ def test_bots_choose_legal_actions_and_the_rule_of_thumb_beats_random() -> None:
 def test_bots_are_deterministic_given_their_seed() -> None:
     a = play_game(3, [make_bot("rule"), make_bot("random"), make_bot("random")], 7, random.Random(3))
     b = play_game(3, [make_bot("rule"), make_bot("random"), make_bot("random")], 7, random.Random(3))
-    assert a == b and any(isinstance(action, Bid) and action.cards for _, action in a.history)
+    assert a == b and any(isinstance(action, Offer) for _, action in a.history)

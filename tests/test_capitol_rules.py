@@ -125,10 +125,10 @@ def test_refusal_and_legal_actions_agree(players: int, seed: int) -> None:
 def check_refusals(s: State) -> None:
     legal = set(legal_actions(s)) if not s.is_terminal() else set()
     hand = s.hands[s.current]
-    texts = ["pass", "draw roof", "draw floor", "draw permit", *(f"place {d}" for d in DISTRICTS), "bid none"]
+    texts = ["pass", "draw roof", "draw floor", "draw permit", *(f"place {d}" for d in DISTRICTS), "stop"]
     for card in list(hand)[:4] + [Card("F", 6), Card("B", 8)]:
         texts += [str(card), f"{card} 0+1 0+1", f"{card} 1+1 2+1", f"{card} 0+2", f"{card} 1+2", f"{card} 2r",
-                  f"{card} 1t", f"bid {card}", *(f"{card} {h}{r} {d}" for h in (1, 2, 3) for r in "rt"
+                  f"{card} 1t", f"offer {card}", *(f"{card} {h}{r} {d}" for h in (1, 2, 3) for r in "rt"
                                                   for d in DISTRICTS)]
     for text in texts:
         try:

@@ -12,7 +12,7 @@ from capital_lux.capitol.bots import RandomBot, play_game
 from capital_lux.capitol.components import (
     DECK, DISTRICTS, PRINTED_FOUNTAINS, SMALL_SQUARES, AUCTIONS, ROOF_TYPES, Card,
 )
-from capital_lux.capitol.notation import Bid, Draw, Pass, Place, PlayFloors, PlayOnly, PlayPermit, bid, parse_action
+from capital_lux.capitol.notation import Bid, Draw, Offer, Pass, Place, PlayFloors, PlayOnly, PlayPermit, Stop, bid
 from capital_lux.capitol.rules import apply, auction_winner, legal_actions, ranking, refusal
 from capital_lux.capitol.rulings import RULINGS
 from capital_lux.capitol.state import BID, DRAW, PLACE, District, State, new_game, set_at
@@ -77,8 +77,9 @@ def test_c7_an_empty_bid_never_wins() -> None:
     assert auction_winner((Bid(()), Bid(())), (0, 1)) is None
     assert auction_winner((Bid(()), bid([Card("F", 1)])), (0, 1)) == 1
     s = replace(new_game(2), phase=BID, bids=(None, None))
-    s = apply(apply(s, Bid(())), Bid(()))
-    assert s.auctions[-1].winner is None and s.phase == BID and s.auction == 1
+    s = apply(apply(s, Stop()), Stop())
+    assert s.auctions[-1].winner is None and s.auctions[-1].bids == (Bid(()), Bid(()))
+    assert s.phase == BID and s.auction == 1 and s.hands == new_game(2).hands
 
 
 def test_c8_scoring_ties() -> None:
@@ -146,7 +147,7 @@ def test_c14_a_card_may_be_played_without_its_action() -> None:
     assert {str(a) for a in legal_actions(none_left)} == {"pass", "F2"}
     empty = replace(s, hands=set_at(s.hands, 0, ()))
     assert legal_actions(empty) == [Pass()]
-    assert legal_actions(replace(empty, phase=BID, bids=(None, None))) == [Bid(())]
+    assert legal_actions(replace(empty, phase=BID, bids=(None, None))) == [Stop()]
 
 
 def test_c15_the_second_floor_may_go_on_the_new_building() -> None:
@@ -160,13 +161,18 @@ def test_c15_the_second_floor_may_go_on_the_new_building() -> None:
 def test_c16_bids_are_hidden_until_all_are_made_and_revealed_highest_first() -> None:
     from capital_lux.capitol.views import view
     s = replace(new_game(2, seed=4), phase=BID, bids=(None, None))
-    offer = bid(list(s.hands[0][:3]))
-    assert [c.value for c in offer.cards] == sorted((c.value for c in offer.cards), reverse=True)
-    s = apply(s, offer)
+    cards = list(s.hands[0][:3])
+    for card in cards:
+        s = apply(s, Offer(card))
+    assert s.current == 0 and view(s, 0).my_offer == tuple(cards)
+    s = apply(s, Stop())
     other = view(s, 1)
-    assert other.bids_made == (True, False) and other.my_bid is None and other.history[-1] == "bid ?"
-    assert str(offer) not in repr(other)
-    s = apply(s, Bid(()))
-    assert s.auctions[-1].bids[0] == offer  # revealed to everyone once both are in
-    assert parse_action(str(offer)) == offer == bid(list(reversed(offer.cards)))
-    assert s.phase == PLACE and isinstance(legal_actions(s)[0], Place)
+    assert other.bids_made == (True, False) and other.my_bid is None and other.my_offer == ()
+    assert other.history[-4:] == ("offer ?",) * 3 + ("stop",) and all(str(c) not in other.history[-1] for c in cards)
+    assert replace(other, hand=(), hand_sizes=()) == replace(view(replace(s, bids=(Bid(()), None)), 1), hand=(),
+                                                            hand_sizes=(), history=other.history)
+    s = apply(s, Stop())
+    revealed = s.auctions[-1].bids[0]
+    assert revealed == bid(cards) and [c.value for c in revealed.cards] == sorted((c.value for c in cards), reverse=True)
+    assert s.phase == PLACE and s.winner == 0 and isinstance(legal_actions(s)[0], Place)
+    assert len(s.hands[0]) == 8 - 3  # the winner discards the bid

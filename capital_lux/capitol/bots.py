@@ -21,12 +21,14 @@ True
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
+from itertools import combinations
 from typing import Callable, Final, Protocol
 
 from ..engine.errors import UsageError
-from .components import AMPHITHEATRE, DISTRICTS, FOUNTAIN, PERMIT, ROOF, FLOOR, TEMPLE, Pile
-from .notation import Action, Bid, Draw, Pass, Place, PlayFloors, PlayPermit, PlayRoof
+from .components import AMPHITHEATRE, Card, DISTRICTS, FOUNTAIN, PERMIT, ROOF, FLOOR, TEMPLE, Pile
+from .notation import Action, Draw, Offer, Pass, Place, PlayFloors, PlayPermit, PlayRoof, Stop
 from .rules import apply, district_points, ranking
 from .state import BID, BUILD, DRAW, PLACE, District, State, new_game
 from .views import PlayerView, view
@@ -78,11 +80,11 @@ class RuleOfThumbBot:
         return Pass()
 
     def _bid(self, view: PlayerView) -> Action:
-        worth = WORTH.get(view.piece or "", 0)
-        bids = [a for a in view.legal_actions if isinstance(a, Bid) and a.total >= worth]
-        if not bids:
-            return Bid(())
-        return min(bids, key=lambda a: (a.total, len(a.cards), a))
+        """Offers, one at a time, the cards of its plan (the same plan at every step, made from
+        the whole hand), then stops."""
+        plan = bid_plan(view.hand, WORTH.get(view.piece or "", 0))
+        left = Counter(plan) - Counter(view.my_offer)
+        return Offer(min(left.elements())) if left else Stop()
 
     def _place(self, view: PlayerView) -> Action:
         return max((a for a in view.legal_actions if isinstance(a, Place)),
@@ -104,6 +106,28 @@ class RuleOfThumbBot:
                     if action.pile == pile:
                         return action
         return legal[0]
+
+
+def bid_plan(hand: tuple[Card, ...], worth: int, most: int = 4) -> tuple[Card, ...]:
+    """The cheapest set of at most ``most`` cards worth ``worth`` or more (fewest cards, then
+    floor cards before roofs and permits), or no card if the hand cannot reach it.
+
+    >>> bid_plan((Card("F", 2), Card("F", 5), Card("B", 6), Card("R", 1)), 6)
+    (Card(kind='B', value=6),)
+    """
+    best: tuple[tuple[int, int, list[int]], tuple[Card, ...]] | None = None
+    for size in range(1, min(most, len(hand)) + 1):
+        for cards in set(combinations(sorted(hand), size)):
+            total = sum(card.value for card in cards)
+            if total >= worth:
+                key = (total, size, sorted(_KIND_COST[card.pile] for card in cards))
+                if best is None or key < best[0]:
+                    best = (key, cards)
+    return best[1] if best else ()
+
+
+#: Which cards the rule of thumb would rather give up: floors first, permits last.
+_KIND_COST: Final = {FLOOR: 0, ROOF: 1, PERMIT: 2}
 
 
 def _gain(view: PlayerView, action: PlayPermit) -> int:

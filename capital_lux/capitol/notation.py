@@ -2,16 +2,19 @@
 
 >>> [str(parse_action(text)) for text in ("pass", "F3 0+1 2+1", "R5 2r", "B4 1t B2", "F3")]
 ['pass', 'F3 0+1 2+1', 'R5 2r', 'B4 1t B2', 'F3']
->>> [str(parse_action(text)) for text in ("bid F3 B4", "bid none", "place P1", "draw permit")]
-['bid B4 F3', 'bid none', 'place P1', 'draw permit']
+>>> [str(parse_action(text)) for text in ("offer F3", "stop", "place P1", "draw permit")]
+['offer F3', 'stop', 'place P1', 'draw permit']
 
 Construction: a card and what it does. ``F3 0+1 2+1`` plays floor card F3 and puts one
 floor on a new building (``0``) and one on a building of two storeys under construction;
 ``R5 2r`` plays roof card R5 and roofs a building of two storeys with a round roof (``t``:
 triangular); ``B4 1t B2`` plays blue permit B4 and places a finished one-storey triangular
 building in district B2; a card alone (``F3``) is played without its action; ``pass``.
-Improvement: ``bid B4 F3`` (the cards above the STOP card, highest first; ``bid none``:
-the STOP card on top), then the winner's ``place B2``. Draw: ``draw roof|floor|permit``.
+Improvement: each player in turn builds a bid as the rulebook's pile, a card at a time:
+``offer B4`` puts a card above the STOP card, ``stop`` puts the STOP card down and ends the
+bid (``stop`` at once: the STOP card on top, no bid). A bid's cards are offered one by one
+so that a hand of twenty cards has twenty moves, not a million sets. Then the winner's
+``place B2``. Draw: ``draw roof|floor|permit``.
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from typing import Union, cast
 from ..engine.errors import NotationError
 from .components import DISTRICTS, FLOOR_KIND, N_, PILES, ROOF_KIND, ROOF_TYPES, Card, Pile, RoofType
 
-__all__ = ["Action", "Bid", "Draw", "Pass", "Place", "PlayFloors", "PlayOnly", "PlayPermit", "PlayRoof",
-           "parse_action", "public_text"]
+__all__ = ["Action", "Bid", "Draw", "Offer", "Pass", "Place", "PlayFloors", "PlayOnly", "PlayPermit", "PlayRoof",
+           "Stop", "bid", "parse_action", "public_text"]
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -80,8 +83,26 @@ class PlayPermit:
 
 
 @dataclass(frozen=True, order=True, slots=True)
+class Offer:
+    """Auction: one more card from the hand above the STOP card."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"offer {self.card}"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Stop:
+    """Auction: the STOP card goes down; the bid is the cards offered before it."""
+
+    def __str__(self) -> str:
+        return "stop"
+
+
+@dataclass(frozen=True, order=True, slots=True)
 class Bid:
-    """The cards above the STOP card, highest first (the order they are revealed in)."""
+    """A finished bid, as the auction reveals it: the cards above the STOP card, highest first."""
 
     cards: tuple[Card, ...]
 
@@ -113,7 +134,7 @@ class Draw:
         return f"draw {self.pile}"
 
 
-Action = Union[Pass, PlayOnly, PlayFloors, PlayRoof, PlayPermit, Bid, Place, Draw]
+Action = Union[Pass, PlayOnly, PlayFloors, PlayRoof, PlayPermit, Offer, Stop, Place, Draw]
 
 
 def bid(cards: list[Card] | tuple[Card, ...]) -> Bid:
@@ -123,7 +144,7 @@ def bid(cards: list[Card] | tuple[Card, ...]) -> Bid:
 
 def _unreadable(text: str) -> NotationError:
     return NotationError(N_("{text} is not a Capitol move: expected pass, a card with its action (F3 0+1 2+1, "
-                            "R5 2r, B4 1t B2), a card alone, bid B4 F3, bid none, place B2 or draw floor"),
+                            "R5 2r, B4 1t B2), a card alone, offer B4, stop, place B2 or draw floor"),
                          text=repr(text))
 
 
@@ -141,17 +162,15 @@ def parse_action(text: str) -> Action:
     head, rest = words[0].lower(), words[1:]
     if head == "pass" and not rest:
         return Pass()
-    if head == "bid":
-        if rest == ["none"]:
-            return Bid(())
-        if rest and "none" not in rest:
-            return bid([Card.parse(word) for word in rest])
-        raise _unreadable(text)
+    if head == "stop" and not rest:
+        return Stop()
+    if head == "offer" and len(rest) == 1:
+        return Offer(Card.parse(rest[0]))
     if head == "place" and len(rest) == 1 and rest[0].upper() in DISTRICTS:
         return Place(rest[0].upper())
     if head == "draw" and len(rest) == 1 and rest[0].lower() in PILES:
         return Draw(cast(Pile, rest[0].lower()))
-    if head in ("place", "draw"):
+    if head in ("place", "draw", "offer", "stop"):
         raise _unreadable(text)
     card = Card.parse(words[0])
     if not rest:
@@ -173,14 +192,14 @@ def parse_action(text: str) -> Action:
 
 def public_text(action: Action) -> str:
     """What the other players see of an action: a card played in construction is discarded
-    face down, so its value is hidden (its kind, the pile it goes beside, is not), and a bid
-    stays hidden until the auction reveals every bid together.
+    face down, so its value is hidden (its kind, the pile it goes beside, is not), and a card
+    offered stays hidden until the auction reveals every bid together.
 
-    >>> public_text(parse_action("B4 1t B2")), public_text(parse_action("bid F3"))
-    ('B? 1t B2', 'bid ?')
+    >>> public_text(parse_action("B4 1t B2")), public_text(parse_action("offer F3"))
+    ('B? 1t B2', 'offer ?')
     """
-    if isinstance(action, Bid):
-        return "bid ?"
+    if isinstance(action, Offer):
+        return "offer ?"
     if isinstance(action, (PlayOnly, PlayFloors, PlayRoof, PlayPermit)):
         return f"{action.card.kind}?" + str(action)[len(str(action.card)):]
     return str(action)

@@ -28,7 +28,7 @@ from .components import (
     TEMPLE, Card, RoofType, colour_of,
 )
 from .notation import (
-    Action, Bid, Draw, Pass, Place, PlayFloors, PlayOnly, PlayPermit, PlayRoof, bid, parse_action,
+    Action, Bid, Draw, Offer, Pass, Place, PlayFloors, PlayOnly, PlayPermit, PlayRoof, Stop, bid, parse_action,
 )
 from .state import BID, BUILD, DRAW, OVER, PLACE, AuctionResult, District, State, set_at
 
@@ -37,7 +37,7 @@ __all__ = ["apply", "auction_winner", "district_points", "extra_draws", "legal_a
 
 T = TypeVar("T")
 _CARD_ORDER = {card: i for i, card in enumerate(sorted({c for cards in DECK.values() for c in cards}))}
-_RANK = {Pass: 0, PlayOnly: 1, PlayFloors: 2, PlayRoof: 3, PlayPermit: 4, Bid: 5, Place: 6, Draw: 7}
+_RANK = {Pass: 0, PlayOnly: 1, PlayFloors: 2, PlayRoof: 3, PlayPermit: 4, Stop: 5, Offer: 6, Place: 7, Draw: 8}
 
 
 # -- what the rules ask --------------------------------------------------------------
@@ -147,10 +147,8 @@ def legal_actions(state: State) -> list[Action]:
 
 def _order(action: Action) -> tuple[object, ...]:
     """The sort key: the kind of action, then its fields, cards by their place in the deck's order
-    (cheaper than comparing the dataclasses field by field: a hand of twelve has 4096 bids)."""
-    if isinstance(action, Bid):
-        return (5, tuple(_CARD_ORDER[card] for card in action.cards))
-    if isinstance(action, (PlayOnly, PlayFloors, PlayRoof, PlayPermit)):
+    (cheaper than comparing the dataclasses field by field)."""
+    if isinstance(action, (PlayOnly, PlayFloors, PlayRoof, PlayPermit, Offer)):
         return (_RANK[type(action)], _CARD_ORDER[action.card], str(action))
     return (_RANK[type(action)], str(action))
 
@@ -172,7 +170,8 @@ def _candidates(state: State) -> Iterator[Action]:
                     if colour_of(district) == card.kind and placement_refusal(state, storeys, roof, district) is None:
                         yield PlayPermit(card, storeys, roof, district)
     elif state.phase == BID:
-        yield from _sub_bids(state.hands[p])
+        yield Stop()
+        yield from (Offer(card) for card in sorted(set(_unoffered(state, p))))
     elif state.phase == PLACE:
         piece = AUCTIONS[state.round - 1][state.auction]
         yield from (Place(d.name) for d in state.board if _has_room(d, piece))
@@ -195,11 +194,9 @@ def _floor_options(unfinished: tuple[int, ...], supply: int) -> Iterator[tuple[t
         yield from (((h, 1),) for h in heights)
 
 
-def _sub_bids(hand: tuple[Card, ...]) -> Iterator[Bid]:
-    """Every distinct bid from a hand (identical cards are interchangeable)."""
-    counts = sorted(Counter(hand).items())
-    for chosen in product(*(range(n + 1) for _, n in counts)):
-        yield bid([card for (card, _), k in zip(counts, chosen) for _ in range(k)])
+def _unoffered(state: State, p: int) -> list[Card]:
+    """The cards of ``p``'s hand not yet above their STOP card."""
+    return list((Counter(state.hands[p]) - Counter(state.offers[p])).elements())
 
 
 def _has_room(board: District, piece: str) -> bool:
@@ -214,13 +211,11 @@ def refusal(state: State, action: Action) -> Optional[IllegalActionError]:
     if state.phase == BUILD:
         return _build_refusal(state, action)
     if state.phase == BID:
-        if not isinstance(action, Bid):
-            return IllegalActionError(N_("During an auction each player bids: {action} is not a bid."),
-                                      action=str(action))
-        missing = Counter(action.cards) - Counter(state.hands[state.current])
-        if missing:
-            return IllegalActionError(N_("You do not hold the cards of this bid: {cards}."),
-                                      cards=" ".join(map(str, sorted(missing.elements()))))
+        if not isinstance(action, (Offer, Stop)):
+            return IllegalActionError(N_("During an auction each player offers cards, then puts down the STOP card: "
+                                         "{action} does neither."), action=str(action))
+        if isinstance(action, Offer) and action.card not in _unoffered(state, state.current):
+            return IllegalActionError(N_("You have no {card} left in your hand to offer."), card=str(action.card))
         return None
     if state.phase == PLACE:
         piece = AUCTIONS[state.round - 1][state.auction]
@@ -298,8 +293,10 @@ def apply(state: State, action: Action) -> State:
         state = _discard(replace(state, hands=set_at(state.hands, p, _without(state.hands[p], [action.card]))),
                          [action.card])
         return _next_builder(_build(state, p, action))
-    if isinstance(action, Bid):
-        state = replace(state, bids=set_at(state.bids, p, action))
+    if isinstance(action, Offer):
+        return replace(state, offers=set_at(state.offers, p, state.offers[p] + (action.card,)))
+    if isinstance(action, Stop):
+        state = replace(state, bids=set_at(state.bids, p, bid(state.offers[p])), offers=set_at(state.offers, p, ()))
         waiting = [q for q in state.turn_order() if state.bids[q] is None]
         return replace(state, current=waiting[0]) if waiting else _resolve_auction(state)
     if isinstance(action, Place):
@@ -377,7 +374,7 @@ def _next_auction(state: State, index: int) -> State:
         index += 1
     if index < len(pieces):
         return replace(state, phase=BID, auction=index, bids=(None,) * state.players, winner=None,
-                       current=state.consul)
+                       offers=((),) * state.players, current=state.consul)
     points = [sum(district_points(d, state.players)[p] for d in state.board) for p in range(state.players)]
     state = replace(state, scores=tuple(s + x for s, x in zip(state.scores, points)),
                     round_scores=state.round_scores + (tuple(points),), bids=(None,) * state.players, winner=None)

@@ -72,8 +72,8 @@ RULINGS: Final[dict[str, Ruling]] = {
         "'On se contente de retourner la défausse pour former une nouvelle pioche, face visible'; turning a "
         "face-down pile over puts its first card on top."),
     "C11": Ruling(
-        N_("Seat 1 is the first consul; turn order goes round the seats in number order, and the consul passes to "
-           "the next seat after each round."),
+        N_("The player in seat 0 is the first consul; turn order goes round the seats in number order, and the "
+           "consul passes to the next seat after each round."),
         "'Le premier joueur du premier tour, désigné d'une manière ou d'une autre'; clockwise is the seats' "
         "order."),
     "C12": Ruling(

@@ -88,6 +88,8 @@ class AuctionResult:
 class State:
     """The whole table. Per-player tuples are indexed by seat; piles list their top card
     first; discards list the first card discarded first (the order they come back in, C10);
+    ``offers`` holds the cards each player has put above the STOP card in the auction under
+    way (still in the hand until the winner discards them), ``bids`` each finished bid;
     ``history`` pairs each action with the seat that took it."""
 
     players: int
@@ -106,6 +108,7 @@ class State:
     board: tuple[District, ...]
     passed: tuple[bool, ...]
     auction: int
+    offers: tuple[tuple[Card, ...], ...]
     bids: tuple[Optional[Bid], ...]
     winner: Optional[int]
     draws_left: tuple[int, ...]
@@ -164,6 +167,6 @@ def new_game(players: int, seed: int = 0) -> State:
         unfinished=((),) * players,
         finished=(tuple(sorted(SETUP_BUILDINGS)),) * players,
         board=tuple(District(name) for name in DISTRICTS),
-        passed=(False,) * players, auction=0, bids=(None,) * players, winner=None,
+        passed=(False,) * players, auction=0, offers=((),) * players, bids=(None,) * players, winner=None,
         draws_left=(0,) * players, scores=(0,) * players, auctions=(), round_scores=(), history=(),
     )

@@ -1,7 +1,7 @@
 """What one seat may know of a Capitol table, computed in one place.
 
-A view holds the seat's own hand and pending bid; of the others, only how many cards
-they hold and whether they have bid. It shows each pile's top card and size (the rest of a
+A view holds the seat's own hand, the cards it has offered and its bid; of the others,
+only how many cards they hold and whether they have finished their bid. It shows each pile's top card and size (the rest of a
 pile is unseen: C10), the discards' sizes (cards are discarded face down), everything
 built, the board, the auctions already revealed, the scores, and the history as the table
 saw it (a card played in construction shows its kind, not its value). The seed is not in
@@ -36,6 +36,7 @@ class PlayerView:
     current: int
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
+    my_offer: tuple[Card, ...]
     my_bid: Optional[Bid]
     bids_made: tuple[bool, ...]
     piece: Optional[str]
@@ -65,7 +66,7 @@ def view(state: State, seat: int) -> PlayerView:
     return PlayerView(
         seat=seat, players=state.players, round=state.round, phase=state.phase, consul=state.consul,
         current=state.current, hand=state.hands[seat], hand_sizes=tuple(len(h) for h in state.hands),
-        my_bid=state.bids[seat], bids_made=tuple(b is not None for b in state.bids),
+        my_offer=state.offers[seat], my_bid=state.bids[seat], bids_made=tuple(b is not None for b in state.bids),
         piece=AUCTIONS[state.round - 1][state.auction] if state.phase in (BID, PLACE) else None,
         pile_tops=tuple(pile[0] if pile else None for pile in state.piles),
         pile_sizes=tuple(len(pile) for pile in state.piles), discard_sizes=tuple(len(d) for d in state.discards),
