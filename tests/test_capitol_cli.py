@@ -79,3 +79,11 @@ def test_the_command_line_plays_and_writes_a_record(tmp_path: Path, monkeypatch:
     assert main(["capitol", "simulate", "--games", "2", "--players", "2"]) == 0
     assert "2 games of Capitol with 2 players" in capsys.readouterr().out
     random.Random(0)
+
+
+def test_the_capitol_benchmark_measures_games_a_second() -> None:
+    from capital_lux.cli import bench
+    figures = bench.capitol(repeats=1, games=1)
+    assert set(figures) >= {"capitol_random_games_per_second_2p_cpu", "capitol_rule_games_per_second_4p_wall"}
+    assert all(value > 0 for value in figures.values())
+    assert "capitol" in bench.BENCHMARKS
