@@ -21,6 +21,7 @@ LAYERS = {
     "engine": 1,
     "i18n": 2,
     "players": 3,
+    "capitol": 3,  # the second game's own folder: its rules, views, records and bots (see its docstring)
     "analysis": 4,
     "lessons": 5,
     "tutor": 6,
@@ -106,3 +107,34 @@ def test_the_scan_sees_each_form_of_import(tmp_path: Path, source: str, bad: boo
     (package / "i18n" / "x.py").write_text("from ..engine import cards\n")  # down: allowed
     (package / "engine" / "x.py").write_text(source)
     assert bool(violations(package)) == bad
+
+
+#: Capitol's own rules: they may use the engine's shared pieces (errors, ``N_``, the JSON
+#: reader) and each other, nothing above the engine, as Capital Lux's engine does.
+CAPITOL_RULES = ("components", "notation", "state", "rules", "rulings", "views", "record")
+
+
+def capitol_violations(root: Path = PACKAGE) -> list[str]:
+    found = []
+    for name in CAPITOL_RULES:
+        path = root / "capitol" / f"{name}.py"
+        for line, imported in imported_names(path, root):
+            parts = imported.split(".")
+            inside = parts[1] == "capitol" and (len(parts) < 3 or parts[2] in CAPITOL_RULES)
+            if not inside and layer_of(imported) != "engine":
+                found.append(f"{path.relative_to(root.parent)}:{line} imports {imported}")
+    return found
+
+
+def test_capitol_rules_import_only_the_engine_and_themselves() -> None:
+    assert capitol_violations() == []
+
+
+def test_the_capitol_scan_sees_an_import_from_above(tmp_path: Path) -> None:
+    package = tmp_path / "capital_lux"
+    (package / "capitol").mkdir(parents=True)
+    for name in CAPITOL_RULES:
+        (package / "capitol" / f"{name}.py").write_text("from ..engine.errors import UsageError\n")
+    assert capitol_violations(package) == []
+    (package / "capitol" / "views.py").write_text("from .bots import RandomBot\nfrom ..i18n import translator\n")
+    assert len(capitol_violations(package)) == 2

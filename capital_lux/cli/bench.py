@@ -84,6 +84,23 @@ def engine(repeats: int = 5) -> Figures:
     return rates({f"random_games_per_second_{n}p": _engine_games(n, 60) for n in (2, 3, 4)}, repeats)
 
 
+def capitol(repeats: int = 5, games: int = 20) -> Figures:
+    """Capitol's engine: whole games a second with random bots for 2, 3 and 4 players, and with
+    the rule of thumb at 4, every move checked and every decision made from a view."""
+    from ..capitol.bots import make_bot, play_game as play_capitol
+
+    def played(players: int, bot: str, count: int) -> Callable[[], float]:
+        def work() -> float:
+            for seed in range(count):
+                play_capitol(players, [make_bot(bot)] * players, seed, random.Random(seed))
+            return count
+        return work
+
+    works = {f"capitol_random_games_per_second_{n}p": played(n, "random", games) for n in (2, 3, 4)}
+    works["capitol_rule_games_per_second_4p"] = played(4, "rule", max(1, games // 2))
+    return rates(works, repeats)
+
+
 def kernel_figures(repeats: int = 5) -> Figures:
     """The playout kernel against the engine, measured in the same run: random and
     rule-of-thumb full 4-player games a second, ``simulate`` with random bots in one
@@ -390,6 +407,7 @@ BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "simulation": simulation, "risk": risk, "advice": advice, "endgame": endgame, "endgame_walk": endgame_walk,
     "review": review, "tutor": tutor, "load": load,
     "long_run": long_run, "classdb": classdb, "worksheet": worksheet,
+    "capitol": capitol,
 }
 
 #: The benchmarks that take another set of positions (``endgame:27``).

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Callable, Sequence
 
 from . import bench
+from . import capitol as capitol_cli
 from ..analysis.review import REVIEW_GAMES
 from .localised import LocalisedParser, file_error, whole_number
 from ..players.bots import RuleOfThumbBot, line_up, parse_bot
@@ -120,6 +121,7 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     w.add_argument("--out", metavar="HTML", required=True, help=t.gettext("the HTML file to write"))
     w.add_argument("--answers", action="store_true",
                    help=t.gettext("write the answer key, with worked solutions, instead"))
+    capitol_cli.add_parser(commands, t, lang_help)
     for sub in (p, s, r, v, w):
         sub.add_argument("--lang", choices=LANGUAGES, default=None, help=lang_help)
     for sub in (p, s, r, v, b, w):
@@ -200,6 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return review_command(args, sub)
         if args.command == "worksheet":
             return worksheet_command(args)
+        if args.command == "capitol":
+            return capitol_cli.run(args)
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130

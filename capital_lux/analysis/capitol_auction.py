@@ -1,0 +1,135 @@
+"""Capitol's auction chance: how likely a bid is to win, from what its player can see.
+
+The player sees their own hand, the others' hand sizes and the piles' top cards; every other
+card (the others' hands, the rest of the piles, the discards) is unseen, and the others'
+hands are taken as dealt at random from the unseen cards. The others are assumed to bid as
+the rule of thumb does (``bid_plan``: the cheapest few cards reaching what the piece is
+worth to it), so a hand gives one bid; the auction's own rules then decide (highest total,
+then highest card, then turn order; an empty bid never wins).
+
+``win_chance`` is exact (a ``Fraction``) when the deals of the unseen cards can be listed:
+hands are enumerated as multisets, each weighted by how many ways the physical cards give
+it, so identical cards cost nothing. Otherwise it is simulated, with its sample count and
+95% Wilson interval; ``Chance.exact`` says which one the reader has.
+
+>>> from capital_lux.capitol.state import new_game
+>>> from capital_lux.capitol.views import view
+>>> from dataclasses import replace
+>>> from capital_lux.capitol.components import Card
+>>> s = new_game(2, seed=1)
+>>> s = replace(s, phase="bid", bids=(None, None), hands=(s.hands[0], s.hands[1][:1]))
+>>> chance = win_chance(view(s, 0), (Card("F", 5),), rng=random.Random(0))
+>>> chance.exact, chance.samples  # the other's one card outbids F5 only if it is a 6, 7 or 8
+(Fraction(38, 51), 0)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+from typing import Iterator, Optional
+
+from ..capitol.bots import WORTH, bid_plan
+from ..capitol.components import DECK, Card
+from ..capitol.notation import Bid, bid
+from ..capitol.rules import auction_winner
+from ..capitol.views import PlayerView
+from .stats import wilson_interval
+
+__all__ = ["Chance", "unseen_cards", "win_chance"]
+
+#: Deals listed at most before the chance is simulated instead.
+EXACT_LIMIT = 5_000
+
+
+@dataclass(frozen=True)
+class Chance:
+    """A bid's chance of winning: ``exact`` when counted, else an estimate from ``samples``
+    simulated deals with its 95% interval (``low``, ``high``)."""
+
+    estimate: float
+    low: float
+    high: float
+    samples: int
+    exact: Optional[Fraction] = None
+
+
+def unseen_cards(view: PlayerView) -> Counter[Card]:
+    """Every card the seat cannot see: the deck less its own hand and the piles' top cards."""
+    unseen = Counter(card for cards in DECK.values() for card in cards)
+    unseen.subtract(view.hand)
+    unseen.subtract(top for top in view.pile_tops if top is not None)
+    return +unseen
+
+
+@lru_cache(maxsize=65536)
+def _others_bid(hand: tuple[Card, ...], piece: str) -> Bid:
+    return bid(bid_plan(hand, WORTH.get(piece, 0)))
+
+
+def _wins(view: PlayerView, mine: Bid, hands: dict[int, tuple[Card, ...]]) -> bool:
+    bids = tuple(mine if p == view.seat else _others_bid(hands[p], view.piece or "") for p in range(view.players))
+    order = tuple((view.consul + i) % view.players for i in range(view.players))
+    return auction_winner(bids, order) == view.seat
+
+
+def _deals(pool: list[tuple[Card, int]], sizes: list[int]) -> Iterator[tuple[list[tuple[Card, ...]], int]]:
+    """Every way to deal hands of ``sizes`` from the pool, as multisets with their weight (the
+    number of ways to pick the physical cards)."""
+    if not sizes:
+        yield [], 1
+        return
+
+    def hands(i: int, need: int) -> Iterator[tuple[list[int], int]]:
+        if need == 0:
+            yield [0] * (len(pool) - i), 1
+            return
+        if i == len(pool):
+            return
+        card, count = pool[i]
+        for k in range(min(count, need), -1, -1):
+            for rest, weight in hands(i + 1, need - k):
+                yield [k] + rest, comb(count, k) * weight
+
+    for taken, weight in hands(0, sizes[0]):
+        hand = tuple(card for (card, _), k in zip(pool, taken) for _ in range(k))
+        left = [(card, count - k) for (card, count), k in zip(pool, taken) if count > k]
+        for others, more in _deals(left, sizes[1:]):
+            yield [hand] + others, weight * more
+
+
+def win_chance(view: PlayerView, cards: tuple[Card, ...], rng: random.Random, *, samples: int = 1000,
+               limit: int = EXACT_LIMIT) -> Chance:
+    """The chance that bidding ``cards`` wins the auction under way, from ``view``'s seat."""
+    mine = bid(cards)
+    others = [p for p in range(view.players) if p != view.seat]
+    sizes = [view.hand_sizes[p] for p in others]
+    pool = sorted(unseen_cards(view).items())
+    if not mine.cards:
+        return Chance(0.0, 0.0, 0.0, 0, Fraction(0))
+    won = total = 0
+    listed = 0
+    for hands, weight in _deals(pool, sizes):
+        listed += 1
+        if listed > limit:
+            break
+        total += weight
+        won += weight * _wins(view, mine, dict(zip(others, hands)))
+    else:
+        exact = Fraction(won, total)
+        return Chance(float(exact), float(exact), float(exact), 0, exact)
+    physical = [card for card, count in pool for _ in range(count)]
+    hits = 0
+    for _ in range(samples):
+        dealt = rng.sample(physical, sum(sizes))
+        hands_at, start = {}, 0
+        for p, size in zip(others, sizes):
+            hands_at[p] = tuple(sorted(dealt[start:start + size]))
+            start += size
+        hits += _wins(view, mine, hands_at)
+    low, high = wilson_interval(hits, samples)
+    return Chance(hits / samples, low, high, samples)
