@@ -96,6 +96,13 @@ def class_server() -> Iterator[str]:
                     os.environ[name] = value
 
 
+def _crop(path: Path, height: float) -> None:
+    from PIL import Image
+
+    with Image.open(path) as image:
+        image.crop((0, 0, image.width, min(image.height, round(height)))).save(path)
+
+
 def _clip(page: Any, top: str, bottom: str) -> dict[str, float]:
     """The page from the top of ``top`` to the bottom of ``bottom``, at the page's width."""
     first, last = page.locator(top).first.bounding_box(), page.locator(bottom).first.bounding_box()
@@ -142,10 +149,16 @@ def review(browser: Any, url: str, out: Path) -> Path:
     while B.learner_move(page, move):
         move += 1
     page.click(".cl-review-start")
+    page.wait_for_selector(".cl-review-progress:visible", timeout=60_000)
     page.wait_for_selector(".cl-review-progress", state="hidden", timeout=600_000)
+    page.wait_for_selector(".cl-review-moments li", timeout=60_000)
     page.wait_for_selector(".cl-review-chart img:visible, img.cl-review-chart:visible", timeout=60_000)
     path = out / "review.png"
-    page.screenshot(path=str(path), full_page=True, clip=_clip(page, ".cl-review", ".cl-review-moments"))
+    review = page.locator(".cl-freeplay .cl-review")
+    review.screenshot(path=str(path))
+    # Kept to the chart and the key moments: "Learn from your mistakes" and the table follow.
+    top, bottom = review.bounding_box(), page.locator(".cl-freeplay .cl-review-open-moments").bounding_box()
+    _crop(path, bottom["y"] + bottom["height"] - top["y"] + 8)
     page.close()
     return path
 
