@@ -28,7 +28,7 @@ TESTS     ?= tests
 NOTEBOOKS ?= $(wildcard $(ROOT)/notebooks/*.ipynb)
 NBVAL_ARGS ?= $(if $(strip $(NOTEBOOKS)),--nbval-lax notebooks)
 
-# The class server: Voila with capital_lux.serve's guards (see the README's "Serving a class safely").
+# The class server: Voila with capital_lux.serve's guards (see docs/operator.md, "The class server and its guards").
 VOILA     ?= $(VPY) -m capital_lux.serve
 TUTOR_NB  ?= notebooks/tutorial.ipynb
 PORT      ?= 8866
