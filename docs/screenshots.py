@@ -96,13 +96,6 @@ def class_server() -> Iterator[str]:
                     os.environ[name] = value
 
 
-def _crop(path: Path, height: float) -> None:
-    from PIL import Image
-
-    with Image.open(path) as image:
-        image.crop((0, 0, image.width, min(image.height, round(height)))).save(path)
-
-
 def _clip(page: Any, top: str, bottom: str) -> dict[str, float]:
     """The page from the top of ``top`` to the bottom of ``bottom``, at the page's width."""
     first, last = page.locator(top).first.bounding_box(), page.locator(bottom).first.bounding_box()
@@ -155,10 +148,13 @@ def review(browser: Any, url: str, out: Path) -> Path:
     page.wait_for_selector(".cl-review-chart img:visible, img.cl-review-chart:visible", timeout=60_000)
     path = out / "review.png"
     review = page.locator(".cl-freeplay .cl-review")
+    # From its title to the key moments: what follows them ("Learn from your mistakes", the
+    # table of every decision) is left out of the picture.
+    review.evaluate("""box => {
+        for (let n = box.querySelector('.cl-review-open-moments').nextElementSibling; n; n = n.nextElementSibling)
+            n.style.display = 'none';
+    }""")
     review.screenshot(path=str(path))
-    # Kept to the chart and the key moments: "Learn from your mistakes" and the table follow.
-    top, bottom = review.bounding_box(), page.locator(".cl-freeplay .cl-review-open-moments").bounding_box()
-    _crop(path, bottom["y"] + bottom["height"] - top["y"] + 8)
     page.close()
     return path
 

@@ -18,7 +18,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 if not os.path.exists(B.CHROMIUM):
     pytest.skip(f"no Chromium at {B.CHROMIUM}", allow_module_level=True)
 pytest.importorskip("playwright.sync_api")
-Image = pytest.importorskip("PIL.Image")
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """A PNG's width and height, from its header (IHDR, right after the 8-byte signature)."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", f"{path} is not a PNG"
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
 
 
 def test_the_screenshot_script_takes_every_picture_from_the_real_pages(tmp_path: Path) -> None:
@@ -28,10 +34,9 @@ def test_the_screenshot_script_takes_every_picture_from_the_real_pages(tmp_path:
     for name in ("tutor", "teacher", "review"):
         path = tmp_path / f"{name}.png"
         assert str(path) in done.stdout
-        with Image.open(path) as image:
-            assert image.width >= 1000 and image.height > 250, (name, image.size)
-            colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
-            assert colours is None or len(colours) > 50, f"{name}.png is nearly blank"
+        width, height = png_size(path)
+        assert width >= 1000 and height > 250, (name, width, height)
+        assert path.stat().st_size > 30_000, f"{name}.png is nearly blank"  # a page of text and tables
 
 
 def test_an_unknown_picture_is_refused_before_anything_starts(tmp_path: Path) -> None:
