@@ -28,7 +28,7 @@ TESTS     ?= tests
 NOTEBOOKS ?= $(wildcard $(ROOT)/notebooks/*.ipynb)
 NBVAL_ARGS ?= $(if $(strip $(NOTEBOOKS)),--nbval-lax notebooks)
 
-# The class server: Voila with capital_lux.serve's guards (see the README's "Serving a class safely").
+# The class server: Voila with capital_lux.serve's guards (see docs/operator.md, "The class server and its guards").
 VOILA     ?= $(VPY) -m capital_lux.serve
 TUTOR_NB  ?= notebooks/tutorial.ipynb
 PORT      ?= 8866
@@ -114,8 +114,28 @@ class-key:
 bench: venv
 	cd $(ROOT) && $(VPY) -m capital_lux bench
 
+# The manual (docs/): built with warnings as errors (a broken link to a page or a heading is
+# one), its examples run (Sphinx's doctest builder, and the docstrings' in tests/test_doctests.py),
+# then the learner's and teacher's guides in French. DOCS_OUT= chooses the output folder.
+SPHINX    ?= $(VPY) -m sphinx
+DOCS_OUT  ?= $(ROOT)/docs/_build
+.PHONY: docs docs-po screenshots
+docs: venv
+	cd $(ROOT) && $(SPHINX) -W --keep-going -q -b html docs $(DOCS_OUT)/html
+	cd $(ROOT) && $(SPHINX) -W --keep-going -q -b doctest docs $(DOCS_OUT)/doctest
+	cd $(ROOT) && $(SPHINX) -W --keep-going -q -b html -D language=fr docs $(DOCS_OUT)/html/fr
+	cd $(ROOT) && $(PYTEST) -q tests/test_docs.py tests/test_doctests.py
+
+# The guides' texts for translators: docs/_build/gettext/*.pot merged into docs/locale/fr (Babel).
+docs-po: venv
+	cd $(ROOT) && $(VPY) docs/translate.py
+
+# The README's and the guides' pictures, taken from the real pages in the browser tests' Chromium.
+screenshots: venv chromium
+	cd $(ROOT) && $(VPY) docs/screenshots.py docs/_static
+
 clean:
 	rm -rf $(VENV) $(ROOT)/.pytest_cache $(ROOT)/.mypy_cache $(ROOT)/.hypothesis \
-	  $(ROOT)/build $(ROOT)/dist $(ROOT)/*.egg-info $(ROOT)/test-artifacts $(NODE_DIR)
+	  $(ROOT)/build $(ROOT)/dist $(ROOT)/docs/_build $(ROOT)/*.egg-info $(ROOT)/test-artifacts $(NODE_DIR)
 	find $(ROOT) -path $(VENV) -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +
 	find $(ROOT)/capital_lux \( -name '*.so' -o -name '_compiled_sources.json' \) -delete

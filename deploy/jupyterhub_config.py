@@ -1,6 +1,6 @@
 """JupyterHub for a class: each learner their own server opening the exercises, the teacher theirs.
 
-Run from a checkout where ``make venv proxy`` has been run (README, "A class on JupyterHub")::
+Run from a checkout where ``make venv proxy`` has been run (docs/operator.md, "A class on JupyterHub")::
 
     CAPITAL_LUX_HUB_DB=postgresql://capital_lux:PASSWORD@db.school/capital_lux \\
     CAPITAL_LUX_HUB_TEACHERS=teacher .venv/bin/python -m jupyterhub -f deploy/jupyterhub_config.py

@@ -1,0 +1,46 @@
+"""The README's and the guides' pictures are made by docs/screenshots.py from the real pages, in
+the browser tests' Chromium: the script runs whole here, into a temporary folder, and each
+picture must show a page (not a blank), at about the width the manual shows it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import browser as B
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+if not os.path.exists(B.CHROMIUM):
+    pytest.skip(f"no Chromium at {B.CHROMIUM}", allow_module_level=True)
+pytest.importorskip("playwright.sync_api")
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """A PNG's width and height, from its header (IHDR, right after the 8-byte signature)."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", f"{path} is not a PNG"
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def test_the_screenshot_script_takes_every_picture_from_the_real_pages(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(B.ROOT / "docs" / "screenshots.py"), str(tmp_path)],
+                          capture_output=True, text=True, cwd=B.ROOT, timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for name in ("tutor", "teacher", "review"):
+        path = tmp_path / f"{name}.png"
+        assert str(path) in done.stdout
+        width, height = png_size(path)
+        assert width >= 1000 and height > 250, (name, width, height)
+        assert path.stat().st_size > 30_000, f"{name}.png is nearly blank"  # a page of text and tables
+
+
+def test_an_unknown_picture_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(B.ROOT / "docs" / "screenshots.py"), str(tmp_path),
+                           "--only", "tutor,dashboard"], capture_output=True, text=True, cwd=B.ROOT)
+    assert done.returncode == 2 and "unknown picture dashboard" in done.stderr
+    assert not any(tmp_path.iterdir())
