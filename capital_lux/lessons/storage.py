@@ -78,10 +78,15 @@ DEFAULT_DATABASE = "class.sqlite3"  # in ``data_folder()``
 MEMORY_MARKS = (":memory:", "mode=memory")
 #: Seconds to wait for PostgreSQL to answer a connection.
 CONNECT_TIMEOUT = 5
-#: Seconds any call to the class database may take (waiting for another of the kernel's calls,
-#: SQLite's lock, PostgreSQL's answer) before the page is told its answer is kept: a
-#: PostgreSQL server stopped by a signal (not closed) held a learner's page for five minutes.
-CALL_DEADLINE = 3.0
+#: Seconds PostgreSQL may take to answer a call before the connection is given up and the page
+#: told its answer is kept: a server stopped by a signal (not closed) held a page five minutes.
+CALL_DEADLINE = 5.0
+#: Seconds a SQLite writer waits for another's lock (a class of 30 writing at once on a loaded
+#: 2-core machine queued for seconds; a file held by another program is given up after this).
+BUSY_TIMEOUT = 20.0
+#: Seconds a call waits for the calls before it on the same connection (the threads of one
+#: kernel), each of them bounded by the deadlines above.
+SHARED_WAIT = 60.0
 #: PostgreSQL's own limits on one statement and on waiting for a lock (milliseconds).
 STATEMENT_TIMEOUT_MS = 10_000
 #: Seconds between two tries to reconnect to a PostgreSQL server that did not answer (a refusal
@@ -447,8 +452,8 @@ class Storage:
         try:
             self._connect(timeout)
             self._migrate()
-            if self.dialect == "sqlite":  # a writer waits for another's lock no longer than a call may take
-                self._connection.execute(f"PRAGMA busy_timeout = {int(CALL_DEADLINE * 1000)}")
+            if self.dialect == "sqlite":  # then a writer waits for another's lock this long, no longer
+                self._connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
         except self._errors as error:
             if never_works(error):
                 LOG.error("%s names a class database that can never work as it is set: %s",
@@ -529,9 +534,9 @@ class Storage:
         """A transaction; in SQLite a writer's takes the write lock at once (BEGIN IMMEDIATE, so
         writers queue instead of deadlocking) and a reader's takes none: in WAL mode it reads a
         snapshot while learners write."""
-        if not self._lock.acquire(timeout=self._deadline):  # another call of this kernel's is stuck
+        if not self._lock.acquire(timeout=max(self._deadline, SHARED_WAIT)):  # the calls before are stuck
             raise StorageUnavailable(N_("the class database does not answer: {reason}"),
-                                     reason=TimeoutError(f"no answer within {self._deadline:g} s"))
+                                     reason=TimeoutError(f"no answer within {SHARED_WAIT:g} s"))
         watchdog = None
         try:
             self._reconnect_if_lost()
