@@ -15,8 +15,8 @@ holds the cards it was checked on, and a learner's browser storage is theirs to 
 
 >>> import tempfile
 >>> box = Outbox(Path(tempfile.mkdtemp()))
->>> box.keep("page1", {"session": "s", "exercise": "x", "answer": "1/2", "correct": False})
->>> [a["answer"] for a in box.waiting("page1")], box.waiting("page2")
+>>> box.keep("a1", {"session": "s", "exercise": "x", "answer": "1/2", "correct": False})
+>>> [a["answer"] for a in box.waiting("a1")], box.waiting("b2")
 (['1/2'], [])
 """
 
