@@ -1,0 +1,393 @@
+"""Learners playing each other: the class tables' page, and pass-and-play on one screen.
+
+**Class tables.** The learner joins the class (``LearnerPanel``: their class list entry and
+personal code), then opens a table (2 to 4 seats, a bot or a learner at each) or joins one
+with its code or from the list of open tables. Each seat is drawn by the free-play game
+panel (``GamePanel``) over a ``TableSeat``: the game rebuilt from the class database
+(``lessons.tables``), told from that seat only. The tutor's aids are the table's: the risk
+lines, the hint and "compare my moves" where the table allows them; no undo (the others
+have seen the move). After the game, the seat's own review.
+
+**How a page learns of a move: a measured poll.** Every ``POLL_SECONDS`` the page reads the
+table's move number (one row, one column, no lock: SQLite's WAL readers wait for no
+writer), and only when it changed does it read the moves and redraw. The poll runs in the
+learner's kernel, on the server: nothing extra reaches the browser until something changed.
+Why not a push: SQLite, the default class database, has none; PostgreSQL's LISTEN/NOTIFY
+would need a connection held open per page and a second code path; and the poll's cost is
+measured (``bench tables``: 32 learners polling at once, the time until the others see a
+move). ``POLL_SECONDS`` is the largest interval that keeps the p90 of that time under 1 s
+with the work a move costs; a page whose learner has nothing to decide polls at the same
+pace, since the game moves on without them (bots, a stand-in).
+
+**Pass-and-play (hotseat).** ``HotseatApp``: 2 to 4 learners share one screen; between two
+seats' decisions a cover hides everything ("Pass to Player 2"), and nothing of the next
+hand is drawn until they click.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from html import escape
+from typing import Callable
+
+import ipywidgets as W
+
+from ..engine.cards import N_
+from ..engine.game import GameRecord
+from ..engine.notation import Action
+from ..engine.state import GameState, new_game
+from ..engine.views import PlayerView
+from ..i18n import Translator
+from ..lessons.storage import Storage, StorageError, open_storage
+from ..lessons.tables import AIDS, AWAY_SECONDS, TableInfo, TableRefusal, Tables
+from .app import bot_kind_label
+from .base import Page, page_root, tagged
+from .classroom import LearnerPanel
+from .panel import GamePanel
+from .reviewpanel import ReviewPanel
+from .session import Narrator, PlacementMemory
+
+#: Seconds between two reads of a table's move number (see the module's docstring).
+POLL_SECONDS = 0.4
+#: What a seat may be given before the start: a learner, or one of the bots.
+SEAT_KINDS = ("learner", "random", "rule", "search")
+
+
+def seat_kind_label(t: Translator, kind: str) -> str:
+    return t.gettext("A learner") if kind == "learner" else bot_kind_label(t, kind)
+
+
+@dataclasses.dataclass(frozen=True)
+class FinishedGame:
+    """What the review reads of a game: its record."""
+
+    game_record: GameRecord
+
+    def record(self) -> GameRecord:
+        return self.game_record
+
+
+class TableSeat:
+    """One seat of a class table in the shape the game panel draws (a ``Session``'s): the game
+    as the class database holds it, told from this seat; decisions go to the database."""
+
+    def __init__(self, tables: Tables, table: int, seat: int, learner: str) -> None:
+        self.tables, self.table, self.seat, self.learner = tables, table, seat, learner
+        info = tables.info(table)
+        players = len(info.seats)
+        self.narrator = Narrator(seat, new_game(players))
+        self.placements = PlacementMemory(seat)
+        self._told = new_game(players)
+        self.moves = -1
+        #: told of a decision the table refused (the page says why)
+        self.on_refused: Callable[[TableRefusal], None] = lambda refusal: None
+        self.frame = tables.frame(table, seat, learner)
+        self.refresh(force=True)
+
+    def refresh(self, force: bool = False) -> bool:
+        """Read the table again; True if something changed."""
+        frame = self.tables.frame(self.table, self.seat, self.learner)
+        if not force and frame.moves == self.moves and frame.turn == self.frame.turn:
+            return False
+        state = self.tables.state(self.table)
+        for action in state.history[len(self._told.history):]:
+            self.placements.note(self._told, self._told.current_player(), action)
+            self._told.apply_action(action)
+        self.narrator.tell(state, watch=False)
+        self.frame, self.moves = frame, frame.moves
+        return True
+
+    # -- what the game panel reads ------------------------------------------------------------
+    @property
+    def log(self) -> list:  # type: ignore[type-arg]
+        return self.narrator.log
+
+    @property
+    def reports(self) -> list:  # type: ignore[type-arg]
+        return self.narrator.reports
+
+    @property
+    def state(self) -> GameState:
+        """The whole table: the game panel reads it only once the game is over (its winners)."""
+        return self._told
+
+    def view(self) -> PlayerView:
+        v, f = self.frame.view, self.frame
+        if f.waiting or f.closed:
+            return dataclasses.replace(v, legal_actions=())
+        return dataclasses.replace(v, legal_actions=tuple(f.choices))
+
+    def learner_to_move(self) -> bool:
+        return bool(self.frame.choices) and not self.frame.waiting and not self.frame.closed
+
+    def is_over(self) -> bool:
+        return self.frame.over
+
+    def can_undo(self) -> bool:
+        return False  # the others have seen the move
+
+    def undo(self) -> Action:
+        raise TableRefusal(N_("At a table with other players, a move cannot be taken back."))
+
+    @property
+    def game(self) -> FinishedGame:
+        """The finished game's record, for the seat's own review (refused while the game runs)."""
+        return FinishedGame(self.tables.record(self.table))
+
+    def placement_views(self) -> dict[tuple[str, int], PlayerView]:
+        return self.placements.views(self._told)
+
+    def play(self, action: Action) -> None:
+        """The seat's decision, as the page showed the table; a stale or repeated one is refused,
+        the refusal goes to ``on_refused`` (the page says it) and the table is read again."""
+        try:
+            self.tables.play(self.table, self.seat, self.learner, action, self.frame.turn)
+        except TableRefusal as refusal:
+            self.refresh(force=True)
+            self.on_refused(refusal)
+            return
+        self.refresh(force=True)
+
+
+def seats_html(t: Translator, info: TableInfo, me: int | None) -> str:
+    """Who sits where (a name, a bot, or a free seat), the viewer's seat marked in words."""
+    rows = []
+    for s in info.seats:
+        if s.learner is not None:
+            who = escape(s.name or "")
+        elif s.bot is not None:
+            who = escape(seat_kind_label(t, s.bot.split(":")[0]))
+        else:
+            who = escape(t.gettext("free seat"))
+        mark = " " + escape(t.gettext("(you)")) if me == s.seat else ""
+        rows.append(f"<li>{escape(t.gettext('Player {number}').format(number=s.seat + 1))}: {who}{mark}</li>")
+    return '<ul class="cl-seats">' + "".join(rows) + "</ul>"
+
+
+class TablesApp(Page):
+    """The class tables' page: join the class, open or join a table, play at it."""
+
+    def __init__(self, lang: str, storage: Storage | None, error: StorageError | None = None,
+                 poll: bool = True) -> None:
+        super().__init__(lang)
+        label = self.labels
+        self.storage = storage
+        self.tables = Tables(storage) if storage is not None else None
+        self.learner = LearnerPanel(self.t, storage)
+        self.learner.on_name = self._joined_class
+        self.message = tagged(W.HTML(), "cl-tables-message")
+        self._notice: tuple[str, str, dict[str, object]] | None = None
+        # opening a table
+        self.seat_count = label(tagged(W.Dropdown(options=[2, 3, 4], value=4, layout=W.Layout(width="auto")),
+                                       "cl-tables-seats"), N_("Players"))
+        self.seat_count.observe(self.heard(self._show_seat_kinds), names="value")
+        self.seat_kinds = [label.choice(label(tagged(W.Dropdown(layout=W.Layout(width="auto")),
+                                                     f"cl-tables-seat-{i}"),
+                                              lambda t, i=i: t.gettext("Player {number}").format(number=i + 1)),
+                                        lambda t: [(seat_kind_label(t, k), k) for k in SEAT_KINDS], "learner")
+                           for i in range(1, 4)]
+        self.away = label(tagged(W.BoundedIntText(value=AWAY_SECONDS, min=10, max=3600, layout=W.Layout(width="16em")),
+                                 "cl-tables-away"), N_("Away after (seconds)"))
+        self.open_button = label(tagged(W.Button(button_style="success", layout=W.Layout(width="auto")),
+                                        "cl-tables-open"), N_("Open a table"))
+        self.open_button.on_click(lambda _: self._guard(self.open_table))
+        # joining one
+        self.code = label(tagged(W.Text(layout=W.Layout(width="14em")), "cl-tables-code"), N_("Table code"))
+        self.join_button = label(tagged(W.Button(layout=W.Layout(width="auto")), "cl-tables-join"),
+                                 N_("Join the table"))
+        self.join_button.on_click(lambda _: self._guard(lambda: self.join_table(self.code.value)))
+        self.open_list = tagged(W.Select(rows=5, layout=W.Layout(width="28em")), "cl-tables-list")
+        self.join_listed = label(tagged(W.Button(layout=W.Layout(width="auto")), "cl-tables-join-listed"),
+                                 N_("Join the table chosen"))
+        self.join_listed.on_click(lambda _: self._guard(
+            lambda: self.join_table(str(self.open_list.value or ""))))
+        self.lobby_title = label(W.HTML(), lambda t: f"<h3>{escape(t.gettext('Play with your class'))}</h3>", "value")
+        row = W.Layout(flex_flow="row wrap", align_items="center")
+        self.lobby = tagged(W.VBox([
+            self.lobby_title,
+            W.HBox([self.seat_count, *self.seat_kinds, self.away, self.open_button], layout=row),
+            W.HBox([self.code, self.join_button], layout=row),
+            W.HBox([self.open_list, self.join_listed], layout=row),
+        ]), "cl-tables-lobby")
+        # at a table
+        self.table_text = tagged(W.HTML(), "cl-tables-table")
+        self.seat: TableSeat | None = None
+        self.panel: GamePanel | None = None
+        self.game_box = tagged(W.VBox([]), "cl-tables-game")
+        self.review = ReviewPanel()  # the seat's own review, once the game is over
+        self.title = self.own_header(lambda t: f"<h2>{escape(t.gettext('Class tables'))}</h2>")
+        self.root = page_root("tables", [self.title, self.language], self.learner.box, self.message,
+                              self.lobby, self.table_text, self.game_box)
+        self._stop = threading.Event()
+        self._polling = False
+        self.poll = poll
+        if self.tables is None:
+            self._say(N_("The class database cannot be used, so there are no class tables: {reason}"), error=True,
+                      reason=str(error or ""))
+        self.relabel()
+        self._show_seat_kinds()
+        self.render()
+
+    # -- the learner ---------------------------------------------------------------------------------
+    @property
+    def who(self) -> str | None:
+        """The learner's class identity (their class list entry, or their row in an open lesson)."""
+        if not self.learner.joined:
+            return None
+        return self.learner.person or self.learner.session
+
+    def _joined_class(self) -> None:
+        """Joined the class: a table they sit at (a reload, another computer) is theirs again."""
+        if self.tables is None or self.who is None:
+            return
+        for info in self.tables.tables_of(self.who):
+            seat = info.seat_of(self.who)
+            if seat is not None:
+                self._sit(info.id, seat)
+                return
+        self.render()
+
+    # -- acts ----------------------------------------------------------------------------------------
+    def _need_learner(self) -> tuple[Tables, str]:
+        if self.tables is None:
+            raise TableRefusal(N_("There are no class tables without the class database."))
+        if self.who is None:
+            raise TableRefusal(N_("Join the class with your name and code before you sit at a table."))
+        return self.tables, self.who
+
+    def open_table(self) -> None:
+        tables, who = self._need_learner()
+        seats = int(self.seat_count.value)
+        bots = [None] + [None if w.value == "learner" else str(w.value) for w in self.seat_kinds[: seats - 1]]
+        info = tables.open(who, seats, bots, away_seconds=int(self.away.value), aids=AIDS)
+        _, seat = tables.join(info.code, who, self.learner.joined, seat=0)
+        self._say(N_("Your table is open. Its code is {code}: your classmates join with it."), code=info.code)
+        self._sit(info.id, seat)
+
+    def join_table(self, code: str) -> None:
+        tables, who = self._need_learner()
+        if not code.strip():
+            raise TableRefusal(N_("Type the table's code, or choose a table from the list."))
+        info, seat = tables.join(code, who, self.learner.joined)
+        self._say(None)
+        self._sit(info.id, seat)
+
+    def _sit(self, table: int, seat: int) -> None:
+        assert self.tables is not None and self.who is not None
+        self.seat = TableSeat(self.tables, table, seat, self.who)
+        self.seat.on_refused = self._refused
+        info = self.tables.info(table)
+        self.panel = GamePanel(self.t, self.seat, extras="hint" in info.aids or "risk" in info.aids)  # type: ignore
+        self.panel.undoable = False
+        self.game_box.children = [self.panel.box] + ([self.review.box] if "review" in info.aids else [])
+        self.render()
+        if self.poll and not self._polling:
+            self._polling = True
+            threading.Thread(target=self._poll_loop, daemon=True, name="table-poll").start()
+
+    def check(self) -> bool:
+        """One poll: note the learner is here, let bots and stand-ins play, redraw if the table moved."""
+        if self.seat is None or self.tables is None or self.who is None:
+            return False
+        tables, table = self.tables, self.seat.table
+        if tables.moves(table) == self.seat.moves:
+            tables.seen(table, self.who)
+            tables.advance(table)
+            if tables.moves(table) == self.seat.moves:
+                return False
+        changed = self.seat.refresh()
+        if changed:
+            self.render()
+        return changed
+
+    def _poll_loop(self) -> None:
+        while not self._stop.wait(POLL_SECONDS):
+            self._guard(self.check)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    # -- drawing -------------------------------------------------------------------------------------
+    def _say(self, msgid: str | None, error: bool = False, **params: object) -> None:
+        self._notice = None if msgid is None else ("cl-error" if error else "cl-note", msgid, params)
+        self._show_notice()
+
+    def _show_notice(self) -> None:
+        if self._notice is None:
+            self.message.value = ""
+            return
+        css, msgid, params = self._notice
+        self.message.value = f'<div class="{css}">{escape(self.t.gettext(msgid).format(**params))}</div>'
+
+    def _guard(self, work: Callable[[], object]) -> None:
+        def attempt() -> None:
+            try:
+                work()
+            except TableRefusal as refusal:
+                self._refused(refusal)
+
+        self.guard(attempt, N_("Sorry, that did not work. The game is unchanged; please try again."),
+                   lambda sorry: self._say(sorry, error=True))
+
+    def _refused(self, refusal: TableRefusal) -> None:
+        self._notice = None
+        self.message.value = f'<div class="cl-error">{escape(self.t.refusal(refusal))}</div>'
+
+    def _show_seat_kinds(self) -> None:
+        for i, widget in enumerate(self.seat_kinds):
+            widget.layout.display = None if i + 1 < int(self.seat_count.value) else "none"
+
+    def render(self) -> None:
+        self._show_notice()
+        t = self.t
+        if self.tables is not None:
+            open_tables = self.tables.open_tables()
+            self.open_list.options = [(self._listed(t, info), info.code) for info in open_tables]
+        seated = self.seat is not None
+        self.lobby.layout.display = "none" if seated else None
+        if self.seat is not None and self.tables is not None:
+            info = self.tables.info(self.seat.table)
+            lines = [t.gettext("Table {code}").format(code=info.code)]
+            if info.started is None:
+                lines.append(t.gettext("Waiting for every seat to be taken."))
+            if info.closed is not None:
+                lines.append(t.gettext("This table is closed."))
+            stood = sorted({seat for _, seat in self.seat.frame.stand_ins})
+            for seat in stood:
+                lines.append(t.gettext("Player {number} was away: the rule-of-thumb bot played for them.").format(
+                    number=seat + 1))
+            self.table_text.value = ("<h3>" + escape(lines[0]) + "</h3>"
+                                     + "".join(f'<div class="cl-note">{escape(x)}</div>' for x in lines[1:])
+                                     + seats_html(t, info, self.seat.seat))
+            if self.seat.frame.waiting:
+                self._say(N_("Your pick is made. Waiting for the others' picks."))
+            if self.panel is not None:
+                self.panel.t = t
+                self.panel.render()
+                self.review.show(t, self.seat)  # type: ignore[arg-type]  # a seat reads as a session
+
+    @staticmethod
+    def _listed(t: Translator, info: TableInfo) -> str:
+        taken = sum(1 for s in info.seats if not s.free)
+        return t.gettext("Table {code}: {taken} of {seats} seats taken").format(
+            code=info.code, taken=taken, seats=len(info.seats))
+
+    def set_language(self, language: str | Translator) -> None:
+        super().set_language(language)
+        self.learner.relabel(self.t)
+        if self.panel is not None:
+            self.panel.set_language(self.t)
+
+
+def build_app(lang: str = "en", storage: Storage | None = None, poll: bool = True) -> W.VBox:
+    """The class tables' page; ``root._tables`` is the app."""
+    error = None
+    if storage is None:
+        try:
+            storage = open_storage()
+        except StorageError as problem:
+            error = problem
+    app = TablesApp(lang, storage, error, poll)
+    app.root._tables = app
+    return app.root

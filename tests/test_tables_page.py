@@ -1,0 +1,105 @@
+"""The class tables' page (``tutor.tables_app``): learners join the class with their code,
+open and join a table, play it from their own pages, and a reload finds their seat."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from capital_lux.lessons.storage import Storage
+from capital_lux.tutor.tables_app import TablesApp, build_app
+
+PEOPLE = [("Ada", "ADA111"), ("Bo", "BOB222")]
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> Storage:
+    storage = Storage(str(tmp_path / "class.sqlite3"))
+    for name, code in PEOPLE:
+        storage.add_person(name, code)
+    return storage
+
+
+def _page(storage: Storage, who: int, lang: str = "en") -> TablesApp:
+    app: TablesApp = build_app(lang, storage=storage, poll=False)._tables
+    name, code = PEOPLE[who]
+    app.learner.name.value = name
+    app.learner.code.value = code
+    assert app.learner.joined == name
+    return app
+
+
+def _text(app: TablesApp) -> str:
+    return re.sub(r"<[^>]+>", " ", app.message.value + app.table_text.value)
+
+
+def test_two_learners_play_a_whole_game_from_their_own_pages(storage: Storage) -> None:
+    ada, bo = _page(storage, 0), _page(storage, 1)
+    ada.seat_count.value = 2
+    ada.open_table()
+    code = ada.tables.info(ada.seat.table).code
+    assert code in _text(ada) and "Waiting for every seat" in _text(ada)
+    bo.render()
+    assert [value for _, value in bo.open_list.options] == [code]  # the list of open tables
+    bo.open_list.value = code
+    bo.join_listed.click()
+    assert bo.seat is not None and bo.seat.seat == 1
+    assert ada.panel is not None and ada.panel.undo_button.layout.display == "none"
+    rng = random.Random(2)
+    for _ in range(400):
+        for page in (ada, bo):
+            page.check()
+            seat = page.seat
+            if seat.learner_to_move():
+                seat.play(rng.choice(seat.view().legal_actions))
+        if ada.seat.is_over() and bo.seat.is_over():
+            break
+    ada.check(), bo.check()
+    assert ada.seat.is_over() and bo.seat.is_over()
+    assert ada.seat.frame.scores == bo.seat.frame.scores
+    assert "Ada" in ada.table_text.value and "Bo" in ada.table_text.value and "(you)" in ada.table_text.value
+    # each learner's own review, from their own seat
+    assert ada.review.box.layout.display is None and ada.review.box in ada.game_box.children
+    job = bo.review.start(games=2)
+    assert job is not None
+    bo.review.wait(120)
+    assert bo.review.review is not None and bo.review.review.seat == 1
+
+
+def test_a_reload_returns_the_learner_to_their_seat(storage: Storage) -> None:
+    ada, bo = _page(storage, 0), _page(storage, 1)
+    ada.seat_count.value = 2
+    ada.open_table()
+    bo.code.value = ada.tables.info(ada.seat.table).code
+    bo.join_button.click()
+    table = ada.seat.table
+    again = _page(storage, 1)  # Bo reloads: the class identity, not a name, finds his seat
+    assert again.seat is not None and (again.seat.table, again.seat.seat) == (table, 1)
+    assert again.lobby.layout.display == "none"
+
+
+def test_a_repeated_click_is_refused_with_a_sentence_in_the_learners_language(storage: Storage) -> None:
+    ada, bo = _page(storage, 0, "fr"), _page(storage, 1)
+    ada.seat_count.value = 2
+    ada.open_table()
+    bo.code.value = ada.tables.info(ada.seat.table).code
+    bo.join_button.click()
+    seat = ada.seat
+    choice = seat.view().legal_actions[0]
+    turn = seat.frame.turn
+    seat.play(choice)
+    seat.frame = type(seat.frame)(**{**seat.frame.__dict__, "turn": turn})  # the page as it was before the click
+    before = ada.tables.moves(seat.table)
+    seat.play(choice)
+    assert ada.tables.moves(seat.table) == before
+    assert "déjà été joué" in ada.message.value
+
+
+def test_a_learner_who_has_not_joined_the_class_cannot_sit(storage: Storage) -> None:
+    page: Any = build_app("es", storage=storage, poll=False)._tables
+    page.open_button.click()
+    assert "Entra en la clase" in page.message.value and page.seat is None
