@@ -55,10 +55,9 @@ def test_two_learners_play_a_whole_game_from_their_own_pages(storage: Storage) -
             page.check()
             seat = page.seat
             if seat.learner_to_move():
-                seat.play(rng.choice(seat.view().legal_actions))
+                page.panel._play(rng.choice(seat.view().legal_actions))  # as a click on the page does
         if ada.seat.is_over() and bo.seat.is_over():
             break
-    ada.check(), bo.check()
     assert ada.seat.is_over() and bo.seat.is_over()
     assert ada.seat.frame.scores == bo.seat.frame.scores
     assert "Ada" in ada.table_text.value and "Bo" in ada.table_text.value and "(you)" in ada.table_text.value
@@ -103,3 +102,33 @@ def test_a_learner_who_has_not_joined_the_class_cannot_sit(storage: Storage) -> 
     page: Any = build_app("es", storage=storage, poll=False)._tables
     page.open_button.click()
     assert "Entra en la clase" in page.message.value and page.seat is None
+
+
+def _shown_text(widget: Any) -> str:
+    """Every value the page's displayed widgets hold (what the browser has to draw)."""
+    parts = [str(getattr(widget, name, "")) for name in ("value", "description", "options")]
+    for child in getattr(widget, "children", ()):
+        parts.append(_shown_text(child))
+    return " ".join(parts)
+
+
+def test_pass_and_play_covers_the_screen_between_players_and_hides_the_last_hand() -> None:
+    from capital_lux.tutor.tables_app import build_hotseat
+
+    app = build_hotseat("en", 3)._hotseat
+    rng = random.Random(4)
+    covers, seen_by = 0, set()
+    while covers < 16:  # the first round's draft and plays, three players taking turns
+        if app.shown is None:
+            covers += 1
+            assert "Pass to Player" in app.cover_text.value and app.game_box.children == ()
+            assert 'class="cl-card' not in _shown_text(app.root), "a card is drawn while the screen is covered"
+            app.reveal_button.click()
+            assert app.shown == app._waiting and 'class="cl-card' in _shown_text(app.root)
+            seen_by.add(app.shown)
+            continue
+        panel, seat = app.panel, app.seats[app.shown]
+        panel._play(rng.choice(seat.view().legal_actions))
+        if app.shown is None:  # covered: the last hand's widgets are closed, the browser forgets them
+            assert panel.box.comm is None and panel.table.comm is None
+    assert seen_by == {0, 1, 2}

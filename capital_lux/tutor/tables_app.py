@@ -34,10 +34,10 @@ from typing import Callable
 import ipywidgets as W
 
 from ..engine.cards import N_
-from ..engine.game import GameRecord
+from ..engine.game import Game, GameRecord
 from ..engine.notation import Action
 from ..engine.state import GameState, new_game
-from ..engine.views import PlayerView
+from ..engine.views import PlayerView, view
 from ..i18n import Translator
 from ..lessons.storage import Storage, StorageError, open_storage
 from ..lessons.tables import AIDS, AWAY_SECONDS, TableInfo, TableRefusal, Tables
@@ -46,7 +46,7 @@ from .base import Page, page_root, tagged
 from .classroom import LearnerPanel
 from .panel import GamePanel
 from .reviewpanel import ReviewPanel
-from .session import Narrator, PlacementMemory
+from .session import Narrator, PlacementMemory, new_seed
 
 #: Seconds between two reads of a table's move number (see the module's docstring).
 POLL_SECONDS = 0.4
@@ -280,6 +280,7 @@ class TablesApp(Page):
         info = self.tables.info(table)
         self.panel = GamePanel(self.t, self.seat, extras="hint" in info.aids or "risk" in info.aids)  # type: ignore
         self.panel.undoable = False
+        self.panel.on_move.append(lambda panel, action: self.render())  # the seats' list, the review
         self.game_box.children = [self.panel.box] + ([self.review.box] if "review" in info.aids else [])
         self.render()
         if self.poll and not self._polling:
@@ -378,6 +379,160 @@ class TablesApp(Page):
         self.learner.relabel(self.t)
         if self.panel is not None:
             self.panel.set_language(self.t)
+
+
+class HotseatSeat:
+    """One seat of a pass-and-play game in the shape the game panel draws: the shared game,
+    told from this seat only (its own log, round ends and modifier placements)."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self.game, self.seat = game, seat
+        self.narrator = Narrator(seat, new_game(game.players))
+        self.placements = PlacementMemory(seat)
+        self._told = new_game(game.players)
+        self.moves = 0
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        state = self.game.state
+        for action in state.history[len(self._told.history):]:
+            self.placements.note(self._told, self._told.current_player(), action)
+            self._told.apply_action(action)
+        self.narrator.tell(state, watch=False)
+
+    @property
+    def log(self) -> list:  # type: ignore[type-arg]
+        return self.narrator.log
+
+    @property
+    def reports(self) -> list:  # type: ignore[type-arg]
+        return self.narrator.reports
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    def view(self) -> PlayerView:
+        return view(self.game.state, self.seat)
+
+    def learner_to_move(self) -> bool:
+        return self.game.state.current_player() == self.seat
+
+    def is_over(self) -> bool:
+        return self.game.state.is_terminal()
+
+    def can_undo(self) -> bool:
+        return False  # the next player would see what was taken back
+
+    def undo(self) -> Action:
+        raise TableRefusal(N_("At a table with other players, a move cannot be taken back."))
+
+    def placement_views(self) -> dict[tuple[str, int], PlayerView]:
+        return self.placements.views(self.game.state)
+
+    def play(self, action: Action) -> None:
+        if not self.learner_to_move():
+            raise TableRefusal(N_("It is not your turn to decide."))
+        self.game.play(action)
+        self.moves += 1
+        self.catch_up()
+
+
+def close_widgets(widget: W.Widget) -> None:
+    """Close ``widget`` and everything in it: the browser forgets their values (a hand)."""
+    for child in getattr(widget, "children", ()):
+        close_widgets(child)
+    widget.close()
+
+
+class HotseatApp(Page):
+    """Pass-and-play: 2 to 4 learners on one screen, each seat with the tutor's aids; between two
+    seats' decisions a cover, and the next hand drawn only when its player asks."""
+
+    def __init__(self, lang: str, players: int = 2, seed: int | None = None) -> None:
+        super().__init__(lang)
+        label = self.labels
+        self.players = label(tagged(W.Dropdown(options=[2, 3, 4], value=players, layout=W.Layout(width="auto")),
+                                    "cl-hotseat-players"), N_("Players"))
+        self.start_button = label(tagged(W.Button(button_style="success", layout=W.Layout(width="auto")),
+                                         "cl-hotseat-start"), N_("New game"))
+        self.start_button.on_click(lambda _: self.start())
+        self.cover_text = tagged(W.HTML(), "cl-hotseat-cover-text")
+        self.reveal_button = tagged(W.Button(button_style="primary", layout=W.Layout(width="auto")),
+                                    "cl-hotseat-reveal")
+        self.reveal_button.on_click(lambda _: self.reveal())
+        self.cover = tagged(W.VBox([self.cover_text, self.reveal_button], layout=W.Layout(display="none")),
+                            "cl-hotseat-cover")
+        self.game_box = tagged(W.VBox([]), "cl-hotseat-game")
+        self.title = self.own_header(lambda t: f"<h2>{escape(t.gettext('Pass and play'))}</h2>")
+        intro = label(W.HTML(), lambda t: '<div class="cl-note">{}</div>'.format(escape(t.gettext(
+            "Two to four players share this screen. After each decision the screen is covered: pass it to the "
+            "player named, who uncovers their own hand."))), "value")
+        self.root = page_root("hotseat", [self.title, self.language], intro,
+                              W.HBox([self.players, self.start_button], layout=W.Layout(flex_flow="row wrap")),
+                              self.cover, self.game_box)
+        self.seats: list[HotseatSeat] = []
+        self.panel: GamePanel | None = None
+        self.shown: int | None = None  # the seat whose hand is on screen, None while covered
+        self._seed = seed
+        self.relabel()
+        self.start()
+
+    def start(self) -> None:
+        seed = new_seed() if self._seed is None else self._seed
+        self._seed = None
+        game = Game(int(self.players.value), seed)
+        self.seats = [HotseatSeat(game, seat) for seat in range(game.players)]
+        self.cover_for(game.state.current_player())
+
+    def cover_for(self, seat: int) -> None:
+        """Hide everything, closing the last seat's widgets, and ask for ``seat``'s player."""
+        if self.panel is not None:
+            close_widgets(self.panel.box)
+            self.panel = None
+        self.game_box.children = []
+        self.shown = None
+        self._waiting = seat
+        self.cover.layout.display = None
+        self.render()
+
+    def reveal(self) -> None:
+        """The player named on the cover uncovers their own seat."""
+        seat = self.seats[self._waiting]
+        seat.catch_up()
+        self.panel = GamePanel(self.t, seat)  # type: ignore[arg-type]  # a seat reads as a session
+        self.panel.undoable = False
+        self.panel.on_move.append(lambda panel, action: self._moved())
+        self.shown = seat.seat
+        self.cover.layout.display = "none"
+        self.game_box.children = [self.panel.box]
+        self.render()
+
+    def _moved(self) -> None:
+        state = self.seats[0].game.state
+        for seat in self.seats:
+            seat.catch_up()
+        if not state.is_terminal() and state.current_player() != self.shown:
+            self.cover_for(state.current_player())
+
+    def render(self) -> None:
+        t = self.t
+        if self.shown is None:
+            number = self._waiting + 1
+            self.cover_text.value = '<div class="cl-note cl-cover"><b>{}</b><br>{}</div>'.format(
+                escape(t.gettext("Pass to Player {number}").format(number=number)),
+                escape(t.gettext("Nothing of the last hand is shown. Player {number}, click when only you can see "
+                                 "the screen.").format(number=number)))
+            self.reveal_button.description = t.gettext("I am Player {number}: show my hand").format(number=number)
+        elif self.panel is not None:
+            self.panel.set_language(t)
+
+
+def build_hotseat(lang: str = "en", players: int = 2) -> W.VBox:
+    """The pass-and-play page; ``root._hotseat`` is the app."""
+    app = HotseatApp(lang, players)
+    app.root._hotseat = app
+    return app.root
 
 
 def build_app(lang: str = "en", storage: Storage | None = None, poll: bool = True) -> W.VBox:
