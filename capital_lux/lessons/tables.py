@@ -345,7 +345,7 @@ class Tables:
         self._live[table] = live
         return live
 
-    def _store(self, table: int, seat: int, action: Action, turn: int, made_by: str, learner: str | None) -> None:
+    def _store(self, table: int, seat: int, action: Action, turn: int, made_by: str, learner: str | None) -> int:
         """Store one decision of ``seat``, after every check, in one transaction that holds the table."""
         with self._lock, self.storage._transaction() as cursor:
             _, _, started, closed, moves, _ = self._lock_row(cursor, table)
@@ -380,14 +380,17 @@ class Tables:
             if made_by == "learner":
                 self._run(cursor, "UPDATE table_seats SET seen = ? WHERE table_id = ? AND seat = ?",
                           (self.clock(), table, seat))
+        return number
 
-    def play(self, table: int, seat: int, learner: str, action: Action | str, turn: int) -> None:
+    def play(self, table: int, seat: int, learner: str, action: Action | str, turn: int) -> int:
         """``learner`` decides ``action`` for their ``seat``, as the page showed it at the seat's
-        ``turn``; the bots (and stand-ins for learners away) then play until a learner must decide."""
+        ``turn``; the bots (and stand-ins for learners away) then play until a learner must decide.
+        Returns the move's number."""
         if isinstance(action, str):
             action = parse_action(action)
-        self._store(table, seat, action, turn, "learner", learner)
+        number = self._store(table, seat, action, turn, "learner", learner)
         self.advance(table)
+        return number
 
     def advance(self, table: int) -> int:
         """Let the bots play, and the stand-in for a learner away, until a present learner must
