@@ -132,3 +132,41 @@ def test_pass_and_play_covers_the_screen_between_players_and_hides_the_last_hand
         if app.shown is None:  # covered: the last hand's widgets are closed, the browser forgets them
             assert panel.box.comm is None and panel.table.comm is None
     assert seen_by == {0, 1, 2}
+
+
+def test_the_teacher_sees_the_tables_their_records_and_closes_one(storage: Storage,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import base64
+
+    from capital_lux.engine.position import loads_record
+    from capital_lux.lessons.classroom import TEACHER_KEY_VARIABLE
+    from capital_lux.lessons.tables import Tables
+    from capital_lux.tutor.teacher_app import build_app as teacher_page
+
+    tables = Tables(storage)
+    done = tables.open("p-ada", 2, [None, "rule"], seed=11)
+    tables.join(done.code, "p-ada", "Ada")
+    rng = random.Random(3)
+    while not (frame := tables.frame(done.id, 0, "p-ada")).over:
+        tables.play(done.id, 0, "p-ada", rng.choice(frame.choices), frame.turn)
+    running = tables.open("p-bo", 2, seed=12)
+    tables.join(running.code, "p-bo", "Bo")
+    tables.join(running.code, "p-cy", "Cy")
+    monkeypatch.setenv(TEACHER_KEY_VARIABLE, "key of the teacher")
+    teacher = teacher_page("en", storage=storage)._teacher
+    teacher.key.value = "key of the teacher"
+    assert teacher.unlock()
+    teacher.refresh()
+    view = teacher.tables_view
+    assert view.box in teacher.body.children
+    html = view.html.value
+    assert done.code in html and running.code in html and "Ada" in html and "Bo" in html and "Cy" in html
+    assert "over" in html and "round 1" in html
+    data = re.search(r'base64,([^"]+)', html).group(1)
+    record = loads_record(base64.b64decode(data))  # what ``capital-lux review`` reads
+    assert record == tables.record(done.id)
+    assert str(record.replay().scores()[0]) in html
+    assert [value for _, value in view.picker.options] == [running.id]  # a finished game has nothing to close
+    view.picker.value = running.id
+    view.close_button.click()
+    assert tables.info(running.id).closed_why == "teacher" and "closed" in view.html.value

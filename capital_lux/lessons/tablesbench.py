@@ -1,5 +1,5 @@
 """``bench tables``: class tables played at once, each learner's page a thread polling its
-table as the page does (``tutor.tables_app.POLL_SECONDS``), each table in a process of its
+table as the page does (``tables.POLL_SECONDS``), each table in a process of its
 own (a class's kernels are separate processes).
 
 The figure that matters is the time from a move being stored to each other learner at the
@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from .storage import Storage
-from .tables import TableRefusal, Tables
+from .tables import POLL_SECONDS, TableRefusal, Tables
 
 
 @dataclass
@@ -83,8 +83,6 @@ def figures(url: str, tables: int = 8, seats: int = 4, poll: float | None = None
             moves: int = 10_000, seconds: float = 600.0) -> dict[str, float]:
     """Play ``tables`` tables of ``seats`` learners at once on the class database ``url``
     (each up to ``moves`` moves or ``seconds``) and measure how soon the others see a move."""
-    from ..tutor.tables_app import POLL_SECONDS
-
     poll = POLL_SECONDS if poll is None else poll
     book = Tables(Storage(url))
     ids = []

@@ -26,6 +26,7 @@ hand is drawn until they click.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import threading
 from html import escape
@@ -36,11 +37,12 @@ import ipywidgets as W
 from ..engine.cards import N_
 from ..engine.game import Game, GameRecord
 from ..engine.notation import Action
+from ..engine.position import dumps_record
 from ..engine.state import GameState, new_game
 from ..engine.views import PlayerView, view
 from ..i18n import Translator
 from ..lessons.storage import Storage, StorageError, open_storage
-from ..lessons.tables import AIDS, AWAY_SECONDS, TableInfo, TableRefusal, Tables
+from ..lessons.tables import AIDS, AWAY_SECONDS, POLL_SECONDS, TableInfo, TableRefusal, Tables
 from .app import bot_kind_label
 from .base import Page, page_root, tagged
 from .classroom import LearnerPanel
@@ -48,8 +50,6 @@ from .panel import GamePanel
 from .reviewpanel import ReviewPanel
 from .session import Narrator, PlacementMemory, new_seed
 
-#: Seconds between two reads of a table's move number (see the module's docstring).
-POLL_SECONDS = 0.4
 #: What a seat may be given before the start: a learner, or one of the bots.
 SEAT_KINDS = ("learner", "random", "rule", "search")
 
@@ -379,6 +379,63 @@ class TablesApp(Page):
         self.learner.relabel(self.t)
         if self.panel is not None:
             self.panel.set_language(self.t)
+
+
+class TablesOverview:
+    """The teacher's view of the class's tables: who sits where, the round and the scores, each
+    finished game's record (what ``capital-lux review`` reads); the teacher closes a table."""
+
+    def __init__(self, t: Translator, tables: Tables | None) -> None:
+        self.t, self.tables = t, tables
+        self.title = W.HTML()
+        self.html = tagged(W.HTML(), "cl-tables-overview")
+        self.picker = tagged(W.Dropdown(layout=W.Layout(width="auto")), "cl-tables-close-pick")
+        self.close_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-tables-close")
+        self.close_button.on_click(lambda _: self.close())
+        self.note = W.HTML()
+        self.box = tagged(W.VBox([self.title, self.html, W.HBox([self.picker, self.close_button, self.note])]),
+                          "cl-tables-teacher")
+
+    def close(self) -> None:
+        if self.tables is not None and self.picker.value is not None:
+            self.tables.close(int(self.picker.value))
+            self.note.value = '<span class="cl-note">{}</span>'.format(escape(self.t.gettext("The table is closed.")))
+            self.render(self.t)
+
+    def render(self, t: Translator) -> None:
+        self.t = t
+        self.title.value = f"<h3>{escape(t.gettext('Class tables'))}</h3>"
+        self.close_button.description = t.gettext("Close the table")
+        if self.tables is None:
+            self.html.value = ""
+            return
+        rows, running = [], []
+        for info in self.tables.all_tables():
+            state = self.tables.state(info.id) if info.started else None
+            if info.closed is not None:
+                status = t.gettext("closed")
+            elif info.started is None:
+                status = t.gettext("waiting for players")
+            elif state is not None and state.is_terminal():
+                status = t.gettext("over")
+            else:
+                status = t.gettext("round {number}").format(number=max(1, state.round if state else 1))
+            if info.closed is None and (state is None or not state.is_terminal()):
+                running.append((t.gettext("Table {code}").format(code=info.code), info.id))
+            scores = ", ".join(str(x) for x in state.scores()) if state is not None else ""
+            record = ""
+            if state is not None and state.is_terminal():
+                data = base64.b64encode(dumps_record(self.tables.record(info.id)).encode()).decode()
+                record = (f'<a download="table_{info.code}.json" href="data:application/json;base64,{data}">'
+                          f"{escape(t.gettext('Record'))}</a>")
+            rows.append("<tr>" + "".join(f"<td>{x}</td>" for x in (
+                escape(info.code), seats_html(t, info, None), escape(status), escape(scores), record)) + "</tr>")
+        head = "".join(f"<th>{escape(t.gettext(x))}</th>" for x in (
+            N_("Table code"), N_("Seats"), N_("Where the game is"), N_("Scores"), N_("Record")))
+        self.html.value = f'<table class="cl-table"><tr>{head}</tr>{"".join(rows)}</table>' if rows else escape(
+            t.gettext("No table has been opened yet."))
+        self.picker.options = running
+        self.close_button.disabled = not running
 
 
 class HotseatSeat:
