@@ -228,6 +228,7 @@ class TablesApp(Page):
         self.relabel()
         self._show_seat_kinds()
         self.render()
+        self.root.add_class("cl-ready")
 
     # -- the learner ---------------------------------------------------------------------------------
     @property
