@@ -434,6 +434,17 @@ class Tables:
                 pass  # another page played it first: look again
             made += 1
 
+    def poll(self, table: int, learner: str, known: int) -> int:
+        """One poll of a seated page that last drew move number ``known``: the table's move number.
+        While it has not changed, the page also says its learner is there and lets the bots, and
+        the stand-in for a learner away, play (any page may: what one stores, another refuses)."""
+        number = self.moves(table)
+        if number != known:
+            return number
+        self.seen(table, learner)
+        self.advance(table)
+        return self.moves(table)
+
     def seen(self, table: int, learner: str) -> None:
         """The learner's page is there (sent with its polls; written at most every ``SEEN_EVERY`` s)."""
         now = self.clock()

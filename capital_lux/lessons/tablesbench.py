@@ -35,7 +35,7 @@ def _learner(url: str, table: int, seat: int, learner: str, poll: float, think: 
     tables = Tables(Storage(url))
     last, seen = -1, out.seen.setdefault(seat, [])
     while time.time() < deadline:
-        number = tables.moves(table)
+        number = tables.poll(table, learner, last)  # what the page's poll does
         now = time.time()
         with lock:
             out.polls += 1
@@ -54,7 +54,6 @@ def _learner(url: str, table: int, seat: int, learner: str, poll: float, think: 
                 with lock:
                     out.stored.append((stored, seat, time.time()))
                 continue
-        tables.seen(table, learner)
         time.sleep(poll)
 
 

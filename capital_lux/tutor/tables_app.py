@@ -68,17 +68,49 @@ class FinishedGame:
         return self.game_record
 
 
-class TableSeat:
-    """One seat of a class table in the shape the game panel draws (a ``Session``'s): the game
-    as the class database holds it, told from this seat; decisions go to the database."""
+class ToldSeat:
+    """A seat told the game from its own chair, in the shape the game panel draws (a
+    ``Session``'s): its log and round ends (``Narrator``) and where others' modifiers went down
+    (``PlacementMemory``), from the whole game's state, which stays on the server."""
 
-    def __init__(self, tables: Tables, table: int, seat: int, learner: str) -> None:
-        self.tables, self.table, self.seat, self.learner = tables, table, seat, learner
-        info = tables.info(table)
-        players = len(info.seats)
+    def __init__(self, players: int, seat: int) -> None:
+        self.seat = seat
         self.narrator = Narrator(seat, new_game(players))
         self.placements = PlacementMemory(seat)
         self._told = new_game(players)
+
+    def catch_up(self, state: GameState) -> None:
+        """Tell the seat what ``state`` played since it was last told."""
+        for action in state.history[len(self._told.history):]:
+            self.placements.note(self._told, self._told.current_player(), action)
+            self._told.apply_action(action)
+        self.narrator.tell(state, watch=False)
+
+    @property
+    def log(self) -> list:  # type: ignore[type-arg]
+        return self.narrator.log
+
+    @property
+    def reports(self) -> list:  # type: ignore[type-arg]
+        return self.narrator.reports
+
+    def can_undo(self) -> bool:
+        return False  # the other players have seen the move
+
+    def undo(self) -> Action:
+        raise TableRefusal(N_("At a table with other players, a move cannot be taken back."))
+
+    def placement_views(self) -> dict[tuple[str, int], PlayerView]:
+        return self.placements.views(self._told)
+
+
+class TableSeat(ToldSeat):
+    """One seat of a class table: the game as the class database holds it, told from this seat;
+    decisions go to the database."""
+
+    def __init__(self, tables: Tables, table: int, seat: int, learner: str) -> None:
+        super().__init__(len(tables.info(table).seats), seat)
+        self.tables, self.table, self.learner = tables, table, learner
         self.moves = -1
         #: told of a decision the table refused (the page says why)
         self.on_refused: Callable[[TableRefusal], None] = lambda refusal: None
@@ -90,23 +122,11 @@ class TableSeat:
         frame = self.tables.frame(self.table, self.seat, self.learner)
         if not force and frame.moves == self.moves and frame.turn == self.frame.turn:
             return False
-        state = self.tables.state(self.table)
-        for action in state.history[len(self._told.history):]:
-            self.placements.note(self._told, self._told.current_player(), action)
-            self._told.apply_action(action)
-        self.narrator.tell(state, watch=False)
+        self.catch_up(self.tables.state(self.table))
         self.frame, self.moves = frame, frame.moves
         return True
 
     # -- what the game panel reads ------------------------------------------------------------
-    @property
-    def log(self) -> list:  # type: ignore[type-arg]
-        return self.narrator.log
-
-    @property
-    def reports(self) -> list:  # type: ignore[type-arg]
-        return self.narrator.reports
-
     @property
     def state(self) -> GameState:
         """The whole table: the game panel reads it only once the game is over (its winners)."""
@@ -124,19 +144,10 @@ class TableSeat:
     def is_over(self) -> bool:
         return self.frame.over
 
-    def can_undo(self) -> bool:
-        return False  # the others have seen the move
-
-    def undo(self) -> Action:
-        raise TableRefusal(N_("At a table with other players, a move cannot be taken back."))
-
     @property
     def game(self) -> FinishedGame:
         """The finished game's record, for the seat's own review (refused while the game runs)."""
         return FinishedGame(self.tables.record(self.table))
-
-    def placement_views(self) -> dict[tuple[str, int], PlayerView]:
-        return self.placements.views(self._told)
 
     def play(self, action: Action) -> None:
         """The seat's decision, as the page showed the table; a stale or repeated one is refused,
@@ -292,12 +303,8 @@ class TablesApp(Page):
         """One poll: note the learner is here, let bots and stand-ins play, redraw if the table moved."""
         if self.seat is None or self.tables is None or self.who is None:
             return False
-        tables, table = self.tables, self.seat.table
-        if tables.moves(table) == self.seat.moves:
-            tables.seen(table, self.who)
-            tables.advance(table)
-            if tables.moves(table) == self.seat.moves:
-                return False
+        if self.tables.poll(self.seat.table, self.who, self.seat.moves) == self.seat.moves:
+            return False
         changed = self.seat.refresh()
         if changed:
             self.render()
@@ -439,32 +446,14 @@ class TablesOverview:
         self.close_button.disabled = not running
 
 
-class HotseatSeat:
-    """One seat of a pass-and-play game in the shape the game panel draws: the shared game,
-    told from this seat only (its own log, round ends and modifier placements)."""
+class HotseatSeat(ToldSeat):
+    """One seat of a pass-and-play game: the shared game, told from this seat only."""
 
     def __init__(self, game: Game, seat: int) -> None:
-        self.game, self.seat = game, seat
-        self.narrator = Narrator(seat, new_game(game.players))
-        self.placements = PlacementMemory(seat)
-        self._told = new_game(game.players)
+        super().__init__(game.players, seat)
+        self.game = game
         self.moves = 0
-        self.catch_up()
-
-    def catch_up(self) -> None:
-        state = self.game.state
-        for action in state.history[len(self._told.history):]:
-            self.placements.note(self._told, self._told.current_player(), action)
-            self._told.apply_action(action)
-        self.narrator.tell(state, watch=False)
-
-    @property
-    def log(self) -> list:  # type: ignore[type-arg]
-        return self.narrator.log
-
-    @property
-    def reports(self) -> list:  # type: ignore[type-arg]
-        return self.narrator.reports
+        self.catch_up(game.state)
 
     @property
     def state(self) -> GameState:
@@ -479,21 +468,12 @@ class HotseatSeat:
     def is_over(self) -> bool:
         return self.game.state.is_terminal()
 
-    def can_undo(self) -> bool:
-        return False  # the next player would see what was taken back
-
-    def undo(self) -> Action:
-        raise TableRefusal(N_("At a table with other players, a move cannot be taken back."))
-
-    def placement_views(self) -> dict[tuple[str, int], PlayerView]:
-        return self.placements.views(self.game.state)
-
     def play(self, action: Action) -> None:
         if not self.learner_to_move():
             raise TableRefusal(N_("It is not your turn to decide."))
         self.game.play(action)
         self.moves += 1
-        self.catch_up()
+        self.catch_up(self.game.state)
 
 
 def close_widgets(widget: W.Widget) -> None:
@@ -557,7 +537,7 @@ class HotseatApp(Page):
     def reveal(self) -> None:
         """The player named on the cover uncovers their own seat."""
         seat = self.seats[self._waiting]
-        seat.catch_up()
+        seat.catch_up(seat.game.state)
         self.panel = GamePanel(self.t, seat)  # type: ignore[arg-type]  # a seat reads as a session
         self.panel.undoable = False
         self.panel.on_move.append(lambda panel, action: self._moved())
@@ -569,7 +549,7 @@ class HotseatApp(Page):
     def _moved(self) -> None:
         state = self.seats[0].game.state
         for seat in self.seats:
-            seat.catch_up()
+            seat.catch_up(state)
         if not state.is_terminal() and state.current_player() != self.shown:
             self.cover_for(state.current_player())
 
