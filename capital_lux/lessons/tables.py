@@ -53,7 +53,7 @@ from ..engine.rules import draft_picks, gold_options
 from ..engine.state import DRAFT, GOLD, GameState
 from ..engine.views import LogItem, PlayerView, public_log, view
 from ..players.bots import RuleOfThumbBot, parse_bot
-from .storage import Cursor, Storage, _int, _now, _str, _str_or_none
+from .storage import Cursor, Row, Storage, _first, _int, _now, _str, _str_or_none
 
 #: Letters of a table's code: no 0/O, 1/I/L, to be read aloud across a classroom.
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -190,7 +190,7 @@ class Tables:
     def _run(self, cursor: Cursor, statement: str, params: tuple[object, ...] = ()) -> Cursor:
         return self.storage._run(cursor, statement, params)  # type: ignore[arg-type]
 
-    def _lock_row(self, cursor: Cursor, table: int) -> tuple[object, ...]:
+    def _lock_row(self, cursor: Cursor, table: int) -> Row:
         """The table's row, locked until the transaction ends (SQLite's BEGIN IMMEDIATE locks all)."""
         suffix = " FOR UPDATE" if self.storage.dialect == "postgresql" else ""
         row = self._run(cursor, "SELECT seats, seed, started, closed, moves, away_seconds FROM game_tables "
@@ -226,7 +226,7 @@ class Tables:
             self._run(cursor, "INSERT INTO game_tables (code, seats, seed, opened_by, opened, away_seconds, aids, "
                               "hotseat) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                       (code, seats, seed, opened_by, _now(), away_seconds, json.dumps(list(aids)), int(hotseat)))
-            table = _int(self._run(cursor, "SELECT id FROM game_tables WHERE code = ?", (code,)).fetchone()[0])
+            table = _int(_first(self._run(cursor, "SELECT id FROM game_tables WHERE code = ?", (code,)).fetchone()))
             for seat, spec in enumerate(bots):
                 self._run(cursor, "INSERT INTO table_seats (table_id, seat, bot) VALUES (?, ?, ?)",
                           (table, seat, spec))

@@ -161,6 +161,11 @@ class TableSeat(ToldSeat):
         self.refresh(force=True)
 
 
+def player_label(seat: int) -> Callable[[Translator], str]:
+    """The label "Player N" of ``seat`` (0-based), said in the page's language."""
+    return lambda t: t.gettext("Player {number}").format(number=seat + 1)
+
+
 def seats_html(t: Translator, info: TableInfo, me: int | None) -> str:
     """Who sits where (a name, a bot, or a free seat), the viewer's seat marked in words."""
     rows = []
@@ -194,8 +199,7 @@ class TablesApp(Page):
                                        "cl-tables-seats"), N_("Players"))
         self.seat_count.observe(self.heard(self._show_seat_kinds), names="value")
         self.seat_kinds = [label.choice(label(tagged(W.Dropdown(layout=W.Layout(width="auto")),
-                                                     f"cl-tables-seat-{i}"),
-                                              lambda t, i=i: t.gettext("Player {number}").format(number=i + 1)),
+                                                     f"cl-tables-seat-{i}"), player_label(i)),
                                         lambda t: [(seat_kind_label(t, k), k) for k in SEAT_KINDS], "learner")
                            for i in range(1, 4)]
         self.away = label(tagged(W.BoundedIntText(value=AWAY_SECONDS, min=10, max=3600, layout=W.Layout(width="16em")),
