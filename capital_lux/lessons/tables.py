@@ -434,6 +434,12 @@ class Tables:
                 pass  # another page played it first: look again
             made += 1
 
+    def sweep(self) -> None:
+        """Every running table moved on as its pages' polls would: a table whose learners have all
+        left has no page polling it, so the teacher's view and the tables' list call this."""
+        for info in self._infos("WHERE started IS NOT NULL AND closed IS NULL", ()):
+            self.advance(info.id)
+
     def poll(self, table: int, learner: str, known: int) -> int:
         """One poll of a seated page that last drew move number ``known``: the table's move number.
         While it has not changed, the page also says its learner is there and lets the bots, and

@@ -422,6 +422,7 @@ class TablesOverview:
             self.html.value = ""
             return
         rows, running = [], []
+        self.tables.sweep()  # tables whose learners all left are closed, kept
         for info in self.tables.all_tables():
             state = self.tables.state(info.id) if info.started else None
             if info.closed is not None:
