@@ -7,7 +7,7 @@ schema up to date: the app sets the database up itself, with no manual step.
 Only the standard DB-API is used (``sqlite3`` from the standard library,
 ``psycopg`` 3 for PostgreSQL, installed with ``pip install capital-lux[postgresql]``).
 
-Schema (version 7):
+Schema (version 8):
 
 - ``schema_version(version)``: one row, the number of migrations applied;
 - ``learners(session, name, started)``: a session id is made for each page a
@@ -43,7 +43,9 @@ Schema (version 7):
   last_id)`` (two pages whose answers interleave: one row answering from two places);
   ``row_changes`` (the teacher's renames, merges and removals, each undoable);
 - version 7: ``overrides(attempt, correct, at)``, the teacher's mark on an answer, right
-  or wrong by hand, over the checker's verdict (which stays in ``attempts``).
+  or wrong by hand, over the checker's verdict (which stays in ``attempts``);
+- version 8: the class's game tables (learners playing each other): ``game_tables``,
+  ``table_seats`` and ``table_moves``, described in ``lessons.tables``.
 
 A migration is a list of statements appended to ``MIGRATIONS`` (``"postgresql: …"``
 for one dialect only); ``open_storage``
@@ -215,6 +217,43 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " attempt BIGINT PRIMARY KEY REFERENCES attempts (id),"
         " correct INTEGER NOT NULL CHECK (correct IN (0, 1)),"
         " at TEXT NOT NULL)",
+    ),
+    (
+        # Learners play each other (``lessons.tables``): a table, its seats, and every decision
+        # made at it in the order it was made; the game is rebuilt from these and the seed.
+        "CREATE TABLE game_tables ("
+        " id {id},"
+        " code TEXT NOT NULL UNIQUE,"
+        " seats INTEGER NOT NULL CHECK (seats BETWEEN 2 AND 4),"
+        " seed BIGINT NOT NULL,"
+        " opened_by TEXT NOT NULL,"
+        " opened TEXT NOT NULL,"
+        " started TEXT,"
+        " closed TEXT,"
+        " closed_why TEXT,"
+        " away_seconds INTEGER NOT NULL,"
+        " aids TEXT NOT NULL,"
+        " hotseat INTEGER NOT NULL DEFAULT 0,"
+        " moves INTEGER NOT NULL DEFAULT 0)",
+        "CREATE TABLE table_seats ("
+        " table_id BIGINT NOT NULL REFERENCES game_tables (id),"
+        " seat INTEGER NOT NULL,"
+        " learner TEXT,"
+        " name TEXT,"
+        " bot TEXT,"
+        " seen DOUBLE PRECISION,"
+        " PRIMARY KEY (table_id, seat))",
+        "CREATE INDEX table_seats_by_learner ON table_seats (learner)",
+        "CREATE TABLE table_moves ("
+        " table_id BIGINT NOT NULL REFERENCES game_tables (id),"
+        " number INTEGER NOT NULL,"
+        " seat INTEGER NOT NULL,"
+        " turn INTEGER NOT NULL,"
+        " action TEXT NOT NULL,"
+        " made_by TEXT NOT NULL,"
+        " at TEXT NOT NULL,"
+        " PRIMARY KEY (table_id, number),"
+        " UNIQUE (table_id, seat, turn))",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -63,6 +63,7 @@ class GamePanel(Page):
         self.pause_box = tagged(W.VBox([self.pause_text, self.continue_button], layout=W.Layout(display="none")),
                                 "cl-pause")
         self.tie_breaks = True  # the score sheet's 6s…2s columns (a chapter before they are taught: off)
+        self.undoable = True  # off at a table of learners: the others have seen the move
         self.undo_button = label(label(tagged(W.Button(layout=W.Layout(width="auto")), "cl-undo"),
                                        N_("Undo my last move")), UNDO_TOOLTIP, "tooltip")
         self.undo_button.on_click(lambda _: self._guard(self._undo))
@@ -122,7 +123,7 @@ class GamePanel(Page):
         shown = paused_table(report) if report is not None else None
         self.controls.render(t, v)
         self.controls.box.layout.display = "none" if report else None
-        self.undo_button.layout.display = "none" if report else None
+        self.undo_button.layout.display = "none" if report or not self.undoable else None
         self.notify(self._notice)
         self.undo_button.disabled = not s.can_undo()
         lines = [log_line(t, e, s.seat) for e in reversed(self._told(report, 0)[-LOG_LINES:])]

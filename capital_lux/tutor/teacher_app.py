@@ -80,6 +80,8 @@ from ..lessons.problems.worksheet import answer_key_html, worksheet_html
 from ..lessons.storage import LOG, Attempt, Storage, StorageError, StorageUnavailable, open_storage
 from ..analysis.charts import figure_png
 from .base import Page, Upload, page_root, tagged
+from .tables_app import TablesOverview
+from ..lessons.tables import Tables
 
 #: Wrong keys allowed per page; then the page must be reloaded (a new kernel), which slows guessing.
 MAX_KEY_TRIES = 5
@@ -283,6 +285,9 @@ class TeacherApp(Page):
             W.HBox([self.answer_picker, self.mark_right, self.mark_wrong, self.unmark], layout=row),
             W.HBox([self.rows_note, self.confirm_button, self.cancel_button], layout=row),
         ]
+        # the class's game tables (``tables_app``): who sits where, scores, records; close one
+        self.tables_view = TablesOverview(self.t, Tables(self.storage) if self.storage is not None else None)
+        self.body.children = (*self.body.children, self.tables_view.box)
         self.relabel()
         if self.storage is not None:
             self.solutions.value = self._policy()
@@ -376,6 +381,8 @@ class TeacherApp(Page):
             if figures is None:
                 return
             t = self.t
+            if getattr(self, "tables_view", None) is not None:
+                self.tables_view.render(t)
             if self.csv_link.value and figures.answers != getattr(self, "_link_made", None):
                 self.csv_link.value = ""  # an export made before these answers: click again for a new one
             summaries = figures.summaries  # each answer as graded on the cards its learner saw
