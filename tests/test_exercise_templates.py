@@ -256,7 +256,8 @@ def test_mistakes_are_told_in_the_learners_language() -> None:
     ("10.8", Fraction(11), False, "correct"),
     ("10.7", Fraction(11), False, "wrong"),
     ("-1.3", Fraction(-4, 3), False, "invalid"),     # -1.33 cut to one decimal: asked for more
-    ("-1.2", Fraction(-4, 3), False, "wrong"),
+    ("-1.2", Fraction(-4, 3), False, "invalid"),     # fewer decimals than asked, whatever the value
+    ("-1.20", Fraction(-4, 3), False, "wrong"),
     ("-1.31", Fraction(-4, 3), False, "correct"),
 ])
 def test_tolerance(answer: str, exact: Fraction, probability: bool, status: str) -> None:
@@ -264,9 +265,9 @@ def test_tolerance(answer: str, exact: Fraction, probability: bool, status: str)
 
 
 def test_feedback_is_whole_sentences() -> None:
-    assert check_answer("1/2", Fraction(3, 8)).message == "Not yet: your fraction is higher than the exact answer."
-    assert check_answer("1/4", Fraction(3, 8)).message == "Not yet: your fraction is lower than the exact answer."
-    assert check_answer("0.2", Fraction(3, 8)).message == "Not yet: your answer is too low, by 0.0075 or more."
+    assert check_answer("9/10", Fraction(3, 8)).message == "Not yet: your fraction is higher than the exact answer."
+    assert check_answer("1/10", Fraction(3, 8)).message == "Not yet: your fraction is lower than the exact answer."
+    assert check_answer("0.05", Fraction(3, 8)).message == "Not yet: your answer is too low, by 0.0075 or more."
 
 
 # -- texts in every language -------------------------------------------------------------------

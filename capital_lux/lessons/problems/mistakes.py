@@ -25,6 +25,9 @@ PERCENT_WITHOUT_SIGN = N_("It looks like a percentage written without the % sign
                           "percentage with its sign or a number between 0 and 1.")
 PERCENT_OF_FRACTION = N_("It looks like a number between 0 and 1 with a % sign after it. A probability of "
                          "0.5 is 50%, not 0.5%.")
+PERCENT_FOR_EXPECTED = N_("A percentage is a share of a whole, but this question asks for an expected value: an "
+                          "amount, like a number of cards, points or samples. Write the number itself, without the "
+                          "% sign.")
 PER_CARD = N_("This is the figure for a single card. With several cards, multiply by their number: "
               "expectations add up.")
 AT_LEAST = N_("This is the probability of at least that many, but the question asks for exactly that many.")
@@ -75,6 +78,7 @@ LABELS: dict[str, str] = {
     "one-modifier": N_("one modifier only"),
     "per-card": N_("one card only"),
     "percent-of-fraction": N_("% after a number below 1"),
+    "percent-for-expected": N_("percentage for an expected value"),
     "percent-without-sign": N_("percentage without %"),
     "prior": N_("before the new information"),
     "probability-for-expected": N_("probability, not an expected value"),

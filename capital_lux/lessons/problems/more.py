@@ -12,7 +12,7 @@ from .core import (
     Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
     hidden_above, hidden_sums, limits, mean, mods, ngettext, reshuffle, share, unseen,
 )
-from .draws import PLACED_BLIND, SHUFFLED
+from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, PLACED_BLIND, SHUFFLED
 from ...analysis.risk import unseen_modifiers
 from ...engine.cards import ALL_CARDS, N_, format_modifier
 from ...engine.game import sample_chance
@@ -317,7 +317,7 @@ MORE: tuple[Exercise, ...] = (
         lambda v: _posterior(_pool(v)), _bayes_facts, _bayes_trial,
         mistakes=(Mistake("prior", M.PRIOR, lambda v: share([m < 0 for m in _pool(v)])),
                   Mistake("likelihood", M.LIKELIHOOD, lambda v: NEGATIVE_ABOVE)),
-        assumptions=(PLACEMENT_MODEL,), vary=reshuffle(discards=False),
+        assumptions=(MODIFIER_SET, PLACEMENT_MODEL), vary=reshuffle(discards=False),
     ),
     Exercise(
         "reveal-conditional", N_("Conditional probability"), N_("The first modifier is turned"),
@@ -334,7 +334,7 @@ MORE: tuple[Exercise, ...] = (
         lambda v: _risk_given(v, _revealed(v)), _reveal_facts, _reveal_trial,
         mistakes=(Mistake("prior", M.PRIOR, lambda v: as_fraction(_reveal_facts(v)["overall"])),
                   Mistake("with-replacement", M.WITH_REPLACEMENT, _reveal_replaced)),
-        assumptions=(PLACED_BLIND, NOW_ONLY), valid=_reveal_valid,
+        assumptions=(MODIFIER_SET, EQUAL_IS_SAFE, PLACED_BLIND, NOW_ONLY), valid=_reveal_valid,
         vary=reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True),
     ),
     Exercise(
@@ -350,7 +350,7 @@ MORE: tuple[Exercise, ...] = (
         _dependence, _dependence_facts, _dependence_trial,
         mistakes=(Mistake("independence", M.INDEPENDENCE, lambda v: share([m > 0 for m in _pool(v)]) ** 2),
                   Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _both_positive(all_modifiers_but_pending(v)))),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, move_second="G", hand_over_own=True),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, move_second="G", hand_over_own=True),
         default_seed=2,
         valid=lambda v: 0 < _dependence(v) < 1,
     ),
@@ -366,7 +366,7 @@ MORE: tuple[Exercise, ...] = (
                   Mistake("sample-variance", M.SAMPLE_VARIANCE,
                           lambda v: _variance(_pool(v)) * len(_pool(v)) / (len(_pool(v)) - 1)),
                   Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _variance(all_modifiers_but_pending(v)))),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False),
     ),
     Exercise(
         "limit-spread", N_("Expected value"), N_("The spread of a limit"), "modifiers-round-2", 0,
@@ -382,7 +382,7 @@ MORE: tuple[Exercise, ...] = (
                   Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _variance(
                       [a + b for i, a in enumerate(all_modifiers_but_pending(v))
                        for j, b in enumerate(all_modifiers_but_pending(v)) if i != j]))),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, capital=("Y",)),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, capital=("Y",)),
     ),
     Exercise(
         "samples-needed", N_("Simulation"), N_("How many samples for ±1 point?"), "modifiers-round-2", 0,
@@ -395,7 +395,7 @@ MORE: tuple[Exercise, ...] = (
         mistakes=(Mistake("not-squared", M.NOT_SQUARED, lambda v: Fraction(ceil(Z95 * _limit_variance(v)))),
                   Mistake("not-rounded-up", M.NOT_ROUNDED_UP,
                           lambda v: Fraction(floor(Z95**2 * _limit_variance(v))))),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, capital=("Y",)),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, capital=("Y",)),
     ),
     Exercise(
         "two-scholars", N_("Sequential draws"), N_("Two Scholar draws"), "modifiers-round-2", 0,
@@ -409,7 +409,7 @@ MORE: tuple[Exercise, ...] = (
         _scholars, _scholars_facts, _scholars_trial,
         mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _scholars_replaced),
                   Mistake("discards-unseen", M.DISCARDS_UNSEEN, _scholars_discards)),
-        assumptions=(NOBODY_DRAWS,), vary=reshuffle(capital=("G",), modifiers=False, hand_greens=2), default_seed=0,
+        assumptions=(DECK, NOBODY_DRAWS), vary=reshuffle(capital=("G",), modifiers=False, hand_greens=2), default_seed=0,
         valid=lambda v: sum(c.colour == "G" for c in v.hand) >= 2 and _scholars(v) > 0,
     ),
     Exercise(
@@ -426,7 +426,7 @@ MORE: tuple[Exercise, ...] = (
                           lambda v: Fraction(len(unseen(v)), sum(c.colour == "G" for c in unseen(v)))),
                   Mistake("probability-for-expected", M.PROBABILITY_FOR_EXPECTED,
                           lambda v: Fraction(sum(c.colour == "G" for c in unseen(v)), len(unseen(v))))),
-        assumptions=(SHUFFLED,), vary=deal_position,
+        assumptions=(DECK, SHUFFLED), vary=deal_position,
     ),
     Exercise(
         "cleric-capital", N_("The Cleric"), N_("The Cleric moves a card"), "modifiers-round-2", 0,
@@ -439,7 +439,7 @@ MORE: tuple[Exercise, ...] = (
            "plus that, in {bad} of the {total} cases: {answer}."),
         lambda v: _cleric(v), _cleric_facts, _cleric_trial,
         mistakes=(Mistake("cleric-half", M.CLERIC_HALF, lambda v: _cleric(v, drop=0)),),
-        assumptions=(PLACED_BLIND, NOW_ONLY), valid=_cleric_valid,
+        assumptions=(MODIFIER_SET, EQUAL_IS_SAFE, PLACED_BLIND, NOW_ONLY), valid=_cleric_valid,
         vary=reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True),
     ),
 )
