@@ -23,7 +23,7 @@ def test_a_direction_only_for_the_first_answer_and_only_when_it_is_far() -> None
     exact = Fraction(3, 8)
     assert check_answer("0.90", exact, previous=0).message == "Not yet: your answer is too high, by 0.0075 or more."
     assert check_answer("9/10", exact, previous=0).message == "Not yet: your fraction is higher than the exact answer."
-    for text in ("0.90", "9/10", "0.05", "1/20"):
+    for text in ("0.9000", "9/10", "0.0500", "1/20"):
         assert check_answer(text, exact, previous=1).message == AGAIN
     for text in ("0.45", "9/20", "0.30", "3/10"):  # wrong, but near: no direction even first
         assert check_answer(text, exact, previous=0).message == AGAIN

@@ -745,7 +745,7 @@ def test_the_grid_shows_each_learner_by_exercise_and_who_is_stuck_now(
     ana, bea = _learner(storage), _learner(storage)
     ana.learner.name.value, bea.learner.name.value = "Ana", "Bea"
     ana.picker.value = bea.picker.value = "modifier-after-draw"
-    for answer in ("1/2", "0.90", "3/4"):  # three wrong answers, nothing right yet: stuck
+    for answer in ("1/2", "0.9000", "3/4"):  # three wrong answers, nothing right yet: stuck
         ana.answer.value = answer
         assert ana.check() == "wrong"
     bea.answer.value = "1/2"

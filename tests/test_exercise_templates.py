@@ -224,7 +224,7 @@ def test_each_mistake_is_recognised_on_its_own_wrong_value() -> None:
     ("two-colours-dependent", "4/9", "independence"),
     ("modifier-variance", "13", "sample-variance"),
     ("limit-spread", "52/3", "variances-added"),
-    ("two-scholars", "9/256", "with-replacement"),
+    ("two-scholars", "9/169", "with-replacement"),  # its default instance, on a table played to it
     ("draws-until-green", "71/18", "with-replacement"),
     ("bayes-placement", "3/4", "likelihood"),
 ])

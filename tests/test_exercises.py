@@ -301,12 +301,14 @@ def test_app_checks_answers_and_refuses_garbage_without_changing_anything() -> N
     assert app.progress == Progress.empty() and app.simulate_button.disabled
     app.answer.value = "1/2"  # the chance before the draw: a classic mistake, named
     assert app.check() == "wrong" and 'data-mistake="prior"' in app.feedback.value
-    app.answer.value = "0.90"  # a second wrong answer: no direction to search with
+    app.answer.value = "0.9000"  # a second wrong answer: no direction to search with
     assert app.check() == "wrong" and "too high" not in app.feedback.value and "step by step" in app.feedback.value
     assert not app.simulate_button.disabled  # predicted and checked: now see it converge
-    app.answer.value = "33.3%"
+    app.answer.value = "33.3%"  # after a first answer, four decimals or the exact fraction
+    assert app.check() == "invalid" and "4 decimal places" in app.feedback.value
+    app.answer.value = "33.33%"
     assert app.check() == "correct"
-    assert app.progress.solved == {"modifier-after-draw": "33.3%"}
+    assert app.progress.solved == {"modifier-after-draw": "33.33%"}
     assert "✓" in dict((v, k) for k, v in app.picker.options)["modifier-after-draw"]
     assert f"1 of {len(EXERCISES)}" in app.progress_note.value
 

@@ -35,8 +35,11 @@ from ...i18n.formatting import format_number as i18n_number
 #: The widest a tolerance gets for a probability (and the narrowest for an expected value).
 TOLERANCE = ABSOLUTE
 #: From this many answers to one exercise on, a decimal counts only as the exact value with
-#: ``MAX_DECIMALS`` decimals, rounded or cut off (or the exact fraction): a nearby number no longer does.
-STRICT_AFTER: Final = 3
+#: ``MAX_DECIMALS`` decimals, rounded or cut off (or the exact fraction): a nearby number no longer
+#: does. With 3, a bisection's sweep still solved up to 2 of a learner's 21 exercises in 20 answers
+#: (its second guess, a quarter or three quarters, falling near the answer); the rule the page
+#: states (``tolerance_text``) says "after your first answer".
+STRICT_AFTER: Final = 1
 #: How far (a share of 1, or of an expected value's size) a first wrong answer must be to be told which way.
 FAR: Final = Fraction(1, 4)
 #: Every wrong answer after the first that looks like no classic mistake hears these words,
@@ -98,9 +101,9 @@ def tolerance_text(ex: Exercise, t: Translator) -> str:
         "an answer less than {tolerance} from the exact one counts as correct, unless a classic mistake "
         "could give it too.", decimals).format(
         count=i18n_number(decimals, t.lang), tolerance=decimal_text(tolerance(exact, ex.probability, classics), t)
-    ) + " " + t.gettext("After {answers} answers to an exercise, only the exact fraction, or the exact value to "
+    ) + " " + t.gettext("After your first answer to an exercise, only the exact fraction, or the exact value to "
                         "{decimals} decimal places (rounded or cut off), counts as correct.").format(
-        answers=i18n_number(STRICT_AFTER, t.lang), decimals=i18n_number(MAX_DECIMALS, t.lang))
+        decimals=i18n_number(MAX_DECIMALS, t.lang))  # STRICT_AFTER answers: one
 
 
 def paper_rule(ex: Exercise, t: Translator) -> str:

@@ -10,7 +10,7 @@ from typing import Sequence
 from . import mistakes as M
 from .core import (
     Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
-    hidden_above, hidden_sums, limits, mean, mods, ngettext, own_modifiers, reshuffle, share, unseen,
+    hidden_above, hidden_sums, limits, mean, mods, ngettext, own_modifiers, played_position, reshuffle, share, unseen,
 )
 from ...analysis.risk import hypergeometric, hypergeometric_at_least, unseen_modifiers
 from ...engine.cards import Card, N_, format_modifier
@@ -244,7 +244,8 @@ DRAWS: tuple[Exercise, ...] = (
            "likely to be on top of the deck. {greens}, so the probability is {answer}."),
         _scholar, scholar_facts, _scholar_trial,
         mistakes=(Mistake("discards-unseen", M.DISCARDS_UNSEEN, green_with_discards),),
-        assumptions=(DECK, SHUFFLED), vary=reshuffle(capital=("G",), modifiers=False),
+        assumptions=(DECK, SHUFFLED),
+        vary=played_position(lambda s: s.deck_size() >= 1 and any(c.colour == "G" for c in s.hands[s.current])),
     ),
     Exercise(
         "modifiers-positive", N_("Face-down modifiers"), N_("What can two modifiers add up to?"),

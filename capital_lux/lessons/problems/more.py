@@ -10,7 +10,7 @@ from math import ceil, floor
 from . import mistakes as M
 from .core import (
     Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
-    hidden_above, hidden_sums, limits, mean, mods, ngettext, reshuffle, share, unseen,
+    hidden_above, hidden_sums, limits, mean, mods, ngettext, played_position, reshuffle, share, unseen,
 )
 from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, PLACED_BLIND, SHUFFLED
 from ...analysis.risk import unseen_modifiers
@@ -409,7 +409,8 @@ MORE: tuple[Exercise, ...] = (
         _scholars, _scholars_facts, _scholars_trial,
         mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _scholars_replaced),
                   Mistake("discards-unseen", M.DISCARDS_UNSEEN, _scholars_discards)),
-        assumptions=(DECK, NOBODY_DRAWS), vary=reshuffle(capital=("G",), modifiers=False, hand_greens=2), default_seed=0,
+        assumptions=(DECK, NOBODY_DRAWS), default_seed=0,
+        vary=played_position(lambda s: s.deck_size() >= 2, reshuffle(discards=False, modifiers=False, hand_greens=2)),
         valid=lambda v: sum(c.colour == "G" for c in v.hand) >= 2 and _scholars(v) > 0,
     ),
     Exercise(

@@ -266,6 +266,7 @@ def _round_end_trial(choose: GoldChoice, kinds: tuple[str, ...]) -> Callable[[Ga
 
 _LAST_TURN_VARY = reshuffle(capital=("Y",))
 
+
 ROUND_END: tuple[Exercise, ...] = (
     Exercise(
         "exceed-without-gold", N_("The risk of exceeding"), N_("Will yellow exceed?"), "last-turn", 0,
@@ -323,7 +324,7 @@ ROUND_END: tuple[Exercise, ...] = (
         _bonus, _bonus_facts, _bonus_trial,
         mistakes=(Mistake("tie-order", M.TIE_ORDER, _bonus_tie_order),
                   Mistake("discards-unseen", M.DISCARDS_UNSEEN, _bonus_with_discards)),
-        assumptions=(DECK, TIES_IN_TURN_ORDER, LAST_TURN), vary=reshuffle(modifiers=False), valid=_bonus_valid,
+        assumptions=(DECK, TIES_IN_TURN_ORDER, LAST_TURN), vary=reshuffle(modifiers=False, discard_more=12), valid=_bonus_valid,
     ),
     Exercise(
         "deck-short", N_("A short deck in round 3"), N_("Will round 3 be short?"), "short-deck", 0,
