@@ -30,7 +30,8 @@ from capital_lux.lessons.exercises import (
 )
 from capital_lux.lessons.problems.checker import classic_values, tolerance, tolerance_text
 from capital_lux.lessons.problems.precision import MAX_DECIMALS, decimals_needed
-from capital_lux.lessons.problems.more import NEGATIVE_ABOVE, POSITIVE_ABOVE, Z95
+from capital_lux.lessons.problems import assumptions_text
+from capital_lux.lessons.problems.more import Z95, placement_model
 from capital_lux.lessons.problems.worksheet import answer_key_html, worksheet_html
 from test_exercises import _hands_of, _modifier_completions, _unseen, _with_hidden_hand
 
@@ -139,7 +140,10 @@ def test_bayes_by_every_value_and_placement(seed: int | None) -> None:
     inst = instance("bayes-placement", seed)
     s = inst.state()
     hidden = [v for c in "BGPY" for o, v in s.modifiers_above[c] if o != 0] + list(s.modifier_deck)
-    weight = {m: NEGATIVE_ABOVE if m < 0 else POSITIVE_ABOVE for m in hidden}
+    negative_above, positive_above = placement_model(inst.view())  # the model this table states
+    stated = " ".join(assumptions_text(inst, translator("en")))
+    assert f"probability {negative_above}, a positive one with probability {positive_above};" in stated
+    weight = {m: negative_above if m < 0 else positive_above for m in hidden}
     assert inst.exact() == sum(weight[m] for m in hidden if m < 0) / sum(weight.values())
 
 
@@ -226,7 +230,7 @@ def test_each_mistake_is_recognised_on_its_own_wrong_value() -> None:
     ("limit-spread", "52/3", "variances-added"),
     ("two-scholars", "9/169", "with-replacement"),  # its default instance, on a table played to it
     ("draws-until-green", "71/18", "with-replacement"),
-    ("bayes-placement", "3/4", "likelihood"),
+    ("bayes-placement", "7/10", "likelihood"),  # the model its base table states
 ])
 def test_the_issues_classic_values(exercise_id: str, answer: str, mistake: str) -> None:
     found = diagnose(EXERCISES_BY_ID[exercise_id], answer)
@@ -417,7 +421,7 @@ def test_counted_phrases_take_the_languages_plural_form(lang: str) -> None:
             assert not re.search(r"(?<![-+] )" + GLUED[lang], text), (lang, ex.id, seed)
             singular_seen |= ex.id == "bayes-placement" and inst.facts(inst.view())["neg"] == 1
     assert singular_seen  # the case the issue met ("1 négatifs") is among those read
-    bayes = instance("bayes-placement", 1)
+    bayes = instance("bayes-placement", 3)
     words = {"en": "1 negative, 2 positive", "fr": "1 négatif, 2 positifs", "es": "1 negativo, 2 positivos",
              "pt": "1 negativo, 2 positivos"}
     assert bayes.facts(bayes.view())["neg"] == 1 and words[lang] in solution_text(bayes, t, False)

@@ -4,6 +4,7 @@ the Cleric, and how many samples an estimate needs (nine exercise kinds)."""
 from __future__ import annotations
 
 import random
+import zlib
 from fractions import Fraction
 from math import ceil, floor
 
@@ -14,20 +15,27 @@ from .core import (
 )
 from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, PLACED_BLIND, SHUFFLED
 from ...analysis.risk import unseen_modifiers
-from ...engine.cards import ALL_CARDS, N_, format_modifier
+from ...engine.cards import ALL_CARDS, COLOURS, N_, format_modifier
 from ...engine.game import sample_chance
 from ...engine.notation import Play, TakeLowest
 from ...engine.state import GameState
 from ...engine.views import PlayerView
 
-#: The stated placement model of the Bayes exercise.
-NEGATIVE_ABOVE, POSITIVE_ABOVE = Fraction(3, 4), Fraction(1, 4)
+#: The placement models the Bayes exercise states: the chance that a negative modifier, and a
+#: positive one, is put above the Merchant. Each table states one (``placement_model``), so that a
+#: class does not share the few posteriors one model gives.
+PLACEMENT_MODELS: tuple[tuple[Fraction, Fraction], ...] = tuple(
+    (Fraction(a), Fraction(b)) for a, b in (
+        ("3/4", "1/4"), ("2/3", "1/3"), ("4/5", "1/5"), ("3/5", "1/5"), ("5/6", "1/6"), ("2/3", "1/6"),
+        ("3/4", "1/3"), ("9/10", "1/5"), ("7/10", "1/10"), ("3/5", "1/4"), ("4/5", "1/3"), ("5/6", "1/4"),
+        ("7/10", "2/5"), ("9/10", "1/2"), ("1/2", "1/10"), ("3/4", "1/8"), ("2/3", "1/5"), ("7/8", "1/4"),
+        ("3/5", "1/3"), ("5/8", "1/8"), ("4/5", "1/10"), ("5/6", "1/3"), ("7/10", "1/5"), ("9/10", "3/10")))
 #: The 95% normal quantile, as an exact fraction (1.96).
 Z95 = Fraction(49, 25)
 
 PLACEMENT_MODEL = N_("The placement model: a player who draws a negative modifier puts it above the "
-                     "{Merchant} with probability 3/4, a positive one with probability 1/4; the modifier "
-                     "drawn is equally likely to be any one you have not seen.")
+                     "{Merchant} with probability {negative_above}, a positive one with probability "
+                     "{positive_above}; the modifier drawn is equally likely to be any one you have not seen.")
 NOBODY_DRAWS = N_("Nobody else draws a card between your two draws, and every card you cannot see is "
                   "equally likely to be on top of the deck.")
 NOW_ONLY = N_("Count only what is on the table now: your {yellow} cards in your {Hometown} and the "
@@ -50,9 +58,18 @@ def _hidden_pool(s: GameState, viewer: int) -> list[int]:
 
 
 # -- Bayes: what a placement tells ---------------------------------------------------------------
-def _posterior(pool: list[int]) -> Fraction:
-    negative = NEGATIVE_ABOVE * sum(m < 0 for m in pool)
-    return negative / (negative + POSITIVE_ABOVE * sum(m > 0 for m in pool))
+def placement_model(v: PlayerView) -> tuple[Fraction, Fraction]:
+    """The model this table states (negative above, positive above): read from the cards of the
+    Capital, the viewer's Hometown and the discard pile, which the learner's table shows and a
+    variation redraws."""
+    seen = repr([sorted(v.capital[c]) for c in COLOURS] + [sorted(v.hometowns[v.viewer][c]) for c in COLOURS])
+    return PLACEMENT_MODELS[zlib.crc32(seen.encode()) % len(PLACEMENT_MODELS)]
+
+
+def _posterior(v: PlayerView) -> Fraction:
+    pool, (negative_above, positive_above) = _pool(v), placement_model(v)
+    negative = negative_above * sum(m < 0 for m in pool)
+    return negative / (negative + positive_above * sum(m > 0 for m in pool))
 
 
 def _bayes_facts(v: PlayerView) -> dict[str, Fact]:
@@ -63,14 +80,18 @@ def _bayes_facts(v: PlayerView) -> dict[str, Fact]:
     return {"seat": owner, "drawn": drawn, "pool": mods(pool), "neg": neg, "pos": pos, "k": len(pool),
             "negatives": ngettext("{count} negative", "{count} negative", neg),
             "positives": ngettext("{count} positive", "{count} positive", pos),
-            "top": Fraction(3 * neg, 4 * len(pool)), "bottom": Fraction(3 * neg + pos, 4 * len(pool))}
+            "negative_above": placement_model(v)[0], "positive_above": placement_model(v)[1],
+            "top": placement_model(v)[0] * Fraction(neg, len(pool)),
+            "bottom": (placement_model(v)[0] * neg + placement_model(v)[1] * pos) / len(pool)}
 
 
 def _bayes_trial(s: GameState, rng: random.Random) -> Fraction:
-    pool = _hidden_pool(s, 0)
+    from ...engine.views import view
+
+    pool, (negative_above, positive_above) = _hidden_pool(s, 0), placement_model(view(s, 0))
     while True:  # rejection: keep only the draws that the model puts above the Merchant
         m = rng.choice(pool)
-        if rng.random() < (NEGATIVE_ABOVE if m < 0 else POSITIVE_ABOVE):
+        if rng.random() < (negative_above if m < 0 else positive_above):
             return Fraction(m < 0)
 
 
@@ -312,12 +333,12 @@ MORE: tuple[Exercise, ...] = (
            "one. Under the placement model below, what is the probability that their modifier is negative?"),
         N_("The modifier was one of {pool} ({negatives}, {positives}), each equally likely before "
            "it was placed. Bayes' rule weighs each value by the chance of being put above the {Merchant}: "
-           "P(negative and above) = 3/4 × {neg}/{k} = {top}, and P(above) = 3/4 × {neg}/{k} + 1/4 × "
-           "{pos}/{k} = {bottom}. So P(negative | above the {Merchant}) = {top} / {bottom} = {answer}."),
-        lambda v: _posterior(_pool(v)), _bayes_facts, _bayes_trial,
+           "P(negative and above) = {negative_above} × {neg}/{k} = {top}, and P(above) = {negative_above} × "
+           "{neg}/{k} + {positive_above} × {pos}/{k} = {bottom}. So P(negative | above the {Merchant}) = {top} / {bottom} = {answer}."),
+        _posterior, _bayes_facts, _bayes_trial,
         mistakes=(Mistake("prior", M.PRIOR, lambda v: share([m < 0 for m in _pool(v)])),
-                  Mistake("likelihood", M.LIKELIHOOD, lambda v: NEGATIVE_ABOVE)),
-        assumptions=(MODIFIER_SET, PLACEMENT_MODEL), vary=reshuffle(discards=False),
+                  Mistake("likelihood", M.LIKELIHOOD, lambda v: placement_model(v)[0])),
+        assumptions=(MODIFIER_SET, PLACEMENT_MODEL), vary=reshuffle(discards=False, capital=tuple("BGPY"), hometown=tuple("BGPY")),
     ),
     Exercise(
         "reveal-conditional", N_("Conditional probability"), N_("The first modifier is turned"),
