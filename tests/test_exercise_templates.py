@@ -31,7 +31,7 @@ from capital_lux.lessons.exercises import (
 from capital_lux.lessons.problems.checker import classic_values, tolerance, tolerance_text
 from capital_lux.lessons.problems.precision import MAX_DECIMALS, decimals_needed
 from capital_lux.lessons.problems import assumptions_text
-from capital_lux.lessons.problems.more import Z95, placement_model
+from capital_lux.lessons.problems.more import interval, placement_model
 from capital_lux.lessons.problems.worksheet import answer_key_html, worksheet_html
 from test_exercises import _hands_of, _modifier_completions, _unseen, _with_hidden_hand
 
@@ -131,8 +131,10 @@ def test_samples_needed_by_every_limit(seed: int | None) -> None:
     limits = [full.capital_total("Y") for full in _modifier_completions(inst.state(), 0)]
     mu = Fraction(sum(limits), len(limits))
     variance = sum(((x - mu) ** 2 for x in limits), Fraction(0)) / len(limits)
-    assert inst.exact() == ceil(Z95**2 * variance)
-    assert Z95 * (variance / inst.exact()) ** 0.5 <= 1 < Z95 * (variance / (inst.exact() - 1)) ** 0.5
+    level, z, width = interval(inst.view())  # the interval this table asks for, stated in the question
+    assert f"the {level}% interval, ±{float(z):g} ×" in question_text(inst, translator("en"), False)
+    assert inst.exact() == ceil(z**2 * variance / width**2)
+    assert z * (variance / inst.exact()) ** 0.5 <= width < z * (variance / (inst.exact() - 1)) ** 0.5
 
 
 @pytest.mark.parametrize("seed", SEEDS)

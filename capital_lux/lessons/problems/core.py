@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import json
 import random
+import zlib
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from itertools import permutations
-from typing import Callable, Sequence
+from typing import Callable, Sequence, TypeVar
 
 from . import mistakes as M
 from .precision import told_apart
@@ -55,8 +57,9 @@ def discard_pile(v: PlayerView) -> Plural:
     return ngettext("{count} card", "{count} cards", len(v.discards))
 
 
-Fact = int | Fraction | str | Card | Plural
+Fact = int | Fraction | str | Card | Plural | Decimal  # a Decimal is written in the reader's locale
 Variation = Callable[[PositionDict, random.Random, int], PositionDict]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -286,6 +289,14 @@ def played_position(ready: Callable[[GameState], bool], then: Variation = _keep)
         return then(data, rng, viewer)
 
     return vary
+
+
+def table_choice(v: PlayerView, options: Sequence[T]) -> T:
+    """One of ``options``, read from the cards the viewer's table shows (the Capital's and their
+    own Hometown's): a figure the question states (a model, a precision) that differs from one
+    learner's table to the next, as the cards do, and is the same on every visit."""
+    seen = repr([sorted(v.capital[c]) for c in COLOURS] + [sorted(v.hometowns[v.viewer][c]) for c in COLOURS])
+    return options[zlib.crc32(seen.encode()) % len(options)]
 
 
 # -- counting from a player's view -----------------------------------------------------------

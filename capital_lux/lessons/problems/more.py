@@ -4,14 +4,14 @@ the Cleric, and how many samples an estimate needs (nine exercise kinds)."""
 from __future__ import annotations
 
 import random
-import zlib
+from decimal import Decimal
 from fractions import Fraction
 from math import ceil, floor
 
 from . import mistakes as M
 from .core import (
     Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
-    hidden_above, hidden_sums, limits, mean, mods, ngettext, played_position, reshuffle, share, unseen,
+    hidden_above, hidden_sums, limits, mean, mods, ngettext, played_position, reshuffle, share, table_choice, unseen,
 )
 from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, PLACED_BLIND, SHUFFLED
 from ...analysis.risk import unseen_modifiers
@@ -30,8 +30,12 @@ PLACEMENT_MODELS: tuple[tuple[Fraction, Fraction], ...] = tuple(
         ("3/4", "1/3"), ("9/10", "1/5"), ("7/10", "1/10"), ("3/5", "1/4"), ("4/5", "1/3"), ("5/6", "1/4"),
         ("7/10", "2/5"), ("9/10", "1/2"), ("1/2", "1/10"), ("3/4", "1/8"), ("2/3", "1/5"), ("7/8", "1/4"),
         ("3/5", "1/3"), ("5/8", "1/8"), ("4/5", "1/10"), ("5/6", "1/3"), ("7/10", "1/5"), ("9/10", "3/10")))
-#: The 95% normal quantile, as an exact fraction (1.96).
-Z95 = Fraction(49, 25)
+#: The intervals the samples exercise states: a confidence level with its normal quantile, and the
+#: half-width wanted (points of the limit). Each table states one (``interval``).
+INTERVALS: tuple[tuple[int, Decimal, Decimal], ...] = tuple(
+    (level, Decimal(z), Decimal(width))
+    for level, z in ((80, "1.282"), (90, "1.645"), (95, "1.96"), (98, "2.326"), (99, "2.576"))
+    for width in ("0.25", "0.4", "0.5", "0.6", "0.75", "1", "1.2", "1.5"))
 
 PLACEMENT_MODEL = N_("The placement model: a player who draws a negative modifier puts it above the "
                      "{Merchant} with probability {negative_above}, a positive one with probability "
@@ -59,11 +63,8 @@ def _hidden_pool(s: GameState, viewer: int) -> list[int]:
 
 # -- Bayes: what a placement tells ---------------------------------------------------------------
 def placement_model(v: PlayerView) -> tuple[Fraction, Fraction]:
-    """The model this table states (negative above, positive above): read from the cards of the
-    Capital, the viewer's Hometown and the discard pile, which the learner's table shows and a
-    variation redraws."""
-    seen = repr([sorted(v.capital[c]) for c in COLOURS] + [sorted(v.hometowns[v.viewer][c]) for c in COLOURS])
-    return PLACEMENT_MODELS[zlib.crc32(seen.encode()) % len(PLACEMENT_MODELS)]
+    """The model this table states (negative above, positive above)."""
+    return table_choice(v, PLACEMENT_MODELS)
 
 
 def _posterior(v: PlayerView) -> Fraction:
@@ -220,16 +221,32 @@ def _spread_trial(s: GameState, rng: random.Random) -> Fraction:
     return (s.capital_total("Y") - mean(limits(view(s, 0), "Y"))) ** 2
 
 
+def interval(v: PlayerView) -> tuple[int, Fraction, Fraction]:
+    """The interval this table asks for: its level (%), quantile z and half-width."""
+    level, z, width = table_choice(v, INTERVALS)
+    return level, Fraction(z), Fraction(width)
+
+
+def _needed(v: PlayerView, power: int = 2) -> Fraction:
+    """z² × variance / width² (``power=1``: the classic, z not squared)."""
+    _, z, width = interval(v)
+    return z**power * _limit_variance(v) / width**2
+
+
 def _samples(v: PlayerView) -> Fraction:
-    return Fraction(ceil(Z95**2 * _limit_variance(v)))
+    return Fraction(ceil(_needed(v)))
 
 
 def _samples_facts(v: PlayerView) -> dict[str, Fact]:
-    return {"variance": _limit_variance(v), "product": Z95**2 * _limit_variance(v)}
+    level, z, width = table_choice(v, INTERVALS)
+    return {"variance": _limit_variance(v), "product": _needed(v), "level": level, "z": z, "width": width}
 
 
 def _samples_trial(s: GameState, rng: random.Random) -> Fraction:
-    return Z95**2 * _spread_trial(s, rng)
+    from ...engine.views import view
+
+    _, z, width = interval(view(s, 0))
+    return z**2 * _spread_trial(s, rng) / width**2
 
 
 # -- sequential draws --------------------------------------------------------------------------
@@ -406,17 +423,16 @@ MORE: tuple[Exercise, ...] = (
         assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, capital=("Y",)),
     ),
     Exercise(
-        "samples-needed", N_("Simulation"), N_("How many samples for ±1 point?"), "modifiers-round-2", 0,
+        "samples-needed", N_("Simulation"), N_("How many samples are enough?"), "modifiers-round-2", 0,
         N_("You estimate the expected {yellow} limit by simulation. One simulated limit has variance "
-           "{variance}. How many samples n do you need at least, so that the 95% interval, ±1.96 × "
-           "√(variance / n), is no wider than ±1 point?"),
-        N_("You need 1.96 × √({variance} / n) ≤ 1, that is n ≥ 1.96² × {variance} = {product}. The "
-           "smallest whole number that is enough is {answer}."),
+           "{variance}. How many samples n do you need at least, so that the {level}% interval, ±{z} × "
+           "√(variance / n), is no wider than ±{width}?"),
+        N_("You need {z} × √({variance} / n) ≤ {width}, that is n ≥ {z}² × {variance} / {width}² = {product}. "
+           "The smallest whole number that is enough is {answer}."),
         _samples, _samples_facts, _samples_trial, probability=False,
-        mistakes=(Mistake("not-squared", M.NOT_SQUARED, lambda v: Fraction(ceil(Z95 * _limit_variance(v)))),
-                  Mistake("not-rounded-up", M.NOT_ROUNDED_UP,
-                          lambda v: Fraction(floor(Z95**2 * _limit_variance(v))))),
-        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, capital=("Y",)),
+        mistakes=(Mistake("not-squared", M.NOT_SQUARED, lambda v: Fraction(ceil(_needed(v, power=1)))),
+                  Mistake("not-rounded-up", M.NOT_ROUNDED_UP, lambda v: Fraction(floor(_needed(v))))),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, capital=tuple("BGPY"), hometown=tuple("BGPY")),
     ),
     Exercise(
         "two-scholars", N_("Sequential draws"), N_("Two Scholar draws"), "modifiers-round-2", 0,
