@@ -206,10 +206,10 @@ def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: boo
     face-down modifier above yellow to that colour, and (``hand_over_own``) give the
     modifier the viewer placed, half the time, to another player: face down, it is one
     more the viewer has not seen; and (``discard_more``) move up to that many cards from the
-    deck to the discard pile: fewer cards unseen, another count for every learner."""
+    deck to the discard pile (two stay): fewer cards unseen, another count for every learner."""
 
     def vary(data: PositionDict, rng: random.Random, viewer: int) -> PositionDict:
-        for _ in range(rng.randint(0, min(discard_more, len(data["deck"]) - 1)) if discard_more else 0):
+        for _ in range(rng.randint(0, max(0, min(discard_more, len(data["deck"]) - 2))) if discard_more else 0):
             data["discards"].append(data["deck"].pop(rng.randrange(len(data["deck"]))))
         hidden = _unseen_slots(data, viewer)
         if discards:

@@ -245,7 +245,8 @@ DRAWS: tuple[Exercise, ...] = (
         _scholar, scholar_facts, _scholar_trial,
         mistakes=(Mistake("discards-unseen", M.DISCARDS_UNSEEN, green_with_discards),),
         assumptions=(DECK, SHUFFLED),
-        vary=played_position(lambda s: s.deck_size() >= 1 and any(c.colour == "G" for c in s.hands[s.current])),
+        vary=played_position(lambda s: s.deck_size() >= 1 and any(c.colour == "G" for c in s.hands[s.current]),
+                             reshuffle(discards=False, modifiers=False, discard_more=8)),
     ),
     Exercise(
         "modifiers-positive", N_("Face-down modifiers"), N_("What can two modifiers add up to?"),

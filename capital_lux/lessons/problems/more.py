@@ -25,11 +25,11 @@ from ...engine.views import PlayerView
 #: positive one, is put above the Merchant. Each table states one (``placement_model``), so that a
 #: class does not share the few posteriors one model gives.
 PLACEMENT_MODELS: tuple[tuple[Fraction, Fraction], ...] = tuple(
-    (Fraction(a), Fraction(b)) for a, b in (
-        ("3/4", "1/4"), ("2/3", "1/3"), ("4/5", "1/5"), ("3/5", "1/5"), ("5/6", "1/6"), ("2/3", "1/6"),
-        ("3/4", "1/3"), ("9/10", "1/5"), ("7/10", "1/10"), ("3/5", "1/4"), ("4/5", "1/3"), ("5/6", "1/4"),
-        ("7/10", "2/5"), ("9/10", "1/2"), ("1/2", "1/10"), ("3/4", "1/8"), ("2/3", "1/5"), ("7/8", "1/4"),
-        ("3/5", "1/3"), ("5/8", "1/8"), ("4/5", "1/10"), ("5/6", "1/3"), ("7/10", "1/5"), ("9/10", "3/10")))
+    (Fraction(a), Fraction(b)) for a, b in (  # 24 ratios a/b, no two alike: each gives its own posteriors
+        ("3/4", "1/4"), ("3/4", "1/2"), ("5/6", "1/2"), ("7/10", "2/5"), ("2/3", "1/3"), ("9/10", "2/5"),
+        ("1/2", "1/5"), ("4/5", "3/10"), ("5/6", "1/4"), ("7/10", "1/5"), ("4/5", "1/5"), ("9/10", "1/5"),
+        ("1/2", "1/10"), ("11/20", "1/10"), ("3/5", "1/10"), ("7/10", "1/10"), ("4/5", "1/10"), ("9/10", "1/10"),
+        ("2/3", "1/2"), ("11/20", "1/5"), ("13/20", "1/5"), ("3/4", "1/5"), ("3/5", "1/2"), ("13/20", "1/4")))
 #: The intervals the samples exercise states: a confidence level with its normal quantile, and the
 #: half-width wanted (points of the limit). Each table states one (``interval``).
 INTERVALS: tuple[tuple[int, Decimal, Decimal], ...] = tuple(
@@ -447,7 +447,8 @@ MORE: tuple[Exercise, ...] = (
         mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _scholars_replaced),
                   Mistake("discards-unseen", M.DISCARDS_UNSEEN, _scholars_discards)),
         assumptions=(DECK, NOBODY_DRAWS), default_seed=0,
-        vary=played_position(lambda s: s.deck_size() >= 2, reshuffle(discards=False, modifiers=False, hand_greens=2)),
+        vary=played_position(lambda s: s.deck_size() >= 2,
+                             reshuffle(discards=False, modifiers=False, hand_greens=2, discard_more=8)),
         valid=lambda v: sum(c.colour == "G" for c in v.hand) >= 2 and _scholars(v) > 0,
     ),
     Exercise(
