@@ -167,7 +167,7 @@ def test_the_learners_page_has_no_path_no_teacher_control_and_no_answer(storage:
     app.run_simulation()
     assert app.solution.value == "" and app.simulation.value == ""  # the handlers check too
     assert "-4/3" not in app.question.value + app.feedback.value
-    app.answer.value = "1"
+    app.answer.value = "1.00"
     assert app.check() == "wrong"
     assert not app.solution_button.disabled
     app.show_solution()
@@ -229,7 +229,7 @@ def test_a_lesson_code_keeps_others_out_and_a_new_lesson_starts_empty(
 
 def test_the_teacher_merges_two_rows_of_one_learner_and_removes_a_stray_one(
         storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
-    ana, typo, stray = _answered(storage, [("Ana", ["1/2"]), ("Anna", ["0.9", "1/3"]), ("test", ["0.99"])])
+    ana, typo, stray = _answered(storage, [("Ana", ["1/2"]), ("Anna", ["0.90", "1/3"]), ("test", ["0.99"])])
     teacher = _teacher(storage, monkeypatch)
     teacher.key.value = KEY
     assert teacher.unlock() and "Learners: 3. Answers checked: 4." in teacher.summary.value
@@ -247,7 +247,7 @@ def test_the_teacher_merges_two_rows_of_one_learner_and_removes_a_stray_one(
 def test_a_learner_without_a_name_is_asked_for_one_and_still_counted(storage: Storage) -> None:
     app = _learner(storage)
     assert "Type your name" in app.learner.note.value
-    app.answer.value = "0.5"
+    app.answer.value = "0.50"
     app.check()
     [row] = storage.attempts()
     assert row.name == "" and row.session == app.learner.session
@@ -748,7 +748,7 @@ def test_the_grid_shows_each_learner_by_exercise_and_who_is_stuck_now(
     ana, bea = _learner(storage), _learner(storage)
     ana.learner.name.value, bea.learner.name.value = "Ana", "Bea"
     ana.picker.value = bea.picker.value = "modifier-after-draw"
-    for answer in ("1/2", "0.9", "3/4"):  # three wrong answers, nothing right yet: stuck
+    for answer in ("1/2", "0.9000", "3/4"):  # three wrong answers, nothing right yet: stuck
         ana.answer.value = answer
         assert ana.check() == "wrong"
     bea.answer.value = "1/2"

@@ -40,7 +40,7 @@ def _class_instance(exercise: str) -> Any:
 
 
 AFTER_DRAW = format_number(_class_instance("modifier-after-draw").exact())
-ANY_SIX = f"{float(_class_instance('deal-any-six').exact()):.3f}"
+ANY_SIX = f"{float(_class_instance('deal-any-six').exact()):.4f}"  # the decimals asked
 
 
 @pytest.fixture(scope="module")
@@ -175,7 +175,7 @@ def test_the_teacher_sees_the_class_and_a_learner_who_reloads_stays_one_row(scho
     namesake.wait_for_selector(f".cl-ex-progress:has-text('1 of {len(EXERCISES)}')")  # restored from the server
     namesake.wait_for_selector(".cl-learner-note:has-text('Welcome back, Ana')")
     assert "✓" in namesake.inner_text(".cl-ex-picker select")
-    assert _answer(namesake, "modifier-after-draw", "0.5") == "wrong"
+    assert _answer(namesake, "modifier-after-draw", "0.5000") == "wrong"
 
     teacher = _open(browser, url, "teacher.ipynb", TEACHER)
     assert teacher.locator(".cl-teacher-table").count() == 0 and "Ana" not in teacher.content()
@@ -216,7 +216,7 @@ def test_the_teacher_sees_the_class_and_a_learner_who_reloads_stays_one_row(scho
     rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text("utf-8-sig"))))
     assert [(r["Learner"], r["Exercise"], r["Answer"], r["Score"]) for r in rows] == [
         ("Ana", "modifier-after-draw", "1/2", "0"), ("Ana", "modifier-after-draw", AFTER_DRAW, "1"),
-        ("Ana", "modifier-after-draw", "0.5", "0"), ("Bea", "deal-any-six", ANY_SIX, "1")]
+        ("Ana", "modifier-after-draw", "0.5000", "0"), ("Bea", "deal-any-six", ANY_SIX, "1")]
     assert len({r["Session"] for r in rows}) == 2
     teacher.screenshot(path=str(ARTIFACTS / "classroom-teacher.png"), full_page=True)
     for page in (ana, late, teacher):

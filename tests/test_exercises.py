@@ -227,7 +227,7 @@ def test_cards_in_texts_show_colour_symbol_role_and_value() -> None:
         ("0,375", "correct"), ("0.38", "correct"), ("0.37", "correct"), (".375", "correct"),
         ("37.5%", "correct"), ("37.5 %", "correct"), ("38%", "correct"), ("37%", "correct"),
         ("3/7", "wrong"), ("0.4", "invalid"), ("0.364", "wrong"), ("36%", "wrong"), ("0.3", "invalid"), ("0.369", "correct"),
-        ("0.2", "wrong"),
+        ("0.20", "wrong"), ("0.2", "invalid"),
         ("", "invalid"), ("abc", "invalid"), ("3/0", "invalid"), ("3/8/2", "invalid"), ("1e-1", "invalid"),
         ("nan", "invalid"), ("inf", "invalid"), ("%", "invalid"), ("3 8", "invalid"), ("1" * 50, "invalid"),
         ("1.5", "invalid"), ("150%", "invalid"), ("-1/8", "invalid"),
@@ -245,8 +245,8 @@ def test_checker_tolerance_is_stated_and_strict() -> None:
 
 def test_checker_messages() -> None:
     assert "3/8" in check_answer("0.375", Fraction(3, 8)).message
-    assert "higher than the exact answer" in check_answer("1/2", Fraction(3, 8)).message
-    assert "too low" in check_answer("0.2", Fraction(3, 8)).message
+    assert "higher than the exact answer" in check_answer("9/10", Fraction(3, 8)).message
+    assert "too low" in check_answer("0.05", Fraction(3, 8)).message
     garbage = check_answer("three eighths", Fraction(3, 8))
     assert garbage.value is None and "fraction like 3/8" in garbage.message
 
@@ -262,7 +262,11 @@ def test_every_exercise_accepts_its_own_answer_in_three_forms() -> None:
     for ex in EXERCISES:
         exact = ex.exact()
         for text in (format_number(exact), f"{float(exact):.3f}", f"{float(exact) * 100:.2f}%"):
-            assert check_answer(text, exact, probability=ex.probability).status == "correct", (ex.id, text)
+            checked = check_answer(text, exact, probability=ex.probability)
+            if text.endswith("%") and not ex.probability:  # the unit is part of the answer
+                assert (checked.status, checked.mistake) == ("wrong", "percent-for-expected"), (ex.id, text)
+            else:
+                assert checked.status == "correct", (ex.id, text)
 
 
 # -- gallery ------------------------------------------------------------------------------------
@@ -297,12 +301,14 @@ def test_app_checks_answers_and_refuses_garbage_without_changing_anything() -> N
     assert app.progress == Progress.empty() and app.simulate_button.disabled
     app.answer.value = "1/2"  # the chance before the draw: a classic mistake, named
     assert app.check() == "wrong" and 'data-mistake="prior"' in app.feedback.value
-    app.answer.value = "0.9"
-    assert app.check() == "wrong" and "too high" in app.feedback.value
+    app.answer.value = "0.9000"  # a second wrong answer: no direction to search with
+    assert app.check() == "wrong" and "too high" not in app.feedback.value and "step by step" in app.feedback.value
     assert not app.simulate_button.disabled  # predicted and checked: now see it converge
-    app.answer.value = "33.3%"
+    app.answer.value = "33.3%"  # after a first answer, four decimals or the exact fraction
+    assert app.check() == "invalid" and "4 decimal places" in app.feedback.value
+    app.answer.value = "33.33%"
     assert app.check() == "correct"
-    assert app.progress.solved == {"modifier-after-draw": "33.3%"}
+    assert app.progress.solved == {"modifier-after-draw": "33.33%"}
     assert "✓" in dict((v, k) for k, v in app.picker.options)["modifier-after-draw"]
     assert f"1 of {len(EXERCISES)}" in app.progress_note.value
 

@@ -503,7 +503,7 @@ def test_a_postgresql_restart_under_an_open_page_loses_no_answer(tmp_path: Path)
             app = build_app("en", storage=storage)._exercises
             app.learner.name.value = "Ana"
             app.picker.value = "modifier-after-draw"
-            answers = ["1/2", "0.9", "3/4", format_number(app.exercise.exact())]
+            answers = ["1/2", "0.9000", "3/4", format_number(app.exercise.exact())]
             app.answer.value = answers[0]
             assert app.check() == "wrong"
             server.stop()  # the database restarts under the open page
@@ -575,7 +575,7 @@ def test_a_page_opened_while_postgresql_is_down_keeps_the_answers_and_sends_them
         assert app.learner.storage is None and "does not answer yet" in app.learner.note.value
         app.learner.name.value = "Ana"
         app.picker.value = "modifier-after-draw"
-        for answer in ("1/2", "0.9"):
+        for answer in ("1/2", "0.9000"):
             app.answer.value = answer
             assert app.check() == "wrong"
         assert len(app.learner.pending) == 2 and "Your 2 answers are kept on the server" in app.learner.note.value
@@ -586,7 +586,7 @@ def test_a_page_opened_while_postgresql_is_down_keeps_the_answers_and_sends_them
         assert app.learner.pending == [] and "every answer kept here reached your teacher" in app.learner.note.value
         with Storage(server.url) as storage:
             assert [(a.name, a.answer, a.correct) for a in storage.attempts()] == [
-                ("Ana", "1/2", False), ("Ana", "0.9", False), ("Ana", right, True)]
+                ("Ana", "1/2", False), ("Ana", "0.9000", False), ("Ana", right, True)]
     finally:
         server.remove()
 

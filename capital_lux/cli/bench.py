@@ -369,6 +369,35 @@ def worksheet() -> Figures:
     return figures
 
 
+def numbers(classes: int = 20) -> Figures:
+    """Every learner their own numbers, and a checker that cannot be searched, over ``classes``
+    classes of 30 (the seeds the server draws): per kind, the most learners of one class who
+    share one exact answer (worst class); per class, how many of one learner's 21 exercises a
+    bisection (decimals) and a Stern–Brocot walk (exact fractions only) solve within 20 answers
+    at the page's pace, with the checker and with an oracle saying higher or lower every time."""
+    variety, search = _harness("classmates"), _harness("searching")
+    from ..lessons.problems import EXERCISES
+
+    cpu, wall = cpu_seconds(), time.perf_counter()
+    figures: Figures = {f"share_{ex.id}": float(max(variety.most_sharing(ex.id, c) for c in range(classes)))
+                        for ex in EXERCISES}
+    figures["kinds_over_6"] = float(sum(value > variety.MOST for value in list(figures.values())))
+    figures["variety_cpu_s"], figures["variety_wall_s"] = round(cpu_seconds() - cpu, 1), round(time.perf_counter() - wall, 1)
+    cpu, wall = cpu_seconds(), time.perf_counter()
+    for kind in ("bisection", "stern-brocot"):
+        for oracle in (False, True):
+            outcomes = [search.search(kind, [variety.learner_instance(ex.id, c, 0) for ex in EXERCISES], oracle)
+                        for c in range(classes)]
+            name = f"{kind.replace('-', '_')}{'_oracle' if oracle else ''}"
+            figures[f"{name}_solved_max"] = float(max(o.solved for o in outcomes))
+            figures[f"{name}_solved_median"] = float(statistics.median(o.solved for o in outcomes))
+            answers = [n for o in outcomes for n in o.answers]
+            figures[f"{name}_answers_median"] = float(statistics.median(answers)) if answers else 0.0
+    figures["minutes_for_20_answers"] = search.minutes_at_the_pages_pace(search.BUDGET)
+    figures["search_cpu_s"], figures["search_wall_s"] = round(cpu_seconds() - cpu, 1), round(time.perf_counter() - wall, 1)
+    return figures
+
+
 def _harness(name: str) -> ModuleType:
     """A browser harness module from the source checkout's ``tests`` folder (not shipped)."""
     folder = Path(__file__).resolve().parents[2] / "tests"
@@ -406,7 +435,7 @@ BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "engine": engine, "kernel": kernel_figures, "differential": differential, "bots": bots,
     "simulation": simulation, "risk": risk, "advice": advice, "endgame": endgame, "endgame_walk": endgame_walk,
     "review": review, "tutor": tutor, "load": load,
-    "long_run": long_run, "classdb": classdb, "worksheet": worksheet,
+    "long_run": long_run, "classdb": classdb, "worksheet": worksheet, "numbers": numbers,
     "capitol": capitol,
 }
 

@@ -216,7 +216,7 @@ class ExercisesApp(Page):
         long to wait and the answer stays in its box (status ``"wait"``)."""
         ex = self.exercise
         if self.learner.already_checked(ex.id, self.answer.value):
-            checked = check(ex, self.answer.value, self.t.lang, self.learner.fractions_only())
+            checked = check(ex, self.answer.value, self.t.lang, self.learner.fractions_only(), self._answered(ex.id))
             self._feedback(checked, self.t.gettext("You checked this answer already: {verdict}").format(
                 verdict=checked.message))
             return checked.status
@@ -227,7 +227,7 @@ class ExercisesApp(Page):
                 "You are checking answers faster than anyone can work them out: wait {n} seconds, then check again.",
                 wait).format(n=wait)))
             return "wait"
-        checked = check(ex, self.answer.value, self.t.lang, self.learner.fractions_only())
+        checked = check(ex, self.answer.value, self.t.lang, self.learner.fractions_only(), self._answered(ex.id))
         diagnosed = diagnose(ex, self.answer.value) if checked.status == "wrong" else None
         self.learner.record(ex.id, self.answer.value, checked, self.numbers, diagnosed.id if diagnosed else None)
         if checked.status == "wrong":  # a second wrong answer with the same verdict must not look like no answer
@@ -240,6 +240,11 @@ class ExercisesApp(Page):
             self._refresh_picker()
             self._gate_simulation()
         return checked.status
+
+    def _answered(self, exercise: str) -> int:
+        """The answers this learner gave to ``exercise`` before (the checker says higher or lower
+        for the first wrong one only)."""
+        return self.learner.progress.attempts.get(exercise, 0)
 
     def _feedback(self, checked: Checked, text: str) -> None:
         css = {"correct": "cl-safe", "wrong": "cl-exceed", "invalid": "cl-error"}[checked.status]

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 from fractions import Fraction
 
 from .checker import check, decimal_text, diagnose, format_number
@@ -56,6 +57,8 @@ def _fill(ex: Exercise, t: Translator, html: bool) -> dict[str, str]:
             values[key] = card_html(t, fact) if html else str(fact)
         elif isinstance(fact, Fraction):
             values[key] = format_number(fact)
+        elif isinstance(fact, Decimal):
+            values[key] = formatting.format_number(fact, t.lang, 3, trim=True)
         else:
             values[key] = str(fact)
     exact = ex.exact()

@@ -21,17 +21,30 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Final
 
 
 from . import mistakes as M
+from ...engine.cards import N_
 from ...engine.errors import CapitalLuxError
 from .core import Exercise, Mistake, classics as classic_outcomes
-from .precision import ABSOLUTE, accepted, could_come_from, decimals_needed, radius
+from .precision import ABSOLUTE, MAX_DECIMALS, accepted, could_come_from, decimals_needed, radius
 from ...i18n import Translator, translator
 from ...i18n.formatting import format_number as i18n_number
 
 #: The widest a tolerance gets for a probability (and the narrowest for an expected value).
 TOLERANCE = ABSOLUTE
+#: From this many answers to one exercise on, a decimal counts only as the exact value with
+#: ``MAX_DECIMALS`` decimals, rounded or cut off (or the exact fraction): a nearby number no longer
+#: does. With 3, a bisection's sweep still solved up to 2 of a learner's 21 exercises in 20 answers
+#: (its second guess, a quarter or three quarters, falling near the answer); the rule the page
+#: states (``tolerance_text``) says "after your first answer".
+STRICT_AFTER: Final = 1
+#: How far (a share of 1, or of an expected value's size) a first wrong answer must be to be told which way.
+FAR: Final = Fraction(1, 4)
+#: Every wrong answer after the first that looks like no classic mistake hears these words,
+#: wherever it lies: nothing a search can steer by.
+AGAIN: Final = N_("Not yet: this is not the exact answer. Go through your method again, step by step.")
 
 _DECIMAL = re.compile(r"[+-]?(\d+([.,]\d*)?|[.,]\d+)")
 _FRACTION = re.compile(r"([+-]?\d+)\s*/\s*(\d+)")
@@ -39,6 +52,7 @@ _FRACTION = re.compile(r"([+-]?\d+)\s*/\s*(\d+)")
 BINOMIAL = Mistake("binomial", M.BINOMIAL, lambda v: None)  # for the examples above
 PERCENT_WITHOUT_SIGN = Mistake("percent-without-sign", M.PERCENT_WITHOUT_SIGN, lambda v: None)
 PERCENT_OF_FRACTION = Mistake("percent-of-fraction", M.PERCENT_OF_FRACTION, lambda v: None)
+PERCENT_FOR_EXPECTED = Mistake("percent-for-expected", M.PERCENT_FOR_EXPECTED, lambda v: None)
 
 
 class AnswerError(CapitalLuxError):
@@ -86,7 +100,22 @@ def tolerance_text(ex: Exercise, t: Translator) -> str:
         "Fractions must be exact. Give decimals with at least {count} decimal places, rounded or cut off: "
         "an answer less than {tolerance} from the exact one counts as correct, unless a classic mistake "
         "could give it too.", decimals).format(
-        count=i18n_number(decimals, t.lang), tolerance=decimal_text(tolerance(exact, ex.probability, classics), t))
+        count=i18n_number(decimals, t.lang), tolerance=decimal_text(tolerance(exact, ex.probability, classics), t)
+    ) + " " + t.gettext("After your first answer to an exercise, only the exact fraction, or the exact value to "
+                        "{decimals} decimal places (rounded or cut off), counts as correct.").format(
+        decimals=i18n_number(MAX_DECIMALS, t.lang))  # STRICT_AFTER answers: one
+
+
+def paper_rule(ex: Exercise, t: Translator) -> str:
+    """What a printed sheet asks for: the exact fraction, or enough decimals. The screen's
+    marking rule (how near counts as correct) is the checker's, not the paper's."""
+    decimals = decimals_needed(ex.exact(), ex.probability, [value for _, value in classic_values(ex)])
+    if decimals is None:
+        return t.gettext("Give the exact fraction: on these cards, decimals cannot tell the right method "
+                         "from a classic mistake.")
+    return t.ngettext("Give the exact fraction, or a decimal with at least {count} decimal place.",
+                      "Give the exact fraction, or a decimal with at least {count} decimal places.",
+                      decimals).format(count=i18n_number(decimals, t.lang))
 
 
 def decimal_places(text: str) -> int:
@@ -152,6 +181,22 @@ def _read(value: Fraction, decimals: int, exact: Fraction, probability: bool,
     return _Reading(False, False, near[0] if near else None)
 
 
+def _far(value: Fraction, exact: Fraction, probability: bool) -> bool:
+    """Whether a wrong answer is far from the exact one: a quarter of the way across the
+    probabilities, or a quarter of the expected value's size (at least 1). Only then, and on the
+    first answer, does the checker say which way: a direction near the answer is a search's step."""
+    return abs(value - exact) >= (FAR if probability else max(Fraction(1), abs(exact) * FAR))
+
+
+def _strict_read(value: Fraction, decimals: int, exact: Fraction,
+                 classics: list[tuple[Mistake, Fraction]]) -> _Reading:
+    """From the ``STRICT_AFTER``-th answer on: a decimal is correct only as the exact value
+    itself, rounded or cut off, so that trying numbers a tolerance apart finds nothing."""
+    if any(could_come_from(value, decimals, wrong) for _, wrong in classics):
+        return _Reading(False, True, None)
+    return _Reading(could_come_from(value, decimals, exact), False, None)
+
+
 def _percent_slip(value: Fraction, form: str, exact: Fraction, probability: bool) -> Mistake | None:
     if not probability or not exact:
         return None
@@ -165,18 +210,37 @@ def _percent_slip(value: Fraction, form: str, exact: Fraction, probability: bool
 
 def _match(value: Fraction, form: str, decimals: int, exact: Fraction, probability: bool,
            classics: list[tuple[Mistake, Fraction]]) -> Mistake | None:
+    if form == "percentage" and not probability:
+        return PERCENT_FOR_EXPECTED  # the unit is part of the answer, even on the right number
     slip = _percent_slip(value, form, exact, probability)
     hit = next((m for m, wrong in classics if value == wrong and value != exact), None)
-    if slip is not None or hit is not None or form == "fraction":
+    if slip is not None or hit is not None or form == "fraction" or _too_few(decimals, exact, probability, classics):
         return slip or hit  # a classic value written exactly is that mistake, at any precision
     return _read(value, decimals, exact, probability, classics).mistake
 
 
+def _too_few(decimals: int, exact: Fraction, probability: bool, classics: list[tuple[Mistake, Fraction]]) -> bool:
+    """Whether a decimal has fewer decimals than the learner is asked for. Such an answer is
+    asked for more, whatever its value: read at a coarser precision, the reply would place the
+    answer (or its complement) in a wide window, a step of a search."""
+    needed = decimals_needed(exact, probability, [value for _, value in classics])
+    return needed is None or decimals < needed
+
+
 def check_answer(text: str, exact: Fraction, lang: str = "en", probability: bool = True,
-                 classics: list[tuple[Mistake, Fraction]] | None = None, fractions_only: bool = False) -> Checked:
+                 classics: list[tuple[Mistake, Fraction]] | None = None, fractions_only: bool = False,
+                 previous: int = 0) -> Checked:
     """Compare an answer with the exact value (see the module's rule), and name the
     classic mistake among ``classics`` (a mistake and its value) it looks like.
-    ``fractions_only``: the teacher asks for exact fractions; a decimal is not counted."""
+    ``fractions_only``: the teacher asks for exact fractions; a decimal is not counted.
+
+    ``previous``: the answers this learner gave before to this exercise (counted ones). Only
+    the first one, and only when it is far off (``FAR``), is told whether it is too high or too
+    low: a direction on every answer would let a search (a bisection, a Stern–Brocot walk) find
+    the answer without the method. Other wrong answers hear the same words (``AGAIN``) wherever
+    they lie, unless they look like a classic mistake; and from the ``STRICT_AFTER``-th answer
+    on, a decimal counts only as the exact value to ``MAX_DECIMALS`` decimals, so that trying
+    numbers a tolerance apart finds nothing either."""
     t = translator(lang)
     classics = classics or []
     try:
@@ -197,11 +261,24 @@ def check_answer(text: str, exact: Fraction, lang: str = "en", probability: bool
     if value == exact and form == "fraction":
         return Checked("correct", t.gettext("Correct! The exact answer is {answer}.").format(
             answer=format_number(exact)), value)
+    first = previous == 0 and _far(value, exact, probability)
     if form == "fraction":
-        hint = (t.gettext("Not yet: your fraction is higher than the exact answer.") if value > exact
+        hint = (t.gettext(AGAIN) if not first
+                else t.gettext("Not yet: your fraction is higher than the exact answer.") if value > exact
                 else t.gettext("Not yet: your fraction is lower than the exact answer."))
         return Checked("wrong", hint, value)
-    reading = _read(value, decimals, exact, probability, classics)
+    strict = previous >= STRICT_AFTER
+    needed = MAX_DECIMALS if strict else decimals_needed(exact, probability, [m for _, m in classics])
+    if needed is None:
+        return Checked("invalid", t.gettext("Give the exact fraction: on these cards, decimals cannot tell "
+                                            "the right method from a classic mistake."), value)
+    if decimals < needed:
+        return Checked("invalid", t.ngettext(
+            "Give at least {count} decimal place, or the exact fraction, as the rule under the question says.",
+            "Give at least {count} decimal places, or the exact fraction, as the rule under the question says.",
+            needed).format(count=i18n_number(needed, t.lang)), value)
+    reading = _strict_read(value, decimals, exact, classics) if strict else _read(
+        value, decimals, exact, probability, classics)
     if reading.correct:
         return Checked("correct", t.gettext("Correct! The exact answer is {answer}.").format(
             answer=format_number(exact)), value)
@@ -209,15 +286,17 @@ def check_answer(text: str, exact: Fraction, lang: str = "en", probability: bool
         return Checked("invalid", t.gettext(
             "Give more decimals, or the exact fraction: written like this, your answer could also come "
             "from another method, or from a value too far from the answer."), value)
-    hint = (t.gettext("Not yet: your answer is too high, by {tolerance} or more.") if value > exact
+    hint = (t.gettext(AGAIN) if not first
+            else t.gettext("Not yet: your answer is too high, by {tolerance} or more.") if value > exact
             else t.gettext("Not yet: your answer is too low, by {tolerance} or more.")).format(
         tolerance=decimal_text(tolerance(exact, probability, classics), t))
     return Checked("wrong", hint, value)
 
 
-def check(ex: Exercise, text: str, lang: str = "en", fractions_only: bool = False) -> Checked:
-    """Check an answer to an exercise (or instance), naming its classic mistakes."""
-    return check_answer(text, ex.exact(), lang, ex.probability, classic_values(ex), fractions_only)
+def check(ex: Exercise, text: str, lang: str = "en", fractions_only: bool = False, previous: int = 0) -> Checked:
+    """Check an answer to an exercise (or instance), naming its classic mistakes; ``previous``:
+    the answers the learner gave to it before (see ``check_answer``)."""
+    return check_answer(text, ex.exact(), lang, ex.probability, classic_values(ex), fractions_only, previous)
 
 
 def diagnose(ex: Exercise, answer: str) -> Mistake | None:

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import json
 import random
+import zlib
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from itertools import permutations
-from typing import Callable, Sequence
+from typing import Callable, Sequence, TypeVar
 
 from . import mistakes as M
 from .precision import told_apart
@@ -28,7 +30,7 @@ from ...analysis.risk import unseen_modifiers
 from ...engine.cards import ALL_CARDS, COLOURS, MODIFIERS, Card, CapitalLuxError, N_, format_modifier
 from ...engine.game import sample_chance
 from ...engine.position import PositionDict, loads_position
-from ...engine.state import DEAL, GameState, new_game
+from ...engine.state import DEAL, PLAY, GameState, new_game
 from ...engine.views import PlayerView, view
 
 
@@ -55,8 +57,9 @@ def discard_pile(v: PlayerView) -> Plural:
     return ngettext("{count} card", "{count} cards", len(v.discards))
 
 
-Fact = int | Fraction | str | Card | Plural
+Fact = int | Fraction | str | Card | Plural | Decimal  # a Decimal is written in the reader's locale
 Variation = Callable[[PositionDict, random.Random, int], PositionDict]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -195,16 +198,19 @@ def _swap(a: tuple[list[str], int], b: tuple[list[str], int]) -> None:
 
 def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: bool = True,
               hand_greens: int = 0, move_second: str | None = None, hometown: Sequence[str] = (),
-              hand_over_own: bool = False) -> Variation:
+              hand_over_own: bool = False, discard_more: int = 0) -> Variation:
     """A variation: trade discards with unseen cards, the ``capital`` and the viewer's
     ``hometown`` colours' cards with unseen cards of the same colour (so the colours'
     structure stays), shuffle the values of every modifier the table holds, give the
     viewer ``hand_greens`` green cards in hand, (``move_second``) move the second
     face-down modifier above yellow to that colour, and (``hand_over_own``) give the
     modifier the viewer placed, half the time, to another player: face down, it is one
-    more the viewer has not seen."""
+    more the viewer has not seen; and (``discard_more``) move up to that many cards from the
+    deck to the discard pile (two stay): fewer cards unseen, another count for every learner."""
 
     def vary(data: PositionDict, rng: random.Random, viewer: int) -> PositionDict:
+        for _ in range(rng.randint(0, max(0, min(discard_more, len(data["deck"]) - 2))) if discard_more else 0):
+            data["discards"].append(data["deck"].pop(rng.randrange(len(data["deck"]))))
         hidden = _unseen_slots(data, viewer)
         if discards:
             for i in range(len(data["discards"])):
@@ -252,14 +258,45 @@ def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: boo
 
 def deal_position(data: PositionDict, rng: random.Random, viewer: int) -> PositionDict:
     """A variation for the deal: a random game, played with random moves to the deal of
-    round 1, 2 or 3, with 2 to 4 players."""
+    round 2 or 3, with 2 to 4 players (before round 1's deal nothing is seen: every class
+    would share its few answers)."""
     from ...engine.position import position_dict
 
-    players, target = rng.choice((2, 3, 4)), rng.choice((1, 2, 2, 3))
+    players, target = rng.choice((2, 3, 4)), rng.choice((2, 3))  # round 1's deal: one answer a player count
     s = new_game(players)
     while not (s.phase == DEAL and s.round == target):
         s.apply_action(sample_chance(s, rng) if s.is_chance_node() else rng.choice(s.legal_actions()))
     return position_dict(s)
+
+
+def played_position(ready: Callable[[GameState], bool], then: Variation = _keep) -> Variation:
+    """A variation: a random game with 2 to 4 players, played with random moves to a turn of
+    the viewer where ``ready`` holds (one of those turns, at random), then ``then``. Another
+    table, another count of unseen cards and discards: what a reshuffle of one position
+    cannot change."""
+    from ...engine.position import position_dict
+
+    def vary(data: PositionDict, rng: random.Random, viewer: int) -> PositionDict:
+        for _ in range(20):
+            s = new_game(rng.choice((2, 3, 4)))
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    s.apply_action(sample_chance(s, rng))
+                    continue
+                if s.phase == PLAY and s.current == viewer and ready(s) and rng.random() < 0.3:
+                    return then(position_dict(s), rng, viewer)
+                s.apply_action(rng.choice(s.legal_actions()))
+        return then(data, rng, viewer)
+
+    return vary
+
+
+def table_choice(v: PlayerView, options: Sequence[T]) -> T:
+    """One of ``options``, read from the cards the viewer's table shows (the Capital's and their
+    own Hometown's): a figure the question states (a model, a precision) that differs from one
+    learner's table to the next, as the cards do, and is the same on every visit."""
+    seen = repr([sorted(v.capital[c]) for c in COLOURS] + [sorted(v.hometowns[v.viewer][c]) for c in COLOURS])
+    return options[zlib.crc32(seen.encode()) % len(options)]
 
 
 # -- counting from a player's view -----------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Sequence
 from . import mistakes as M
 from .core import (
     Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
-    hidden_above, hidden_sums, limits, mean, mods, ngettext, own_modifiers, reshuffle, share, unseen,
+    hidden_above, hidden_sums, limits, mean, mods, ngettext, own_modifiers, played_position, reshuffle, share, unseen,
 )
 from ...analysis.risk import hypergeometric, hypergeometric_at_least, unseen_modifiers
 from ...engine.cards import Card, N_, format_modifier
@@ -21,6 +21,11 @@ from ...engine.views import PlayerView
 
 SHUFFLED = N_("The deck is shuffled: every card you cannot see is equally likely to be anywhere among "
               "the cards you cannot see.")
+DECK = N_("The deck has 72 cards, 18 of each colour: in each colour, three 2s, four 3s, four 4s, four 5s "
+          "and three 6s.")
+MODIFIER_SET = N_("There are four modifier cards, one of each: -3, -1, +2 and +4.")
+EQUAL_IS_SAFE = N_("A colour exceeds its limit only when its total is strictly more than the limit: a total "
+                   "equal to the limit is safe (ruling R7).")
 PLACED_BLIND = N_("Assume the placements tell you nothing: every modifier you have not seen is equally "
                   "likely to be any face-down one.")
 
@@ -198,7 +203,7 @@ DRAWS: tuple[Exercise, ...] = (
         lambda s, rng: Fraction(any(c.value == 6 for c in _dealt(s, rng, 0))),
         mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _any_six_replaced),
                   Mistake("expected-for-probability", M.EXPECTED_FOR_PROBABILITY, _expected_sixes)),
-        assumptions=(SHUFFLED,), vary=deal_position,
+        assumptions=(DECK, SHUFFLED), vary=deal_position,
     ),
     Exercise(
         "deal-two-merchants", N_("Deck composition and the draft"), N_("Two Merchants in the deal"),
@@ -213,7 +218,7 @@ DRAWS: tuple[Exercise, ...] = (
         mistakes=(Mistake("binomial", M.BINOMIAL, _two_yellow_binomial),
                   Mistake("at-least", M.AT_LEAST,
                           lambda v: hypergeometric_at_least(*_nkn(v, colour="Y"), 2))),
-        assumptions=(SHUFFLED,), vary=deal_position,
+        assumptions=(DECK, SHUFFLED), vary=deal_position,
     ),
     Exercise(
         "deal-expected-sixes", N_("Deck composition and the draft"), N_("How many sixes, on average?"),
@@ -227,7 +232,7 @@ DRAWS: tuple[Exercise, ...] = (
         probability=False,
         mistakes=(Mistake("probability-for-expected", M.PROBABILITY_FOR_EXPECTED, _any_six),
                   Mistake("per-card", M.PER_CARD, lambda v: Fraction(_nkn(v, value=6)[1], _nkn(v, value=6)[0]))),
-        assumptions=(SHUFFLED,), vary=deal_position,
+        assumptions=(DECK, SHUFFLED), vary=deal_position,
     ),
     Exercise(
         "scholar-green", N_("Deck composition and the draft"), N_("A Scholar draws a Scholar"),
@@ -239,7 +244,9 @@ DRAWS: tuple[Exercise, ...] = (
            "likely to be on top of the deck. {greens}, so the probability is {answer}."),
         _scholar, scholar_facts, _scholar_trial,
         mistakes=(Mistake("discards-unseen", M.DISCARDS_UNSEEN, green_with_discards),),
-        assumptions=(SHUFFLED,), vary=reshuffle(capital=("G",), modifiers=False),
+        assumptions=(DECK, SHUFFLED),
+        vary=played_position(lambda s: s.deck_size() >= 1 and any(c.colour == "G" for c in s.hands[s.current]),
+                             reshuffle(discards=False, modifiers=False, discard_more=8)),
     ),
     Exercise(
         "modifiers-positive", N_("Face-down modifiers"), N_("What can two modifiers add up to?"),
@@ -253,7 +260,7 @@ DRAWS: tuple[Exercise, ...] = (
         _positive, _positive_facts, _positive_trial,
         mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _positive_replaced),
                   Mistake("known-unseen", M.KNOWN_UNSEEN, _positive_own_counted)),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False),
     ),
     Exercise(
         "modifiers-expected-limit", N_("Face-down modifiers"), N_("The expected limit"),
@@ -267,7 +274,7 @@ DRAWS: tuple[Exercise, ...] = (
         probability=False,
         mistakes=(Mistake("one-modifier", M.ONE_MODIFIER, _limit_one_modifier),
                   Mistake("known-unseen", M.KNOWN_UNSEEN, _limit_own_counted)),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, capital=("Y",)),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, capital=("Y",)),
     ),
     Exercise(
         "modifier-after-draw", N_("Conditional probability"), N_("After drawing a modifier"),
@@ -280,6 +287,6 @@ DRAWS: tuple[Exercise, ...] = (
            "probability is {answer}."),
         lambda v: share([t < 0 for t in hidden_sums(v, "Y")]), _after_draw_facts, _negative_trial,
         mistakes=(Mistake("prior", M.PRIOR, _prior),),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False),
     ),
 )

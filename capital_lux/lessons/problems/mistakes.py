@@ -25,6 +25,9 @@ PERCENT_WITHOUT_SIGN = N_("It looks like a percentage written without the % sign
                           "percentage with its sign or a number between 0 and 1.")
 PERCENT_OF_FRACTION = N_("It looks like a number between 0 and 1 with a % sign after it. A probability of "
                          "0.5 is 50%, not 0.5%.")
+PERCENT_FOR_EXPECTED = N_("A percentage is a share of a whole, but this question asks for an expected value: an "
+                          "amount, like a number of cards, points or samples. Write the number itself, without the "
+                          "% sign.")
 PER_CARD = N_("This is the figure for a single card. With several cards, multiply by their number: "
               "expectations add up.")
 AT_LEAST = N_("This is the probability of at least that many, but the question asks for exactly that many.")
@@ -48,8 +51,8 @@ VARIANCES_ADDED = N_("It looks like you added the variances as if the modifiers 
 ONE_MODIFIER = N_("This is the figure for one modifier. The question is about all of them together.")
 CLERIC_HALF = N_("It looks like you counted only half of the Cleric's effect. The card taken raises your "
                  "total and lowers the limit by the same value.")
-NOT_SQUARED = N_("It looks like 1.96 was not squared. The number of samples is 1.96² times the variance, "
-                 "divided by the square of the half-width.")
+NOT_SQUARED = N_("It looks like z (1.96 for a 95% interval) was not squared. The number of samples is z² "
+                 "times the variance, divided by the square of the half-width.")
 NOT_ROUNDED_UP = N_("Round up. The number of samples is a whole number, the smallest one that is enough.")
 CHOICE_IGNORED = N_("It looks like you left out the player's choice. Playing a Scholar into the Capital is "
                     "only one of the moves they may choose.")
@@ -71,10 +74,11 @@ LABELS: dict[str, str] = {
     "likelihood": N_("Bayes turned the wrong way"),
     "mean-of-squares": N_("mean of squares"),
     "not-rounded-up": N_("not rounded up"),
-    "not-squared": N_("1.96 not squared"),
+    "not-squared": N_("z not squared"),
     "one-modifier": N_("one modifier only"),
     "per-card": N_("one card only"),
     "percent-of-fraction": N_("% after a number below 1"),
+    "percent-for-expected": N_("percentage for an expected value"),
     "percent-without-sign": N_("percentage without %"),
     "prior": N_("before the new information"),
     "probability-for-expected": N_("probability, not an expected value"),

@@ -4,30 +4,42 @@ the Cleric, and how many samples an estimate needs (nine exercise kinds)."""
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 from fractions import Fraction
 from math import ceil, floor
 
 from . import mistakes as M
 from .core import (
     Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
-    hidden_above, hidden_sums, limits, mean, mods, ngettext, reshuffle, share, unseen,
+    hidden_above, hidden_sums, limits, mean, mods, ngettext, played_position, reshuffle, share, table_choice, unseen,
 )
-from .draws import PLACED_BLIND, SHUFFLED
+from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, PLACED_BLIND, SHUFFLED
 from ...analysis.risk import unseen_modifiers
-from ...engine.cards import ALL_CARDS, N_, format_modifier
+from ...engine.cards import ALL_CARDS, COLOURS, N_, format_modifier
 from ...engine.game import sample_chance
 from ...engine.notation import Play, TakeLowest
 from ...engine.state import GameState
 from ...engine.views import PlayerView
 
-#: The stated placement model of the Bayes exercise.
-NEGATIVE_ABOVE, POSITIVE_ABOVE = Fraction(3, 4), Fraction(1, 4)
-#: The 95% normal quantile, as an exact fraction (1.96).
-Z95 = Fraction(49, 25)
+#: The placement models the Bayes exercise states: the chance that a negative modifier, and a
+#: positive one, is put above the Merchant. Each table states one (``placement_model``), so that a
+#: class does not share the few posteriors one model gives.
+PLACEMENT_MODELS: tuple[tuple[Fraction, Fraction], ...] = tuple(
+    (Fraction(a), Fraction(b)) for a, b in (  # 24 ratios a/b, no two alike: each gives its own posteriors
+        ("3/4", "1/4"), ("3/4", "1/2"), ("5/6", "1/2"), ("7/10", "2/5"), ("2/3", "1/3"), ("9/10", "2/5"),
+        ("1/2", "1/5"), ("4/5", "3/10"), ("5/6", "1/4"), ("7/10", "1/5"), ("4/5", "1/5"), ("9/10", "1/5"),
+        ("1/2", "1/10"), ("11/20", "1/10"), ("3/5", "1/10"), ("7/10", "1/10"), ("4/5", "1/10"), ("9/10", "1/10"),
+        ("2/3", "1/2"), ("11/20", "1/5"), ("13/20", "1/5"), ("3/4", "1/5"), ("3/5", "1/2"), ("13/20", "1/4")))
+#: The intervals the samples exercise states: a confidence level with its normal quantile, and the
+#: half-width wanted (points of the limit). Each table states one (``interval``).
+INTERVALS: tuple[tuple[int, Decimal, Decimal], ...] = tuple(
+    (level, Decimal(z), Decimal(width))
+    for level, z in ((80, "1.282"), (90, "1.645"), (95, "1.96"), (98, "2.326"), (99, "2.576"))
+    for width in ("0.25", "0.4", "0.5", "0.6", "0.75", "1", "1.2", "1.5"))
 
 PLACEMENT_MODEL = N_("The placement model: a player who draws a negative modifier puts it above the "
-                     "{Merchant} with probability 3/4, a positive one with probability 1/4; the modifier "
-                     "drawn is equally likely to be any one you have not seen.")
+                     "{Merchant} with probability {negative_above}, a positive one with probability "
+                     "{positive_above}; the modifier drawn is equally likely to be any one you have not seen.")
 NOBODY_DRAWS = N_("Nobody else draws a card between your two draws, and every card you cannot see is "
                   "equally likely to be on top of the deck.")
 NOW_ONLY = N_("Count only what is on the table now: your {yellow} cards in your {Hometown} and the "
@@ -50,9 +62,15 @@ def _hidden_pool(s: GameState, viewer: int) -> list[int]:
 
 
 # -- Bayes: what a placement tells ---------------------------------------------------------------
-def _posterior(pool: list[int]) -> Fraction:
-    negative = NEGATIVE_ABOVE * sum(m < 0 for m in pool)
-    return negative / (negative + POSITIVE_ABOVE * sum(m > 0 for m in pool))
+def placement_model(v: PlayerView) -> tuple[Fraction, Fraction]:
+    """The model this table states (negative above, positive above)."""
+    return table_choice(v, PLACEMENT_MODELS)
+
+
+def _posterior(v: PlayerView) -> Fraction:
+    pool, (negative_above, positive_above) = _pool(v), placement_model(v)
+    negative = negative_above * sum(m < 0 for m in pool)
+    return negative / (negative + positive_above * sum(m > 0 for m in pool))
 
 
 def _bayes_facts(v: PlayerView) -> dict[str, Fact]:
@@ -63,14 +81,18 @@ def _bayes_facts(v: PlayerView) -> dict[str, Fact]:
     return {"seat": owner, "drawn": drawn, "pool": mods(pool), "neg": neg, "pos": pos, "k": len(pool),
             "negatives": ngettext("{count} negative", "{count} negative", neg),
             "positives": ngettext("{count} positive", "{count} positive", pos),
-            "top": Fraction(3 * neg, 4 * len(pool)), "bottom": Fraction(3 * neg + pos, 4 * len(pool))}
+            "negative_above": placement_model(v)[0], "positive_above": placement_model(v)[1],
+            "top": placement_model(v)[0] * Fraction(neg, len(pool)),
+            "bottom": (placement_model(v)[0] * neg + placement_model(v)[1] * pos) / len(pool)}
 
 
 def _bayes_trial(s: GameState, rng: random.Random) -> Fraction:
-    pool = _hidden_pool(s, 0)
+    from ...engine.views import view
+
+    pool, (negative_above, positive_above) = _hidden_pool(s, 0), placement_model(view(s, 0))
     while True:  # rejection: keep only the draws that the model puts above the Merchant
         m = rng.choice(pool)
-        if rng.random() < (NEGATIVE_ABOVE if m < 0 else POSITIVE_ABOVE):
+        if rng.random() < (negative_above if m < 0 else positive_above):
             return Fraction(m < 0)
 
 
@@ -199,16 +221,32 @@ def _spread_trial(s: GameState, rng: random.Random) -> Fraction:
     return (s.capital_total("Y") - mean(limits(view(s, 0), "Y"))) ** 2
 
 
+def interval(v: PlayerView) -> tuple[int, Fraction, Fraction]:
+    """The interval this table asks for: its level (%), quantile z and half-width."""
+    level, z, width = table_choice(v, INTERVALS)
+    return level, Fraction(z), Fraction(width)
+
+
+def _needed(v: PlayerView, power: int = 2) -> Fraction:
+    """z² × variance / width² (``power=1``: the classic, z not squared)."""
+    _, z, width = interval(v)
+    return z**power * _limit_variance(v) / width**2
+
+
 def _samples(v: PlayerView) -> Fraction:
-    return Fraction(ceil(Z95**2 * _limit_variance(v)))
+    return Fraction(ceil(_needed(v)))
 
 
 def _samples_facts(v: PlayerView) -> dict[str, Fact]:
-    return {"variance": _limit_variance(v), "product": Z95**2 * _limit_variance(v)}
+    level, z, width = table_choice(v, INTERVALS)
+    return {"variance": _limit_variance(v), "product": _needed(v), "level": level, "z": z, "width": width}
 
 
 def _samples_trial(s: GameState, rng: random.Random) -> Fraction:
-    return Z95**2 * _spread_trial(s, rng)
+    from ...engine.views import view
+
+    _, z, width = interval(view(s, 0))
+    return z**2 * _spread_trial(s, rng) / width**2
 
 
 # -- sequential draws --------------------------------------------------------------------------
@@ -312,12 +350,12 @@ MORE: tuple[Exercise, ...] = (
            "one. Under the placement model below, what is the probability that their modifier is negative?"),
         N_("The modifier was one of {pool} ({negatives}, {positives}), each equally likely before "
            "it was placed. Bayes' rule weighs each value by the chance of being put above the {Merchant}: "
-           "P(negative and above) = 3/4 × {neg}/{k} = {top}, and P(above) = 3/4 × {neg}/{k} + 1/4 × "
-           "{pos}/{k} = {bottom}. So P(negative | above the {Merchant}) = {top} / {bottom} = {answer}."),
-        lambda v: _posterior(_pool(v)), _bayes_facts, _bayes_trial,
+           "P(negative and above) = {negative_above} × {neg}/{k} = {top}, and P(above) = {negative_above} × "
+           "{neg}/{k} + {positive_above} × {pos}/{k} = {bottom}. So P(negative | above the {Merchant}) = {top} / {bottom} = {answer}."),
+        _posterior, _bayes_facts, _bayes_trial,
         mistakes=(Mistake("prior", M.PRIOR, lambda v: share([m < 0 for m in _pool(v)])),
-                  Mistake("likelihood", M.LIKELIHOOD, lambda v: NEGATIVE_ABOVE)),
-        assumptions=(PLACEMENT_MODEL,), vary=reshuffle(discards=False),
+                  Mistake("likelihood", M.LIKELIHOOD, lambda v: placement_model(v)[0])),
+        assumptions=(MODIFIER_SET, PLACEMENT_MODEL), vary=reshuffle(discards=False, capital=tuple("BGPY"), hometown=tuple("BGPY")),
     ),
     Exercise(
         "reveal-conditional", N_("Conditional probability"), N_("The first modifier is turned"),
@@ -334,7 +372,7 @@ MORE: tuple[Exercise, ...] = (
         lambda v: _risk_given(v, _revealed(v)), _reveal_facts, _reveal_trial,
         mistakes=(Mistake("prior", M.PRIOR, lambda v: as_fraction(_reveal_facts(v)["overall"])),
                   Mistake("with-replacement", M.WITH_REPLACEMENT, _reveal_replaced)),
-        assumptions=(PLACED_BLIND, NOW_ONLY), valid=_reveal_valid,
+        assumptions=(MODIFIER_SET, EQUAL_IS_SAFE, PLACED_BLIND, NOW_ONLY), valid=_reveal_valid,
         vary=reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True),
     ),
     Exercise(
@@ -350,7 +388,7 @@ MORE: tuple[Exercise, ...] = (
         _dependence, _dependence_facts, _dependence_trial,
         mistakes=(Mistake("independence", M.INDEPENDENCE, lambda v: share([m > 0 for m in _pool(v)]) ** 2),
                   Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _both_positive(all_modifiers_but_pending(v)))),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, move_second="G", hand_over_own=True),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, move_second="G", hand_over_own=True),
         default_seed=2,
         valid=lambda v: 0 < _dependence(v) < 1,
     ),
@@ -366,7 +404,7 @@ MORE: tuple[Exercise, ...] = (
                   Mistake("sample-variance", M.SAMPLE_VARIANCE,
                           lambda v: _variance(_pool(v)) * len(_pool(v)) / (len(_pool(v)) - 1)),
                   Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _variance(all_modifiers_but_pending(v)))),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False),
     ),
     Exercise(
         "limit-spread", N_("Expected value"), N_("The spread of a limit"), "modifiers-round-2", 0,
@@ -382,20 +420,19 @@ MORE: tuple[Exercise, ...] = (
                   Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _variance(
                       [a + b for i, a in enumerate(all_modifiers_but_pending(v))
                        for j, b in enumerate(all_modifiers_but_pending(v)) if i != j]))),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, capital=("Y",)),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, capital=("Y",)),
     ),
     Exercise(
-        "samples-needed", N_("Simulation"), N_("How many samples for ±1 point?"), "modifiers-round-2", 0,
+        "samples-needed", N_("Simulation"), N_("How many samples are enough?"), "modifiers-round-2", 0,
         N_("You estimate the expected {yellow} limit by simulation. One simulated limit has variance "
-           "{variance}. How many samples n do you need at least, so that the 95% interval, ±1.96 × "
-           "√(variance / n), is no wider than ±1 point?"),
-        N_("You need 1.96 × √({variance} / n) ≤ 1, that is n ≥ 1.96² × {variance} = {product}. The "
-           "smallest whole number that is enough is {answer}."),
+           "{variance}. How many samples n do you need at least, so that the {level}% interval, ±{z} × "
+           "√(variance / n), is no wider than ±{width}?"),
+        N_("You need {z} × √({variance} / n) ≤ {width}, that is n ≥ {z}² × {variance} / {width}² = {product}. "
+           "The smallest whole number that is enough is {answer}."),
         _samples, _samples_facts, _samples_trial, probability=False,
-        mistakes=(Mistake("not-squared", M.NOT_SQUARED, lambda v: Fraction(ceil(Z95 * _limit_variance(v)))),
-                  Mistake("not-rounded-up", M.NOT_ROUNDED_UP,
-                          lambda v: Fraction(floor(Z95**2 * _limit_variance(v))))),
-        assumptions=(PLACED_BLIND,), vary=reshuffle(discards=False, capital=("Y",)),
+        mistakes=(Mistake("not-squared", M.NOT_SQUARED, lambda v: Fraction(ceil(_needed(v, power=1)))),
+                  Mistake("not-rounded-up", M.NOT_ROUNDED_UP, lambda v: Fraction(floor(_needed(v))))),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, capital=tuple("BGPY"), hometown=tuple("BGPY")),
     ),
     Exercise(
         "two-scholars", N_("Sequential draws"), N_("Two Scholar draws"), "modifiers-round-2", 0,
@@ -409,7 +446,9 @@ MORE: tuple[Exercise, ...] = (
         _scholars, _scholars_facts, _scholars_trial,
         mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _scholars_replaced),
                   Mistake("discards-unseen", M.DISCARDS_UNSEEN, _scholars_discards)),
-        assumptions=(NOBODY_DRAWS,), vary=reshuffle(capital=("G",), modifiers=False, hand_greens=2), default_seed=0,
+        assumptions=(DECK, NOBODY_DRAWS), default_seed=0,
+        vary=played_position(lambda s: s.deck_size() >= 2,
+                             reshuffle(discards=False, modifiers=False, hand_greens=2, discard_more=8)),
         valid=lambda v: sum(c.colour == "G" for c in v.hand) >= 2 and _scholars(v) > 0,
     ),
     Exercise(
@@ -426,7 +465,7 @@ MORE: tuple[Exercise, ...] = (
                           lambda v: Fraction(len(unseen(v)), sum(c.colour == "G" for c in unseen(v)))),
                   Mistake("probability-for-expected", M.PROBABILITY_FOR_EXPECTED,
                           lambda v: Fraction(sum(c.colour == "G" for c in unseen(v)), len(unseen(v))))),
-        assumptions=(SHUFFLED,), vary=deal_position,
+        assumptions=(DECK, SHUFFLED), vary=deal_position,
     ),
     Exercise(
         "cleric-capital", N_("The Cleric"), N_("The Cleric moves a card"), "modifiers-round-2", 0,
@@ -439,7 +478,7 @@ MORE: tuple[Exercise, ...] = (
            "plus that, in {bad} of the {total} cases: {answer}."),
         lambda v: _cleric(v), _cleric_facts, _cleric_trial,
         mistakes=(Mistake("cleric-half", M.CLERIC_HALF, lambda v: _cleric(v, drop=0)),),
-        assumptions=(PLACED_BLIND, NOW_ONLY), valid=_cleric_valid,
+        assumptions=(MODIFIER_SET, EQUAL_IS_SAFE, PLACED_BLIND, NOW_ONLY), valid=_cleric_valid,
         vary=reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True),
     ),
 )

@@ -12,6 +12,7 @@ from .core import (
     Exercise, Fact, Mistake, as_int, discard_pile, discarded, limits, mean, mods, ngettext, own_modifiers, reshuffle,
     share, unseen,
 )
+from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET
 from ...analysis.risk import unseen_modifiers
 from ...engine.cards import N_
 from ...engine.game import sample_chance
@@ -22,6 +23,10 @@ from ...engine.views import PlayerView, view
 
 LAST_TURN = N_("This is the very last turn of the round: the round ends right after it, and every card "
                "still in a hand goes into its owner's {Hometown}.")
+GOLD_PAYS_ALL = N_("To keep a colour that exceeds its limit, you pay the whole difference in gold discs, or "
+                   "nothing and discard the colour (ruling R6).")
+TIES_IN_TURN_ORDER = N_("Tied players take bonus cards in turn order, starting with the round's starting player "
+                        "(rulings R3 and R5).")
 OTHERS_AT_RANDOM = N_("Every decision of the other players is taken at random among their legal moves, "
                       "and every card you cannot see is equally likely to be in any hidden place.")
 
@@ -261,6 +266,7 @@ def _round_end_trial(choose: GoldChoice, kinds: tuple[str, ...]) -> Callable[[Ga
 
 _LAST_TURN_VARY = reshuffle(capital=("Y",))
 
+
 ROUND_END: tuple[Exercise, ...] = (
     Exercise(
         "exceed-without-gold", N_("The risk of exceeding"), N_("Will yellow exceed?"), "last-turn", 0,
@@ -273,7 +279,7 @@ ROUND_END: tuple[Exercise, ...] = (
         _exceed, _exceed_facts, _round_end_trial(_save_none, ("discard", "gold_spent")),
         mistakes=(Mistake("equal-exceeds", M.EQUAL_EXCEEDS, _exceed_or_equal),
                   Mistake("known-unseen", M.KNOWN_UNSEEN, _exceed_own_counted)),
-        assumptions=(LAST_TURN,), vary=_LAST_TURN_VARY,
+        assumptions=(MODIFIER_SET, EQUAL_IS_SAFE, LAST_TURN), vary=_LAST_TURN_VARY,
     ),
     Exercise(
         "exceed-with-gold", N_("The risk of exceeding"), N_("Can gold save yellow?"), "last-turn", 0,
@@ -285,7 +291,7 @@ ROUND_END: tuple[Exercise, ...] = (
            "more than {gold}: {answer}."),
         _exceed_with_gold, _exceed_facts, _round_end_trial(_save_yellow, ("discard",)),
         mistakes=(Mistake("gold-ignored", M.GOLD_IGNORED, _exceed),),
-        assumptions=(LAST_TURN,), vary=_LAST_TURN_VARY,
+        assumptions=(MODIFIER_SET, GOLD_PAYS_ALL, LAST_TURN), vary=_LAST_TURN_VARY,
     ),
     Exercise(
         "gold-or-hometown", N_("Expected value"), N_("Gold or Hometown?"), "last-turn", 0,
@@ -302,7 +308,7 @@ ROUND_END: tuple[Exercise, ...] = (
         _gold_gain, _gold_facts, _gold_trial, probability=False,
         mistakes=(Mistake("sign", M.SIGN, lambda v: -_gold_gain(v)),
                   Mistake("disc-forgotten", M.DISC_FORGOTTEN, _gold_gain_no_disc)),
-        assumptions=(LAST_TURN,), vary=_LAST_TURN_VARY, valid=_gold_valid,
+        assumptions=(MODIFIER_SET, GOLD_PAYS_ALL, LAST_TURN), vary=_LAST_TURN_VARY, valid=_gold_valid,
     ),
     Exercise(
         "bonus-tie", N_("Ties for bonus cards"), N_("Who takes the first yellow bonus card?"), "last-turn", 0,
@@ -318,7 +324,7 @@ ROUND_END: tuple[Exercise, ...] = (
         _bonus, _bonus_facts, _bonus_trial,
         mistakes=(Mistake("tie-order", M.TIE_ORDER, _bonus_tie_order),
                   Mistake("discards-unseen", M.DISCARDS_UNSEEN, _bonus_with_discards)),
-        assumptions=(LAST_TURN,), vary=reshuffle(modifiers=False), valid=_bonus_valid,
+        assumptions=(DECK, TIES_IN_TURN_ORDER, LAST_TURN), vary=reshuffle(modifiers=False, discard_more=12), valid=_bonus_valid,
     ),
     Exercise(
         "deck-short", N_("A short deck in round 3"), N_("Will round 3 be short?"), "short-deck", 0,
@@ -334,6 +340,6 @@ ROUND_END: tuple[Exercise, ...] = (
         _short, _short_facts, _short_trial,
         mistakes=(Mistake("choice-ignored", M.CHOICE_IGNORED, _short_choice_ignored),
                   Mistake("discards-unseen", M.DISCARDS_UNSEEN, _short_with_discards)),
-        assumptions=(OTHERS_AT_RANDOM,), vary=reshuffle(modifiers=False),
+        assumptions=(DECK, OTHERS_AT_RANDOM), vary=reshuffle(modifiers=False),
     ),
 )

@@ -2,7 +2,8 @@
 
 ``worksheet_html(instances, lang)`` is a whole HTML page, one exercise per block, each
 with the table as its player sees it (discard pile included), the question, its
-assumptions, the tolerance rule and a box for the answer: no answer anywhere.
+assumptions, the form of answer asked (never the screen's marking rule) and a box for the
+answer: no answer anywhere.
 ``answer_key_html(instances, lang)`` gives, for the same instances, every exact answer,
 its worked solution and the classic wrong answers to look out for. Both print cleanly
 (print CSS: no block split across pages, colours kept, A4 margins).
@@ -14,7 +15,7 @@ from html import escape
 from typing import Sequence
 
 from . import assumptions_text, question_text, solution_text
-from .checker import classic_values, decimal_text, format_number, tolerance_text
+from .checker import classic_values, decimal_text, format_number, paper_rule
 from .core import Exercise
 from ...engine.cards import COLOURS
 from ...i18n import Translator, translator
@@ -99,7 +100,7 @@ def worksheet_html(instances: Sequence[Exercise], lang: str) -> str:
             f'<section class="cl-ex" data-exercise="{ex.id}"><h2>{_heading(t, number, ex)}</h2>'
             f"<p>{question_text(ex, t)}</p>"
             + (f'<ul class="cl-note">{assumptions}</ul>' if assumptions else "")
-            + f'<p class="cl-note">{escape(tolerance_text(ex, t))}</p>'
+            + f'<p class="cl-note">{escape(paper_rule(ex, t))}</p>'
             f'<div class="cl-ex-grid"><div>{position_html(t, ex.view(), 0, doing=False)}</div>'
             f'<div class="cl-work"><div class="cl-answer-line">{answer}</div></div></div></section>'
         )

@@ -1,0 +1,58 @@
+"""The checker cannot be searched to "Correct": a bisection on decimals, and a Stern–Brocot
+walk under "exact fractions only", each at the page's pace and reading every reply, solve at
+most one of a learner's 21 exercises within 20 answers (they solve most of them with an
+oracle that says higher or lower every time, as the checker once did)."""
+
+from __future__ import annotations
+
+import pytest
+
+from capital_lux.lessons.problems import EXERCISES
+from classmates import learner_instance
+from searching import BUDGET, bisection, minutes_at_the_pages_pace, reply, search, stern_brocot
+
+CLASSES = (0, 1, 3)
+
+
+def _learners_exercises(class_seed: int) -> list:
+    return [learner_instance(ex.id, class_seed, 0) for ex in EXERCISES]
+
+
+@pytest.mark.parametrize("class_seed", CLASSES)
+def test_a_bisection_at_the_pages_pace_solves_at_most_one_exercise_in_twenty_answers(class_seed: int) -> None:
+    exercises = _learners_exercises(class_seed)
+    assert search("bisection", exercises, direction_always=True).solved >= 15  # the search itself works
+    assert search("bisection", exercises).solved <= 1
+    assert minutes_at_the_pages_pace(BUDGET) < 2  # twenty answers fit in a lesson: the pace alone stops nothing
+
+
+@pytest.mark.parametrize("class_seed", CLASSES)
+def test_a_stern_brocot_walk_learns_nothing_from_the_replies(class_seed: int) -> None:
+    """Under "exact fractions only" the walk solves what a blind guesser of simple fractions
+    solves (the kinds whose answers are few, ``test_own_numbers.NOT_YET``), plus at most one
+    exercise from the one direction a far first answer hears."""
+    exercises = _learners_exercises(class_seed)
+    assert search("stern-brocot", exercises, direction_always=True).solved >= 12
+    steered = {ex.id for ex in exercises if stern_brocot(ex, reply(ex, True)) is not None}
+    blind = {ex.id for ex in exercises if stern_brocot(ex, _deaf(reply(ex, True))) is not None}
+    assert len(steered - blind) <= 1, steered - blind
+
+
+def _deaf(answer):  # type: ignore[no-untyped-def]
+    """The same replies with their words taken away but "Correct"."""
+    from capital_lux.lessons.problems.checker import Checked
+
+    def heard(text: str, given: int) -> Checked:
+        checked = answer(text, given)
+        return checked if checked.status == "correct" else Checked(checked.status, "", checked.value)
+
+    return heard
+
+
+def test_a_bisection_used_every_direction_it_was_given() -> None:
+    """The search is a real one: told higher or lower every time, it halves and finds the
+    answer in a few answers where the checker alone gives it nothing to steer by."""
+    ex = learner_instance("deal-any-six", 0, 0)
+    steered = bisection(ex, reply(ex, direction_always=True))
+    assert steered is not None and steered <= BUDGET
+    assert bisection(ex, reply(ex)) is None
