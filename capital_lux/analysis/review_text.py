@@ -34,12 +34,23 @@ def verdict_name(t: Translator, verdict: str) -> str:
     return names[verdict]
 
 
-def verdict_label(t: Translator, d: Decision) -> str:
-    """The verdict, marked when the loss's interval reaches into another verdict's band."""
+def verdict_label(t: Translator, d: Decision, review: Review | None = None) -> str:
+    """The verdict; when the loss's interval reaches into a worse band, that it cannot tell and
+    the worst the interval allows; and when ``d`` was judged to the round's end in a review to
+    the game's end (its budget did not reach), that too."""
+    name, worst = verdict_name(t, d.verdict), verdict_name(t, d.worst)
+    short = review is not None and review.horizon == GAME_HORIZON and review.depth_of(d) == HORIZON
+    if short and not d.sure:
+        # TRANSLATORS: a verdict (good, inaccuracy...) whose interval reaches a worse one, judged to the round's end
+        return t.pgettext("verdict", "{verdict} (cannot tell: up to {worst}; judged to the round's end)").format(
+            verdict=name, worst=worst)
+    if short:
+        # TRANSLATORS: a verdict judged to the round's end where the game's end did not fit in the review's time
+        return t.pgettext("verdict", "{verdict} (judged to the round's end)").format(verdict=name)
     if d.sure:
-        return verdict_name(t, d.verdict)
-    # TRANSLATORS: a verdict on a move (good, inaccuracy...) whose interval of lost points is wide
-    return t.pgettext("verdict", "{verdict} (not sure)").format(verdict=verdict_name(t, d.verdict))
+        return name
+    # TRANSLATORS: a verdict on a move (good, inaccuracy...) whose interval of lost points reaches a worse verdict
+    return t.pgettext("verdict", "{verdict} (cannot tell: up to {worst})").format(verdict=name, worst=worst)
 
 
 def decision_kind(t: Translator, phase: str) -> str:
@@ -157,13 +168,27 @@ def method_sentences(t: Translator, review: Review) -> list[str]:
                           "then playing like the rule of thumb.")
     thresholds = t.gettext(
         "A move is good when it loses less than {good} expected points against the best, an inaccuracy under "
-        "{inaccuracy}, a mistake under {mistake} and a blunder from {mistake} up. A simulated loss is judged by the "
-        "low end of its 95% interval, so a move is called a mistake only when chance cannot explain the "
-        "loss.").format(good=_number(t, THRESHOLDS["good"]), inaccuracy=_number(t, THRESHOLDS["inaccuracy"]),
+        "{inaccuracy}, a mistake under {mistake} and a blunder from {mistake} up. A simulated loss is the "
+        "difference between the two moves played again on the same fresh games, and it is judged by the low end of "
+        "its 95% interval, so a move is called a mistake only when chance cannot explain the loss; where the "
+        "interval reaches a worse verdict, the review says it cannot tell.").format(good=_number(t, THRESHOLDS["good"]), inaccuracy=_number(t, THRESHOLDS["inaccuracy"]),
                         mistake=_number(t, THRESHOLDS["mistake"]))
     luck = t.gettext("A good move that met bad luck is not a mistake: the cards that came afterwards play no part "
                      "in the verdict. Accuracy is the share of decisions judged best or good.")
     sentences = [model, thresholds, luck]
+    short = sum(review.depth_of(d) != review.horizon for d in review.decisions)
+    if short:
+        sentences.append(t.ngettext(
+            "The review's time did not reach the game's end for {count} decision: it is judged to the round's end "
+            "instead, and its verdict says so.",
+            "The review's time did not reach the game's end for {count} decisions: they are judged to the round's "
+            "end instead, and their verdicts say so.", short).format(count=short))
+    if review.horizon == GAME_HORIZON:
+        sentences.append(t.gettext(
+            "The two horizons can disagree: to the round's end a move counts only the points of its round, to the "
+            "game's end also what it leaves for later rounds (a bonus card that lowers a colour's limit, a card kept "
+            "in hand, gold) and how it stands against the leading player. A move can win a round and lose the "
+            "game."))
     if not review.complete:
         sentences.append(t.gettext("The record stops before the end of the game: only the decisions it holds are "
                                    "reviewed."))
@@ -214,9 +239,9 @@ def table_headers(t: Translator) -> list[str]:
             t.pgettext("review", "Points lost [95% interval]"), t.pgettext("review", "Verdict")]
 
 
-def table_rows(t: Translator, decisions: Sequence[Decision]) -> list[list[str]]:
+def table_rows(t: Translator, decisions: Sequence[Decision], review: Review | None = None) -> list[list[str]]:
     return [[str(d.index + 1), str(d.round), decision_kind(t, d.phase), move_text(t, d.played), move_text(t, d.best),
-             loss_text(t, d), verdict_label(t, d)] for d in decisions]
+             loss_text(t, d), verdict_label(t, d, review)] for d in decisions]
 
 
 def summary_headers(t: Translator) -> list[str]:
@@ -257,14 +282,14 @@ def title(t: Translator, review: Review) -> str:
 def review_text(t: Translator, review: Review) -> str:
     """The review as plain text: title, method, the seat's table, the summaries, the key moments."""
     lines = [title(t, review), "", *method_sentences(t, review), ""]
-    lines += _columns(table_headers(t), table_rows(t, review.of_seat(review.seat)))
+    lines += _columns(table_headers(t), table_rows(t, review.of_seat(review.seat), review))
     lines += ["", t.gettext("Summary per player and round"), *_columns(summary_headers(t), summary_rows(t, review))]
     lines += ["", t.gettext("Key moments")]
     moments = review.key_moments()
     if not moments:
         lines.append(t.gettext("No decision lost more than a good move may."))
     for d in moments:
-        lines += [moment_title(t, d), "  " + moment_sentence(t, d, review.horizon)]
+        lines += [moment_title(t, d), "  " + moment_sentence(t, d, review.depth_of(d))]
     return "\n".join(lines)
 
 
@@ -297,14 +322,14 @@ def review_html(t: Translator, review: Review) -> str:
     moments = review.key_moments()
     if not moments:
         parts.append(f"<p>{escape(t.gettext('No decision lost more than a good move may.'))}</p>")
-    parts += [f"<h3>{escape(moment_title(t, d))}</h3><p>{escape(moment_sentence(t, d, review.horizon))}</p>"
+    parts += [f"<h3>{escape(moment_title(t, d))}</h3><p>{escape(moment_sentence(t, d, review.depth_of(d)))}</p>"
               for d in moments]
     if review.of_seat(review.seat):
         parts.append(f"<h2>{escape(t.gettext('Your game on a chart'))}</h2>")
         parts.append(f'<figure class="chart">{chart_svg(t, review)}<figcaption>'
                      + " ".join(escape(s) for s in chart_sentences(t, review)) + "</figcaption></figure>")
     parts.append(f"<h2>{escape(t.gettext('Every decision'))}</h2>")
-    parts.append(_table_html(table_headers(t), table_rows(t, mine), [f"v-{d.verdict}" for d in mine]))
+    parts.append(_table_html(table_headers(t), table_rows(t, mine, review), [f"v-{d.verdict}" for d in mine]))
     parts.append(f"<h2>{escape(t.gettext('Summary per player and round'))}</h2>")
     parts.append(_table_html(summary_headers(t), summary_rows(t, review)))
     parts.append("</body></html>")
