@@ -124,7 +124,7 @@ def test_verdicts_follow_the_stated_thresholds_and_say_when_the_interval_cannot_
     from capital_lux.i18n import translator
 
     assert verdict_of(loss, rank, half) == verdict
-    d = Decision(0, 0, 1, "play", 2, "home B5", "home B5" if rank == 0 else "cap B5", Points(1.0, half),
+    d = Decision(0, 0, 1, "play", 2, "home B5", "home B5" if rank == 0 else "capital B5", Points(1.0, half),
                  Points(1.0 + loss, half), loss, half, verdict, 20)
     assert d.sure == sure and d.worst == worst
     label = verdict_label(translator("en"), d)

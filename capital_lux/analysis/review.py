@@ -44,10 +44,10 @@ from ..engine.cards import N_
 from ..engine.errors import Cancelled, PositionError, UsageError
 from ..engine.game import GameRecord
 from ..engine.notation import Action, SaveWithGold, parse_action
-from ..engine.rules import gold_options, must_decide_gold
+from ..engine.rules import excess, gold_options, must_decide_gold
 from ..engine.state import GOLD, GameState, new_game
 from ..engine.views import PlayerView, determinize, view
-from .forward import EQUIVALENT_POINTS, MODELS, Ranking, rank_moves
+from .forward import EQUIVALENT_POINTS, MODELS, ForwardRisk, rank_moves
 from .stats import Estimate
 
 __all__ = [
@@ -134,6 +134,14 @@ class Decision:
     #: Per move of ``moves``: the 95% half-width of its loss against the first, paired over the
     #: same games (0: exact). Empty in reviews written before it was kept.
     halves: tuple[float, ...] = ()
+    #: Why, from the same figures: the colour of the decider's Hometown whose chance of exceeding
+    #: at this round's reveal differs most between the move played and the best, with both chances
+    colour: str | None = None
+    played_colour_risk: float | None = None
+    best_colour_risk: float | None = None
+    #: a gold decision: the gold each choice pays (after the reveal, public)
+    played_gold: int | None = None
+    best_gold: int | None = None
 
     def loss_of(self, move: str) -> tuple[float, float]:
         """``move``'s loss against the first move here, and its 95% half-width."""
@@ -407,8 +415,24 @@ def _gold_points(v: PlayerView, model: str) -> list[tuple[Action, Fraction]]:
 
 
 # -- one decision ----------------------------------------------------------------------------
-def _risk(ranking: Ranking, action: Action) -> float:
-    return next(m.risk.p_exceed_any.mean for m in ranking.moves if m.action == action)
+def _colour_change(played: ForwardRisk, best: ForwardRisk) -> dict[str, object]:
+    """The colour whose chance of exceeding differs most between the two moves, with both chances."""
+    colour = max(sorted(played.colours), key=lambda c: abs(played.colours[c].p_exceed.mean
+                                                           - best.colours[c].p_exceed.mean))
+    return {"colour": colour, "played_colour_risk": played.colours[colour].p_exceed.mean,
+            "best_colour_risk": best.colours[colour].p_exceed.mean}
+
+
+def _gold_paid(v: PlayerView, played: str, best: str) -> dict[str, object]:
+    """What each gold choice pays: the excess of every colour it keeps (all public after the reveal)."""
+    s = determinize(v, random.Random(0))
+
+    def paid(move: str) -> int:
+        action = parse_action(move)
+        assert isinstance(action, SaveWithGold)
+        return sum(excess(s, v.viewer, c) for c in action.colours)
+
+    return {"played_gold": paid(played), "best_gold": paid(best)}
 
 
 def score_of(v: PlayerView, seat: int) -> int:
@@ -437,7 +461,8 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
         return Decision(index, v.viewer, v.round, v.phase, len(values), str(played), str(best_action),
                         Points.exactly(played_value), Points.exactly(best_value), loss, 0.0,
                         verdict_of(loss, rank), 0, moves=moves, tied=tied, score=score_of(v, v.viewer),
-                        horizon=named, halves=(0.0,) * len(moves))
+                        horizon=named, halves=(0.0,) * len(moves),
+                        **_gold_paid(v, str(played), str(best_action)))  # type: ignore[arg-type]
     # Neutral: the move with most points first, the rule of thumb's given no place among ties. Then
     # every move is measured again on fresh games, the same for all (``remeasure``): a loss is the
     # paired difference on games that took no part in choosing the best (no luck of the choice in
@@ -462,10 +487,12 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
     loss = max(0.0, loss)
     moves = tuple((str(m.action), Points.of(m.risk.points)) for m in order)
     gold = v.phase == GOLD  # the reveal is known: no risk of exceeding to compare
+    why = _gold_paid(v, str(played), str(best.action)) if gold else _colour_change(mine.risk, best.risk)
     return Decision(index, v.viewer, v.round, v.phase, len(order), str(played), str(best.action),
                     Points.of(own), Points.of(top), loss, half, verdict_of(loss, rank, half), ranking.games,
                     None if gold else mine.risk.p_exceed_any.mean, None if gold else best.risk.p_exceed_any.mean,
-                    moves, ranking.tied, score_of(v, v.viewer), named, tuple(h for _, h in gaps))
+                    moves, ranking.tied, score_of(v, v.viewer), named, tuple(h for _, h in gaps),
+                    **why)  # type: ignore[arg-type]
 
 
 def decisions_of(record: GameRecord) -> list[tuple[int, PlayerView, Action]]:
@@ -543,20 +570,25 @@ def review_game(
     todo = [(i, v, a) for i, v, a in decisions_of(record) if v.viewer in wanted]
     judged = []
     deadline = None if budget is None else clock() + budget
-    batch_cost: dict[str, list[float]] = {"game": [], "round": []}  # seconds per move per batch, as measured
+    # A decision's work to the game's end grows with its legal moves and the rounds still to play:
+    # its share of the budget is in proportion, and costs are measured per unit of that work.
+    weights = [len(v.legal_actions) * max(1, 4 - v.round) for _, v, _ in todo]
+    left_weight = float(sum(weights))
+    batch_cost: dict[str, list[float]] = {"game": [], "round": []}  # seconds per unit of work per batch
     for n, (index, v, action) in enumerate(todo, 1):
         if should_stop is not None and should_stop():
             raise Cancelled
         depth, enough, fewest, exact = horizon, None, min_games, exact_ms
+        weight = weights[n - 1]
         if deadline is not None:
             now = clock()
-            share = (deadline - now) / (len(todo) - n + 1)
+            share = (deadline - now) * weight / left_weight
             end = now + share
             enough = lambda end=end: clock() >= end  # noqa: E731 - one share per decision
 
             def affordable(h: str) -> bool:
                 costs = batch_cost[h]
-                return not costs or statistics.median(costs) * len(v.legal_actions) <= share
+                return not costs or statistics.median(costs) * weight <= share
 
             if depth == "game" and not affordable("game"):
                 depth = "round"
@@ -565,8 +597,9 @@ def review_game(
         began = clock()
         decision = judge(v, action, index, model, seed * 1_000_003 + index, games if fewest == min_games else fewest,
                          fewest, exact, should_stop, depth, enough)
+        left_weight -= weight
         if decision.games:
-            batch_cost[depth].append((clock() - began) / (decision.choices * math.ceil(decision.games / fewest)))
+            batch_cost[depth].append((clock() - began) / (weight * math.ceil(decision.games / fewest)))
         judged.append(decision)
         if on_decision is not None:
             on_decision(decision)

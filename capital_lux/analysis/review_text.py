@@ -13,11 +13,14 @@ from typing import Sequence
 from ..engine.notation import parse_action
 from ..i18n import Translator
 from ..i18n.formatting import format_interval, format_number, format_percent
-from ..i18n.sentences import TERMINAL, action_label, player_name
+from ..engine.cards import Card
+from ..engine.notation import Pick
+from ..i18n.sentences import TERMINAL, action_label, cards_text, colour_label, player_name
 from .review import GAME_HORIZON, HORIZON, THRESHOLDS, VERDICTS, Decision, Review, Summary
 
 __all__ = [
     "verdict_name", "verdict_label", "decision_kind", "move_text", "points_text", "loss_text", "moment_title", "moment_sentence",
+    "reason_sentence",
     "method_sentences", "table_headers", "table_rows", "summary_headers", "summary_rows", "review_text",
     "review_html", "chart_sentences", "chart_svg",
 ]
@@ -116,6 +119,57 @@ def moment_sentence(t: Translator, d: Decision, horizon: str = HORIZON) -> str:
         text = t.gettext("“{best}” was worth {loss} more expected points by the end of the round than “{played}”, "
                          "for about the same risk.")
     return text.format(**values)
+
+
+#: A colour's chance of exceeding must differ by this much between two moves for the reason to name it.
+COLOUR_REASON = 0.05
+
+
+def _passed_cards(d: Decision) -> list[Card]:
+    """Draft: the cards the best pick kept that the pick played passed on to the next player."""
+    played, best = parse_action(d.played), parse_action(d.best)
+    if not isinstance(played, Pick) or not isinstance(best, Pick):
+        return []
+    passed = list(best.cards)
+    for card in played.cards:
+        if card in passed:
+            passed.remove(card)
+    return passed
+
+
+def reason_sentence(t: Translator, d: Decision) -> str:
+    """Why the best move was better, in the tutor's words and the review's own figures: the gold
+    each choice paid; the colour whose chance of exceeding changed most; the card the pick played
+    passed on to the next player; else that the difference is in the points the cards bring."""
+    values = {"played": move_text(t, d.played), "best": move_text(t, d.best)}
+    if d.played_gold is not None and d.best_gold is not None:
+        gold = {**values, "played_gold": d.played_gold, "best_gold": d.best_gold}
+        if d.played_gold > d.best_gold:
+            return t.gettext("“{played}” paid {played_gold} in gold and “{best}” {best_gold}: the gold you spent was "
+                             "worth more than the cards it kept.").format(**gold)
+        if d.played_gold < d.best_gold:
+            return t.gettext("“{played}” paid {played_gold} in gold and “{best}” {best_gold}: the cards that gold "
+                             "would have kept were worth more than the gold.").format(**gold)
+        return t.gettext("Both choices paid {played_gold} in gold: the difference is in which colours are kept, "
+                         "and the bonus cards they win.").format(**gold)
+    if d.colour is not None and d.played_colour_risk is not None and d.best_colour_risk is not None \
+            and abs(d.played_colour_risk - d.best_colour_risk) >= COLOUR_REASON:
+        risk = {**values, "colour": colour_label(t, d.colour),
+                "played_risk": format_percent(d.played_colour_risk, t.lang),
+                "best_risk": format_percent(d.best_colour_risk, t.lang)}
+        if d.played_colour_risk > d.best_colour_risk:
+            return t.gettext("After “{played}” your colour {colour} had a chance of {played_risk} to exceed its limit "
+                             "at the reveal, against {best_risk} after “{best}”.").format(**risk)
+        return t.gettext("“{best}” took more risk with your colour {colour} ({best_risk} to exceed its limit at the "
+                         "reveal, against {played_risk} after “{played}”), and its points were worth it.").format(**risk)
+    passed = _passed_cards(d)
+    if passed:
+        return t.ngettext("“{played}” passed {cards} on to the next player, who could take it; “{best}” would have "
+                          "kept it.",
+                          "“{played}” passed {cards} on to the next player, who could take them; “{best}” would have "
+                          "kept them.", len(passed)).format(cards=cards_text(t, passed), **values)
+    return t.gettext("Neither move changed a colour's chance of exceeding by much: the difference is in the points "
+                     "the cards bring.")
 
 
 def _moment_sentence_to_the_end(t: Translator, reason: str) -> str:
@@ -289,7 +343,7 @@ def review_text(t: Translator, review: Review) -> str:
     if not moments:
         lines.append(t.gettext("No decision lost more than a good move may."))
     for d in moments:
-        lines += [moment_title(t, d), "  " + moment_sentence(t, d, review.depth_of(d))]
+        lines += [moment_title(t, d), "  " + moment_sentence(t, d, review.depth_of(d)), "  " + reason_sentence(t, d)]
     return "\n".join(lines)
 
 
@@ -322,7 +376,8 @@ def review_html(t: Translator, review: Review) -> str:
     moments = review.key_moments()
     if not moments:
         parts.append(f"<p>{escape(t.gettext('No decision lost more than a good move may.'))}</p>")
-    parts += [f"<h3>{escape(moment_title(t, d))}</h3><p>{escape(moment_sentence(t, d, review.depth_of(d)))}</p>"
+    parts += [f"<h3>{escape(moment_title(t, d))}</h3><p>{escape(moment_sentence(t, d, review.depth_of(d)))} "
+              f"{escape(reason_sentence(t, d))}</p>"
               for d in moments]
     if review.of_seat(review.seat):
         parts.append(f"<h2>{escape(t.gettext('Your game on a chart'))}</h2>")

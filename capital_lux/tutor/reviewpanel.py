@@ -27,7 +27,8 @@ from ..analysis.charts import figure_png, review_chart
 from ..analysis.review import (DEFAULT_HORIZON, GAME_HORIZON, THRESHOLDS, Decision, Review, ReviewOptions, RoundEnd,
                                decisions_of, review_game, round_ends_of)
 from ..analysis.review_text import (chart_sentences, loss_text, method_sentences, moment_sentence, moment_title,
-                                   move_text, summary_headers, summary_rows, table_headers, table_rows, verdict_name)
+                                   move_text, reason_sentence, summary_headers, summary_rows, table_headers,
+                                   table_rows, verdict_name)
 from ..engine.cards import N_
 from ..engine.errors import Cancelled
 from ..engine.views import PlayerView
@@ -269,7 +270,7 @@ class ReviewPanel:
                             + _table(table_headers(t), table_rows(t, mine, review), [f"v-{d.verdict}" for d in mine]))
         moments = review.key_moments()
         items = "".join(f"<li><b>{escape(moment_title(t, d))}</b><br>{escape(moment_sentence(t, d, review.depth_of(d)))}"
-                        "</li>" for d in moments)
+                        f' <span class="cl-review-why">{escape(reason_sentence(t, d))}</span></li>' for d in moments)
         none = escape(t.gettext("No decision lost more than a good move may."))
         self.moments.value = (f"<h4>{escape(t.gettext('Key moments'))}</h4>"
                               + (f"<ol>{items}</ol>" if items else f"<p>{none}</p>"))
@@ -370,6 +371,7 @@ class ReviewPanel:
             text = t.gettext("Well found: the verdict on “{move}” here is “{verdict}”. Your first choice, “{played}”, "
                              "cost {loss} expected points.").format(move=move_text(t, move), verdict=verdict_name(t, verdict),
                                                                played=move_text(t, d.played), loss=loss_text(t, d))
+            text += " " + reason_sentence(t, d)  # why, once found: before, it would give the answer away
             css = "cl-review-found"
         else:
             lost = d.loss_of(move)[0]
