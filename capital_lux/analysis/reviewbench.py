@@ -2,13 +2,13 @@
 does it tell good play from bad?
 
 * speed: CPU and wall seconds to review a seeded 4-player game at the default settings
-  (every seat's decisions), and to the first judged decision a page can show (medians of
-  ``repeats``), to the game's end (the default, keys ending ``_game``) and to the round's
-  end (``_round``);
-* against truth: over seeded games where random bots and rule-of-thumb bots share the
-  table, the share of decisions judged mistakes or blunders, the mean points lost and the
-  accuracy of each kind of seat; and a seat that plays the ranking's move (the hint)
-  against rule-of-thumb seats, on accuracy.
+  (every seat's decisions, within ``REVIEW_BUDGET``), and to the first judged decision a page
+  can show (medians of ``repeats``);
+* calibration: over seeded games where a seat following the hint, rule-of-thumb seats and a seat
+  playing uniformly at random share the table, each kind's share of decisions judged best or
+  good and of mistakes or blunders, with counts and 95% intervals, points lost per decision, the
+  ratio of random to rule-of-thumb mistakes, whether the hint's seats are the most accurate, and
+  the share of decisions the budget let the review judge to the game's end.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from .stats import wilson_interval
 Figures = dict[str, float]
 
 
-def game_record(players: int, seed: int, kinds: list[str]) -> GameRecord:
-    """A seeded game: each seat "random", "rule" or "hint" (the ranking's move, at the review's budget)."""
+def game_record(players: int, seed: int, kinds: list[str], hint_games: int = REVIEW_GAMES) -> GameRecord:
+    """A seeded game: each seat "random", "rule" or "hint" (the ranking's move, on ``hint_games``)."""
     from ..players.bots import RandomBot, RuleOfThumbBot  # players sit below the analysis
 
     game, rng = Game(players, seed), random.Random(seed)
@@ -37,7 +37,7 @@ def game_record(players: int, seed: int, kinds: list[str]) -> GameRecord:
         v = view(game.state, game.state.current)
         kind = kinds[v.viewer]
         if kind == "hint" and v.phase != GOLD and len(v.legal_actions) > 1:
-            game.play(rank_moves(v, seed=seed, games=REVIEW_GAMES).best.action)
+            game.play(rank_moves(v, seed=seed, games=hint_games).best.action)
         else:
             game.play((random_bot if kind == "random" else rule_bot).choose(v, rng))
     return game.record()
@@ -76,9 +76,9 @@ def speed(repeats: int = 3, seed: int = 1, horizon: str = "game") -> Figures:
 CALIBRATION_KINDS = ("hint", "rule", "random", "rule")
 
 
-def calibration(games: int = 12, players: int = 4, horizon: str = "game", budget: float | None = REVIEW_BUDGET,
-                **budget_options: float) -> Figures:
-    """The verdicts against play of known strength: over ``games`` seeded games where a seat
+def calibration(tables: int = 12, players: int = 4, horizon: str = "game", budget: float | None = REVIEW_BUDGET,
+                hint_games: int = REVIEW_GAMES, **budget_options: float) -> Figures:
+    """The verdicts against play of known strength: over ``tables`` seeded games where a seat
     following the hint (the ranking's move), rule-of-thumb seats and a seat playing uniformly at
     random share the table (``CALIBRATION_KINDS``, turned one seat per game), each kind's share of
     decisions judged best or good and share judged mistakes or blunders, each with its count and
@@ -88,10 +88,10 @@ def calibration(games: int = 12, players: int = 4, horizon: str = "game", budget
     tally: dict[str, list[float]] = {}  # decisions, best or good, mistakes or blunders, points lost
     depths = [0, 0]  # decisions judged to the asked horizon, in all
     cpu = []
-    for seed in range(games):
+    for seed in range(tables):
         turn = seed % players
         kinds = [CALIBRATION_KINDS[(seat + turn) % len(CALIBRATION_KINDS)] for seat in range(players)]
-        record = game_record(players, seed, kinds)
+        record = game_record(players, seed, kinds, hint_games)
         began = time.process_time()
         review = review_game(record, 0, seed=seed, horizon=horizon, budget=budget, **budget_options)  # type: ignore[arg-type]
         cpu.append(time.process_time() - began)
@@ -105,7 +105,7 @@ def calibration(games: int = 12, players: int = 4, horizon: str = "game", budget
                 row[2] += d.verdict in ("mistake", "blunder")
                 row[3] += d.loss
     end = f"_{horizon}"
-    figures: Figures = {"games": games, "players": players,
+    figures: Figures = {"games": tables, "players": players,
                         f"judged_to_the_horizon_share{end}": round(depths[0] / max(1, depths[1]), 3),
                         f"review_cpu_s_median{end}": round(statistics.median(cpu), 2) if cpu else 0.0,
                         f"review_cpu_s_max{end}": round(max(cpu), 2) if cpu else 0.0}
