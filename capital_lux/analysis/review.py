@@ -295,14 +295,14 @@ class Review:
         seat = self.seat if seat is None else seat
         points = []
         shown = self.charted(seat)
-        last = max((d.index for d in self.decisions), default=-1)
+        judged_to = max((d.index for d in self.decisions), default=-1)
         for d in shown:
             base = d.score if self.horizon == HORIZON else 0  # to the game's end the points are the final margin
             points.append(ChartPoint(d.index, d.round, "before", base + d.best_points.mean, d.best_points.half))
             points.append(ChartPoint(d.index, d.round, "after", base + d.played_points.mean, d.played_points.half))
         if self.horizon == HORIZON:
             points += [ChartPoint(e.index, e.round, "round_end", float(e.scores[seat]), 0.0) for e in self.round_ends
-                       if self.judged_all or e.index < last]
+                       if self.judged_all or e.index < judged_to]
         elif self.complete and self.round_ends and self.judged_all and len(shown) == len(self.of_seat(seat)):
             last = self.round_ends[-1]
             margin = last.scores[seat] - max(x for q, x in enumerate(last.scores) if q != seat)
@@ -471,24 +471,24 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
     ranking = rank_moves(v, model, seed=seed, games=games, batch=min_games, exact_ms=exact_ms,
                          should_stop=should_stop, min_games=min_games, horizon=horizon, neutral=True,
                          enough=enough, remeasure=True)
-    order, gaps = list(ranking.moves), list(ranking.gaps)
-    rank = next(r for r, m in enumerate(order) if m.action == played)
+    ranked, gaps = list(ranking.moves), list(ranking.gaps)
+    rank = next(r for r, m in enumerate(ranked) if m.action == played)
     if gaps[rank][0] < 0:  # the move played measured better than the one chosen: it is the best
-        order.insert(0, order.pop(rank))
+        ranked.insert(0, ranked.pop(rank))
         gaps.pop(rank)
         gaps.insert(0, (0.0, 0.0))
         rank = 0
-    best, mine = order[0], order[rank]
+    best, mine = ranked[0], ranked[rank]
     top, own = best.risk.points, mine.risk.points
     if top.exact is not None and own.exact is not None:
         loss, half = float(top.exact - own.exact), 0.0
     else:
         loss, half = gaps[rank]
     loss = max(0.0, loss)
-    moves = tuple((str(m.action), Points.of(m.risk.points)) for m in order)
+    moves = tuple((str(m.action), Points.of(m.risk.points)) for m in ranked)
     gold = v.phase == GOLD  # the reveal is known: no risk of exceeding to compare
     why = _gold_paid(v, str(played), str(best.action)) if gold else _colour_change(mine.risk, best.risk)
-    return Decision(index, v.viewer, v.round, v.phase, len(order), str(played), str(best.action),
+    return Decision(index, v.viewer, v.round, v.phase, len(ranked), str(played), str(best.action),
                     Points.of(own), Points.of(top), loss, half, verdict_of(loss, rank, half), ranking.games,
                     None if gold else mine.risk.p_exceed_any.mean, None if gold else best.risk.p_exceed_any.mean,
                     moves, ranking.tied, score_of(v, v.viewer), named, tuple(h for _, h in gaps),
