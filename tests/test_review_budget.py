@@ -7,6 +7,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from capital_lux.analysis.review import (GAME_HORIZON, HORIZON, REVIEW_BUDGET, Review, decisions_of, review_game)
 from capital_lux.analysis.review_text import method_sentences, table_rows
 from capital_lux.engine.game import GameRecord
@@ -14,6 +16,7 @@ from capital_lux.i18n import translator
 from test_review import QUICK, played_game
 
 
+@pytest.mark.slow
 def test_a_4_player_game_s_review_judges_every_decision_within_the_default_budget() -> None:
     record = played_game(4, 2, ["random", "rule", "rule", "random"])
     began = time.thread_time()

@@ -3,11 +3,14 @@ thumb, uniformly random) at one table, each kind's verdicts counted with their i
 
 from __future__ import annotations
 
+import pytest
+
 from capital_lux.analysis import reviewbench
 from capital_lux.analysis.review import decisions_of
 from test_review import QUICK
 
 
+@pytest.mark.slow
 def test_the_calibration_counts_every_kind_s_verdicts_with_their_intervals() -> None:
     figures = reviewbench.calibration(1, 3, "round", None, hint_games=20, **QUICK)
     kinds = ("hint", "rule", "random")
