@@ -110,3 +110,23 @@ def test_learn_from_your_mistakes_after_a_second_game_is_the_second_game_s() -> 
         assert review.try_move(best) == "best" and "Well found" in review.feedback.value
     finally:
         runner.close()
+
+
+def test_the_review_reads_where_the_others_placed_their_modifiers() -> None:
+    from capital_lux.analysis.review import placements_of
+    from capital_lux.engine.game import replay
+
+    record = played_game(3, 1, ["random", "rule", "random"])
+    placed = placements_of(record)
+    assert set(placed) == {i for i, _, _ in decisions_of(record)}
+    seen_any = False
+    for index, views in placed.items():
+        s = replay(record.players, record.actions[:index])
+        seat = s.current_player()
+        others_down = {(c, i) for c in s.modifiers_above for i, (owner, _) in enumerate(s.modifiers_above[c])
+                       if owner != seat}
+        assert set(views) == others_down  # every other player's modifier on the table, none of one's own
+        for (c, i), before in views.items():  # the decider's view just before it went down, by its placer
+            assert before.viewer == seat and before.current == s.modifiers_above[c][i][0]
+            seen_any = True
+    assert seen_any

@@ -43,9 +43,9 @@ from typing import Callable, Final, Sequence, TypedDict
 from ..engine.cards import N_
 from ..engine.errors import Cancelled, PositionError, UsageError
 from ..engine.game import GameRecord
-from ..engine.notation import Action, SaveWithGold, parse_action
+from ..engine.notation import Action, PlaceModifier, SaveWithGold, parse_action
 from ..engine.rules import excess, gold_options, must_decide_gold
-from ..engine.state import GOLD, GameState, new_game
+from ..engine.state import AGENT, GOLD, GameState, new_game
 from ..engine.views import PlayerView, determinize, view
 from .forward import EQUIVALENT_POINTS, MODELS, ForwardRisk, rank_moves
 from .stats import Estimate
@@ -444,7 +444,8 @@ def score_of(v: PlayerView, seat: int) -> int:
 def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: int = 0,
           games: int = REVIEW_GAMES, min_games: int = REVIEW_MIN_GAMES, exact_ms: float = REVIEW_EXACT_MS,
           should_stop: Callable[[], bool] | None = None, horizon: str = "round",
-          enough: Callable[[], bool] | None = None) -> Decision:
+          enough: Callable[[], bool] | None = None,
+          placement_views: dict[tuple[str, int], PlayerView] | None = None) -> Decision:
     """The decision ``played`` from the view ``v`` (the deciding seat's), judged to the end of
     the round (``horizon="round"``) or of the game (``"game"``); ``enough()``, asked after each
     batch of games, ends the ranking there (the review's budget)."""
@@ -470,7 +471,7 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
     # the one chosen, it is the better of the two: it is named best, and its loss is 0.
     ranking = rank_moves(v, model, seed=seed, games=games, batch=min_games, exact_ms=exact_ms,
                          should_stop=should_stop, min_games=min_games, horizon=horizon, neutral=True,
-                         enough=enough, remeasure=True)
+                         enough=enough, remeasure=True, placement_views=placement_views)
     ranked, gaps = list(ranking.moves), list(ranking.gaps)
     rank = next(r for r, m in enumerate(ranked) if m.action == played)
     if gaps[rank][0] < 0:  # the move played measured better than the one chosen: it is the best
@@ -505,6 +506,29 @@ def decisions_of(record: GameRecord) -> list[tuple[int, PlayerView, Action]]:
             v = view(state, state.current_player())
             if len(v.legal_actions) > 1:
                 found.append((index, v, action))
+        state.apply_action(action)
+    return found
+
+
+def placements_of(record: GameRecord) -> dict[int, dict[tuple[str, int], PlayerView]]:
+    """For each decision of the record: the deciding seat's view just before each face-down
+    modifier of another player on the table then was placed, by (colour, index) (as the tutor's
+    ``PlacementMemory``): where a modifier lies says something of its value, and the record holds it."""
+    state = new_game(record.players)
+    before: dict[int, dict[tuple[int, str, int], PlayerView]] = {q: {} for q in range(record.players)}
+    found = {}
+    for index, action in enumerate(record.actions):
+        if not state.is_chance_node():
+            seat = state.current_player()
+            if len(view(state, seat).legal_actions) > 1:
+                found[index] = {(colour, i): seen for (rnd, colour, i), seen in before[seat].items()
+                                if rnd == state.round and i < len(state.modifiers_above[colour])
+                                and state.modifiers_above[colour][i][0] == seen.current}
+            if state.phase == AGENT and isinstance(action, PlaceModifier):
+                key = (state.round, action.colour, len(state.modifiers_above[action.colour]))
+                for q in range(record.players):
+                    if q != seat:
+                        before[q][key] = view(state, q)
         state.apply_action(action)
     return found
 
@@ -568,6 +592,7 @@ def review_game(
     min_games = min(min_games, games)
     wanted = set(range(record.players) if seats is None else seats)
     todo = [(i, v, a) for i, v, a in decisions_of(record) if v.viewer in wanted]
+    placed = placements_of(record)  # where the others' face-down modifiers went: the posterior reads it
     judged = []
     deadline = None if budget is None else clock() + budget
     # A decision's work to the game's end grows with its legal moves and the rounds still to play:
@@ -596,7 +621,7 @@ def review_game(
                 depth, fewest, exact = "round", min(min_games, 10), min(exact_ms, 5.0)
         began = clock()
         decision = judge(v, action, index, model, seed * 1_000_003 + index, games if fewest == min_games else fewest,
-                         fewest, exact, should_stop, depth, enough)
+                         fewest, exact, should_stop, depth, enough, placed.get(index) or None)
         left_weight -= weight
         if decision.games:
             batch_cost[depth].append((clock() - began) / (weight * math.ceil(decision.games / fewest)))
