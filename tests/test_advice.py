@@ -54,11 +54,12 @@ def test_the_hint_names_the_panels_first_move_never_beaten_on_both_points_and_ri
         for m in shown.moves[1:]:  # no move shown has more points and less risk than the hint's
             assert not (m.risk.score_change.mean > first.score_change.mean
                         and m.risk.p_exceed_any.mean < first.p_exceed_any.mean), (str(m.action), str(advice.action))
-        # one sentence on top; its figures, from games that did not choose it, behind "Why?"
+        # one sentence on top; behind "Why?", the comparison's own figures for it: one set on the screen
         assert panel.html.value.count("<details") == 1 and "<summary>Why?</summary>" in panel.html.value
+        assert format_number(first.score_change.mean, "en", 1) + " points" in panel.html.value
         if advice.ranking.games:
-            assert advice.ranking.quote.samples == advice.ranking.games
-            assert f"Played again on {format_number(advice.ranking.games, 'en')} fresh games" in panel.html.value
+            assert advice.ranking.best.risk.samples == advice.ranking.games
+            assert f"On {format_number(advice.ranking.games, 'en')} games, the same for every move" in panel.html.value
         if advice.ranking.tied > 1:
             assert "about as good for your points" in panel.html.value and "About as good" in panel.html.value
         if advice.rule_of_thumb is not None:

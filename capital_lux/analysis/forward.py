@@ -572,6 +572,9 @@ class Ranking:
     quote: ForwardRisk
     games: int  # games per move that ranked them (0: exact)
     horizon: str = "round"  # "round": at this round's reveal; "game": at the game's end
+    #: Per move, in the ranking's order: the first move's points minus its own, paired over the
+    #: same games, with the 95% half-width of that difference (exact: the difference, 0).
+    gaps: tuple[tuple[float, float], ...] = ()
 
     @property
     def best(self) -> MoveRisk:
@@ -587,9 +590,11 @@ def _paired(first: Sequence[float], second: Sequence[float]) -> tuple[float, flo
     return average, Z95 * spread / math.sqrt(n)
 
 
-def _choose(v: PlayerView, points: list[float], risks: list[float], group: set[int]) -> list[int]:
+def _choose(v: PlayerView, points: list[float], risks: list[float], group: set[int], neutral: bool = False) -> list[int]:
     """The legal moves' indices in the ranking's order: the chosen move, the rest of the
-    ``group`` (as good as the best on points), then the others, most points first."""
+    ``group`` (as good as the best on points), then the others, most points first. ``neutral``:
+    the move with most points first, the rule of thumb's move given no preference (the review
+    judges moves, and must not favour one kind of player by construction)."""
     def dominated(k: int) -> bool:
         return any(points[j] >= points[k] and risks[j] <= risks[k] and (points[j], risks[j]) != (points[k], risks[k])
                    for j in range(len(points)))
@@ -598,7 +603,7 @@ def _choose(v: PlayerView, points: list[float], risks: list[float], group: set[i
     calm = [k for k in order if k in group and not dominated(k)]
     from ..players.bots import RuleOfThumbBot  # players sit below the analysis
 
-    thumb = v.legal_actions.index(RuleOfThumbBot().advise(v).action)
+    thumb = -1 if neutral else v.legal_actions.index(RuleOfThumbBot().advise(v).action)
     chosen = thumb if thumb in calm else calm[0]
     rest = [k for k in order if k != chosen]
     return [chosen] + [k for k in rest if k in group] + [k for k in rest if k not in group]
@@ -610,11 +615,12 @@ def _risk(r: ForwardRisk) -> float:
 
 
 def _order(v: PlayerView, outcomes: list[list[Outcome]], group: set[int], model: str, placement: str,
-           prior: ModifierPrior, finals: list[list[Final]] | None = None) -> tuple[list[MoveRisk], list[int]]:
+           prior: ModifierPrior, finals: list[list[Final]] | None = None,
+           neutral: bool = False) -> tuple[list[MoveRisk], list[int]]:
     """Each legal move's figures from its games, and the ranking's order of their indices."""
     moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior, None if finals is None else finals[k]))
              for k, (a, o) in enumerate(zip(v.legal_actions, outcomes))]
-    return moves, _choose(v, [m.risk.points.mean for m in moves], [_risk(m.risk) for m in moves], group)
+    return moves, _choose(v, [m.risk.points.mean for m in moves], [_risk(m.risk) for m in moves], group, neutral)
 
 
 class RankOptions(TypedDict, total=False):
@@ -625,6 +631,7 @@ class RankOptions(TypedDict, total=False):
     exact_ms: float
     min_games: int
     horizon: str
+    neutral: bool
 
 
 def rank_moves(
@@ -632,6 +639,7 @@ def rank_moves(
     batch: int = 50, exact_ms: float = EXACT_MS, placement_views: dict[tuple[str, int], PlayerView] | None = None,
     progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
     partial: Callable[[Ranking], None] | None = None, min_games: int = RANK_MIN_GAMES, horizon: str = "round",
+    neutral: bool = False, enough: Callable[[], bool] | None = None, remeasure: bool = False,
 ) -> Ranking:
     """The one ranking of the viewer's legal moves (see ``Ranking``).
 
@@ -645,6 +653,15 @@ def rank_moves(
     move is played again on as many fresh games for the figures quoted. ``partial`` gets
     the ranking so far after each batch (its quote not yet measured again: the move's own
     figures), so a caller can show it, or keep it if stopped.
+
+    For a judge rather than an adviser: ``neutral`` gives the rule of thumb's move no place
+    among tied moves (the move with most points comes first); ``enough()``, asked after each
+    batch, ends the ranking there as if its games were spent (a budget: at least one batch is
+    always played); ``remeasure`` plays every move again, on as many fresh games as ranked them
+    (the same fresh games for every move), and gives those figures: the games that chose the
+    first move take no part in any figure, so a move's loss against it is not inflated by the
+    luck that chose it, and may be below 0 (another move as good or better, by chance).
+    ``gaps`` holds each move's paired difference from the first on the games its figures are of.
     """
     _check(v, model, placement, horizon, moves=True)
     if not v.legal_actions:
@@ -657,8 +674,10 @@ def rank_moves(
         points = [m.risk.score_change.mean for m in exact]
         risks = [m.risk.p_exceed_any.mean for m in exact]
         group = {k for k in range(len(exact)) if max(points) - points[k] < EQUIVALENT_POINTS}
-        chosen = _choose(v, points, risks, group)
-        return Ranking([exact[k] for k in chosen], len(group), exact[chosen[0]].risk, 0)
+        chosen = _choose(v, points, risks, group, neutral)
+        top = exact[chosen[0]].risk.score_change.mean
+        return Ranking([exact[k] for k in chosen], len(group), exact[chosen[0]].risk, 0,
+                       gaps=tuple((top - points[k], 0.0) for k in chosen))
     sampler = _Sampler(v, prior, model)
     outcomes: list[list[Outcome]] = [[] for _ in v.legal_actions]
     finals: list[list[Final]] | None = [[] for _ in v.legal_actions] if horizon == "game" else None
@@ -675,17 +694,35 @@ def rank_moves(
         gaps = {k: _paired(scores[best], scores[k]) for k in range(len(scores)) if k != best}
         group = {best} | {k for k, (average, half) in gaps.items() if average - half < EQUIVALENT_POINTS}
         if partial is not None:
-            moves, chosen = _order(v, outcomes, group, model, placement, prior, finals)
-            partial(Ranking([moves[k] for k in chosen], len(group), moves[chosen[0]].risk, n, horizon))
+            moves, chosen = _order(v, outcomes, group, model, placement, prior, finals, neutral)
+            partial(Ranking([moves[k] for k in chosen], len(group), moves[chosen[0]].risk, n, horizon,
+                            _gaps(scores, chosen)))
         if progress is not None:
             progress(n / most)
         settled = all(average - half >= EQUIVALENT_POINTS or average + half < EQUIVALENT_POINTS
                       for average, half in gaps.values())
-        if n >= most or (n >= min_games and settled):
+        if n >= most or (n >= min_games and settled) or (enough is not None and enough()):
             break
-    moves, chosen = _order(v, outcomes, group, model, placement, prior, finals)
+    moves, chosen = _order(v, outcomes, group, model, placement, prior, finals, neutral)
+    if remeasure:  # seed + 1: none of the games that chose the order
+        again: list[list[Outcome]] = [[] for _ in v.legal_actions]
+        again_ends: list[list[Final]] | None = None if finals is None else [[] for _ in v.legal_actions]
+        _play_games(sampler, v, seed + 1, again, n, should_stop, again_ends)
+        fresh_moves = [MoveRisk(a, _simulated_summary(o, model, placement, prior,
+                                                      None if again_ends is None else again_ends[k]))
+                       for k, (a, o) in enumerate(zip(v.legal_actions, again))]
+        fresh_scores = ([[float(o.score_change) for o in played] for played in again] if again_ends is None
+                        else [[float(f.margin) for f in ends] for ends in again_ends])
+        return Ranking([fresh_moves[k] for k in chosen], len(group), fresh_moves[chosen[0]].risk, n, horizon,
+                       _gaps(fresh_scores, chosen))
     fresh: list[Outcome] = []
     fresh_ends: list[Final] | None = None if finals is None else []
     _play(sampler, seed + 1, v.legal_actions[chosen[0]], fresh, n, should_stop, fresh_ends)  # seed + 1: no game that chose it
     quote = _simulated_summary(fresh, model, placement, prior, fresh_ends)
-    return Ranking([moves[k] for k in chosen], len(group), quote, n, horizon)
+    return Ranking([moves[k] for k in chosen], len(group), quote, n, horizon, _gaps(scores, chosen))
+
+
+def _gaps(scores: list[list[float]], chosen: list[int]) -> tuple[tuple[float, float], ...]:
+    """The first chosen move's points minus each chosen move's, paired over the same games."""
+    first = scores[chosen[0]]
+    return tuple((0.0, 0.0) if k == chosen[0] else _paired(first, scores[k]) for k in chosen)

@@ -35,6 +35,7 @@ import json
 import math
 import random
 import statistics
+import time
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Callable, Final, Sequence, TypedDict
@@ -42,15 +43,16 @@ from typing import Callable, Final, Sequence, TypedDict
 from ..engine.cards import N_
 from ..engine.errors import Cancelled, PositionError, UsageError
 from ..engine.game import GameRecord
-from ..engine.notation import Action, SaveWithGold, parse_action
-from ..engine.rules import gold_options, must_decide_gold
-from ..engine.state import GOLD, GameState, new_game
+from ..engine.notation import Action, PlaceModifier, SaveWithGold, parse_action
+from ..engine.rules import excess, gold_options, must_decide_gold
+from ..engine.state import AGENT, GOLD, GameState, new_game
 from ..engine.views import PlayerView, determinize, view
-from .forward import EQUIVALENT_POINTS, MODELS, Ranking, rank_moves
+from .forward import EQUIVALENT_POINTS, MODELS, ForwardRisk, rank_moves
 from .stats import Estimate
 
 __all__ = [
     "FORMAT", "VERSION", "HORIZON", "GAME_HORIZON", "HORIZONS", "DEFAULT_HORIZON", "VERDICTS", "THRESHOLDS", "REVIEW_GAMES", "REVIEW_MIN_GAMES", "REVIEW_EXACT_MS",
+    "REVIEW_BUDGET",
     "Points", "Decision", "Summary", "RoundEnd", "ChartPoint", "Review", "ReviewOptions", "review_game", "verdict_of",
     "round_ends_of",
     "Cancelled",
@@ -67,10 +69,10 @@ HORIZONS: Final = {"round": HORIZON, "game": GAME_HORIZON}
 #: CPU with it (6.1 s to the round's end; ``bench review``), within the 30 s it may take.
 DEFAULT_HORIZON: Final = "game"
 VERDICTS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
-#: A loss (expected points, the low end of its interval) below each figure earns that verdict:
+#: A loss (expected points, the low end of its 95% interval) below each figure earns that verdict:
 #: under 0.5 "good" (the ranking's own "as good as each other"), under 1.5 "inaccuracy", under 3
-#: "mistake", else "blunder". The ranking's first move, and any it found as good, is never worse
-#: than "good".
+#: "mistake", else "blunder". Where the interval reaches into a worse band, the review says it
+#: cannot tell and names the worst verdict the interval allows (``Decision.worst``).
 THRESHOLDS: Final = {"good": EQUIVALENT_POINTS, "inaccuracy": 1.5, "mistake": 3.0}
 #: The default budget of one decision's ranking: games per move at most (shared as rank_moves
 #: shares them), the fewest before it may stop, and the exact search's milliseconds of CPU. A
@@ -78,6 +80,11 @@ THRESHOLDS: Final = {"good": EQUIVALENT_POINTS, "inaccuracy": 1.5, "mistake": 3.
 REVIEW_GAMES: Final = 200
 REVIEW_MIN_GAMES: Final = 40
 REVIEW_EXACT_MS: Final = 30.0
+#: The default budget of a whole review, in seconds of the reviewing thread's CPU: every decision
+#: is judged within it, to the game's end where that fits and to the round's end where it does
+#: not (``Decision.horizon`` says which). A 4-player game's review then takes under 30 s of CPU
+#: (``bench review``).
+REVIEW_BUDGET: Final = 20.0
 #: A move whose chance of some colour exceeding is this much above the best's is called risky.
 RISKIER: Final = 0.1
 KEY_MOMENTS: Final = 3
@@ -123,16 +130,40 @@ class Decision:
     moves: tuple[tuple[str, Points], ...] = ()  # every legal move with its points, in the ranking's order
     tied: int = 1  # the first ``tied`` moves are as good as each other
     score: int = 0  # the deciding seat's score when deciding (public: hometown, bonus cards, gold)
+    horizon: str = ""  # how far this decision was judged (HORIZON or GAME_HORIZON; "": the review's)
+    #: Per move of ``moves``: the 95% half-width of its loss against the first, paired over the
+    #: same games (0: exact). Empty in reviews written before it was kept.
+    halves: tuple[float, ...] = ()
+    #: Why, from the same figures: the colour of the decider's Hometown whose chance of exceeding
+    #: at this round's reveal differs most between the move played and the best, with both chances
+    colour: str | None = None
+    played_colour_risk: float | None = None
+    best_colour_risk: float | None = None
+    #: a gold decision: the gold each choice pays (after the reveal, public)
+    played_gold: int | None = None
+    best_gold: int | None = None
+
+    def loss_of(self, move: str) -> tuple[float, float]:
+        """``move``'s loss against the first move here, and its 95% half-width."""
+        rank = next(r for r, (m, _) in enumerate(self.moves) if m == move)
+        best, mine = self.moves[0][1], self.moves[rank][1]
+        if best.exact is not None and mine.exact is not None:
+            return max(0.0, float(Fraction(best.exact) - Fraction(mine.exact))), 0.0
+        half = self.halves[rank] if len(self.halves) == len(self.moves) else math.hypot(best.half, mine.half)
+        return max(0.0, best.mean - mine.mean), half
 
     def verdict_for(self, move: str) -> str:
         """The verdict ``move`` would have earned here ("Learn from your mistakes" asks it)."""
         rank = next(r for r, (m, _) in enumerate(self.moves) if m == move)
-        if rank == 0:
-            return "best"
-        best, mine = self.moves[0][1], self.moves[rank][1]
-        if best.exact is not None and mine.exact is not None:
-            return verdict_of(float(Fraction(best.exact) - Fraction(mine.exact)), 0.0, rank, self.tied)
-        return verdict_of(best.mean - mine.mean, math.hypot(best.half, mine.half), rank, self.tied)
+        loss, half = self.loss_of(move)
+        return verdict_of(loss, rank, half)
+
+    @property
+    def worst(self) -> str:
+        """The worst verdict the loss's interval allows (the verdict itself when sure)."""
+        if self.verdict == "best" or self.sure:
+            return self.verdict
+        return ("good", "inaccuracy", "mistake", "blunder")[_band(self.loss + self.loss_half)]
 
     @property
     def exact(self) -> bool:
@@ -187,19 +218,15 @@ def _band(loss: float) -> int:
     return sum(loss >= THRESHOLDS[k] for k in ("good", "inaccuracy", "mistake"))
 
 
-def verdict_of(loss: float, half: float, rank: int, tied: int) -> str:
-    """The verdict on a move ranked ``rank`` (0 first) among ``tied`` as good as the first,
-    whose loss is ``loss`` ± ``half``: read from the low end of the interval."""
-    if rank == 0:
+def verdict_of(loss: float, rank: int = 1, half: float = 0.0) -> str:
+    """The verdict on a move ranked ``rank`` (0 first) whose loss is ``loss`` ± ``half``: the band
+    of the interval's low end, so a move is called a mistake only when chance cannot explain its
+    loss (a move that loses nothing is as good as the best: "best" too). Where the interval
+    reaches into a worse band the verdict is not sure (``Decision.sure``) and the review says it
+    cannot tell, with the worst verdict the interval allows (``Decision.worst``)."""
+    if rank == 0 or loss <= 0.0:
         return "best"
-    low = loss - half
-    if rank < tied or low < THRESHOLDS["good"]:
-        return "good"
-    if low < THRESHOLDS["inaccuracy"]:
-        return "inaccuracy"
-    if low < THRESHOLDS["mistake"]:
-        return "mistake"
-    return "blunder"
+    return ("good", "inaccuracy", "mistake", "blunder")[_band(loss - half)]
 
 
 @dataclass(frozen=True)
@@ -240,6 +267,17 @@ class Review:
     horizon: str = HORIZON
     thresholds: dict[str, float] = field(default_factory=lambda: dict(THRESHOLDS))
     round_ends: tuple[RoundEnd, ...] = ()
+    #: False: some decisions were not judged (a review stopped on the way); the chart then ends
+    #: at the last decision judged.
+    judged_all: bool = True
+
+    def depth_of(self, d: Decision) -> str:
+        """How far ``d`` was judged: its own horizon, or the review's."""
+        return d.horizon or self.horizon
+
+    def charted(self, seat: int | None = None) -> list[Decision]:
+        """``seat``'s decisions on the chart: those judged to the review's horizon (one scale)."""
+        return [d for d in self.of_seat(self.seat if seat is None else seat) if self.depth_of(d) == self.horizon]
 
     def series(self, seat: int | None = None) -> list[ChartPoint]:
         """The chart of ``seat``'s game (the reviewed seat by default), in the record's order:
@@ -248,16 +286,24 @@ class Review:
         are the score now plus the points the move brings by the horizon. A round end's score
         is on the same scale as the round-end horizon's expectations. To the game's end the
         points are the expected final margin over the best other seat, and only the game's
-        last round end is a point (the final margin)."""
+        last round end is a point (the final margin).
+
+        The chart never runs past what was judged: decisions judged to another horizon than
+        the review's (its budget did not reach) are left off; to the game's end the final margin
+        is a point only when every decision of the seat was judged to it, and a review not
+        judged through (``judged_all``) ends at its last decision."""
         seat = self.seat if seat is None else seat
         points = []
-        for d in self.of_seat(seat):
+        shown = self.charted(seat)
+        judged_to = max((d.index for d in self.decisions), default=-1)
+        for d in shown:
             base = d.score if self.horizon == HORIZON else 0  # to the game's end the points are the final margin
             points.append(ChartPoint(d.index, d.round, "before", base + d.best_points.mean, d.best_points.half))
             points.append(ChartPoint(d.index, d.round, "after", base + d.played_points.mean, d.played_points.half))
         if self.horizon == HORIZON:
-            points += [ChartPoint(e.index, e.round, "round_end", float(e.scores[seat]), 0.0) for e in self.round_ends]
-        elif self.complete and self.round_ends:
+            points += [ChartPoint(e.index, e.round, "round_end", float(e.scores[seat]), 0.0) for e in self.round_ends
+                       if self.judged_all or e.index < judged_to]
+        elif self.complete and self.round_ends and self.judged_all and len(shown) == len(self.of_seat(seat)):
             last = self.round_ends[-1]
             margin = last.scores[seat] - max(x for q, x in enumerate(last.scores) if q != seat)
             points.append(ChartPoint(last.index, last.round, "round_end", float(margin), 0.0))
@@ -313,11 +359,13 @@ class Review:
         try:
             decisions = [
                 Decision(**{**d, "played_points": Points(**d["played_points"]), "best_points": Points(**d["best_points"]),
-                            "moves": tuple((m, Points(**p)) for m, p in d["moves"])})
+                            "moves": tuple((m, Points(**p)) for m, p in d["moves"]),
+                            "halves": tuple(d.get("halves", ()))})
                 for d in data["decisions"]
             ]
             fields = {k: data[k] for k in ("players", "seed", "seat", "model", "review_seed", "games", "complete",
                                            "horizon", "thresholds")}
+            fields["judged_all"] = bool(data.get("judged_all", True))
             ends = tuple(RoundEnd(e["index"], e["round"], tuple(e["scores"])) for e in data.get("round_ends", ()))
         except (KeyError, TypeError, ValueError) as e:
             raise PositionError(N_("This is not a review: a field is missing or misshapen ({reason})."),
@@ -367,8 +415,24 @@ def _gold_points(v: PlayerView, model: str) -> list[tuple[Action, Fraction]]:
 
 
 # -- one decision ----------------------------------------------------------------------------
-def _risk(ranking: Ranking, action: Action) -> float:
-    return next(m.risk.p_exceed_any.mean for m in ranking.moves if m.action == action)
+def _colour_change(played: ForwardRisk, best: ForwardRisk) -> dict[str, object]:
+    """The colour whose chance of exceeding differs most between the two moves, with both chances."""
+    colour = max(sorted(played.colours), key=lambda c: abs(played.colours[c].p_exceed.mean
+                                                           - best.colours[c].p_exceed.mean))
+    return {"colour": colour, "played_colour_risk": played.colours[colour].p_exceed.mean,
+            "best_colour_risk": best.colours[colour].p_exceed.mean}
+
+
+def _gold_paid(v: PlayerView, played: str, best: str) -> dict[str, object]:
+    """What each gold choice pays: the excess of every colour it keeps (all public after the reveal)."""
+    s = determinize(v, random.Random(0))
+
+    def paid(move: str) -> int:
+        action = parse_action(move)
+        assert isinstance(action, SaveWithGold)
+        return sum(excess(s, v.viewer, c) for c in action.colours)
+
+    return {"played_gold": paid(played), "best_gold": paid(best)}
 
 
 def score_of(v: PlayerView, seat: int) -> int:
@@ -379,9 +443,13 @@ def score_of(v: PlayerView, seat: int) -> int:
 
 def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: int = 0,
           games: int = REVIEW_GAMES, min_games: int = REVIEW_MIN_GAMES, exact_ms: float = REVIEW_EXACT_MS,
-          should_stop: Callable[[], bool] | None = None, horizon: str = "round") -> Decision:
+          should_stop: Callable[[], bool] | None = None, horizon: str = "round",
+          enough: Callable[[], bool] | None = None,
+          placement_views: dict[tuple[str, int], PlayerView] | None = None) -> Decision:
     """The decision ``played`` from the view ``v`` (the deciding seat's), judged to the end of
-    the round (``horizon="round"``) or of the game (``"game"``)."""
+    the round (``horizon="round"``) or of the game (``"game"``); ``enough()``, asked after each
+    batch of games, ends the ranking there (the review's budget)."""
+    named = HORIZONS[horizon]
     if v.phase == GOLD and horizon == "round":
         values = _gold_points(v, model)
         order = sorted(range(len(values)), key=lambda k: (-values[k][1], k))
@@ -393,29 +461,39 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
         moves = tuple((str(values[k][0]), Points.exactly(values[k][1])) for k in order)
         return Decision(index, v.viewer, v.round, v.phase, len(values), str(played), str(best_action),
                         Points.exactly(played_value), Points.exactly(best_value), loss, 0.0,
-                        verdict_of(loss, 0.0, rank, tied), 0, moves=moves, tied=tied, score=score_of(v, v.viewer))
+                        verdict_of(loss, rank), 0, moves=moves, tied=tied, score=score_of(v, v.viewer),
+                        horizon=named, halves=(0.0,) * len(moves),
+                        **_gold_paid(v, str(played), str(best_action)))  # type: ignore[arg-type]
+    # Neutral: the move with most points first, the rule of thumb's given no place among ties. Then
+    # every move is measured again on fresh games, the same for all (``remeasure``): a loss is the
+    # paired difference on games that took no part in choosing the best (no luck of the choice in
+    # it, and narrower than two independent intervals). Where the move played then scores above
+    # the one chosen, it is the better of the two: it is named best, and its loss is 0.
     ranking = rank_moves(v, model, seed=seed, games=games, batch=min_games, exact_ms=exact_ms,
-                         should_stop=should_stop, min_games=min_games, horizon=horizon)
-    rank = next(r for r, m in enumerate(ranking.moves) if m.action == played)
-    best, mine = ranking.moves[0], ranking.moves[rank]
-    # The best move's points are the ranking's quote: played again on games that took no part in
-    # choosing it. The figures that chose it are the luckiest of several estimates and would
-    # inflate every other move's loss (the more legal moves, the more).
-    top, own = ranking.quote.points, mine.risk.points
-    if rank == 0:
-        loss, half = 0.0, 0.0
-    elif top.exact is not None and own.exact is not None:
+                         should_stop=should_stop, min_games=min_games, horizon=horizon, neutral=True,
+                         enough=enough, remeasure=True, placement_views=placement_views)
+    ranked, gaps = list(ranking.moves), list(ranking.gaps)
+    rank = next(r for r, m in enumerate(ranked) if m.action == played)
+    if gaps[rank][0] < 0:  # the move played measured better than the one chosen: it is the best
+        ranked.insert(0, ranked.pop(rank))
+        gaps.pop(rank)
+        gaps.insert(0, (0.0, 0.0))
+        rank = 0
+    best, mine = ranked[0], ranked[rank]
+    top, own = best.risk.points, mine.risk.points
+    if top.exact is not None and own.exact is not None:
         loss, half = float(top.exact - own.exact), 0.0
     else:
-        loss, half = top.mean - own.mean, math.hypot(top.half_width, own.half_width)
-    moves = ((str(best.action), Points.of(top)),
-             *((str(m.action), Points.of(m.risk.points)) for m in ranking.moves[1:]))
+        loss, half = gaps[rank]
+    loss = max(0.0, loss)
+    moves = tuple((str(m.action), Points.of(m.risk.points)) for m in ranked)
     gold = v.phase == GOLD  # the reveal is known: no risk of exceeding to compare
-    return Decision(index, v.viewer, v.round, v.phase, len(ranking.moves), str(played), str(best.action),
-                    Points.of(top if rank == 0 else own), Points.of(top), loss, half,
-                    verdict_of(loss, half, rank, ranking.tied), ranking.games,
-                    None if gold else _risk(ranking, played), None if gold else ranking.quote.p_exceed_any.mean,
-                    moves, ranking.tied, score_of(v, v.viewer))
+    why = _gold_paid(v, str(played), str(best.action)) if gold else _colour_change(mine.risk, best.risk)
+    return Decision(index, v.viewer, v.round, v.phase, len(ranked), str(played), str(best.action),
+                    Points.of(own), Points.of(top), loss, half, verdict_of(loss, rank, half), ranking.games,
+                    None if gold else mine.risk.p_exceed_any.mean, None if gold else best.risk.p_exceed_any.mean,
+                    moves, ranking.tied, score_of(v, v.viewer), named, tuple(h for _, h in gaps),
+                    **why)  # type: ignore[arg-type]
 
 
 def decisions_of(record: GameRecord) -> list[tuple[int, PlayerView, Action]]:
@@ -428,6 +506,29 @@ def decisions_of(record: GameRecord) -> list[tuple[int, PlayerView, Action]]:
             v = view(state, state.current_player())
             if len(v.legal_actions) > 1:
                 found.append((index, v, action))
+        state.apply_action(action)
+    return found
+
+
+def placements_of(record: GameRecord) -> dict[int, dict[tuple[str, int], PlayerView]]:
+    """For each decision of the record: the deciding seat's view just before each face-down
+    modifier of another player on the table then was placed, by (colour, index) (as the tutor's
+    ``PlacementMemory``): where a modifier lies says something of its value, and the record holds it."""
+    state = new_game(record.players)
+    before: dict[int, dict[tuple[int, str, int], PlayerView]] = {q: {} for q in range(record.players)}
+    found = {}
+    for index, action in enumerate(record.actions):
+        if not state.is_chance_node():
+            seat = state.current_player()
+            if len(view(state, seat).legal_actions) > 1:
+                found[index] = {(colour, i): seen for (rnd, colour, i), seen in before[seat].items()
+                                if rnd == state.round and i < len(state.modifiers_above[colour])
+                                and state.modifiers_above[colour][i][0] == seen.current}
+            if state.phase == AGENT and isinstance(action, PlaceModifier):
+                key = (state.round, action.colour, len(state.modifiers_above[action.colour]))
+                for q in range(record.players):
+                    if q != seat:
+                        before[q][key] = view(state, q)
         state.apply_action(action)
     return found
 
@@ -460,7 +561,8 @@ def review_game(
     min_games: int = REVIEW_MIN_GAMES, exact_ms: float = REVIEW_EXACT_MS,
     progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
     on_decision: Callable[[Decision], None] | None = None, seats: Sequence[int] | None = None,
-    horizon: str = DEFAULT_HORIZON,
+    horizon: str = DEFAULT_HORIZON, budget: float | None = REVIEW_BUDGET,
+    clock: Callable[[], float] = time.thread_time,
 ) -> Review:
     """The review of ``record`` for ``seat``: every seat's decisions, or only those of ``seats``
     (a page may judge the learner's first and the others' after).
@@ -470,6 +572,13 @@ def review_game(
     not hang on how many came before; ``horizon`` is "game" (the final margin over the best
     other seat, every game played to the end: the default) or "round" (the points each move
     brings by the end of its round, exact where the ranking can be).
+
+    ``budget``: seconds of ``clock`` (the thread's CPU unless told; a page passes a wall clock)
+    for the whole review, or None for no limit. Every decision is judged within it: each gets
+    an even share of what is left, its ranking ends when the share is spent (after one batch of
+    ``min_games`` at least), and a decision whose share cannot pay for one batch to the game's
+    end, as measured on the decisions before, is judged to the round's end instead
+    (``Decision.horizon``); with nothing left, to the round's end on the fewest games.
     ``progress(share)`` and ``on_decision(decision)`` are
     called as each decision is judged, so a page can show them as they come; ``should_stop()``
     raises ``Cancelled``.
@@ -483,12 +592,39 @@ def review_game(
     min_games = min(min_games, games)
     wanted = set(range(record.players) if seats is None else seats)
     todo = [(i, v, a) for i, v, a in decisions_of(record) if v.viewer in wanted]
+    placed = placements_of(record)  # where the others' face-down modifiers went: the posterior reads it
     judged = []
+    deadline = None if budget is None else clock() + budget
+    # A decision's work to the game's end grows with its legal moves and the rounds still to play:
+    # its share of the budget is in proportion, and costs are measured per unit of that work.
+    weights = [len(v.legal_actions) * max(1, 4 - v.round) for _, v, _ in todo]
+    left_weight = float(sum(weights))
+    batch_cost: dict[str, list[float]] = {"game": [], "round": []}  # seconds per unit of work per batch
     for n, (index, v, action) in enumerate(todo, 1):
         if should_stop is not None and should_stop():
             raise Cancelled
-        decision = judge(v, action, index, model, seed * 1_000_003 + index, games, min_games, exact_ms, should_stop,
-                         horizon)
+        depth, enough, fewest, exact = horizon, None, min_games, exact_ms
+        weight = weights[n - 1]
+        if deadline is not None:
+            now = clock()
+            share = (deadline - now) * weight / left_weight
+            end = now + share
+            enough = lambda end=end: clock() >= end  # noqa: E731 - one share per decision
+
+            def affordable(h: str) -> bool:
+                costs = batch_cost[h]
+                return not costs or statistics.median(costs) * weight <= share
+
+            if depth == "game" and not affordable("game"):
+                depth = "round"
+            if share <= 0 or not affordable("round"):
+                depth, fewest, exact = "round", min(min_games, 10), min(exact_ms, 5.0)
+        began = clock()
+        decision = judge(v, action, index, model, seed * 1_000_003 + index, games if fewest == min_games else fewest,
+                         fewest, exact, should_stop, depth, enough, placed.get(index) or None)
+        left_weight -= weight
+        if decision.games:
+            batch_cost[depth].append((clock() - began) / (weight * math.ceil(decision.games / fewest)))
         judged.append(decision)
         if on_decision is not None:
             on_decision(decision)

@@ -13,11 +13,14 @@ from typing import Sequence
 from ..engine.notation import parse_action
 from ..i18n import Translator
 from ..i18n.formatting import format_interval, format_number, format_percent
-from ..i18n.sentences import TERMINAL, action_label, player_name
+from ..engine.cards import Card
+from ..engine.notation import Pick
+from ..i18n.sentences import TERMINAL, action_label, cards_text, colour_label, player_name
 from .review import GAME_HORIZON, HORIZON, THRESHOLDS, VERDICTS, Decision, Review, Summary
 
 __all__ = [
     "verdict_name", "verdict_label", "decision_kind", "move_text", "points_text", "loss_text", "moment_title", "moment_sentence",
+    "reason_sentence",
     "method_sentences", "table_headers", "table_rows", "summary_headers", "summary_rows", "review_text",
     "review_html", "chart_sentences", "chart_svg",
 ]
@@ -34,12 +37,23 @@ def verdict_name(t: Translator, verdict: str) -> str:
     return names[verdict]
 
 
-def verdict_label(t: Translator, d: Decision) -> str:
-    """The verdict, marked when the loss's interval reaches into another verdict's band."""
+def verdict_label(t: Translator, d: Decision, review: Review | None = None) -> str:
+    """The verdict; when the loss's interval reaches into a worse band, that it cannot tell and
+    the worst the interval allows; and when ``d`` was judged to the round's end in a review to
+    the game's end (its budget did not reach), that too."""
+    name, worst = verdict_name(t, d.verdict), verdict_name(t, d.worst)
+    short = review is not None and review.horizon == GAME_HORIZON and review.depth_of(d) == HORIZON
+    if short and not d.sure:
+        # TRANSLATORS: a verdict (good, inaccuracy...) whose interval reaches a worse one, judged to the round's end
+        return t.pgettext("verdict", "{verdict} (cannot tell: up to {worst}; judged to the round's end)").format(
+            verdict=name, worst=worst)
+    if short:
+        # TRANSLATORS: a verdict judged to the round's end where the game's end did not fit in the review's time
+        return t.pgettext("verdict", "{verdict} (judged to the round's end)").format(verdict=name)
     if d.sure:
-        return verdict_name(t, d.verdict)
-    # TRANSLATORS: a verdict on a move (good, inaccuracy...) whose interval of lost points is wide
-    return t.pgettext("verdict", "{verdict} (not sure)").format(verdict=verdict_name(t, d.verdict))
+        return name
+    # TRANSLATORS: a verdict on a move (good, inaccuracy...) whose interval of lost points reaches a worse verdict
+    return t.pgettext("verdict", "{verdict} (cannot tell: up to {worst})").format(verdict=name, worst=worst)
 
 
 def decision_kind(t: Translator, phase: str) -> str:
@@ -107,6 +121,57 @@ def moment_sentence(t: Translator, d: Decision, horizon: str = HORIZON) -> str:
     return text.format(**values)
 
 
+#: A colour's chance of exceeding must differ by this much between two moves for the reason to name it.
+COLOUR_REASON = 0.05
+
+
+def _passed_cards(d: Decision) -> list[Card]:
+    """Draft: the cards the best pick kept that the pick played passed on to the next player."""
+    played, best = parse_action(d.played), parse_action(d.best)
+    if not isinstance(played, Pick) or not isinstance(best, Pick):
+        return []
+    passed = list(best.cards)
+    for card in played.cards:
+        if card in passed:
+            passed.remove(card)
+    return passed
+
+
+def reason_sentence(t: Translator, d: Decision) -> str:
+    """Why the best move was better, in the tutor's words and the review's own figures: the gold
+    each choice paid; the colour whose chance of exceeding changed most; the card the pick played
+    passed on to the next player; else that the difference is in the points the cards bring."""
+    values = {"played": move_text(t, d.played), "best": move_text(t, d.best)}
+    if d.played_gold is not None and d.best_gold is not None:
+        gold = {**values, "played_gold": d.played_gold, "best_gold": d.best_gold}
+        if d.played_gold > d.best_gold:
+            return t.gettext("“{played}” paid {played_gold} in gold and “{best}” {best_gold}: the gold you spent was "
+                             "worth more than the cards it kept.").format(**gold)
+        if d.played_gold < d.best_gold:
+            return t.gettext("“{played}” paid {played_gold} in gold and “{best}” {best_gold}: the cards that gold "
+                             "would have kept were worth more than the gold.").format(**gold)
+        return t.gettext("Both choices paid {played_gold} in gold: the difference is in which colours are kept, "
+                         "and the bonus cards they win.").format(**gold)
+    if d.colour is not None and d.played_colour_risk is not None and d.best_colour_risk is not None \
+            and abs(d.played_colour_risk - d.best_colour_risk) >= COLOUR_REASON:
+        risk = {**values, "colour": colour_label(t, d.colour),
+                "played_risk": format_percent(d.played_colour_risk, t.lang),
+                "best_risk": format_percent(d.best_colour_risk, t.lang)}
+        if d.played_colour_risk > d.best_colour_risk:
+            return t.gettext("After “{played}” your colour {colour} had a chance of {played_risk} to exceed its limit "
+                             "at the reveal, against {best_risk} after “{best}”.").format(**risk)
+        return t.gettext("“{best}” took more risk with your colour {colour} ({best_risk} to exceed its limit at the "
+                         "reveal, against {played_risk} after “{played}”), and its points were worth it.").format(**risk)
+    passed = _passed_cards(d)
+    if passed:
+        return t.ngettext("“{played}” passed {cards} on to the next player, who could take it; “{best}” would have "
+                          "kept it.",
+                          "“{played}” passed {cards} on to the next player, who could take them; “{best}” would have "
+                          "kept them.", len(passed)).format(cards=cards_text(t, passed), **values)
+    return t.gettext("Neither move changed a colour's chance of exceeding by much: the difference is in the points "
+                     "the cards bring.")
+
+
 def _moment_sentence_to_the_end(t: Translator, reason: str) -> str:
     if reason == "gold":
         return t.gettext("Your gold choice “{played}” cost {loss} points of expected final margin over the best "
@@ -157,13 +222,27 @@ def method_sentences(t: Translator, review: Review) -> list[str]:
                           "then playing like the rule of thumb.")
     thresholds = t.gettext(
         "A move is good when it loses less than {good} expected points against the best, an inaccuracy under "
-        "{inaccuracy}, a mistake under {mistake} and a blunder from {mistake} up. A simulated loss is judged by the "
-        "low end of its 95% interval, so a move is called a mistake only when chance cannot explain the "
-        "loss.").format(good=_number(t, THRESHOLDS["good"]), inaccuracy=_number(t, THRESHOLDS["inaccuracy"]),
+        "{inaccuracy}, a mistake under {mistake} and a blunder from {mistake} up. A simulated loss is the "
+        "difference between the two moves played again on the same fresh games, and it is judged by the low end of "
+        "its 95% interval, so a move is called a mistake only when chance cannot explain the loss; where the "
+        "interval reaches a worse verdict, the review says it cannot tell.").format(good=_number(t, THRESHOLDS["good"]), inaccuracy=_number(t, THRESHOLDS["inaccuracy"]),
                         mistake=_number(t, THRESHOLDS["mistake"]))
     luck = t.gettext("A good move that met bad luck is not a mistake: the cards that came afterwards play no part "
                      "in the verdict. Accuracy is the share of decisions judged best or good.")
     sentences = [model, thresholds, luck]
+    short = sum(review.depth_of(d) != review.horizon for d in review.decisions)
+    if short:
+        sentences.append(t.ngettext(
+            "The review's time did not reach the game's end for {count} decision: it is judged to the round's end "
+            "instead, and its verdict says so.",
+            "The review's time did not reach the game's end for {count} decisions: they are judged to the round's "
+            "end instead, and their verdicts say so.", short).format(count=short))
+    if review.horizon == GAME_HORIZON:
+        sentences.append(t.gettext(
+            "The two horizons can disagree: to the round's end a move counts only the points of its round, to the "
+            "game's end also what it leaves for later rounds (a bonus card that lowers a colour's limit, a card kept "
+            "in hand, gold) and how it stands against the leading player. A move can win a round and lose the "
+            "game."))
     if not review.complete:
         sentences.append(t.gettext("The record stops before the end of the game: only the decisions it holds are "
                                    "reviewed."))
@@ -214,9 +293,9 @@ def table_headers(t: Translator) -> list[str]:
             t.pgettext("review", "Points lost [95% interval]"), t.pgettext("review", "Verdict")]
 
 
-def table_rows(t: Translator, decisions: Sequence[Decision]) -> list[list[str]]:
+def table_rows(t: Translator, decisions: Sequence[Decision], review: Review | None = None) -> list[list[str]]:
     return [[str(d.index + 1), str(d.round), decision_kind(t, d.phase), move_text(t, d.played), move_text(t, d.best),
-             loss_text(t, d), verdict_label(t, d)] for d in decisions]
+             loss_text(t, d), verdict_label(t, d, review)] for d in decisions]
 
 
 def summary_headers(t: Translator) -> list[str]:
@@ -257,14 +336,14 @@ def title(t: Translator, review: Review) -> str:
 def review_text(t: Translator, review: Review) -> str:
     """The review as plain text: title, method, the seat's table, the summaries, the key moments."""
     lines = [title(t, review), "", *method_sentences(t, review), ""]
-    lines += _columns(table_headers(t), table_rows(t, review.of_seat(review.seat)))
+    lines += _columns(table_headers(t), table_rows(t, review.of_seat(review.seat), review))
     lines += ["", t.gettext("Summary per player and round"), *_columns(summary_headers(t), summary_rows(t, review))]
     lines += ["", t.gettext("Key moments")]
     moments = review.key_moments()
     if not moments:
         lines.append(t.gettext("No decision lost more than a good move may."))
     for d in moments:
-        lines += [moment_title(t, d), "  " + moment_sentence(t, d, review.horizon)]
+        lines += [moment_title(t, d), "  " + moment_sentence(t, d, review.depth_of(d)), "  " + reason_sentence(t, d)]
     return "\n".join(lines)
 
 
@@ -297,14 +376,15 @@ def review_html(t: Translator, review: Review) -> str:
     moments = review.key_moments()
     if not moments:
         parts.append(f"<p>{escape(t.gettext('No decision lost more than a good move may.'))}</p>")
-    parts += [f"<h3>{escape(moment_title(t, d))}</h3><p>{escape(moment_sentence(t, d, review.horizon))}</p>"
+    parts += [f"<h3>{escape(moment_title(t, d))}</h3><p>{escape(moment_sentence(t, d, review.depth_of(d)))} "
+              f"{escape(reason_sentence(t, d))}</p>"
               for d in moments]
     if review.of_seat(review.seat):
         parts.append(f"<h2>{escape(t.gettext('Your game on a chart'))}</h2>")
         parts.append(f'<figure class="chart">{chart_svg(t, review)}<figcaption>'
                      + " ".join(escape(s) for s in chart_sentences(t, review)) + "</figcaption></figure>")
     parts.append(f"<h2>{escape(t.gettext('Every decision'))}</h2>")
-    parts.append(_table_html(table_headers(t), table_rows(t, mine), [f"v-{d.verdict}" for d in mine]))
+    parts.append(_table_html(table_headers(t), table_rows(t, mine, review), [f"v-{d.verdict}" for d in mine]))
     parts.append(f"<h2>{escape(t.gettext('Summary per player and round'))}</h2>")
     parts.append(_table_html(summary_headers(t), summary_rows(t, review)))
     parts.append("</body></html>")

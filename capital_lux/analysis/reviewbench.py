@@ -2,13 +2,13 @@
 does it tell good play from bad?
 
 * speed: CPU and wall seconds to review a seeded 4-player game at the default settings
-  (every seat's decisions), and to the first judged decision a page can show (medians of
-  ``repeats``), to the game's end (the default, keys ending ``_game``) and to the round's
-  end (``_round``);
-* against truth: over seeded games where random bots and rule-of-thumb bots share the
-  table, the share of decisions judged mistakes or blunders, the mean points lost and the
-  accuracy of each kind of seat; and a seat that plays the ranking's move (the hint)
-  against rule-of-thumb seats, on accuracy.
+  (every seat's decisions, within ``REVIEW_BUDGET``), and to the first judged decision a page
+  can show (medians of ``repeats``);
+* calibration: over seeded games where a seat following the hint, rule-of-thumb seats and a seat
+  playing uniformly at random share the table, each kind's share of decisions judged best or
+  good and of mistakes or blunders, with counts and 95% intervals, points lost per decision, the
+  ratio of random to rule-of-thumb mistakes, whether the hint's seats are the most accurate, and
+  the share of decisions the budget let the review judge to the game's end.
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ from ..engine.game import Game, GameRecord
 from ..engine.state import GOLD
 from ..engine.views import view
 from .forward import rank_moves
-from .review import REVIEW_GAMES, Decision, review_game
+from .review import REVIEW_BUDGET, REVIEW_GAMES, Decision, review_game
+from .stats import wilson_interval
 
 Figures = dict[str, float]
 
 
-def game_record(players: int, seed: int, kinds: list[str]) -> GameRecord:
-    """A seeded game: each seat "random", "rule" or "hint" (the ranking's move, at the review's budget)."""
+def game_record(players: int, seed: int, kinds: list[str], hint_games: int = REVIEW_GAMES) -> GameRecord:
+    """A seeded game: each seat "random", "rule" or "hint" (the ranking's move, on ``hint_games``)."""
     from ..players.bots import RandomBot, RuleOfThumbBot  # players sit below the analysis
 
     game, rng = Game(players, seed), random.Random(seed)
@@ -36,7 +37,7 @@ def game_record(players: int, seed: int, kinds: list[str]) -> GameRecord:
         v = view(game.state, game.state.current)
         kind = kinds[v.viewer]
         if kind == "hint" and v.phase != GOLD and len(v.legal_actions) > 1:
-            game.play(rank_moves(v, seed=seed, games=REVIEW_GAMES).best.action)
+            game.play(rank_moves(v, seed=seed, games=hint_games).best.action)
         else:
             game.play((random_bot if kind == "random" else rule_bot).choose(v, rng))
     return game.record()
@@ -71,37 +72,63 @@ def speed(repeats: int = 3, seed: int = 1, horizon: str = "game") -> Figures:
             for key, value in figures.items()}
 
 
-def _tally(games: int, players: int, kinds_of: list[list[str]], horizon: str = "game") -> dict[str, list[float]]:
-    """Per kind of seat: decisions, mistakes and blunders, points lost, decisions judged best or good."""
-    totals: dict[str, list[float]] = {}
-    for seed in range(games):
-        kinds = kinds_of[seed % len(kinds_of)]
-        review = review_game(game_record(players, seed, kinds), 0, seed=seed, horizon=horizon)
+#: The calibration's tables: every game seats each kind of player, in turn at each seat.
+CALIBRATION_KINDS = ("hint", "rule", "random", "rule")
+
+
+def calibration(tables: int = 12, players: int = 4, horizon: str = "game", budget: float | None = REVIEW_BUDGET,
+                hint_games: int = REVIEW_GAMES, **budget_options: float) -> Figures:
+    """The verdicts against play of known strength: over ``tables`` seeded games where a seat
+    following the hint (the ranking's move), rule-of-thumb seats and a seat playing uniformly at
+    random share the table (``CALIBRATION_KINDS``, turned one seat per game), each kind's share of
+    decisions judged best or good and share judged mistakes or blunders, each with its count and
+    95% (Wilson) interval, and its points lost per decision; then the ratios the verdicts must
+    show: random seats' mistakes at least twice as frequent as the rule of thumb's, and the
+    hint's seats the most accurate. Keys end in ``_game`` or ``_round`` (the horizon)."""
+    tally: dict[str, list[float]] = {}  # decisions, best or good, mistakes or blunders, points lost
+    depths = [0, 0]  # decisions judged to the asked horizon, in all
+    cpu = []
+    for seed in range(tables):
+        turn = seed % players
+        kinds = [CALIBRATION_KINDS[(seat + turn) % len(CALIBRATION_KINDS)] for seat in range(players)]
+        record = game_record(players, seed, kinds, hint_games)
+        began = time.process_time()
+        review = review_game(record, 0, seed=seed, horizon=horizon, budget=budget, **budget_options)  # type: ignore[arg-type]
+        cpu.append(time.process_time() - began)
+        depths[0] += sum(review.depth_of(d) == review.horizon for d in review.decisions)
+        depths[1] += len(review.decisions)
         for seat, kind in enumerate(kinds):
-            s = review.summary(seat)
-            row = totals.setdefault(kind, [0.0, 0.0, 0.0, 0.0])
-            row[0] += s.decisions
-            row[1] += s.counts["mistake"] + s.counts["blunder"]
-            row[2] += (s.mean_loss or 0.0) * s.decisions
-            row[3] += s.counts["best"] + s.counts["good"]
-    return totals
-
-
-def truth(games: int = 4, players: int = 4, horizon: str = "game") -> Figures:
-    """Seats' verdicts against what they are, at ``horizon`` (the keys end in ``_game`` or ``_round``)."""
-    figures: Figures = {"games": games, "players": players}
-    mixed = _tally(games, players, [["random", "rule"] * (players // 2), ["rule", "random"] * (players // 2)], horizon)
-    hinted = _tally(max(1, games // 2), players, [["hint"] + ["rule"] * (players - 1)], horizon)
+            row = tally.setdefault(kind, [0.0, 0.0, 0.0, 0.0])
+            for d in review.of_seat(seat):
+                row[0] += 1
+                row[1] += d.verdict in ("best", "good")
+                row[2] += d.verdict in ("mistake", "blunder")
+                row[3] += d.loss
     end = f"_{horizon}"
-    for kind, row in [*mixed.items(), ("hint", hinted["hint"]), ("rule_beside_hint", hinted["rule"])]:
-        n = max(1.0, row[0])
-        figures[f"{kind}_decisions"] = row[0]
-        figures[f"{kind}_mistakes_per_decision{end}"] = round(row[1] / n, 3)
-        figures[f"{kind}_points_lost_per_decision{end}"] = round(row[2] / n, 3)
-        figures[f"{kind}_accuracy{end}"] = round(row[3] / n, 3)
+    figures: Figures = {"games": tables, "players": players,
+                        f"judged_to_the_horizon_share{end}": round(depths[0] / max(1, depths[1]), 3),
+                        f"review_cpu_s_median{end}": round(statistics.median(cpu), 2) if cpu else 0.0,
+                        f"review_cpu_s_max{end}": round(max(cpu), 2) if cpu else 0.0}
+    rates: dict[str, tuple[float, float]] = {}
+    for kind, (n, good, bad, lost) in sorted(tally.items()):
+        count = max(1, int(n))
+        low, high = wilson_interval(good, count)
+        bad_low, bad_high = wilson_interval(bad, count)
+        rates[kind] = (good / count, bad / count)
+        figures.update({
+            f"{kind}_decisions": n,
+            f"{kind}_best_or_good{end}": good, f"{kind}_best_or_good_share{end}": round(good / count, 3),
+            f"{kind}_best_or_good_low{end}": round(low, 3), f"{kind}_best_or_good_high{end}": round(high, 3),
+            f"{kind}_mistakes{end}": bad, f"{kind}_mistakes_per_decision{end}": round(bad / count, 3),
+            f"{kind}_mistakes_low{end}": round(bad_low, 3), f"{kind}_mistakes_high{end}": round(bad_high, 3),
+            f"{kind}_points_lost_per_decision{end}": round(lost / count, 3),
+        })
+    if "random" in rates and "rule" in rates:
+        figures[f"random_over_rule_mistakes{end}"] = round(rates["random"][1] / max(rates["rule"][1], 1e-9), 2)
+    if "hint" in rates:
+        figures[f"hint_most_accurate{end}"] = float(all(rates["hint"][0] >= r[0] for r in rates.values()))
     return figures
 
 
-def figures(repeats: int = 3, games: int = 4) -> Figures:
-    return {**speed(repeats, horizon="round"), **speed(repeats, horizon="game"), **truth(games, horizon="round"),
-            **truth(games, horizon="game")}
+def figures(repeats: int = 3, games: int = 12) -> Figures:
+    return {**speed(repeats, horizon="game"), **calibration(games, horizon="game")}

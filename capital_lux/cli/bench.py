@@ -261,13 +261,52 @@ def endgame_walk(seed: int | None = None) -> Figures:
     return endgamebench.walk_everywhere(seed=endgamebench.SEED if seed is None else seed)
 
 
-def review(repeats: int = 3, games: int = 4) -> Figures:
+def review(repeats: int = 3, games: int = 12) -> Figures:
     """The post-game review: CPU and wall seconds for a 4-player game at the default settings
-    (target under 30 s of CPU) and to its first judged decision; random, rule-of-thumb and
-    hint-following seats' mistakes, points lost and accuracy over seeded games (``reviewbench``)."""
+    (target under 30 s of CPU) and to its first judged decision; the calibration of its verdicts
+    against hint-following, rule-of-thumb and random seats over seeded games, each share with its
+    count and 95% interval (``reviewbench``)."""
     from ..analysis import reviewbench
 
     return reviewbench.figures(repeats, games)
+
+
+def hint(games: int = 3, players: int = 4, rank_games: int | None = None, rounds: int = 3) -> Figures:
+    """The hint's latency by decision kind (target under 1 s): over seeded games of rule-of-thumb
+    bots, ``advise`` at every decision of seat 0 with more than one legal move, CPU and wall
+    milliseconds per kind: a round's first draft pick, the other picks, plays, Agents, Clerics and
+    gold; the median, the slowest and the share under a second of CPU (``rounds``: the first
+    rounds of each game only)."""
+    from ..engine.game import Game
+    from ..engine.state import DRAFT
+    from ..engine.views import view
+    from ..players.bots import RuleOfThumbBot
+    from ..tutor.advice import advise
+
+    times: dict[str, list[tuple[float, float]]] = {}
+    bot = RuleOfThumbBot()
+    for seed in range(games):
+        game, rng = Game(players, seed), random.Random(seed)
+        while not game.state.is_terminal() and game.state.round <= rounds:
+            v = view(game.state, game.state.current)
+            if v.viewer == 0 and len(v.legal_actions) > 1:
+                kind = v.phase
+                if v.phase == DRAFT and not any(v.draft_pick_counts):
+                    kind = "draft_first"
+                c, w = time.thread_time(), time.perf_counter()
+                advise(v, games=rank_games)
+                times.setdefault(kind, []).append((time.thread_time() - c, time.perf_counter() - w))
+            game.play(bot.choose(v, rng))
+    figures: Figures = {"games": games, "players": players}
+    for kind, found in sorted(times.items()):
+        cpu = [x for x, _ in found]
+        wall = [y for _, y in found]
+        figures.update({f"{kind}_decisions": len(found),
+                        f"{kind}_cpu_ms_median": round(1000 * statistics.median(cpu), 1),
+                        f"{kind}_cpu_ms_max": round(1000 * max(cpu), 1),
+                        f"{kind}_wall_ms_median": round(1000 * statistics.median(wall), 1),
+                        f"{kind}_under_1s_cpu_share": round(sum(x < 1.0 for x in cpu) / len(cpu), 3)})
+    return figures
 
 
 def tutor() -> Figures:
@@ -436,7 +475,7 @@ BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "simulation": simulation, "risk": risk, "advice": advice, "endgame": endgame, "endgame_walk": endgame_walk,
     "review": review, "tutor": tutor, "load": load,
     "long_run": long_run, "classdb": classdb, "worksheet": worksheet, "numbers": numbers,
-    "capitol": capitol,
+    "capitol": capitol, "hint": hint,
 }
 
 def tables(tables: int = 8, seats: int = 4) -> Figures:

@@ -34,7 +34,8 @@ from ..i18n.sentences import TERMINAL
 from ..engine.notation import Action, parse_action
 
 from ..engine.position import MAX_INPUT_BYTES, dumps_record, loads_record
-from ..engine.state import GameState, new_game
+from ..engine.rules import over_limit
+from ..engine.state import GOLD, GameState, new_game
 from ..engine.views import PlayerView, public_step, view
 
 Say = Callable[[str], None]
@@ -420,6 +421,9 @@ def play_terminal(players: int, you: int, specs: list[str], seed: int, t: Transl
             continue
         say("")
         say(view_text(t, v))
+        if v.phase == GOLD:  # the round end as the page shows it: each colour against its limit, then the question
+            for line in gold_check_lines(t, v):
+                say(line)
         choice = _ask(t, v, adviser, stdin, say)
         if choice is None:
             say(t.gettext("Game abandoned."))
@@ -443,6 +447,28 @@ def play_terminal(players: int, you: int, specs: list[str], seed: int, t: Transl
             return 1
         say(t.gettext("Record written to {file}.").format(file=record))
     return 0
+
+
+def gold_check_lines(t: Translator, v: PlayerView) -> list[str]:
+    """The round end's limit check for the viewer deciding on gold, as the page's
+    (``tutor.roundend.gold_decision_html``): each Hometown colour's total against its revealed
+    limit, what exceeding costs, the gold held, and that the others decide in secret."""
+    me = v.viewer
+    lines = [t.gettext("Round end: your limits")]
+    for c in COLOURS:
+        cards, limit = v.hometowns[me][c], v.capital_total(c)
+        if not cards or limit is None:
+            continue
+        over = over_limit(len(cards), sum(cards), limit)
+        note = t.ngettext("exceeds by {n}: pay {n} gold disc to keep these cards, or discard them",
+                          "exceeds by {n}: pay {n} gold discs to keep these cards, or discard them",
+                          over).format(n=over) if over else t.gettext("within the limit: safe")
+        lines.append(f"  {sentences.colour_text(t, c)} · {t.term('Hometown')} "
+                     f"{' '.join(str(x) for x in cards)} · {t.gettext('total')} {sum(cards)} · "
+                     f"{t.term('limit')} {limit} · {note}")
+    lines.append(t.ngettext("You have {n} gold disc.", "You have {n} gold discs.", v.gold[me]).format(n=v.gold[me])
+                 + " " + t.gettext("The others decide in secret too; nobody sees a choice before all are made."))
+    return lines
 
 
 def _tell_log(t: Translator, state: GameState, you: int, told: GameState, say: Say) -> None:

@@ -157,7 +157,18 @@ CHAPTERS: tuple[Chapter, ...] = (
             "checked against its limit: a colour that exceeds is discarded unless its owner pays the "
             "difference in gold. Then the highest total in each colour takes the highest Capital card of that "
             "colour as a bonus card; tied players take cards in turn order from the starting player. The "
-            "highest Hometown total starts the next round."),),
+            "highest Hometown total starts the next round."),
+         # The four rules a learner otherwise meets only in play (rulings R3, R6, R12, R13).
+         N_("A bonus card leaves the Capital: its winner keeps it and scores it, and from the next round on that "
+            "colour's limit is lower by its value, for every player."),
+         N_("Only a player who can pay a colour's whole difference in gold is asked about gold: paying part of it "
+            "saves nothing. A player whose gold cannot pay in full for any exceeding colour is not asked, and those "
+            "colours are discarded."),
+         N_("When several players share the highest Hometown total (bonus cards do not count), the one reached "
+            "first going clockwise from this round's starting player starts the next round, the starting player "
+            "counting first."),
+         N_("After rounds 1 and 2, all four modifiers, placed or not, are gathered and shuffled into a new modifier "
+            "deck: the next round's Agents draw from all four again.")),
         (
             Lesson("last_turns", N_("Last turns"),
                    N_("A player has run out of cards: this is your last turn. Play it, then read the round end "
@@ -189,7 +200,7 @@ CHAPTERS: tuple[Chapter, ...] = (
                    N_("Done: Bot 1, first in turn order, took the 6; Bot 2 took the 4; no yellow card was left "
                       "for you."), rulings=("R3", "R5")),
         ),
-        rulings=("R3", "R4", "R5", "R6", "R7", "R9"),
+        rulings=("R3", "R4", "R5", "R6", "R7", "R9", "R12", "R13"),
     ),
     Chapter(
         "scoring", N_("5. Scoring"),

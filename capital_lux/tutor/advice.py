@@ -180,7 +180,9 @@ def advice_reasons(t: Translator, v: PlayerView, advice: Advice) -> list[str]:
     ranking = advice.ranking
     if ranking is None:
         return [r for r in reasons if r]
-    quote = ranking.quote
+    # The panel's own figures for this move (one set of figures on the screen: the hint and
+    # "Compare my moves" quote the same numbers, and no move there beats it on both points and risk).
+    quote = ranking.best.risk
     # the risk lines' quantity and wording: a chance of exceeding at the round end, never 0% or 100% unless exact
     figures = {"points": format_number(quote.score_change.mean, t.lang, 1), "p": chance(quote.p_exceed_any, t)}
     if quote.exact:
@@ -189,9 +191,9 @@ def advice_reasons(t: Translator, v: PlayerView, advice: Advice) -> list[str]:
             "with a {p} chance that some colour exceeds its limit then (exact).").format(**figures))
     else:
         reasons.append(t.gettext(
-            "Played again on {n} fresh games, the others playing like the rule of thumb, it brings you {points} "
-            "points by the round end (give or take {half}), with a {p} chance that some colour exceeds its limit "
-            "then.").format(
+            "On {n} games, the same for every move, the others playing like the rule of thumb, it brings you "
+            "{points} points by the round end (give or take {half}), with a {p} chance that some colour exceeds its "
+            "limit then: the comparison's own figures.").format(
             n=format_number(quote.samples, t.lang), half=format_number(quote.score_change.half_width, t.lang, 1),
             **figures))
     if ranking.tied > 1:

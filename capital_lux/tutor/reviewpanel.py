@@ -14,8 +14,10 @@ it says what the first choice cost. The verdicts were computed once, for every l
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
+import time
 from html import escape
 from typing import Callable, Unpack
 
@@ -25,7 +27,8 @@ from ..analysis.charts import figure_png, review_chart
 from ..analysis.review import (DEFAULT_HORIZON, GAME_HORIZON, THRESHOLDS, Decision, Review, ReviewOptions, RoundEnd,
                                decisions_of, review_game, round_ends_of)
 from ..analysis.review_text import (chart_sentences, loss_text, method_sentences, moment_sentence, moment_title,
-                                   move_text, summary_headers, summary_rows, table_headers, table_rows, verdict_name)
+                                   move_text, reason_sentence, summary_headers, summary_rows, table_headers,
+                                   table_rows, verdict_name)
 from ..engine.cards import N_
 from ..engine.errors import Cancelled
 from ..engine.views import PlayerView
@@ -37,6 +40,9 @@ from .session import Session
 from .work import Job, WorkRunner, page_runner
 
 LOG = logging.getLogger("capital_lux.tutor")
+#: The share of the page's work budget (``WorkRunner.budget_seconds``, wall seconds) the review
+#: gives itself: it ends, every decision judged, before the runner would stop it.
+REVIEW_SHARE = 0.8
 
 
 def _table(headers: list[str], rows: list[list[str]], classes: list[str] | None = None) -> str:
@@ -128,6 +134,8 @@ class ReviewPanel:
             self.job.cancel()
         self.review, self.complete, self.views, self.mistakes, self.current, self.found = None, False, {}, [], 0, False
         self.learner_done, self._chart_drawn = False, ("", 0)
+        self.feedback.value = ""  # a verdict on another game's position must not stay under this one's
+        self._tries_drawn = None
         self._busy(False)
 
     def _busy(self, busy: bool) -> None:
@@ -167,6 +175,13 @@ class ReviewPanel:
         with self._lock:  # what the learner saw at each decision: the key moments open it
             self.views = {index: v for index, v, _ in found if v.viewer == seat}
 
+        # The review's own budget, on the page's clock, ends before the runner's: every decision is
+        # judged, at the depth it allows. The learner's decisions get their share first.
+        budget = REVIEW_SHARE * self.runner.budget_seconds
+        mine_count = sum(v.viewer == seat for _, v, _ in found)
+        learner_budget = budget * max(0.5, mine_count / max(1, len(found)))
+        began = time.monotonic()
+
         def work(job: Job[Review | None]) -> Review | None:
             done: list[Decision] = []
             views = self.views
@@ -184,12 +199,14 @@ class ReviewPanel:
 
             others = [p for p in range(record.players) if p != seat]
             try:
-                review_game(record, seat, seats=[seat], should_stop=job.stopping, on_decision=judged, **options)
+                review_game(record, seat, seats=[seat], should_stop=job.stopping, on_decision=judged,
+                            budget=learner_budget, clock=time.monotonic, **options)
                 with self._lock:
                     if self._request is mine:
                         self.views, self.mistakes, self.learner_done = views, _mistakes(done, seat), True
                         self.render()
-                review_game(record, seat, seats=others, should_stop=job.stopping, on_decision=judged, **options)
+                review_game(record, seat, seats=others, should_stop=job.stopping, on_decision=judged,
+                            budget=max(0.0, budget - (time.monotonic() - began)), clock=time.monotonic, **options)
             except Cancelled:
                 with self._lock:
                     if self._request is mine:
@@ -208,6 +225,7 @@ class ReviewPanel:
                 if self._request is not mine:
                     return None
                 self.complete = True
+                self.review = dataclasses.replace(self.review, judged_all=True) if self.review is not None else None
                 self._busy(False)
                 self.render()
                 return self.review
@@ -249,10 +267,10 @@ class ReviewPanel:
         self.note.value = '<div class="cl-note">' + "".join(notes) + "</div>"
         mine = review.of_seat(review.seat)
         self.table.value = (f"<h4>{escape(t.gettext('Every decision'))}</h4>"
-                            + _table(table_headers(t), table_rows(t, mine), [f"v-{d.verdict}" for d in mine]))
+                            + _table(table_headers(t), table_rows(t, mine, review), [f"v-{d.verdict}" for d in mine]))
         moments = review.key_moments()
-        items = "".join(f"<li><b>{escape(moment_title(t, d))}</b><br>{escape(moment_sentence(t, d, review.horizon))}"
-                        "</li>" for d in moments)
+        items = "".join(f"<li><b>{escape(moment_title(t, d))}</b><br>{escape(moment_sentence(t, d, review.depth_of(d)))}"
+                        f' <span class="cl-review-why">{escape(reason_sentence(t, d))}</span></li>' for d in moments)
         none = escape(t.gettext("No decision lost more than a good move may."))
         self.moments.value = (f"<h4>{escape(t.gettext('Key moments'))}</h4>"
                               + (f"<ol>{items}</ol>" if items else f"<p>{none}</p>"))
@@ -325,7 +343,7 @@ class ReviewPanel:
             buttons = []
             for move, _ in sorted(d.moves, key=lambda m: m[0]):
                 button = tagged(W.Button(description=move_text(t, move), layout=W.Layout(width="auto")), "cl-review-try")
-                button.on_click(lambda _, m=move: self.try_move(m))
+                button.on_click(lambda _, m=move, of=d: self.try_move(m, of))
                 buttons.append(button)
             for old in self.tries.children:
                 old.close()
@@ -334,14 +352,17 @@ class ReviewPanel:
         self.next_button.layout.display = None if self.found and self.current + 1 < len(self.mistakes) else "none"
 
     # -- learn from your mistakes -------------------------------------------------------------
-    def try_move(self, move: str) -> str:
-        """The learner tries ``move`` at the mistake on show; the verdict it earns there."""
+    def try_move(self, move: str, decision: Decision | None = None) -> str:
+        """The learner tries ``move`` at the mistake on show (``decision``: the one its button was
+        drawn for; a click on a button of a position no longer shown changes nothing); the
+        verdict it earns there."""
         t = self.t
         if t is None or not self.mistakes:
             return ""
         d = self.mistakes[self.current]
+        if (decision is not None and decision is not d) or all(m != move for m, _ in d.moves):
+            return ""
         verdict = d.verdict_for(move)
-        points = dict(d.moves)
         if move == d.played:
             text = t.gettext("That is the move you played. Try another one.")
             css = "cl-review-again"
@@ -350,10 +371,10 @@ class ReviewPanel:
             text = t.gettext("Well found: the verdict on “{move}” here is “{verdict}”. Your first choice, “{played}”, "
                              "cost {loss} expected points.").format(move=move_text(t, move), verdict=verdict_name(t, verdict),
                                                                played=move_text(t, d.played), loss=loss_text(t, d))
+            text += " " + reason_sentence(t, d)  # why, once found: before, it would give the answer away
             css = "cl-review-found"
         else:
-            best = points[d.moves[0][0]]
-            lost = best.mean - points[move].mean
+            lost = d.loss_of(move)[0]
             text = t.gettext("The verdict on “{move}” here is “{verdict}”: it loses {loss} expected points against "
                              "the best. Try again.").format(move=move_text(t, move), verdict=verdict_name(t, verdict),
                                                         loss=format_number(lost, t.lang, 1))
@@ -365,6 +386,7 @@ class ReviewPanel:
     def _next(self) -> None:
         if self.current + 1 < len(self.mistakes):
             self.current += 1
+            self._tries_drawn = None
             self.found = False
             self.feedback.value = ""
             if self.t is not None:
@@ -382,7 +404,7 @@ def _partial(players: int, seed: int, seat: int, done: list[Decision], options: 
 
     return Review(players, seed, seat, options.get("model", "rule"), options.get("seed", 0),
                   options.get("games", REVIEW_GAMES), sorted(done, key=lambda d: d.index), True,
-                  HORIZONS[options.get("horizon", DEFAULT_HORIZON)], round_ends=ends)
+                  HORIZONS[options.get("horizon", DEFAULT_HORIZON)], round_ends=ends, judged_all=False)
 
 
 def _mistakes(done: list[Decision], seat: int) -> list[Decision]:

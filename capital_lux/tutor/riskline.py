@@ -67,6 +67,9 @@ def colour_line(t: Translator, colour: str, figures: ForwardColour, gold: int, a
     # "at the round end" is the heading's: each line stays short enough for one row beside the hand
     if p.exact == 0:
         text = t.gettext("{colour}: no chance of exceeding its limit.")
+    elif lost == 0 and p.mean > 0 and gold == 0:  # the simulated games took gold later: not the learner's now
+        text = t.gettext("{colour}: {p} chance of exceeding its limit; you have no gold now, but in the simulated "
+                         "games gold taken before the round end keeps it.")
     elif lost == 0 and p.mean > 0:
         text = t.gettext("{colour}: {p} chance of exceeding its limit; your gold would keep it.")
     elif lost == 0:

@@ -16,6 +16,7 @@ import base64
 import concurrent.futures
 import random
 from html import escape
+from typing import Callable
 
 import ipywidgets as W
 
@@ -214,6 +215,8 @@ class WhatIfApp(Page):
         self.state: GameState = gallery.load(name)
         self._shown: tuple[int, int, Ranking, bool] | None = None  # the comparison on show: seat, seed, ranking, chart
         self._stopped: str | None = None  # why it stopped early (a msgid), if it did
+        #: The last message when it can be said again in another language (``_say``).
+        self._said: tuple[Callable[[Translator], str], bool] | None = None
         self.played = 0
         #: what the log tells since the last move (seat, action as told, the mover who reads it),
         #: kept so that a change of language tells it again in the new one
@@ -323,6 +326,8 @@ class WhatIfApp(Page):
         self._draw_table()
         self._label_moves()
         self._show_log()
+        if self._said is not None:  # the last message, in the new language
+            self._say(*self._said)
         if self._shown is not None:
             self._show_analysis(*self._shown)
         elif self._stopped is not None:  # stopped before it had any figure
@@ -408,11 +413,14 @@ class WhatIfApp(Page):
         self.phase.value = data["phase"]
         self.last_turns.value = last_turns_text(data)
 
-    def _say(self, text: str, error: bool = False) -> None:
+    def _say(self, text: str | Callable[[Translator], str], error: bool = False) -> None:
+        """The page's message; given as a function of the translator, it follows a language switch."""
+        self._said = (text, error) if callable(text) else None
         css = "cl-error" if error else "cl-note"
-        self.message.value = f'<div class="{css}" data-error="{int(error)}">{escape(text)}</div>'
+        shown = text(self.t) if callable(text) else text
+        self.message.value = f'<div class="{css}" data-error="{int(error)}">{escape(shown)}</div>'
 
-    def _accept(self, state: GameState, note: str) -> None:
+    def _accept(self, state: GameState, note: str | Callable[[Translator], str]) -> None:
         self.state = state
         self.played += 1
         self.told = []
@@ -597,14 +605,14 @@ class WhatIfApp(Page):
     def play(self) -> None:
         """Play the chosen move (or let chance act), then the other seats play with the chosen
         bots until the same seat must decide again."""
-        s, t = self.state, self.t
+        s = self.state
         mover = s.current_player()
         policy = decider(str(self.bot.value))
         seed = int(self.seed.value) + self.played
         if s.is_chance_node():
             new = s.clone()
             resolve_chance(new, random.Random(seed))
-            self._accept(new, t.gettext("Chance has acted."))
+            self._accept(new, lambda t: t.gettext("Chance has acted."))
             return
         chosen = next((a for a in s.legal_actions() if str(a) == self.move.value), None)
         if chosen is None:
@@ -619,7 +627,7 @@ class WhatIfApp(Page):
             shown = _public_action(action, public_step(replay, action, mover))
             if shown is not None:
                 told.append((seat, shown, mover))
-        self._accept(result.state, t.gettext("Played: {move}").format(move=move_text(t, chosen, own=own)))
+        self._accept(result.state, lambda t: t.gettext("Played: {move}").format(move=move_text(t, chosen, own=own)))
         self.told = told
         self._show_log()
 

@@ -1,0 +1,29 @@
+"""A smoke of ``bench review``'s calibration: seats of known strength (the hint, the rule of
+thumb, uniformly random) at one table, each kind's verdicts counted with their intervals."""
+
+from __future__ import annotations
+
+import pytest
+
+from capital_lux.analysis import reviewbench
+from capital_lux.analysis.review import decisions_of
+from test_review import QUICK
+
+
+@pytest.mark.slow
+def test_the_calibration_counts_every_kind_s_verdicts_with_their_intervals() -> None:
+    figures = reviewbench.calibration(1, 3, "round", None, hint_games=20, **QUICK)
+    kinds = ("hint", "rule", "random")
+    record = reviewbench.game_record(3, 0, list(reviewbench.CALIBRATION_KINDS[:3]), 20)
+    assert sum(figures[f"{k}_decisions"] for k in kinds) == len(decisions_of(record))
+    assert all(figures[f"{k}_decisions"] > 0 for k in kinds)
+    for kind in kinds:
+        n = figures[f"{kind}_decisions"]
+        share = figures[f"{kind}_best_or_good_share_round"]
+        assert share == round(figures[f"{kind}_best_or_good_round"] / n, 3)
+        assert figures[f"{kind}_best_or_good_low_round"] <= share <= figures[f"{kind}_best_or_good_high_round"]
+        rate = figures[f"{kind}_mistakes_per_decision_round"]
+        assert figures[f"{kind}_mistakes_low_round"] <= rate <= figures[f"{kind}_mistakes_high_round"]
+        assert figures[f"{kind}_points_lost_per_decision_round"] >= 0  # no negative loss, on average or alone
+    assert figures["judged_to_the_horizon_share_round"] == 1.0  # no budget: every decision to the horizon
+    assert figures["hint_most_accurate_round"] in (0.0, 1.0) and "random_over_rule_mistakes_round" in figures
