@@ -77,7 +77,7 @@ def test_an_export_is_named_by_its_time_and_goes_once_new_answers_arrive(
     teacher = _teacher(storage, monkeypatch, "fr")
     teacher.export_csv()
     name, data = _link(teacher.csv_link.value)
-    assert re.fullmatch(r"class_answers_\d{4}-\d\d-\d\d_\d{4}\.csv", name)
+    assert re.fullmatch(r"class_answers_\d{4}-\d\d-\d\dT\d{4}\.csv", name)
     head = data.lstrip("\ufeff").splitlines()[0].split(";")
     assert translator("fr").gettext(EXERCISES_BY_ID["modifier-after-draw"].title) in data  # by its title
     assert any(cell.startswith("Heure (") for cell in head)  # in the teacher's time zone, named

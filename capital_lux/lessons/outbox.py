@@ -64,9 +64,8 @@ class Outbox:
         self.folder = folder
 
     def _file(self, page: str) -> Path:
-        if not _PAGE.fullmatch(page):
-            raise ValueError(f"not a page id: {page!r}")
-        return self.folder / f"{page}.jsonl"
+        name = page if _PAGE.fullmatch(page) else hashlib.sha256(page.encode()).hexdigest()  # never a path
+        return self.folder / f"{name}.jsonl"
 
     def keep(self, page: str, answer: dict[str, Any]) -> None:
         """Keep one answer of ``page`` (written through to the disk before this returns)."""

@@ -851,9 +851,9 @@ class TeacherApp(Page):
         data = base64.b64encode(text.encode("utf-8")).decode()
         figures = self._read(class_figures)
         self._link_made = None if figures is None else figures.answers
-        self.csv_link.value = (f'<a download="{name}_{moment:%Y-%m-%d_%H%M}.csv" '
-                               f'href="data:text/csv;charset=utf-8;base64,{data}">'
-                               f"{escape(label)} ({moment:%H:%M})</a>")
+        stamp = moment.isoformat(timespec="minutes")[:16].replace(":", "")  # 2026-11-28T1715: a file name
+        self.csv_link.value = (f'<a download="{name}_{stamp}.csv" '
+                               f'href="data:text/csv;charset=utf-8;base64,{data}">{escape(label)}</a>')
 
     def refresh_every(self, seconds: float) -> threading.Event:
         """Keep the figures live: refresh every ``seconds`` until the returned event is set."""
