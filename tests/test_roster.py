@@ -130,7 +130,7 @@ def test_two_learners_with_one_name_are_two_rows(storage: Storage) -> None:
 def test_a_later_visit_continues_the_row_with_its_own_code_on_the_same_cards(storage: Storage) -> None:
     codes = _class(storage, "Ana")
     first = _page(storage)
-    _answer(first, "0.9")  # before joining: joins the row
+    _answer(first, "0.9000")  # before joining: joins the row
     _join(first, "Ana", codes["Ana"].lower()[:3] + " " + codes["Ana"].lower()[3:])  # typed loosely
     cards = first.numbers
     _answer(first, _right(first))
@@ -170,7 +170,7 @@ def test_an_earlier_progress_file_adds_and_never_hides_what_the_database_holds(s
     _join(ana, "Ana", codes["Ana"])
     _answer(ana, "1/2")
     early = base64.b64decode(re.search(r"base64,([^\"]+)", ana.learner.download.value).group(1))
-    assert _answer(ana, "0.9", "0.99", "3/4") == ["wrong"] * 3
+    assert _answer(ana, "0.9000", "0.9900", "3/4") == ["wrong"] * 3
     ana.load_upload([{"name": "p.json", "content": memoryview(early), "size": len(early)}])
     assert "Progress loaded" in ana.learner.note.value
     assert storage.progress(ana.learner.session)[0] == {EXERCISE: 4}
@@ -278,7 +278,7 @@ def test_merge_and_rename_are_the_teachers_asked_and_undone(storage: Storage, mo
     _join(ana, "Ana", codes["Ana"])
     _join(typo, "Anna", codes["Anna"])
     _answer(ana, "1/2")
-    _answer(typo, "0.9", _right(typo))
+    _answer(typo, "0.9000", _right(typo))
     teacher = _teacher(storage, monkeypatch)
     teacher.row_picker.value, teacher.into_picker.value = typo.learner.session, ana.learner.session
     assert teacher.merge_rows() and storage.progress(ana.learner.session)[0] == {EXERCISE: 1}
@@ -302,7 +302,7 @@ def test_the_dashboard_shows_a_row_answering_from_two_pages_at_once(
         _join(page, name, codes[name])
     _answer(ana, "1/2")
     _answer(thief, "1/3")
-    _answer(ana, "0.9")  # the two pages' answers interleave: two places at once
+    _answer(ana, "0.9000")  # the two pages' answers interleave: two places at once
     _answer(bea, "1/2")
     _join(bea_again, "Bea", codes["Bea"])  # a reload: the old page answers no more
     _answer(bea_again, "1/3")
@@ -339,7 +339,7 @@ def test_answers_kept_while_the_database_is_away_survive_a_reload_once_each_with
         page.picker.value = "bonus-tie"
         page.picker.value = EXERCISE  # shown again while the database is away: the same cards
         assert page.numbers == cards
-        assert _answer(page, "1/2", "0.9") == ["wrong", "wrong"]
+        assert _answer(page, "1/2", "0.9000") == ["wrong", "wrong"]
         assert "Your 2 answers are kept on the server" in page.learner.note.value
         typed = [a["at"] for a in page.learner.pending]
     page.picker.value = "bonus-tie"
@@ -348,10 +348,10 @@ def test_answers_kept_while_the_database_is_away_survive_a_reload_once_each_with
     del page  # the tab is closed: its kernel goes with everything in its memory
     assert storage.attempts() == []
     again = _page(storage)  # the reload reaches the database: what was kept goes first
-    assert [(a.answer, a.at) for a in storage.attempts()] == list(zip(["1/2", "0.9"], typed))
+    assert [(a.answer, a.at) for a in storage.attempts()] == list(zip(["1/2", "0.9000"], typed))
     again.learner.send_pending()
     _join(again, "Ana", codes["Ana"])
-    assert [a.answer for a in storage.attempts()] == ["1/2", "0.9"]  # once each
+    assert [a.answer for a in storage.attempts()] == ["1/2", "0.9000"]  # once each
     assert storage.progress(again.learner.session)[0] == {EXERCISE: 2}
 
 
@@ -376,7 +376,7 @@ app.learner.code.value = code
 print("joined", app.learner.joined, flush=True)
 while not go.exists():
     time.sleep(0.05)
-for answer in ("1/2", "0.9"):
+for answer in ("1/2", "0.9000"):
     app.answer.value = answer
     assert app.check() == "wrong"
 print("kept", len(app.learner.pending), flush=True)
@@ -418,7 +418,7 @@ def test_answers_kept_during_a_postgresql_outage_survive_a_server_restart_and_a_
         assert again.learner.joined == "Ana" and again.learner.pending == []
         with Storage(server.url) as storage:
             rows = storage.attempts()
-            assert [(a.name, a.answer) for a in rows] == [("Ana", "1/2"), ("Ana", "0.9"), ("Ana", "3/4")]
+            assert [(a.name, a.answer) for a in rows] == [("Ana", "1/2"), ("Ana", "0.9000"), ("Ana", "3/4")]
             assert [a.at for a in rows] == sorted(a.at for a in rows)  # the times they were typed, in order
             assert storage.progress(again.learner.session)[0] == {EXERCISE: 3}
     finally:

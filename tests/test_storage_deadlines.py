@@ -72,7 +72,7 @@ def test_a_postgresql_server_stopped_by_a_signal_never_freezes_a_learners_page(
     try:
         app.answer.value = "1/2"
         assert _outcome(app.check) != FROZEN, "the page froze while the database was stopped"
-        assert "kept on this page" in app.learner.note.value
+        assert "is kept on the server" in app.learner.note.value
         # a second answer meanwhile, and a second page's read: told at once, never frozen
         app.answer.value = "1/3"
         assert _outcome(app.check) != FROZEN and "Your 2 answers are kept" in app.learner.note.value
