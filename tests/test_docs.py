@@ -66,6 +66,32 @@ def test_the_guides_lists_are_read_from_the_package(built: Path) -> None:
     assert all(chapter.title in learner for chapter in CHAPTERS)
 
 
+def test_every_pages_help_link_names_a_heading_of_the_built_manual(built: Path) -> None:
+    """Each page shown on its own names its part of the manual; the page and the heading's
+    anchor exist in the built manual (a renamed heading fails here, not in a learner's browser)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import capital_lux.tutor
+    from capital_lux.tutor.base import Page
+
+    for module in pkgutil.iter_modules(capital_lux.tutor.__path__):
+        importlib.import_module(f"capital_lux.tutor.{module.name}")
+    pages, todo = [], list(Page.__subclasses__())
+    while todo:
+        page = todo.pop()
+        pages.append(page)
+        todo += page.__subclasses__()
+    own = [page for page in pages if "own_header(" in inspect.getsource(page)]
+    assert len(own) >= 6, [page.__name__ for page in own]  # the tutor, exercises, what-if, teacher, tables, hotseat
+    for page in own:
+        assert page.manual, f"{page.__name__} names no part of the manual"
+        name, anchor = page.manual.split("#")
+        assert (built / name).exists(), f"{page.__name__}: no {name} in the manual"
+        assert f'id="{anchor}"' in (built / name).read_text(), f"{page.__name__}: no heading #{anchor} in {name}"
+
+
 def test_a_broken_link_fails_the_build(tmp_path: Path) -> None:
     """The -W build is what catches a broken link: a page with one must not build."""
     source = tmp_path / "src"

@@ -21,6 +21,7 @@ from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
 from ..lessons.pace import Pace
+from . import manual
 from .guards import CLIENT, ClassKernels
 
 class PacedVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
@@ -75,8 +76,8 @@ class ClassVoila(Voila):  # type: ignore[misc]
 
     def init_handlers(self) -> list[tuple[object, ...]]:
         handlers: list[tuple[object, ...]] = super().init_handlers()  # (pattern, handler class, its settings)
-        return [(rule[0], PacedVoilaHandler, *rule[2:]) if rule[1] is TornadoVoilaHandler else rule
-                for rule in handlers]
+        return [manual.route(self.server_url)] + [  # the manual first: a single notebook's page takes every path
+            (rule[0], PacedVoilaHandler, *rule[2:]) if rule[1] is TornadoVoilaHandler else rule for rule in handlers]
 
     def start(self) -> None:
         settings: dict[str, object] = dict(self.tornado_settings)  # type: ignore[has-type]

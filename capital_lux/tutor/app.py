@@ -174,6 +174,7 @@ class FreePlay(Page):
 
 class TutorApp(Page):
     """Holds the page's parts so that the language can change without losing any game."""
+    manual = "learner.html#the-tutors-pages"  # the part of the manual its help link opens
 
     def __init__(self, lang: str, players: int, seed: int | None, bot_kind: str, opening: str = "setup") -> None:
         super().__init__(lang)

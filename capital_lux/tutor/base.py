@@ -16,12 +16,18 @@ A page (``Page``) is built once, then only relabelled and redrawn:
 language in place, so nothing the learner did is lost. A page shown on its own has a
 title and a language picker (``own_header``), and ``root``; one page shows another with
 ``embed`` (the tutor shows the exercises and the what-if explorer).
+
+A page names the part of the manual that explains it (``manual = "learner.html#the-review"``,
+a page and a heading's anchor); its title then carries a help link there (``help_link``).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from contextlib import contextmanager
+from html import escape
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Protocol, Sequence, TypedDict, TypeVar, Union
 
 import ipywidgets as W
@@ -119,6 +125,9 @@ def as_translator(language: str | Translator) -> Translator:
 class Page:
     """The skeleton of a page: build, relabel from one table of labels, render, one guard."""
 
+    #: The manual's page and heading that explain this page (``"teacher.html#the-teachers-page"``).
+    manual = ""
+
     def __init__(self, language: str | Translator) -> None:
         self.t = as_translator(language)
         self.labels = Labels()
@@ -161,8 +170,11 @@ class Page:
         return lambda change: None if self._quiet else handler()
 
     def own_header(self, title: Label) -> W.HTML:
-        """A page shown on its own: its title (said from ``title``) and its language picker."""
-        self.title = self.labels(W.HTML(), title, "value")
+        """A page shown on its own: its title (said from ``title``), with the link to its part of
+        the manual, and its language picker."""
+        def said(t: Translator) -> str:
+            return f"{t.gettext(title) if isinstance(title, str) else title(t)}{help_link(self.manual, t)}"
+        self.title = self.labels(W.HTML(), said, "value")
         self.language = self.labels(language_picker(self.t, self.set_language), LANGUAGE_LABEL)
         return self.title
 
@@ -176,6 +188,48 @@ class Shown(Protocol):
     root: W.VBox
 
     def set_language(self, language: str | Translator) -> None: ...
+
+
+#: Where the help links lead: a copy of the manual at this address (a school's own site), else
+#: the manual the class server serves at ``/manual/`` once ``make docs`` has built it.
+MANUAL_VARIABLE = "CAPITAL_LUX_MANUAL"
+#: The manual ``make docs`` builds beside the package (its French guides under ``fr/``).
+BUILT_MANUAL = Path(__file__).resolve().parents[2] / "docs" / "_build" / "html"
+#: Where the class server serves it, from a page at ``…/voila/render/NAME.ipynb`` or at the root.
+SERVED_MANUAL = "../../manual/"
+#: The guides translated (``docs/locale``), and each guide's link text.
+TRANSLATED_GUIDES = {"fr": ("learner", "teacher")}
+GUIDE_LINKS = {"learner": N_("Help: the learner’s guide"), "teacher": N_("Help: the teacher’s guide"),
+               "capitol": N_("Help: Capitol’s rules and rulings")}
+
+
+def manual_url(section: str, lang: str) -> str | None:
+    """The address of ``section`` (``"learner.html#the-review"``) in the manual, in ``lang``
+    where that guide is translated; None where there is no manual to link to.
+
+    >>> os.environ[MANUAL_VARIABLE] = "https://docs.example.org/capital-lux/"
+    >>> manual_url("teacher.html#exports", "fr"), manual_url("teacher.html#exports", "es")
+    ('https://docs.example.org/capital-lux/fr/teacher.html#exports', 'https://docs.example.org/capital-lux/teacher.html#exports')
+    >>> del os.environ[MANUAL_VARIABLE]
+    """
+    base = os.environ.get(MANUAL_VARIABLE, "").strip()
+    if not base:
+        if not (BUILT_MANUAL / "index.html").exists():
+            return None
+        base = SERVED_MANUAL
+    guide = section.split(".html", 1)[0]
+    translated = guide in TRANSLATED_GUIDES.get(lang, ())
+    return f"{base.rstrip('/')}/{lang + '/' if translated else ''}{section}"
+
+
+def help_link(section: str, t: Translator) -> str:
+    """The page's help link (HTML, opening in a tab of its own), or nothing."""
+    url = manual_url(section, t.lang) if section else None
+    if url is None:
+        return ""
+    text = GUIDE_LINKS.get(section.split(".html", 1)[0], GUIDE_LINKS["learner"])
+    return (f"<a class='cl-manual-link' href='{escape(url)}' target='_blank' rel='noopener' "
+            f"style='text-decoration:underline'>{escape(t.gettext(text))}</a>")  # a link by its line, not colour alone
 
 
 def language_picker(t: Translator, on_change: Callable[[str], None]) -> W.Dropdown:

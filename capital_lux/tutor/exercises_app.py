@@ -57,6 +57,7 @@ def _number(value: float, t: Translator) -> str:
 
 class ExercisesApp(Page):
     """The page's parts; every handler is a plain method, so tests call them directly."""
+    manual = "learner.html#the-probability-exercises"  # the part of the manual its help link opens
 
     def __init__(self, lang: str = "en", seed: int = 1, storage: Storage | None = None,
                  numbers: Numbers = OWN, reopen: Callable[[], Storage] | None = None) -> None:

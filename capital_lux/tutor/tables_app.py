@@ -183,6 +183,7 @@ def seats_html(t: Translator, info: TableInfo, me: int | None) -> str:
 
 class TablesApp(Page):
     """The class tables' page: join the class, open or join a table, play at it."""
+    manual = "learner.html#playing-your-classmates"  # the part of the manual its help link opens
 
     def __init__(self, lang: str, storage: Storage | None, error: StorageError | None = None,
                  poll: bool = True) -> None:
@@ -491,6 +492,7 @@ def close_widgets(widget: W.Widget) -> None:
 class HotseatApp(Page):
     """Pass-and-play: 2 to 4 learners on one screen, each seat with the tutor's aids; between two
     seats' decisions a cover, and the next hand drawn only when its player asks."""
+    manual = "learner.html#playing-your-classmates"  # the part of the manual its help link opens
 
     def __init__(self, lang: str, players: int = 2, seed: int | None = None) -> None:
         super().__init__(lang)

@@ -116,6 +116,7 @@ GRID_SHADES = {"solved": "background:#dcefdc", "tried": "background:#f8dede"}
 
 class TeacherApp(Page):
     """The page's parts; every handler is a plain method, so tests call them directly."""
+    manual = "teacher.html#the-teachers-page"  # the part of the manual its help link opens
 
     def __init__(self, lang: str = "en", storage: Storage | None = None,
                  storage_error: StorageError | None = None) -> None:

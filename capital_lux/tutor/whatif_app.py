@@ -208,6 +208,7 @@ STOPPED_WITH_FIGURES = N_("The comparison was stopped: it took longer than the t
 
 class WhatIfApp(Page):
     """The explorer's parts; every handler is a plain method, so tests call them directly."""
+    manual = "learner.html#the-what-if-explorer"  # the part of the manual its help link opens
 
     def __init__(self, lang: str = "en", name: str = "rulebook-bonus", seed: int = 1) -> None:
         super().__init__(lang)
