@@ -1,13 +1,15 @@
 """Take the README's and the guides' pictures from the real pages, in the browser tests' Chromium.
 
-    python docs/screenshots.py docs/_static              # tutor.png, teacher.png, review.png
+    python docs/screenshots.py docs/_static              # every picture (make screenshots)
     python docs/screenshots.py /tmp/shots --only tutor   # some of them, elsewhere
 
 The class server is started as the browser tests start it (``tests/browser.py``: Voila with
 the class server's guards, on a free loopback port), on the ``notebooks`` folder, with a class
 database and a teacher's key of its own in a temporary folder: nothing of a real class is
 read or shown. The teacher's page shows a small class whose answers are written to that
-database first; the tutor and the review are a seeded free game played by clicking.
+database first; the tutor and the review are a seeded free game played by clicking; the
+exercises are a learner of the class list who joins with their code and answers with a classic
+mistake; the what-if explorer compares every move of the rulebook's example.
 """
 
 from __future__ import annotations
@@ -26,9 +28,14 @@ sys.path.insert(0, str(ROOT / "tests"))
 import browser as B  # noqa: E402  (the suite's own harness: Voila and Chromium as the tests start them)
 from capital_lux.tutor.work import BUDGET_VARIABLE  # noqa: E402
 
-SHOTS = ("tutor", "teacher", "review")
+SHOTS = ("tutor", "teacher", "review", "exercises", "whatif")
 KEY = "the key of the screenshots' class"
 VIEWPORT = {"width": 1280, "height": 800}
+#: The learner of the class list whose exercises page is shown, the exercise and its answer.
+LEARNER, EXERCISE = "Gabriel", "modifier-after-draw"
+CODES: dict[str, str] = {}
+#: Each exercise's seed on the class's numbers (written by ``fill_class``).
+SEEDS: dict[str, int] = {}
 #: A small class: (name, exercise, answers in order); a wrong answer is one of the exercise's
 #: classic mistakes where it has one, so the dashboard names it.
 CLASS = (
@@ -45,7 +52,7 @@ CLASS = (
 
 def fill_class(database: Path) -> None:
     """Write the small class's answers, on the class's numbers, as the learners' pages would."""
-    from capital_lux.lessons.classroom import instance_seed, server_key
+    from capital_lux.lessons.classroom import add_to_roster, instance_seed, server_key
     from capital_lux.lessons.problems import instance
     from capital_lux.lessons.problems.checker import format_number
     from capital_lux.lessons.problems.core import COMPLEMENT, classics
@@ -55,10 +62,11 @@ def fill_class(database: Path) -> None:
         storage.set_setting("numbers", "class")
         storage.set_setting("class_seed", "7")
         key = server_key(storage)
+        CODES.update({name: code for _, name, code in add_to_roster(storage, [LEARNER])})
         for name, exercise, answers in CLASS:
             session = f"screenshot-{name}"
             storage.set_name(session, name)
-            seed = instance_seed("class", key, 7, exercise, name, session)
+            seed = SEEDS[exercise] = instance_seed("class", key, 7, exercise, name, session)
             ex = instance(exercise, seed)
             exact = ex.exact()
             wrong = {m.id: value for m, value in classics(ex, ex.view(), exact) if value != exact}
@@ -104,11 +112,25 @@ def _clip(page: Any, top: str, bottom: str) -> dict[str, float]:
     return {"x": 0, "y": y, "width": page.viewport_size["width"], "height": last["y"] + last["height"] + scroll - y + 8}
 
 
+def _open(browser: Any, url: str, address: str, ready: str, viewport: dict[str, int] = VIEWPORT) -> Any:
+    """A page of the class server, once it says it is ready (Voila runs the notebook first)."""
+    page = browser.new_page(viewport=viewport)
+    page.goto(f"{url}voila/render/{address}", timeout=120_000)
+    page.wait_for_selector(ready, timeout=120_000)
+    return page
+
+
+def _shot(page: Any, out: Path, name: str, top: str, bottom: str) -> Path:
+    """``name``.png: the page from ``top`` to ``bottom`` (see ``_clip``); the page is closed."""
+    path = out / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True, clip=_clip(page, top, bottom))
+    page.close()
+    return path
+
+
 def tutor(browser: Any, url: str, out: Path) -> Path:
     """Free play, a few decisions into a 3-player game: the table, the hand and its risk lines."""
-    page = browser.new_page(viewport=VIEWPORT)
-    page.goto(f"{url}voila/render/tutorial.ipynb?players=3&seed=12&bots=rule", timeout=120_000)
-    page.wait_for_selector(B.READY, timeout=120_000)
+    page = _open(browser, url, "tutorial.ipynb?players=3&seed=12&bots=rule", B.READY)
     for move in range(3):  # two picks of the draft, then the hand to play from
         B.learner_move(page, move)
     page.wait_for_selector(".cl-freeplay .cl-hand-card:visible", timeout=60_000)
@@ -120,24 +142,18 @@ def tutor(browser: Any, url: str, out: Path) -> Path:
 
 def teacher(browser: Any, url: str, out: Path) -> Path:
     """The teacher's page, unlocked, on the small class."""
-    page = browser.new_page(viewport=VIEWPORT)
-    page.goto(f"{url}voila/render/teacher.ipynb", timeout=120_000)
-    page.wait_for_selector(".cl-teacher-page.cl-ready", timeout=120_000)
+    page = _open(browser, url, "teacher.ipynb", ".cl-teacher-page.cl-ready")
     page.fill(".cl-teacher-key input", KEY)
     page.click(".cl-teacher-unlock")
     page.wait_for_selector(".cl-teacher-unlocked .cl-teacher-table", timeout=60_000)
     page.wait_for_selector(".cl-teacher-charts img", timeout=60_000)
-    path = out / "teacher.png"
-    page.screenshot(path=str(path), full_page=True, clip=_clip(page, ".cl-teacher-page", ".cl-teacher-table tr:nth-child(8)"))
-    page.close()
-    return path
+    return _shot(page, out, "teacher", ".cl-teacher-page", ".cl-teacher-table tr:nth-child(8)")
 
 
 def review(browser: Any, url: str, out: Path) -> Path:
     """A whole 2-player game played by clicking, then its review: the table, the key moments, the chart."""
-    page = browser.new_page(viewport={"width": VIEWPORT["width"], "height": 1400})
-    page.goto(f"{url}voila/render/tutorial.ipynb?players=2&seed=5&bots=rule", timeout=120_000)
-    page.wait_for_selector(B.READY, timeout=120_000)
+    page = _open(browser, url, "tutorial.ipynb?players=2&seed=5&bots=rule", B.READY,
+                 {"width": VIEWPORT["width"], "height": 1400})
     move = 0
     while B.learner_move(page, move):
         move += 1
@@ -159,12 +175,42 @@ def review(browser: Any, url: str, out: Path) -> Path:
     return path
 
 
+def exercises(browser: Any, url: str, out: Path) -> Path:
+    """The exercises page of a learner of the class list: joined with their code, an exercise
+    answered with its classic mistake, which the page names."""
+    from capital_lux.lessons.problems import EXERCISES_BY_ID, instance
+    from capital_lux.lessons.problems.checker import format_number
+    from capital_lux.lessons.problems.core import COMPLEMENT, classics
+
+    page = _open(browser, url, "probability_exercises.ipynb", ".cl-exercises.cl-ready")
+    page.fill(".cl-learner-name input", LEARNER)
+    page.fill(".cl-learner-code input", CODES[LEARNER])
+    page.click(".cl-learner-join")
+    page.wait_for_selector(f".cl-learner-note:has-text('{LEARNER}')", timeout=60_000)
+    page.select_option(".cl-ex-picker select", index=list(EXERCISES_BY_ID).index(EXERCISE))
+    ex = instance(EXERCISE, SEEDS[EXERCISE])
+    mistake = dict((m.id, value) for m, value in classics(ex, ex.view(), ex.exact()))[COMPLEMENT.id]
+    page.fill(".cl-ex-answer input", format_number(mistake))
+    page.click(".cl-ex-check")
+    page.wait_for_selector(".cl-ex-feedback [data-status]", timeout=60_000)
+    return _shot(page, out, "exercises", ".cl-exercises", ".cl-ex-feedback")
+
+
+def whatif(browser: Any, url: str, out: Path) -> Path:
+    """The what-if explorer on the rulebook's example: every move compared."""
+    page = _open(browser, url, "what_if.ipynb", ".cl-whatif.cl-ready")
+    page.click(".cl-whatif .lm-TabBar-tab >> nth=2")  # "Analyse and play"
+    page.click(".cl-wi-analyse")
+    page.wait_for_selector(".cl-wi-chart img:visible, img.cl-wi-chart:visible", timeout=300_000)
+    return _shot(page, out, "whatif", ".cl-whatif", ".cl-wi-analysis")
+
+
 def take(out: Path, only: tuple[str, ...] = SHOTS) -> list[Path]:
     """Take the pictures named in ``only`` into ``out``; returns their paths."""
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
-    makers = {"tutor": tutor, "teacher": teacher, "review": review}
+    makers = {"tutor": tutor, "teacher": teacher, "review": review, "exercises": exercises, "whatif": whatif}
     with class_server() as url, sync_playwright() as p:
         browser = B.launch(p)
         try:
