@@ -13,6 +13,8 @@ when it builds in that language (``sphinx-build -D language=fr``).
 from __future__ import annotations
 
 import argparse
+import io
+import re
 import subprocess
 import sys
 import tempfile
@@ -86,8 +88,15 @@ def merge(found: dict[str, Catalog]) -> None:
                                     copyright_holder="the Capital Lux Tutor project", fuzzy=False)
             catalogue.update(template, no_fuzzy_matching=False)
             path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "wb") as f:
-                write_po(f, catalogue, width=0, omit_header=False, ignore_obsolete=True)
+            written = io.BytesIO()
+            write_po(written, catalogue, width=0, omit_header=False, ignore_obsolete=True)
+            if not path.exists() or undated(path.read_bytes()) != undated(written.getvalue()):
+                path.write_bytes(written.getvalue())  # only a change of a text: no diff of a date alone
+
+
+def undated(po: bytes) -> bytes:
+    """A catalogue without its template's creation date, which every extraction renews."""
+    return re.sub(rb'"POT-Creation-Date: [^"]*"', b"", po)
 
 
 def main(argv: list[str] | None = None) -> int:
