@@ -16,11 +16,12 @@ import time
 from typing import IO, Callable
 
 from ..capitol.bots import BOT_KINDS, Bot, make_bot
-from ..capitol.components import AMPHITHEATRE, PILES, TEMPLE
+from ..capitol.components import PILES
 from ..capitol.notation import public_text, parse_action
 from ..capitol.record import dumps_record
 from ..capitol.rules import apply
-from ..capitol.state import BID, BUILD, DRAW, PLACE, State, new_game
+from ..capitol.state import State, new_game
+from ..capitol.texts import large_text, phase_text
 from ..capitol.views import PlayerView, view
 from ..engine.errors import CapitalLuxError
 from ..i18n import LANGUAGES, Translator, format_list, format_number, sentences
@@ -116,40 +117,9 @@ def simulate(players: int, names: list[str], games: int, seed: int, t: Translato
     return 0
 
 
-def phase_text(t: Translator, v: PlayerView, you: int) -> str:
-    player = sentences.player_name(t, v.current, you, TERMINAL)
-    if v.phase == BUILD:
-        return t.gettext("Round {round} of 4, construction: {player} plays a card or passes.").format(
-            round=v.round, player=player)
-    if v.phase == BID:
-        if v.piece == TEMPLE:
-            return t.gettext("Round {round} of 4: auction for a temple; {player} bids.").format(
-                round=v.round, player=player)
-        if v.piece == AMPHITHEATRE:
-            return t.gettext("Round {round} of 4: auction for an amphitheatre; {player} bids.").format(
-                round=v.round, player=player)
-        return t.gettext("Round {round} of 4: auction for a fountain; {player} bids.").format(
-            round=v.round, player=player)
-    if v.phase == PLACE:
-        return t.gettext("Round {round} of 4: {player} won the auction and places the piece bought.").format(
-            round=v.round, player=player)
-    if v.phase == DRAW:
-        return t.gettext("Round {round} of 4, draw phase: {player} draws a card.").format(
-            round=v.round, player=player)
-    return t.gettext("The game is over.")
-
-
-def large_text(t: Translator, piece: str) -> str:
-    if piece == TEMPLE:
-        return t.pgettext("capitol", "temple")
-    if piece == AMPHITHEATRE:
-        return t.pgettext("capitol", "amphitheatre")
-    return ""
-
-
 def view_text(t: Translator, v: PlayerView) -> str:
     """The seat's view as lines of text: the board in the notation (owner:storeys+roof), the rest in words."""
-    lines = [phase_text(t, v, v.seat),
+    lines = [phase_text(t, v.phase, v.round, v.piece, v.current, v.seat, TERMINAL),
              t.gettext("Scores: {scores}.").format(scores=", ".join(map(str, v.scores)))]
     for board in v.board:
         buildings = " ".join(f"{owner}:{storeys}{roof}" for owner, storeys, roof in board.buildings) or "-"
