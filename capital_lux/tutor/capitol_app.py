@@ -252,7 +252,6 @@ class CapitolApp(Page):
         t, v = self.t, view(self.state, YOU)
         self.phase.value = f"<h3>{escape(phase_text(t, v.phase, v.round, v.piece, v.current, YOU, TERMINAL))}</h3>"
         self.lesson.value = f'<p class="cl-capitol-note">{escape(phase_lesson(t, v.phase))}</p>'
-        self.board.value = board_html(t, v, len(self.state.history))
         self.seat_info.value = "<br>".join(escape(line) for line in seat_lines(t, v))
         with self.quietly():
             self.moves.options = [(move_text(t, a, v.pile_tops), str(a)) for a in v.legal_actions]
@@ -261,6 +260,8 @@ class CapitolApp(Page):
         self._draw_chance(t, v)
         self._draw_log(t, v)
         self._show_message(refused=False)
+        # last: the board's move count tells a watcher that the rest is drawn
+        self.board.value = board_html(t, v, len(self.state.history))
 
     def _show_message(self, refused: bool) -> None:
         text = self._said(self.t)
