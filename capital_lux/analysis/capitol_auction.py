@@ -170,8 +170,8 @@ def bid_chance_chart(chances: list[tuple[Bid, Chance]], t: Translator) -> Figure
     above = [c.high - c.estimate for _, c in chances]
     ax.barh(range(len(chances)), values, xerr=[below, above] if any(below + above) else None, capsize=4,
             color=GREY, edgecolor=DARK, ecolor=DARK)
-    for i, value in enumerate(values):
-        ax.text(min(value, 0.8) + 0.02, i, format_chance(value, t.lang), va="center")
+    for i, (value, chance) in enumerate(zip(values, (c for _, c in chances))):  # right of its interval
+        ax.text(min(chance.high, 0.85) + 0.02, i, format_chance(value, t.lang), va="center")
     ax.set_yticks(list(range(len(chances))), labels)
     ax.invert_yaxis()
     ax.set_xlim(0, 1.05)
