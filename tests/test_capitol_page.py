@@ -48,6 +48,7 @@ def test_a_whole_game_through_the_widgets_ends_with_the_scores_and_replays_the_s
     for score in page.state.scores:
         assert str(score) in page.message.value
     assert "The game is over" in page.phase.value
+    assert "Scoring of round 4: " in page.log.value  # the scoring phase, said in the log
     assert not page.moves.options and page.play_button.disabled
     # the same seed and the same moves give the same game
     again = app(players=2, seed=3, bots="random")

@@ -68,7 +68,8 @@ def colour_text(t: Translator, colour: str) -> str:
 
 def building_text(t: Translator, who: str, storeys: int, roof: str) -> str:
     if roof == "r":
-        return t.ngettext("{player}: {storeys} storey, round roof {sign}", "{player}: {storeys} storeys, round roof {sign}",
+        return t.ngettext("{player}: {storeys} storey, round roof {sign}",
+                          "{player}: {storeys} storeys, round roof {sign}",
                           storeys).format(player=who, storeys=storeys, sign=ROOF_SIGN[roof])
     return t.ngettext("{player}: {storeys} storey, triangular roof {sign}",
                       "{player}: {storeys} storeys, triangular roof {sign}",
@@ -77,7 +78,9 @@ def building_text(t: Translator, who: str, storeys: int, roof: str) -> str:
 
 def district_html(t: Translator, board: District, players: int) -> str:
     """One district in words: its colour, roof type, buildings, fountains and squares."""
-    lines = [f"<b>{escape(t.gettext('District {district} ({colour})').format(district=board.name, colour=colour_text(t, colour_of(board.name))))}</b>"]
+    name = t.gettext("District {district} ({colour})").format(district=board.name,
+                                                              colour=colour_text(t, colour_of(board.name)))
+    lines = [f"<b>{escape(name)}</b>"]
     if board.roof == "r":
         lines.append(t.gettext("Round roofs only {sign}").format(sign=ROOF_SIGN["r"]))
     elif board.roof == "t":
@@ -175,8 +178,10 @@ class CapitolApp(Page):
         self.seat_info = tagged(W.HTML(), "cl-capitol-seat")
         self.moves = tagged(W.Dropdown(layout=W.Layout(width="560px")), "cl-capitol-moves")
         self.labels(self.moves, N_("Your moves"))
-        self.play_button = self.labels(tagged(W.Button(button_style="primary"), "cl-capitol-play"), N_("Play this move"))
-        self.play_button.on_click(lambda _: self.guard(self.play_chosen, N_("The page could not do that."), self._say_error))
+        self.play_button = self.labels(tagged(W.Button(button_style="primary"), "cl-capitol-play"),
+                                       N_("Play this move"))
+        self.play_button.on_click(lambda _: self.guard(self.play_chosen, N_("The page could not do that."),
+                                                       self._say_error))
         self.typed = self.labels(tagged(W.Text(layout=W.Layout(width="260px")), "cl-capitol-typed"),
                                  N_("Type a move"))
         self.labels(self.typed, N_("for example B4 1t B2"), "placeholder")
@@ -209,7 +214,7 @@ class CapitolApp(Page):
         self.state = new_game(players, self.seed)
         self.bots: list[Bot] = [make_bot(str(self.bots_pick.value or "rule")) for _ in range(players)]
         self.rng = random.Random(self.seed)
-        self.seen = self.seen_auctions = 0
+        self.seen = self.seen_auctions = self.seen_scorings = 0
         self._said = lambda t: ""
         self._bots_play()
         self.render()
@@ -236,13 +241,13 @@ class CapitolApp(Page):
     def _play_text(self, text: str) -> None:
         try:
             action = parse_action(text)
-            before, auctions = len(self.state.history), len(self.state.auctions)
+            before, auctions, scorings = len(self.state.history), len(self.state.auctions), len(self.state.round_scores)
             self.play(action)
         except CapitalLuxError as error:
             self._said = lambda t: t.refusal(error)
             self._show_message(refused=True)
             return
-        self.seen, self.seen_auctions = before, auctions
+        self.seen, self.seen_auctions, self.seen_scorings = before, auctions, scorings
         self.typed.value = ""
         self._said = lambda t: t.gettext("You played {move}.").format(move=str(action))
         self.render()
@@ -325,6 +330,9 @@ class CapitolApp(Page):
                 lines.append(t.gettext("{player} wins the auction with {bid}.").format(
                     player=sentences.player_name(t, result.winner, YOU, LEARNER),
                     bid=" ".join(map(str, result.bids[result.winner].cards))))
+        for number, points in enumerate(v.round_scores[self.seen_scorings:], start=self.seen_scorings + 1):
+            lines.append(t.gettext("Scoring of round {round}: {points}.").format(round=number, points=", ".join(
+                f"{sentences.player_name(t, p, YOU, LEARNER)} {score}" for p, score in enumerate(points))))
         self.log.value = "<br>".join(escape(line) for line in lines[-40:])
 
 
