@@ -147,3 +147,13 @@ def test_a_move_out_of_its_phase_is_refused_and_the_game_goes_on(text: str) -> N
     page.play_typed()
     assert (page.state is before) is not legal
     assert ("cl-capitol-refused" in page.message.value) is not legal
+
+
+def test_new_game_takes_the_players_and_bots_chosen_and_a_fresh_deal() -> None:
+    page = app(players=2, seed=1)
+    first = page.state
+    page.players_pick.value, page.bots_pick.value = 4, "random"
+    page.new_game.click()
+    assert page.state.players == 4 and [bot.name for bot in page.bots] == ["random"] * 4
+    assert page.state.current == 0  # the bots have moved up to the learner's turn
+    assert page.state is not first and page.message.value == "" and "Player 0 (you)" in page.phase.value
