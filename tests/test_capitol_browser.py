@@ -79,6 +79,8 @@ def test_a_typed_move_against_the_permit_rules_is_refused_in_french_and_changes_
     page, _ = table
     local = CapitolApp("fr", PLAYERS, SEED, "rule", samples=10)
     assert moves_played(page) == len(local.state.history)
+    # the moves are offered with one chosen, so Play this move plays something
+    assert page.eval_on_selector(".cl-capitol-moves select", "s => s.selectedIndex") == 0
     permit = next(card for card in local.state.hands[0] if card.kind in "BPM")
     page.fill(".cl-capitol-typed input", f"{permit} 2r {permit.kind}2")
     page.click(".cl-capitol-try")

@@ -39,6 +39,7 @@ def test_a_whole_game_through_the_widgets_ends_with_the_scores_and_replays_the_s
     while not page.state.is_terminal():
         options = [value for _, value in page.moves.options]
         assert options == [str(a) for a in view(page.state, 0).legal_actions]  # every legal move offered
+        assert page.moves.value in options  # one shown chosen, never a blank choice
         choice = options[len(played) % min(3, len(options))]
         page.moves.value = choice
         page.play_chosen()
@@ -80,11 +81,12 @@ def test_the_page_in_four_languages_keeps_the_game() -> None:
     page = app("en", players=3, seed=7)
     page._play_text("pass")
     state = page.state
+    page.moves.value = page.moves.options[-1][1]
     said = {}
     for lang in ("fr", "es", "pt", "en"):
         page.set_language(lang)
         said[lang] = (page.phase.value, page.lesson.value, page.board.value, page.title.value)
-        assert page.state is state
+        assert page.state is state and page.moves.value == page.moves.options[-1][1]  # the choice kept
     assert len({texts for texts in said.values()}) == 4
     assert "Zone B1 (bleue)" in said["fr"][2] and "Zona B1 (azul)" in said["es"][2]
     assert "Tour 1 sur 4" in said["fr"][0] and "Ronda 1 de 4" in said["es"][0] and "Rodada 1 de 4" in said["pt"][0]

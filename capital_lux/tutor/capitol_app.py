@@ -259,7 +259,10 @@ class CapitolApp(Page):
         self.lesson.value = f'<p class="cl-capitol-note">{escape(phase_lesson(t, v.phase))}</p>'
         self.seat_info.value = "<br>".join(escape(line) for line in seat_lines(t, v))
         with self.quietly():
+            chosen = self.moves.value if self.moves.value in {str(a) for a in v.legal_actions} else None
             self.moves.options = [(move_text(t, a, v.pile_tops), str(a)) for a in v.legal_actions]
+            if v.legal_actions:  # a move is always shown chosen: the one kept across a relabel, else the first
+                self.moves.value = chosen or str(v.legal_actions[0])
         self.play_button.disabled = not v.legal_actions
         self._draw_why_not(t, v)
         self._draw_chance(t, v)
