@@ -81,6 +81,22 @@ def test_the_command_line_plays_and_writes_a_record(tmp_path: Path, monkeypatch:
     random.Random(0)
 
 
+def test_play_checks_its_seat_and_record_as_the_house_play_does_before_any_move(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    taken = tmp_path / "game.json"
+    taken.write_text("kept")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    for argv, said in ((["--seat", "3"], "--seat doit être compris entre 0 et 2"),
+                       (["--record", str(taken)], "existe déjà")):
+        with pytest.raises(SystemExit) as stopped:
+            main(["capitol", "play", "--players", "3", "--seed", "1", "--lang", "fr", *argv])
+        assert stopped.value.code == 2 and said in capsys.readouterr().err.replace("\u00a0", " ")
+    assert taken.read_text() == "kept"
+    monkeypatch.setattr("sys.stdin", io.StringIO("pass\n" * 400))
+    assert main(["capitol", "play", "--players", "2", "--seed", "2", "--record", str(taken), "--force"]) == 0
+    assert loads_record(taken.read_text()).seed == 2 and "Record written to" in capsys.readouterr().out
+
+
 def test_the_capitol_benchmark_measures_games_a_second() -> None:
     from capital_lux.cli import bench
     figures = bench.capitol(repeats=1, games=1)

@@ -33,14 +33,18 @@ from functools import lru_cache
 from math import comb
 from typing import Iterator, Optional
 
+from matplotlib.figure import Figure
+
 from ..capitol.bots import WORTH, bid_plan
 from ..capitol.components import DECK, Card
 from ..capitol.notation import Bid, bid
 from ..capitol.rules import auction_winner
 from ..capitol.views import PlayerView
+from ..i18n import Translator, format_chance, format_number
+from .charts import DARK, GREY, SIDE_WIDTH_IN
 from .stats import wilson_interval
 
-__all__ = ["Chance", "unseen_cards", "win_chance"]
+__all__ = ["Chance", "bid_chance_chart", "bid_chances", "unseen_cards", "win_chance"]
 
 #: Deals listed at most before the chance is simulated instead.
 EXACT_LIMIT = 5_000
@@ -102,6 +106,14 @@ def _deals(pool: list[tuple[Card, int]], sizes: list[int]) -> Iterator[tuple[lis
             yield [hand] + others, weight * more
 
 
+def _hands_at_most(pool: list[tuple[Card, int]], size: int, cap: int) -> int:
+    """How many different hands (multisets) of ``size`` cards the pool holds, counted up to ``cap + 1``."""
+    ways = [1] + [0] * size
+    for _, count in pool:
+        ways = [min(cap + 1, sum(ways[j - i] for i in range(min(count, j) + 1))) for j in range(size + 1)]
+    return ways[size]
+
+
 def win_chance(view: PlayerView, cards: tuple[Card, ...], rng: random.Random, *, samples: int = 1000,
                limit: int = EXACT_LIMIT) -> Chance:
     """The chance that bidding ``cards`` wins the auction under way, from ``view``'s seat."""
@@ -111,17 +123,19 @@ def win_chance(view: PlayerView, cards: tuple[Card, ...], rng: random.Random, *,
     pool = sorted(unseen_cards(view).items())
     if not mine.cards:
         return Chance(0.0, 0.0, 0.0, 0, Fraction(0))
-    won = total = 0
-    listed = 0
-    for hands, weight in _deals(pool, sizes):
-        listed += 1
-        if listed > limit:
-            break
-        total += weight
-        won += weight * _wins(view, mine, dict(zip(others, hands)))
-    else:
-        exact = Fraction(won, total)
-        return Chance(float(exact), float(exact), float(exact), 0, exact)
+    # every hand one player may hold starts a deal of its own: past the limit, listing is hopeless
+    if all(_hands_at_most(pool, size, limit) <= limit for size in sizes):
+        won = total = 0
+        listed = 0
+        for hands, weight in _deals(pool, sizes):
+            listed += 1
+            if listed > limit:
+                break
+            total += weight
+            won += weight * _wins(view, mine, dict(zip(others, hands)))
+        else:
+            exact = Fraction(won, total)
+            return Chance(float(exact), float(exact), float(exact), 0, exact)
     physical = [card for card, count in pool for _ in range(count)]
     hits = 0
     for _ in range(samples):
@@ -133,3 +147,40 @@ def win_chance(view: PlayerView, cards: tuple[Card, ...], rng: random.Random, *,
         hits += _wins(view, mine, hands_at)
     low, high = wilson_interval(hits, samples)
     return Chance(hits / samples, low, high, samples)
+
+
+def bid_chances(view: PlayerView, seed: int, *, samples: int = 400, most: int = 3) -> list[tuple[Bid, Chance]]:
+    """The bid offered so far and, for up to ``most`` of the next cards the seat could add (its
+    highest distinct ones), that bid with the card: each with its chance of winning. Every
+    chance is drawn with the same ``seed``, so the bars differ by the bids, not by the draws."""
+    offered = Counter(view.my_offer)
+    left = sorted(set((Counter(view.hand) - offered).elements()), key=lambda c: (-c.value, c.kind))
+    bids = [bid(view.my_offer)] + [bid(view.my_offer + (card,)) for card in left[:most]]
+    return [(b, win_chance(view, b.cards, random.Random(seed), samples=samples)) for b in bids]
+
+
+def bid_chance_chart(chances: list[tuple[Bid, Chance]], t: Translator) -> Figure:
+    """One bar per bid, its chance of winning; a simulated chance carries its 95% interval (an
+    exact one none), and the title says which the reader has, with the sample count."""
+    fig = Figure(figsize=(SIDE_WIDTH_IN, 0.45 * len(chances) + 1.3), layout="constrained")
+    ax = fig.subplots()
+    labels = [" ".join(map(str, b.cards)) or t.gettext("no card") for b, _ in chances]
+    values = [c.estimate for _, c in chances]
+    below = [c.estimate - c.low for _, c in chances]
+    above = [c.high - c.estimate for _, c in chances]
+    ax.barh(range(len(chances)), values, xerr=[below, above] if any(below + above) else None, capsize=4,
+            color=GREY, edgecolor=DARK, ecolor=DARK)
+    for i, (value, chance) in enumerate(zip(values, (c for _, c in chances))):  # right of its interval
+        ax.text(min(chance.high, 0.85) + 0.02, i, format_chance(value, t.lang), va="center")
+    ax.set_yticks(list(range(len(chances))), labels)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1.05)
+    ax.xaxis.set_major_formatter(lambda x, _: format_chance(x, t.lang))
+    simulated = [c for _, c in chances if c.exact is None]
+    if simulated:
+        title = t.gettext("Chance that each bid wins: simulated, {n} deals each, 95% intervals").format(
+            n=format_number(simulated[0].samples, t.lang))
+    else:
+        title = t.gettext("Chance that each bid wins: exact")
+    ax.set_title(title, wrap=True)
+    return fig

@@ -20,9 +20,10 @@ so that a hand of twenty cards has twenty moves, not a million sets. Then the wi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union, cast
+from typing import ClassVar, Union, cast
 
 from ..engine.errors import NotationError
+from ..engine.notation import Spelled
 from .components import DISTRICTS, FLOOR_KIND, N_, PILES, ROOF_KIND, ROOF_TYPES, Card, Pile, RoofType
 
 __all__ = ["Action", "Bid", "Draw", "Offer", "Pass", "Place", "PlayFloors", "PlayOnly", "PlayPermit", "PlayRoof",
@@ -30,9 +31,8 @@ __all__ = ["Action", "Bid", "Draw", "Offer", "Pass", "Place", "PlayFloors", "Pla
 
 
 @dataclass(frozen=True, order=True, slots=True)
-class Pass:
-    def __str__(self) -> str:
-        return "pass"
+class Pass(Spelled):
+    verb: ClassVar[str] = "pass"
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -83,21 +83,18 @@ class PlayPermit:
 
 
 @dataclass(frozen=True, order=True, slots=True)
-class Offer:
+class Offer(Spelled):
     """Auction: one more card from the hand above the STOP card."""
 
+    verb: ClassVar[str] = "offer"
     card: Card
-
-    def __str__(self) -> str:
-        return f"offer {self.card}"
 
 
 @dataclass(frozen=True, order=True, slots=True)
-class Stop:
+class Stop(Spelled):
     """Auction: the STOP card goes down; the bid is the cards offered before it."""
 
-    def __str__(self) -> str:
-        return "stop"
+    verb: ClassVar[str] = "stop"
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -115,23 +112,19 @@ class Bid:
 
 
 @dataclass(frozen=True, order=True, slots=True)
-class Place:
+class Place(Spelled):
     """The auction's winner puts the piece bought in a district."""
 
+    verb: ClassVar[str] = "place"
     district: str
-
-    def __str__(self) -> str:
-        return f"place {self.district}"
 
 
 @dataclass(frozen=True, order=True, slots=True)
-class Draw:
+class Draw(Spelled):
     """Draw phase: the top card of one of the three face-up piles."""
 
+    verb: ClassVar[str] = "draw"
     pile: Pile
-
-    def __str__(self) -> str:
-        return f"draw {self.pile}"
 
 
 Action = Union[Pass, PlayOnly, PlayFloors, PlayRoof, PlayPermit, Offer, Stop, Place, Draw]

@@ -21,7 +21,7 @@ import json
 from typing import Final
 
 from ..engine.errors import CapitalLuxError, PositionError, UsageError
-from ..engine.position import _parse_json as parse_json  # the house's size- and depth-guarded reader
+from ..engine.position import parse_json
 from .components import MAX_PLAYERS, MIN_PLAYERS, N_
 from .notation import parse_action
 from .rules import apply

@@ -25,7 +25,7 @@ from .components import (
 )
 from .notation import Action, Bid
 
-__all__ = ["AuctionResult", "BID", "BUILD", "DRAW", "District", "OVER", "PLACE", "Phase", "State", "new_game",
+__all__ = ["AuctionResult", "BID", "BUILD", "Built", "DRAW", "District", "OVER", "PLACE", "Phase", "State", "new_game",
            "set_at"]
 
 Phase = Literal["build", "bid", "place", "draw", "over"]
@@ -85,7 +85,21 @@ class AuctionResult:
 
 
 @dataclass(frozen=True, slots=True)
-class State:
+class Built:
+    """What every seat sees of the building, in the state and in each view alike: the floors
+    left in the supply, each player's roofs left, buildings under construction and finished,
+    the board, and who has passed."""
+
+    floor_supply: int
+    roofs_left: tuple[tuple[int, int], ...]
+    unfinished: tuple[tuple[int, ...], ...]
+    finished: tuple[tuple[tuple[int, RoofType], ...], ...]
+    board: tuple[District, ...]
+    passed: tuple[bool, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class State(Built):
     """The whole table. Per-player tuples are indexed by seat; piles list their top card
     first; discards list the first card discarded first (the order they come back in, C10);
     ``offers`` holds the cards each player has put above the STOP card in the auction under
@@ -101,12 +115,6 @@ class State:
     hands: tuple[tuple[Card, ...], ...]
     piles: tuple[tuple[Card, ...], ...]
     discards: tuple[tuple[Card, ...], ...]
-    floor_supply: int
-    roofs_left: tuple[tuple[int, int], ...]
-    unfinished: tuple[tuple[int, ...], ...]
-    finished: tuple[tuple[tuple[int, RoofType], ...], ...]
-    board: tuple[District, ...]
-    passed: tuple[bool, ...]
     auction: int
     offers: tuple[tuple[Card, ...], ...]
     bids: tuple[Optional[Bid], ...]

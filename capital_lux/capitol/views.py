@@ -15,19 +15,19 @@ it: the seed deals every hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Optional
 
-from .components import AUCTIONS, Card, RoofType
+from .components import AUCTIONS, Card
 from .notation import Action, Bid, public_text
 from .rules import legal_actions
-from .state import BID, PLACE, AuctionResult, District, Phase, State
+from .state import BID, PLACE, AuctionResult, Built, Phase, State
 
 __all__ = ["PlayerView", "view"]
 
 
-@dataclass(frozen=True)
-class PlayerView:
+@dataclass(frozen=True, slots=True)
+class PlayerView(Built):
     seat: int
     players: int
     round: int
@@ -43,12 +43,6 @@ class PlayerView:
     pile_tops: tuple[Optional[Card], ...]
     pile_sizes: tuple[int, ...]
     discard_sizes: tuple[int, ...]
-    floor_supply: int
-    roofs_left: tuple[tuple[int, int], ...]
-    unfinished: tuple[tuple[int, ...], ...]
-    finished: tuple[tuple[tuple[int, RoofType], ...], ...]
-    board: tuple[District, ...]
-    passed: tuple[bool, ...]
     auctions: tuple[AuctionResult, ...]
     scores: tuple[int, ...]
     round_scores: tuple[tuple[int, ...], ...]
@@ -70,8 +64,7 @@ def view(state: State, seat: int) -> PlayerView:
         piece=AUCTIONS[state.round - 1][state.auction] if state.phase in (BID, PLACE) else None,
         pile_tops=tuple(pile[0] if pile else None for pile in state.piles),
         pile_sizes=tuple(len(pile) for pile in state.piles), discard_sizes=tuple(len(d) for d in state.discards),
-        floor_supply=state.floor_supply, roofs_left=state.roofs_left, unfinished=state.unfinished,
-        finished=state.finished, board=state.board, passed=state.passed, auctions=state.auctions,
+        **{field.name: getattr(state, field.name) for field in fields(Built)}, auctions=state.auctions,
         scores=state.scores, round_scores=state.round_scores, history=history,
         legal_actions=tuple(legal_actions(state)) if state.current == seat and not state.is_terminal() else (),
     )

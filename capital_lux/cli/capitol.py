@@ -16,11 +16,12 @@ import time
 from typing import IO, Callable
 
 from ..capitol.bots import BOT_KINDS, Bot, make_bot
-from ..capitol.components import AMPHITHEATRE, PILES, TEMPLE
+from ..capitol.components import PILES
 from ..capitol.notation import public_text, parse_action
 from ..capitol.record import dumps_record
 from ..capitol.rules import apply
-from ..capitol.state import BID, BUILD, DRAW, PLACE, State, new_game
+from ..capitol.state import State, new_game
+from ..capitol.texts import large_text, phase_text
 from ..capitol.views import PlayerView, view
 from ..engine.errors import CapitalLuxError
 from ..i18n import LANGUAGES, Translator, format_list, format_number, sentences
@@ -48,6 +49,7 @@ def add_parser(commands: argparse._SubParsersAction, t: Translator,  # type: ign
                    help=t.gettext("seed of the shuffles (default: random)"))
     p.add_argument("--record", metavar=t.gettext("FILE"),
                    help=t.gettext("write the game's record here as JSON at the end"))
+    p.add_argument("--force", action="store_true", help=t.gettext("replace the record file if it already exists"))
     s = games.add_parser("simulate", translator=t,
                          help=t.gettext("play many seeded games of Capitol between bots and summarise them"))
     s.add_argument("--players", type=whole, choices=(2, 3, 4), default=4,
@@ -73,16 +75,15 @@ def run(args: argparse.Namespace) -> int:
         sub.error(t.gettext("{name} is not a Capitol bot: choose random or rule").format(name=repr(unknown[0])))
     if args.capitol_command == "simulate":
         return simulate(args.players, names, args.games, args.seed, t, sys.stdout.write)
-    if not 0 <= args.seat < args.players:
-        sub.error(t.gettext("your seat, 0 to players-1 (default 0)"))
+    from .main import check_output_file, check_seat, write_record  # main imports this module first
+
+    check_seat(sub, t, args.seat, args.players)
+    if args.record:  # refused now, not after the whole game
+        check_output_file(sub, t, args.record, args.force)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     state = play_terminal(args.players, args.seat, names, seed, t, sys.stdin, sys.stdout)
     if args.record:
-        try:
-            with open(args.record, "x", encoding="utf-8") as f:
-                f.write(dumps_record(state) + "\n")
-        except OSError as e:
-            sub.error(f"{args.record}: {e.strerror}")
+        return write_record(t, args.record, dumps_record(state) + "\n", print)
     return 0
 
 
@@ -116,40 +117,9 @@ def simulate(players: int, names: list[str], games: int, seed: int, t: Translato
     return 0
 
 
-def phase_text(t: Translator, v: PlayerView, you: int) -> str:
-    player = sentences.player_name(t, v.current, you, TERMINAL)
-    if v.phase == BUILD:
-        return t.gettext("Round {round} of 4, construction: {player} plays a card or passes.").format(
-            round=v.round, player=player)
-    if v.phase == BID:
-        if v.piece == TEMPLE:
-            return t.gettext("Round {round} of 4: auction for a temple; {player} bids.").format(
-                round=v.round, player=player)
-        if v.piece == AMPHITHEATRE:
-            return t.gettext("Round {round} of 4: auction for an amphitheatre; {player} bids.").format(
-                round=v.round, player=player)
-        return t.gettext("Round {round} of 4: auction for a fountain; {player} bids.").format(
-            round=v.round, player=player)
-    if v.phase == PLACE:
-        return t.gettext("Round {round} of 4: {player} won the auction and places the piece bought.").format(
-            round=v.round, player=player)
-    if v.phase == DRAW:
-        return t.gettext("Round {round} of 4, draw phase: {player} draws a card.").format(
-            round=v.round, player=player)
-    return t.gettext("The game is over.")
-
-
-def large_text(t: Translator, piece: str) -> str:
-    if piece == TEMPLE:
-        return t.pgettext("capitol", "temple")
-    if piece == AMPHITHEATRE:
-        return t.pgettext("capitol", "amphitheatre")
-    return ""
-
-
 def view_text(t: Translator, v: PlayerView) -> str:
     """The seat's view as lines of text: the board in the notation (owner:storeys+roof), the rest in words."""
-    lines = [phase_text(t, v, v.seat),
+    lines = [phase_text(t, v.phase, v.round, v.piece, v.current, v.seat, TERMINAL),
              t.gettext("Scores: {scores}.").format(scores=", ".join(map(str, v.scores)))]
     for board in v.board:
         buildings = " ".join(f"{owner}:{storeys}{roof}" for owner, storeys, roof in board.buildings) or "-"
@@ -176,7 +146,8 @@ def play_terminal(players: int, you: int, names: list[str], seed: int, t: Transl
     def say(text: str) -> None:
         stdout.write(text + "\n")
 
-    bots = seat_bots(names, players)
+    others = seat_bots(names, players - 1)  # the bots given are for the other seats, in order
+    bots = others[:you] + [others[0]] + others[you:]  # (seat ``you``'s is never asked)
     rng = random.Random(seed)
     state = new_game(players, seed)
     shown_auctions = 0

@@ -153,6 +153,27 @@ def checked_bot_specs(sub: argparse.ArgumentParser, text: str, seats: int, t: Tr
         sub.error(t.refusal(e))
 
 
+def check_seat(sub: argparse.ArgumentParser, t: Translator, seat: int, players: int) -> None:
+    """Refuse, as a usage error, a seat the table does not have."""
+    if not 0 <= seat < players:
+        sub.error(t.gettext("--seat must be between 0 and {last}").format(last=players - 1))
+
+
+def write_record(t: Translator, path: str, text: str, say: Callable[[str], None]) -> int:
+    """A finished game's record written to ``path`` (replacing a file only once written whole);
+    says where, or why not (exit status 1)."""
+    from ..analysis.simulate import replaced_on_success
+
+    try:
+        with replaced_on_success(path) as f:
+            f.write(text)
+    except OSError as e:
+        say(file_error(t, path, e, writing=True))
+        return 1
+    say(t.gettext("Record written to {file}.").format(file=path))
+    return 0
+
+
 def check_output_file(sub: argparse.ArgumentParser, t: Translator, path: str, force: bool) -> None:
     """Refuse, as a usage error and before any work, a file that cannot be written or would be
     replaced without ``--force``."""
@@ -385,8 +406,7 @@ def action_text(t: Translator, seat: int, action: Action, you: int | None) -> st
 
 # -- play -----------------------------------------------------------------------------------
 def play_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> int:
-    if not 0 <= args.seat < args.players:
-        sub.error(args.t.gettext("--seat must be between 0 and {last}").format(last=args.players - 1))
+    check_seat(sub, args.t, args.seat, args.players)
     specs = checked_bot_specs(sub, args.bots, args.players - 1, args.t)
     t: Translator = args.t
     if args.record:  # refused now, not after the whole game
@@ -437,15 +457,7 @@ def play_terminal(players: int, you: int, specs: list[str], seed: int, t: Transl
         scores=", ".join(f"{player_name(t, p, you)} {s}" for p, s in enumerate(scores))))
     say(t.gettext("Winner: {players}").format(players=", ".join(player_name(t, p, you) for p in winners)))
     if record:
-        from ..analysis.simulate import replaced_on_success
-
-        try:
-            with replaced_on_success(record) as f:
-                f.write(dumps_record(game.record()))
-        except OSError as e:
-            say(file_error(t, record, e, writing=True))
-            return 1
-        say(t.gettext("Record written to {file}.").format(file=record))
+        return write_record(t, record, dumps_record(game.record()), say)
     return 0
 
 
@@ -597,8 +609,7 @@ def review_command(args: argparse.Namespace, sub: argparse.ArgumentParser) -> in
 
     t: Translator = args.t
     record = read_record(args, sub)
-    if not 0 <= args.seat < record.players:
-        sub.error(t.gettext("--seat must be between 0 and {last}").format(last=record.players - 1))
+    check_seat(sub, t, args.seat, record.players)
     if args.html:  # refused now, not after the review's half minute
         check_output_file(sub, t, args.html, args.force)
     shown = sys.stderr.isatty()

@@ -17,10 +17,37 @@ Chance outcomes: ``card B5`` (a profession card comes off the deck) and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, Union
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Literal, Union, cast
 
 from .cards import COLOUR_LETTERS, COLOURS, N_, Colour, Card, NotationError, format_modifier, parse_modifier
+
+
+class Spelled:
+    """The text form the house's notations share (Capital Lux's and Capitol's): an action's
+    verb, then each of its fields in its own text form (``place Y``, ``card B5``, ``draw roof``).
+    An action with a form of its own (``home B5``, ``save none``) writes its ``__str__``.
+
+    >>> str(TakeLowest("G")), str(CardDrawn(Card("B", 5)))
+    ('take G', 'card B5')
+    """
+
+    __slots__ = ()
+    verb: ClassVar[str]
+
+    def __str__(self) -> str:
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:  # once per class: the fields a dataclass declares, in order
+            names = _FIELD_NAMES[type(self)] = tuple(field.name for field in fields(cast(Any, self)))
+        if not names:
+            return self.verb
+        if len(names) == 1:
+            return f"{self.verb} {getattr(self, names[0])}"
+        return " ".join([self.verb, *(str(getattr(self, name)) for name in names)])
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
 
 #: Where a card is played: into the player's own hometown or into the capital.
 Destination = Literal["home", "capital"]
@@ -50,23 +77,19 @@ class Play:
 
 
 @dataclass(frozen=True, order=True, slots=True)
-class PlaceModifier:
+class PlaceModifier(Spelled):
     """Agent: put the modifier just drawn face down above a capital colour."""
 
+    verb: ClassVar[str] = "place"
     colour: Colour
-
-    def __str__(self) -> str:
-        return f"place {self.colour}"
 
 
 @dataclass(frozen=True, order=True, slots=True)
-class TakeLowest:
+class TakeLowest(Spelled):
     """Cleric: take the lowest capital card of this colour into the hometown."""
 
+    verb: ClassVar[str] = "take"
     colour: Colour
-
-    def __str__(self) -> str:
-        return f"take {self.colour}"
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -80,13 +103,11 @@ class SaveWithGold:
 
 
 @dataclass(frozen=True, order=True, slots=True)
-class CardDrawn:
+class CardDrawn(Spelled):
     """Chance: this profession card comes off the deck (deal, Scholar, setup)."""
 
+    verb: ClassVar[str] = "card"
     card: Card
-
-    def __str__(self) -> str:
-        return f"card {self.card}"
 
 
 @dataclass(frozen=True, order=True, slots=True)

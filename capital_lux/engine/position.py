@@ -32,7 +32,7 @@ __all__ = [
     "JSON", "MAX_DEPTH", "MAX_INPUT_BYTES", "POSITION_FORMAT", "RECORD_FORMAT", "VERSION", "PositionDict",
     "PositionError", "RecordDict", "arrange", "cards", "dumps_position", "dumps_record", "import_jsonschema",
     "loads_position", "loads_record", "position_dict", "position_from_dict", "record_dict", "schema", "seed_mismatch",
-    "validate",
+    "validate", "parse_json",
 ]
 
 POSITION_FORMAT = "capital-lux-position"
@@ -174,7 +174,10 @@ def dumps_position(s: GameState) -> str:
 
 
 # -- reading ----------------------------------------------------------------------------
-def _parse_json(text: str | bytes) -> JSON:
+def parse_json(text: str | bytes) -> JSON:
+    """The JSON of a position or record file, read with the house's guards: a size cap in bytes,
+    a nesting cap checked before parsing, no floats, NaN or infinities; a ``PositionError``
+    saying what is wrong otherwise. Every game's files are read through it."""
     # The cap is in bytes, as the text is stored and sent (UTF-8); a text longer in characters
     # than the cap in bytes is refused before it is encoded.
     size = len(text) if isinstance(text, bytes) or len(text) > MAX_INPUT_BYTES else len(
@@ -364,7 +367,7 @@ def _entries(value: JSON) -> list[JSON]:
 
 def loads_position(text: str | bytes) -> GameState:
     """Read a position written by ``dumps_position``; refuse anything impossible."""
-    return position_from_dict(_parse_json(text))
+    return position_from_dict(parse_json(text))
 
 
 def position_from_dict(data: PositionDict | JSON) -> GameState:
@@ -474,7 +477,7 @@ def loads_record(text: str | bytes, check_seed: bool = True, check_schema: bool 
     ``check_schema=False`` is for the package's own records (the lessons' positions, which
     the tests check against the schema): work done already, at every page that opens on a
     chapter. The record is still replayed and checked move by move."""
-    parsed = _parse_json(text)
+    parsed = parse_json(text)
     if check_schema:
         _check_schema(parsed, "record")
     data = cast(RecordDict, parsed)  # what the schema has just checked, or one of the package's own records
