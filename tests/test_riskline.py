@@ -74,27 +74,36 @@ def test_a_colour_gold_covers_says_so_and_a_loss_is_never_zero_points(lang: str)
     assert "%" not in safe and GOLD[lang] not in safe  # exactly no chance: nothing for gold to do
 
 
+#: A line's two figures: "now" (the learner's cards as they stand), then the round end's.
+NOW = {"en": " now, ", "fr": " maintenant, ", "es": " ahora, ", "pt": " agora, "}
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_line_separates_the_learner_s_own_cards_from_the_others_and_the_draws(lang: str) -> None:
     t = translator(lang)
     later = figures(estimate(0.3), points(0.7))
-    mine = colour_line(t, "Y", later, gold=0, approx=True, now=Fraction(1, 10))
-    first, second = mine.split(". ", 1)
-    assert chance(Fraction(1, 10), t) in first and chance(estimate(0.3), t, approx=True) in second
-    assert chance(estimate(0.3), t, approx=True) not in first and re.search(r"0[.,]7", second)
-    # the two parts say which is which: the learner's cards, then the others' cards and the draws
-    assert t.gettext("{colour}: {now} chance of exceeding its limit with your cards as they stand.").format(
-        colour=colour_text(t, "Y"), now=chance(Fraction(1, 10), t)) == first + "."
-    assert second.startswith(t.gettext("Once the others' cards and the draws come in: no chance.").rsplit(":", 1)[0])
+    line = colour_line(t, "Y", later, gold=0, approx=True, now=Fraction(1, 10))
+    first, second = line.split(NOW[lang], 1)
+    assert first.endswith(chance(Fraction(1, 10), t)) and second.startswith(chance(estimate(0.3), t, approx=True))
+    assert re.search(r"0[.,]7", second) and colour_text(t, "Y") in first
     cases = {colour_line(t, "Y", f, gold=g, approx=True, now=n)
              for f, g in ((later, 0), (later, 2), (figures(estimate(0.3), points(0.0)), 0),
                           (figures(estimate(0.3), points(0.0)), 2), (figures(Fraction(0), Fraction(0)), 0))
              for n in (Fraction(0), Fraction(1, 10), Fraction(1))}
     assert len(cases) == 15  # every case its own words
-    for line in cases:  # an exact 0 or 1 for the learner's cards reads in words, never a bare 0% or 100%
-        assert not CERTAIN.search(line.split(". ", 1)[0]), line
+    for text in cases:  # the round end's figure, simulated, is never a bare 0% or 100%
+        assert NOW[lang] in text or text.endswith(".") and not CERTAIN.search(text.split(NOW[lang])[-1]), text
     assert colour_line(t, "Y", figures(Fraction(0), Fraction(0)), 0, False, now=Fraction(0)) == \
         t.gettext("{colour}: no chance of exceeding its limit.").format(colour=colour_text(t, "Y"))
+    # the heading says which is which: the learner's choice, then the others' cards and the draws
+    s = arrange(2, hands=["Y3 B6", "P5"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2")
+    zero = estimate(0.0)
+    risk = ForwardRisk("rule", "bayes", False, 400, {c: later for c in COLOURS}, zero, zero, points(0.0), zero)
+    head = risk_lines(t, view(s, 0), risk, "bot")[0]
+    said = t.gettext("Chance of exceeding: now, with your cards as they stand (your choice); at the round end, after "
+                     "the others' cards and the draws, all playing like the {bot} (≈: simulated on {n} games, ±{x} "
+                     "percentage points):")
+    assert head.startswith(said.split("{bot}")[0].format(bot="bot")) and "400" in head
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -130,9 +139,8 @@ def test_the_panel_lines_show_the_tables_figures_and_the_gold_as_a_chance_of_los
         assert shown.group(1) in line.group(1) or (shown.group(1) == "0%" and "no chance" in line.group(1))
         held = re.search(rf'<tr data-colour="{c}">.*?cl-risk-now">([^<]*)<', table)  # the cards as they stand
         assert held is not None
-        assert held.group(1) in line.group(1) or (held.group(1) == "0%" and "no chance" in line.group(1)) or (
-            held.group(1) == "100%" and "your cards as they stand exceed" in line.group(1))
-        assert "your cards as they stand" in line.group(1) or line.group(1).endswith("no chance of exceeding its limit.")
+        assert held.group(1) in line.group(1) or (held.group(1) == "0%" and "no chance" in line.group(1))
+        assert " now, " in line.group(1) or line.group(1).endswith("no chance of exceeding its limit.")
     assert "keeps every colour" not in table and "too little to keep every colour that exceeds" in table
     panel.show.value = False
     assert panel.lines.value == ""

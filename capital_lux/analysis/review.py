@@ -20,10 +20,10 @@ of the current round, at the reveal where a draft pick's or a play's consequence
 where the tree is small); ``horizon="game"`` plays every simulated game on to the game's end
 and scores a move by the final margin over the best other seat (always simulated). The round's
 end is the default because there the review can tell moves apart: to the game's end, two
-moves' final margins on the same games differ by some 20 points of spread from game to game
-(``bench review``), so a loss of one or two points needs thousands of games per move to be
-told from chance, and the low end of its interval calls nearly every move good; to the
-round's end the same loss is often exact. The review says which in ``Review.horizon``. At the round-end horizon gold
+moves' final margins on the same games differ by about 19 points of spread from game to game
+(8 to the round's end; ``reviewbench.spread``), so a loss of one or two points needs thousands
+of games per move to be told from chance, and the low end of its interval calls nearly every
+move good; to the round's end the same loss is often exact. The review says which in ``Review.horizon``. At the round-end horizon gold
 decisions, which come after the reveal, are valued exactly by the engine (every seat's
 gold as the opponent model would choose it, the round finished, the bonus cards awarded);
 to the game's end they are ranked like any other decision.

@@ -8,7 +8,8 @@ come in, every player playing on like the opponent model, and what the learner's
 about it. The figures are the risk panel's own ("if the round ended now" and the forward
 risk), the same the panel's table and the timeline chart show: no second computation.
 
-Wording never says more than the number knows: 0% and 100% only when exact
+Wording never says more than the number knows: 0% and 100% only when exact (the "now"
+figure always is)
 (``chance``), "under 1%" or "over 99%" otherwise; simulated figures carry "≈" and the
 heading gives the games and the widest interval.
 """
@@ -94,30 +95,24 @@ def colour_line(t: Translator, colour: str, figures: ForwardColour, gold: int, a
 
 
 def _split_line(t: Translator, values: dict[str, str], now: Fraction, p: Estimate, lost: float, gold: int) -> str:
-    """A colour's line as two sentences: the chance the learner's own cards hold as they stand
-    (what their choice of cards changes), then the round end's once the others' cards and the
-    draws (what they do not control) have come in, and what gold does about it."""
-    if now == 0:
-        mine = t.gettext("{colour}: no chance of exceeding its limit with your cards as they stand.")
-    elif now == 1:
-        mine = t.gettext("{colour}: your cards as they stand exceed its limit.")
-    else:
-        mine = t.gettext("{colour}: {now} chance of exceeding its limit with your cards as they stand.")
-    if p.exact == 0:
-        rest = t.gettext("Once the others' cards and the draws come in: no chance.")
-    elif lost == 0 and gold == 0:  # the simulated games took gold later: not the learner's now
-        rest = t.gettext("Once the others' cards and the draws come in: {p}, kept by gold taken later in the "
-                         "simulated games (you have none now).")
-    elif lost == 0:
-        rest = t.gettext("Once the others' cards and the draws come in: {p}, and your gold would keep it.")
-    elif gold == 0:
-        rest = t.gettext("Once the others' cards and the draws come in: {p}; with no gold, you lose {points} points "
-                         "on average.")
-    else:
-        rest = t.gettext("Once the others' cards and the draws come in: {p}; even with your gold, you lose {points} "
-                         "points on average.")
+    """A colour's line: the chance "now", with the learner's cards as they stand (what their
+    choice of cards changes; exact), then at the round end, once the others' cards and the draws
+    (what they do not control) have come in, and what gold does about it. One row beside the hand."""
     values = {**values, "now": chance(now, t)}
-    return f"{mine.format(**values)} {rest.format(**values)}"
+    if p.exact == 0:
+        text = t.gettext("{colour}: {now} now, none at the round end.")
+    elif lost == 0 and gold == 0:  # the simulated games took gold later: not the learner's now
+        text = t.gettext("{colour}: {now} now, {p} at the round end, kept by gold taken later in the simulated "
+                         "games.")
+    elif lost == 0:
+        text = t.gettext("{colour}: {now} now, {p} at the round end; your gold would keep it.")
+    elif gold == 0:
+        text = t.gettext("{colour}: {now} now, {p} at the round end; with no gold, you lose {points} points on "
+                         "average.")
+    else:
+        text = t.gettext("{colour}: {now} now, {p} at the round end; even with your gold, you lose {points} points "
+                         "on average.")
+    return text.format(**values)
 
 
 def heading(t: Translator, risk: ForwardRisk | None, bot: str) -> str:
@@ -125,12 +120,13 @@ def heading(t: Translator, risk: ForwardRisk | None, bot: str) -> str:
     if risk is None:
         return t.gettext("Working out the round end…")
     if risk.exact:
-        return t.gettext("Each colour with your cards as they stand (your choice of cards changes it), then at "
-                         "the round end, every player playing on like the {bot} (exact):").format(bot=bot)
+        return t.gettext("Chance of exceeding: now, with your cards as they stand (your choice); at the round "
+                         "end, after the others' cards and the draws, all playing like the {bot} (exact):").format(
+            bot=bot)
     # "percentage points": the lines below speak of game points too
-    return t.gettext("Each colour with your cards as they stand (your choice of cards changes it), then at "
-                     "the round end, every player playing on like the {bot} (≈: simulated on {n} games, ±{x} "
-                     "percentage points):").format(bot=bot, n=format_number(risk.samples, t.lang),
+    return t.gettext("Chance of exceeding: now, with your cards as they stand (your choice); at the round "
+                     "end, after the others' cards and the draws, all playing like the {bot} (≈: simulated on {n} "
+                     "games, ±{x} percentage points):").format(bot=bot, n=format_number(risk.samples, t.lang),
                                                    x=points(risk.widest(), t))
 
 
