@@ -1,6 +1,7 @@
 """Figures for ``python -m capital_lux bench risk``: the exact risk "if the round ended now",
 forward risk, the one ranking of the moves (to the round's end and to the game's), the
-calibration of the Bayesian modifiers, and the small chances against long simulations. Times are medians of 5 repeats, CPU beside wall.
+calibration of the Bayesian modifiers, and the small chances against long simulations. Times
+are medians of 5 repeats, CPU beside wall.
 """
 
 from __future__ import annotations
