@@ -24,9 +24,10 @@ moves' final margins on the same games differ by about 19 points of spread from 
 (8 to the round's end; ``reviewbench.spread``), so a loss of one or two points needs thousands
 of games per move to be told from chance, and the low end of its interval calls nearly every
 move good; to the round's end the same loss is often exact. The review says which in
-``Review.horizon``. At the round-end horizon gold decisions, which come after the reveal, are valued exactly by the engine (every seat's
-gold as the opponent model would choose it, the round finished, the bonus cards awarded);
-to the game's end they are ranked like any other decision.
+``Review.horizon``. At the round-end horizon gold decisions, which come after the reveal, are
+valued exactly by the engine (every seat's gold as the opponent model would choose it, the
+round finished, the bonus cards awarded); to the game's end they are ranked like any other
+decision.
 
 Every seat is reviewed, so a learner can set their game beside the bots'; ``seat`` is
 the one the key moments are chosen for. The result is plain data (``to_json`` /
