@@ -159,3 +159,21 @@ def test_the_advice_benchmark_measures_a_second_look() -> None:
     assert figures["positions"] == 3
     assert 0 <= figures["same_move_share"] <= figures["same_or_tied_share"] <= 1
     assert figures["rank_cpu_s_max"] >= figures["rank_cpu_s_median"] > 0
+
+
+def test_the_hint_says_it_is_working_with_the_rule_of_thumb_s_move_before_its_ranking() -> None:
+    from capital_lux.tutor.advice import rule_of_thumb
+
+    t = translator("fr")
+    v = positions(2, 5, every=7)[0]
+    panel = HintPanel(lambda action: None)
+    panel.render(t, v)
+    shown: list[str] = []
+    panel.html.observe(lambda change: shown.append(change["new"]), names="value")
+    panel.button.click()
+    # what the page is sent, in order: the working note at once, then the ranking's hint
+    assert len(shown) == 2 and 'class="cl-note cl-hint-working"' in shown[0] and "cl-hint-move" not in shown[0]
+    assert escape(move_text(t, rule_of_thumb(v))) in shown[0] and "Calcul" in shown[0]
+    assert "cl-hint-move" in shown[1] and "cl-hint-working" not in shown[1]
+    panel.button.click()  # asked again: the ranking is kept, nothing to wait for
+    assert len(shown) == 2 or "cl-hint-working" not in shown[-1]

@@ -141,14 +141,14 @@ def test_the_review_is_plain_data_deterministic_and_covers_every_choice() -> Non
                          **UNTIMED)  # type: ignore[arg-type]
     choices = [i for i, v, _ in decisions_of(record)]
     assert [d.index for d in review.decisions] == shown == choices and shares[-1] == 1.0
-    assert review.horizon == HORIZONS[DEFAULT_HORIZON] == "game_end" and not review.complete
+    assert review.horizon == HORIZONS[DEFAULT_HORIZON] == "round_end" and not review.complete
     again = review_game(record, 0, seed=5, **UNTIMED)  # type: ignore[arg-type]
     assert again == review and Review.from_json(review.to_json()) == review
     json.loads(review.to_json())  # nothing but JSON
     for d in review.decisions:  # every legal move was judged, the one played as the table says
         assert len(d.moves) == d.choices and d.verdict_for(d.played) == d.verdict and d.moves[0][0] == d.best
         # the move named best never scores below the move played: no negative loss
-        assert d.loss >= 0 and d.best_points.mean >= d.played_points.mean and d.horizon == "game_end"
+        assert d.loss >= 0 and d.best_points.mean >= d.played_points.mean and d.horizon == "round_end"
         assert all(d.loss_of(m)[0] >= 0 for m, _ in d.moves)
     other = review_game(record, 0, seed=6, **UNTIMED)  # type: ignore[arg-type]
     assert [d.played_points for d in other.decisions] != [d.played_points for d in review.decisions]
@@ -456,7 +456,7 @@ def test_a_key_moment_opens_in_the_what_if_explorer_with_nothing_the_learner_cou
         explorer = tutor.extras["whatif"]
         assert view(explorer.state, 0) == view(real, 0) and explorer.seen_by.value == 0
         assert "Opened from your review" in explorer.message.value and explorer.tabs.selected_index == 2
-        assert explorer.horizon.value == "game" and explorer.bot.value == "rule"  # the review's question
+        assert explorer.horizon.value == "round" and explorer.bot.value == "rule"  # the review's question
         assert str(d.index + 1) in explorer.message.value  # the moment's title names it
         # Another truth the learner could not tell apart (other cards in Player 1's hand) opens
         # the same table: what reaches the explorer holds nothing of the real hidden cards.
@@ -517,9 +517,10 @@ def test_the_page_offers_both_horizons_and_reviews_with_the_one_chosen() -> None
     try:
         panel = ReviewPanel(runner)
         panel.show(translator("es"), session)
-        assert panel.horizon.value == "game"  # the default: the final result
-        assert [label for label, _ in panel.horizon.options] == ["hasta el final de la partida",
-                                                                 "hasta el final de la ronda (más rápido)"]
+        assert panel.horizon.value == "round"  # the default: where the verdicts are surest
+        assert [label for label, _ in panel.horizon.options] == ["hasta el final de la ronda (lo más seguro)",
+                                                                 "hasta el final de la partida (separa menos jugadas)"]
+        panel.horizon.value = "game"
         panel.horizon.value = "round"
         panel.start(**QUICK)
         assert panel.horizon.disabled  # no other choice while it judges

@@ -27,3 +27,10 @@ def test_the_calibration_counts_every_kind_s_verdicts_with_their_intervals() -> 
         assert figures[f"{kind}_points_lost_per_decision_round"] >= 0  # no negative loss, on average or alone
     assert figures["judged_to_the_horizon_share_round"] == 1.0  # no budget: every decision to the horizon
     assert figures["hint_most_accurate_round"] in (0.0, 1.0) and "random_over_rule_mistakes_round" in figures
+
+
+@pytest.mark.slow
+def test_the_game_s_end_spreads_a_paired_difference_wider_than_the_round_s_end() -> None:
+    """Why the review judges to the round's end by default (``bench review``'s spread figure, small)."""
+    figures = reviewbench.spread(seed=1, every=30, games=30)
+    assert 0 < figures["paired_spread_points_median_round"] < figures["paired_spread_points_median_game"]

@@ -15,6 +15,7 @@ from capital_lux.engine.cards import COLOURS, SYMBOLS
 from capital_lux.engine.position import arrange
 from capital_lux.engine.views import view
 from capital_lux.i18n import LANGUAGES, translator
+from capital_lux.i18n.sentences import colour_text
 from capital_lux.tutor.riskline import chance, colour_line, risk_lines, risk_lines_html
 from capital_lux.tutor.riskpanel import RiskPanel
 
@@ -73,6 +74,38 @@ def test_a_colour_gold_covers_says_so_and_a_loss_is_never_zero_points(lang: str)
     assert "%" not in safe and GOLD[lang] not in safe  # exactly no chance: nothing for gold to do
 
 
+#: A line's two figures: "now" (the learner's cards as they stand), then the round end's.
+NOW = {"en": " now, ", "fr": " maintenant, ", "es": " ahora, ", "pt": " agora, "}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_line_separates_the_learner_s_own_cards_from_the_others_and_the_draws(lang: str) -> None:
+    t = translator(lang)
+    later = figures(estimate(0.3), points(0.7))
+    line = colour_line(t, "Y", later, gold=0, approx=True, now=Fraction(1, 10))
+    first, second = line.split(NOW[lang], 1)
+    assert first.endswith(chance(Fraction(1, 10), t)) and second.startswith(chance(estimate(0.3), t, approx=True))
+    assert re.search(r"0[.,]7", second) and colour_text(t, "Y") in first
+    cases = {colour_line(t, "Y", f, gold=g, approx=True, now=n)
+             for f, g in ((later, 0), (later, 2), (figures(estimate(0.3), points(0.0)), 0),
+                          (figures(estimate(0.3), points(0.0)), 2), (figures(Fraction(0), Fraction(0)), 0))
+             for n in (Fraction(0), Fraction(1, 10), Fraction(1))}
+    assert len(cases) == 15  # every case its own words
+    for text in cases:  # the round end's figure, simulated, is never a bare 0% or 100%
+        assert NOW[lang] in text or text.endswith(".") and not CERTAIN.search(text.split(NOW[lang])[-1]), text
+    assert colour_line(t, "Y", figures(Fraction(0), Fraction(0)), 0, False, now=Fraction(0)) == \
+        t.gettext("{colour}: no chance of exceeding its limit.").format(colour=colour_text(t, "Y"))
+    # the heading says which is which: the learner's choice, then the others' cards and the draws
+    s = arrange(2, hands=["Y3 B6", "P5"], hometowns=["Y6 B3", "P5"], capital="Y5 B4 P3 G2")
+    zero = estimate(0.0)
+    risk = ForwardRisk("rule", "bayes", False, 400, {c: later for c in COLOURS}, zero, zero, points(0.0), zero)
+    head = risk_lines(t, view(s, 0), risk, "bot")[0]
+    said = t.gettext("Chance of exceeding: now, with your cards as they stand (your choice); at the round end, after "
+                     "the others' cards and the draws, all playing like the {bot} (≈: simulated on {n} games, ±{x} "
+                     "percentage points):")
+    assert head.startswith(said.split("{bot}")[0].format(bot="bot")) and "400" in head
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_one_line_per_colour_names_the_colour_in_words(lang: str) -> None:
     t = translator(lang)
@@ -104,6 +137,10 @@ def test_the_panel_lines_show_the_tables_figures_and_the_gold_as_a_chance_of_los
         line = re.search(rf'data-colour="{c}">([^<]*)<', lines)
         assert shown is not None and line is not None
         assert shown.group(1) in line.group(1) or (shown.group(1) == "0%" and "no chance" in line.group(1))
+        held = re.search(rf'<tr data-colour="{c}">.*?cl-risk-now">([^<]*)<', table)  # the cards as they stand
+        assert held is not None
+        assert held.group(1) in line.group(1) or (held.group(1) == "0%" and "no chance" in line.group(1))
+        assert " now, " in line.group(1) or line.group(1).endswith("no chance of exceeding its limit.")
     assert "keeps every colour" not in table and "too little to keep every colour that exceeds" in table
     panel.show.value = False
     assert panel.lines.value == ""

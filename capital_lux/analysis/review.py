@@ -15,13 +15,19 @@ mistake's loss. The interval of a loss is taken as if the two moves' estimates w
 independent (``rank_moves`` plays them on the same games, so the true paired interval
 is narrower): the verdicts err towards mildness. Exact figures have no interval.
 
-Horizon: by default (``horizon="game"``) every simulated game is played on to the game's
-end and ``rank_moves`` scores a move by the final margin over the best other seat (always
-simulated); ``horizon="round"`` scores it by the points it brings by the end of the current
-round (exact where the tree is small). The review says which in ``Review.horizon``. At the round-end horizon gold
-decisions, which come after the reveal, are valued exactly by the engine (every seat's
-gold as the opponent model would choose it, the round finished, the bonus cards awarded);
-to the game's end they are ranked like any other decision.
+Horizon: by default (``horizon="round"``) a move is scored by the points it brings by the end
+of the current round, at the reveal where a draft pick's or a play's consequences land (exact
+where the tree is small); ``horizon="game"`` plays every simulated game on to the game's end
+and scores a move by the final margin over the best other seat (always simulated). The round's
+end is the default because there the review can tell moves apart: to the game's end, two
+moves' final margins on the same games differ by about 19 points of spread from game to game
+(8 to the round's end; ``reviewbench.spread``), so a loss of one or two points needs thousands
+of games per move to be told from chance, and the low end of its interval calls nearly every
+move good; to the round's end the same loss is often exact. The review says which in
+``Review.horizon``. At the round-end horizon gold decisions, which come after the reveal, are
+valued exactly by the engine (every seat's gold as the opponent model would choose it, the
+round finished, the bonus cards awarded); to the game's end they are ranked like any other
+decision.
 
 Every seat is reviewed, so a learner can set their game beside the bots'; ``seat`` is
 the one the key moments are chosen for. The result is plain data (``to_json`` /
@@ -65,9 +71,9 @@ VERSION: Final = 1
 HORIZON: Final = "round_end"
 GAME_HORIZON: Final = "game_end"
 HORIZONS: Final = {"round": HORIZON, "game": GAME_HORIZON}
-#: The review's horizon unless told: the game's end. A 4-player game's review takes 13.5 s of
-#: CPU with it (6.1 s to the round's end; ``bench review``), within the 30 s it may take.
-DEFAULT_HORIZON: Final = "game"
+#: The review's horizon unless told: the round's end, where its verdicts tell play of known
+#: strength apart (``bench review``'s calibration; the module's docstring says why).
+DEFAULT_HORIZON: Final = "round"
 VERDICTS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
 #: A loss (expected points, the low end of its 95% interval) below each figure earns that verdict:
 #: under 0.5 "good" (the ranking's own "as good as each other"), under 1.5 "inaccuracy", under 3
@@ -570,8 +576,8 @@ def review_game(
     Each decision is ranked with ``games`` games per move at most (see ``rank_moves``),
     seeded by ``seed`` and the decision's place in the record, so one decision's verdict does
     not hang on how many came before; ``horizon`` is "game" (the final margin over the best
-    other seat, every game played to the end: the default) or "round" (the points each move
-    brings by the end of its round, exact where the ranking can be).
+    other seat, every game played to the end) or "round" (the points each move brings by the
+    end of its round, exact where the ranking can be: the default).
 
     ``budget``: seconds of ``clock`` (the thread's CPU unless told; a page passes a wall clock)
     for the whole review, or None for no limit. Every decision is judged within it: each gets

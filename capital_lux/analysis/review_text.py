@@ -237,12 +237,17 @@ def method_sentences(t: Translator, review: Review) -> list[str]:
             "instead, and its verdict says so.",
             "The review's time did not reach the game's end for {count} decisions: they are judged to the round's "
             "end instead, and their verdicts say so.", short).format(count=short))
-    if review.horizon == GAME_HORIZON:
+    if review.horizon != GAME_HORIZON:
         sentences.append(t.gettext(
-            "The two horizons can disagree: to the round's end a move counts only the points of its round, to the "
-            "game's end also what it leaves for later rounds (a bonus card that lowers a colour's limit, a card kept "
-            "in hand, gold) and how it stands against the leading player. A move can win a round and lose the "
-            "game."))
+            "The round's end is where a move's consequences land, at the reveal: there two moves' points can be told "
+            "apart, often exactly. Judged by its effect on the final result instead (“to the game's end”), the same "
+            "difference is lost in the spread of the games still to play, and many more moves are left as “cannot "
+            "tell”."))
+    sentences.append(t.gettext(
+        "The two horizons can disagree: to the round's end a move counts only the points of its round, to the "
+        "game's end also what it leaves for later rounds (a bonus card that lowers a colour's limit, a card kept "
+        "in hand, gold) and how it stands against the leading player. A move can win a round and lose the "
+        "game."))
     if not review.complete:
         sentences.append(t.gettext("The record stops before the end of the game: only the decisions it holds are "
                                    "reviewed."))

@@ -1,6 +1,7 @@
 """Figures for ``python -m capital_lux bench risk``: the exact risk "if the round ended now",
-forward risk, the one ranking of the moves (to the round's end and to the game's), and the
-calibration of the Bayesian modifiers. Times are medians of 5 repeats, CPU beside wall.
+forward risk, the one ranking of the moves (to the round's end and to the game's), the
+calibration of the Bayesian modifiers, and the small chances against long simulations. Times
+are medians of 5 repeats, CPU beside wall.
 """
 
 from __future__ import annotations
@@ -100,6 +101,63 @@ def calibration(games: int = 40, seed: int = 0) -> Figures:
     return figures
 
 
+#: Small chances: the bins ``small_risks`` reports, by the chance shown (upper edges).
+SMALL_BINS = (0.02, 0.05, 0.10)
+
+
+def small_risks(games: int = 6, every: int = 4, samples: int = 2000, long_samples: int = 20_000,
+                seed: int = 0) -> Figures:
+    """Are the small chances the risk lines show right under their model? Rule-of-thumb games
+    (4 players); at every ``every``-th decision of seat 0 (draft picks and plays), the forward
+    risk as the panel computes it (``samples`` games, exact where it fits) against a long
+    simulation of the same position (``long_samples`` games, another seed). Every colour shown
+    between 0 and 10% is a case: by bin of the chance shown, the count, the mean shown and the
+    mean of the long run, and the share of cases whose shown interval holds the long run's
+    figure (95% intervals: about 95% expected). Exact figures are counted apart (they equal the
+    engine's enumeration: ``tests/test_forward.py``). This checks the computation, not the
+    model: whether the others play like the model is ``bench review``'s and the issue's question."""
+    from ..engine.cards import COLOURS
+    from ..engine.state import DRAFT
+    from ..players.bots import RuleOfThumbBot
+
+    bot = RuleOfThumbBot()
+    cases: list[tuple[float, float, float, float]] = []  # shown, its low and high ends, the long run's
+    exact = decisions = 0
+    for g in range(games):
+        game, rng = Game(4, seed + g), random.Random(seed + g)
+        while not game.state.is_terminal():
+            s = game.state
+            v = view(s, s.current)
+            if v.viewer == 0 and v.phase in (DRAFT, PLAY) and v.round >= 1 and len(v.legal_actions) > 1:
+                decisions += 1
+                if decisions % every == 0:
+                    shown = forward_risk(v, "rule", samples=samples, seed=1)
+                    small = [c for c in COLOURS if 0 < shown.colours[c].p_exceed.mean < SMALL_BINS[-1]]
+                    if shown.exact:
+                        exact += len(small)
+                    elif small:
+                        long = forward_risk(v, "rule", samples=long_samples, seed=2, exact_ms=0)
+                        for c in small:
+                            p = shown.colours[c].p_exceed
+                            cases.append((p.mean, p.low, p.high, long.colours[c].p_exceed.mean))
+            game.play(bot.choose(v, rng))
+    figures: Figures = {"small_risk_decisions_looked_at": float(decisions // every),
+                        "small_risk_exact_cases": float(exact), "small_risk_simulated_cases": float(len(cases))}
+    low = 0.0
+    for high in SMALL_BINS:
+        inside = [c for c in cases if low <= c[0] < high]
+        name = f"small_risk_{round(low * 100)}_{round(high * 100)}pct"
+        figures[f"{name}_cases"] = float(len(inside))
+        if inside:
+            figures[f"{name}_shown_mean"] = round(statistics.mean(c[0] for c in inside), 4)
+            figures[f"{name}_long_mean"] = round(statistics.mean(c[3] for c in inside), 4)
+            figures[f"{name}_held_share"] = round(sum(c[1] <= c[3] <= c[2] for c in inside) / len(inside), 3)
+        low = high
+    if cases:
+        figures["small_risk_held_share"] = round(sum(c[1] <= c[3] <= c[2] for c in cases) / len(cases), 3)
+    return figures
+
+
 def quick_bias(samples: int = 600) -> Figures:
     """The cheaper rollout rule (``reveal.QUICK``) against the full rule of thumb: CPU seconds
     per 1,000 games and the mean and largest gap in P(exceed in any colour), in points, over
@@ -151,5 +209,6 @@ def figures(repeats: int = 5) -> Figures:
         out.update(timed(f"rank_6_card_hand_{model}_game_s", lambda: rank_moves(six, model, seed=1, horizon="game"),
                          repeats))
     out.update(calibration())
+    out.update(small_risks())
     out.update(quick_bias())
     return out

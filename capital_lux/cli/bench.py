@@ -305,8 +305,16 @@ def hint(games: int = 3, players: int = 4, rank_games: int | None = None, rounds
                         f"{kind}_cpu_ms_median": round(1000 * statistics.median(cpu), 1),
                         f"{kind}_cpu_ms_max": round(1000 * max(cpu), 1),
                         f"{kind}_wall_ms_median": round(1000 * statistics.median(wall), 1),
+                        f"{kind}_cpu_ms_p90": round(1000 * _p90(cpu), 1),
+                        f"{kind}_wall_ms_p90": round(1000 * _p90(wall), 1),
                         f"{kind}_under_1s_cpu_share": round(sum(x < 1.0 for x in cpu) / len(cpu), 3)})
     return figures
+
+
+def _p90(values: list[float]) -> float:
+    """The 90th percentile (nearest rank): the slowest tenth's fastest."""
+    ranked = sorted(values)
+    return ranked[max(0, -(-9 * len(ranked) // 10) - 1)]
 
 
 def tutor() -> Figures:

@@ -24,7 +24,7 @@ from typing import IO, Callable, Sequence
 
 from . import bench
 from . import capitol as capitol_cli
-from ..analysis.review import REVIEW_GAMES
+from ..analysis.review import DEFAULT_HORIZON as REVIEW_HORIZON, REVIEW_GAMES
 from .localised import LocalisedParser, file_error, whole_number
 from ..players.bots import RuleOfThumbBot, line_up, parse_bot
 from ..engine.cards import COLOURS, SYMBOLS, Card, CapitalLuxError, format_modifier
@@ -101,9 +101,10 @@ def build_parser(t: Translator | None = None) -> argparse.ArgumentParser:
     v.add_argument("--games", type=positive, default=None, metavar=t.gettext("GAMES"), help=t.gettext(
         "simulated games per move at most for each decision (default {games}): fewer is quicker and less sure").format(
             games=REVIEW_GAMES))
-    v.add_argument("--horizon", choices=("game", "round"), default="game", help=t.gettext(
-        "how far each move's effect is counted: game (to the game's end, by the final margin over the best other "
-        "player; default) or round (to the end of its round; quicker, and exact where it can be)"))
+    v.add_argument("--horizon", choices=("game", "round"), default=REVIEW_HORIZON, help=t.gettext(
+        "how far each move's effect is counted: round (to the end of its round, where the verdicts are surest, "
+        "exact where they can be; default) or game (to the game's end, by the final margin over the best other "
+        "player; slower, and fewer moves told apart)"))
     v.add_argument("--html", metavar="HTML", default=None,
                    help=t.gettext("also write the review as a page to hand out"))
     v.add_argument("--force", action="store_true", help=t.gettext("replace the HTML file if it already exists"))

@@ -10,7 +10,7 @@ import ipywidgets as W
 from ..i18n import Translator
 from ..engine.notation import Action
 from ..engine.views import PlayerView
-from .advice import Advice, advice_headline, advice_reasons, advise, move_text
+from .advice import Advice, advice_headline, advice_reasons, advise, move_text, rule_of_thumb
 from .base import guarded, tagged
 from .riskpanel import RiskPanel  # the panel lives beside its forward figures
 
@@ -67,8 +67,15 @@ class HintPanel:
         return self._advice
 
     def _hint(self) -> None:
-        t, v, advice = self._t, self._view, self.advice()
-        if t is None or v is None or advice is None:
+        t, v = self._t, self._view
+        if t is None or v is None or not v.legal_actions:
+            return
+        if self._advice is None:  # the ranking takes a moment: the page says so at once (sent before it starts)
+            working = t.gettext("Working out the hint… Meanwhile, the rule of thumb would play: {move}.").format(
+                move=move_text(t, rule_of_thumb(v)))
+            self.html.value = f'<div class="cl-note cl-hint-working" role="status">{escape(working)}</div>'
+        advice = self.advice()
+        if advice is None:
             return
         self._suggested = advice.action
         reasons = "".join(f"<li>{escape(reason)}</li>" for reason in advice_reasons(t, v, advice))

@@ -246,8 +246,8 @@ class ReviewPanel:
         self.start_button.description = t.gettext("Review my game")
         if self._horizon_lang != t.lang:  # new labels, the same choice
             self._horizon_lang, chosen = t.lang, self.horizon.value or DEFAULT_HORIZON
-            self.horizon.options = [(t.gettext("to the game's end"), "game"),
-                                    (t.gettext("to the round's end (quicker)"), "round")]
+            self.horizon.options = [(t.gettext("to the round's end (surest)"), "round"),
+                                    (t.gettext("to the game's end (fewer moves told apart)"), "game")]
             self.horizon.value = chosen
             self.horizon.description = t.gettext("Judge each move")
         self.stop.description = t.gettext("Stop")

@@ -1,11 +1,15 @@
 """One answer to "am I safe?": a line per colour beside the learner's hand.
 
-Each line gives the colour's chance of exceeding its limit at the round end (the
-Hometown total, hand included, above the Capital's; ruling R7) and what the learner's
-gold does about it. The figures are the risk panel's own forward risk, the same the
-panel's table and the timeline chart show: no second computation.
+Each line separates what the learner controls from what they do not: first the colour's
+chance of exceeding its limit with the learner's cards as they stand (Hometown and hand,
+exact: what their choice of cards changes), then at the round end (the Hometown total,
+hand included, above the Capital's; ruling R7), once the others' cards and the draws have
+come in, every player playing on like the opponent model, and what the learner's gold does
+about it. The figures are the risk panel's own ("if the round ended now" and the forward
+risk), the same the panel's table and the timeline chart show: no second computation.
 
-Wording never says more than the number knows: 0% and 100% only when exact
+Wording never says more than the number knows: 0% and 100% only when exact (the "now"
+figure always is)
 (``chance``), "under 1%" or "over 99%" otherwise; simulated figures carry "≈" and the
 heading gives the games and the widest interval.
 """
@@ -24,6 +28,7 @@ from ..i18n.sentences import colour_text
 
 if TYPE_CHECKING:  # the forward model is imported when first used: the first screen does without it
     from ..analysis.forward import ForwardColour, ForwardRisk
+    from ..analysis.risk import RoundEndRisk
 
 #: Below this a probability reads "under 1%", above 1 minus it "over 99%", unless it is exactly 0 or 1.
 EDGE = Fraction(1, 100)
@@ -60,13 +65,19 @@ def points_text(x: float, t: Translator) -> str:
     return format_number(x, t.lang, 1)
 
 
-def colour_line(t: Translator, colour: str, figures: ForwardColour, gold: int, approx: bool) -> str:
-    """One colour's sentence: its chance of exceeding at the round end and what gold does."""
+def colour_line(t: Translator, colour: str, figures: ForwardColour, gold: int, approx: bool,
+                now: Fraction | None = None) -> str:
+    """One colour's sentence: its chance of exceeding at the round end and what gold does; with
+    ``now`` (the exact chance with the learner's cards as they stand: Hometown and hand, ruling
+    R9), the part the learner's own choice of cards holds first, then the round end once the
+    others' cards and the draws, which the learner does not control, have come in."""
     p, lost = figures.p_exceed, figures.points_lost.mean
     values = {"colour": colour_text(t, colour), "p": chance(p, t, approx), "points": points_text(lost, t)}
     # "at the round end" is the heading's: each line stays short enough for one row beside the hand
-    if p.exact == 0:
+    if p.exact == 0 and not now:
         text = t.gettext("{colour}: no chance of exceeding its limit.")
+    elif now is not None:
+        return _split_line(t, values, now, p, lost, gold)
     elif lost == 0 and p.mean > 0 and gold == 0:  # the simulated games took gold later: not the learner's now
         text = t.gettext("{colour}: {p} chance of exceeding its limit; you have no gold now, but in the simulated "
                          "games gold taken before the round end keeps it.")
@@ -83,28 +94,58 @@ def colour_line(t: Translator, colour: str, figures: ForwardColour, gold: int, a
     return text.format(**values)
 
 
+def _split_line(t: Translator, values: dict[str, str], now: Fraction, p: Estimate, lost: float, gold: int) -> str:
+    """A colour's line: the chance "now", with the learner's cards as they stand (what their
+    choice of cards changes; exact), then at the round end, once the others' cards and the draws
+    (what they do not control) have come in, and what gold does about it. One row beside the hand."""
+    values = {**values, "now": chance(now, t)}
+    if p.exact == 0:
+        text = t.gettext("{colour}: {now} now, none at the round end.")
+    elif lost == 0 and gold == 0:  # the simulated games took gold later: not the learner's now
+        text = t.gettext("{colour}: {now} now, {p} at the round end, kept by gold taken later in the simulated "
+                         "games.")
+    elif lost == 0:
+        text = t.gettext("{colour}: {now} now, {p} at the round end; your gold would keep it.")
+    elif gold == 0:
+        text = t.gettext("{colour}: {now} now, {p} at the round end; with no gold, you lose {points} points on "
+                         "average.")
+    else:
+        text = t.gettext("{colour}: {now} now, {p} at the round end; even with your gold, you lose {points} points "
+                         "on average.")
+    return text.format(**values)
+
+
 def heading(t: Translator, risk: ForwardRisk | None, bot: str) -> str:
     """What the lines are: the round end under the model, exact or simulated."""
     if risk is None:
         return t.gettext("Working out the round end…")
     if risk.exact:
-        return t.gettext("At the round end, if the others play like the {bot} (exact):").format(bot=bot)
+        return t.gettext("Chance of exceeding: now, with your cards as they stand (your choice); at the round "
+                         "end, after the others' cards and the draws, all playing like the {bot} (exact):").format(
+            bot=bot)
     # "percentage points": the lines below speak of game points too
-    return t.gettext("At the round end, if the others play like the {bot} (≈: simulated on {n} games, "
-                     "±{x} percentage points):").format(bot=bot, n=format_number(risk.samples, t.lang),
-                                                       x=points(risk.widest(), t))
+    return t.gettext("Chance of exceeding: now, with your cards as they stand (your choice); at the round "
+                     "end, after the others' cards and the draws, all playing like the {bot} (≈: simulated on {n} "
+                     "games, ±{x} percentage points):").format(bot=bot, n=format_number(risk.samples, t.lang),
+                                                   x=points(risk.widest(), t))
 
 
-def risk_lines(t: Translator, v: PlayerView, risk: ForwardRisk | None, bot: str) -> list[str]:
-    """The heading, then one sentence per colour (none while the figures are worked out)."""
+def risk_lines(t: Translator, v: PlayerView, risk: ForwardRisk | None, bot: str,
+               now: RoundEndRisk | None = None) -> list[str]:
+    """The heading, then one sentence per colour (none while the figures are worked out); with
+    ``now`` (``round_end_risk`` with the hand), each line first gives the chance the learner's
+    cards hold as they stand, then the round end's."""
     if risk is None:
         return [heading(t, None, bot)]
     approx = not risk.exact
-    return [heading(t, risk, bot)] + [colour_line(t, c, risk.colours[c], v.gold[v.viewer], approx) for c in COLOURS]
+    return [heading(t, risk, bot)] + [colour_line(t, c, risk.colours[c], v.gold[v.viewer], approx,
+                                                  None if now is None else now.colours[c].p_exceed)
+                                      for c in COLOURS]
 
 
-def risk_lines_html(t: Translator, v: PlayerView, risk: ForwardRisk | None, bot: str) -> str:
-    head, *lines = risk_lines(t, v, risk, bot)
+def risk_lines_html(t: Translator, v: PlayerView, risk: ForwardRisk | None, bot: str,
+                    now: RoundEndRisk | None = None) -> str:
+    head, *lines = risk_lines(t, v, risk, bot, now)
     rows = "".join(f'<li data-colour="{c}">{escape(line)}</li>' for c, line in zip(COLOURS, lines))
     return (f'<div class="cl-risklines" role="status"><b>{escape(head)}</b>'
             f'{f"<ul>{rows}</ul>" if rows else ""}</div>')

@@ -276,7 +276,7 @@ class RiskPanel:
                 if stale():
                     return
                 self.html.value = self._table(t, v, now, risk)
-                self.lines.value = risk_lines_html(t, v, risk, bot)
+                self.lines.value = risk_lines_html(t, v, risk, bot, now)
             if mine:
                 self._add_to_timeline(v, risk)
             if not stale():
