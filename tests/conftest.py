@@ -29,9 +29,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium, headless, for one module's browser tests (``browser.launch``)."""
+    """Debian's Chromium, headless, for one module's browser tests (``browser.launch``): launched
+    once for the module, each test opening pages or contexts of its own in it."""
     import browser as B
 
+    if not os.path.exists(B.CHROMIUM):
+        pytest.skip(f"no Chromium at {B.CHROMIUM}")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
         launched = B.launch(p)
