@@ -201,7 +201,7 @@ def test_a_page_keeps_the_warm_kernel_it_took_until_its_browser_connects(tmp_pat
     takes one keeps it, however idle, until its browser connects or ``connect_grace`` has
     passed (a class's browsers took minutes under load, and the cull's 90 s stopped 7 of 30
     pages' kernels before their browsers came); a page that never connects loses it after."""
-    timeout, grace = 8, 40
+    timeout, grace = 5, 25  # the grace past three cull timeouts and a slow page's seconds
     cull = (f"--MappingKernelManager.cull_idle_timeout={timeout}", "--MappingKernelManager.cull_interval=1",
             f"--ClassKernels.connect_grace={grace}")
     with served(tmp_path, B.UNPACED, *cull) as (url, _):
