@@ -41,6 +41,10 @@ UNPACED = "--ClassVoila.page_burst=0"
 #: One kernel kept warm instead of voila.json's two: a test opens its pages one after another,
 #: and each kernel still warm when its server stops ran the notebook for nothing.
 ONE_WARM = "--VoilaConfiguration.default_pool_size=1"
+#: The notebooks folder served as a class serves it to one learner at a time: one exercises page
+#: kept warm (``make class --learners=1``) and no other notebook's (with ``ONE_WARM`` the tutorial,
+#: the tables and pass-and-play would each run a kernel no test of the exercises opens).
+EXERCISES_WARM = ("--VoilaConfiguration.default_pool_size=0", "--ClassKernels.learners_expected=1")
 
 
 def voila_command(port: int, *options: str) -> list[str]:

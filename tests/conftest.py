@@ -29,9 +29,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """Debian's Chromium, headless, for one module's browser tests (``browser.launch``)."""
+    """Debian's Chromium, headless, for one module's browser tests (``browser.launch``): launched
+    once for the module, each test opening pages or contexts of its own in it."""
     import browser as B
 
+    if not os.path.exists(B.CHROMIUM):
+        pytest.skip(f"no Chromium at {B.CHROMIUM}")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
         launched = B.launch(p)
@@ -40,8 +43,10 @@ def chromium() -> Iterator[Any]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Files of long tests (browser or slow) first: run in parallel (``make test``, with
-    ``--no-loadscope-reorder`` so that this order is kept), none of them starts last."""
+    """Files of long tests (browser or slow) first, then the notebooks (nbval: each starts a
+    kernel and runs every cell), then the rest: run in parallel (``make test``, with
+    ``--no-loadscope-reorder`` so that this order is kept), none of the long ones starts last
+    (the notebooks, collected after the tests, used to)."""
     long_files = {item.path for item in items
                   if item.get_closest_marker("browser") or item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in long_files)
+    items.sort(key=lambda item: 0 if item.path in long_files else 1 if item.path.suffix == ".ipynb" else 2)

@@ -452,7 +452,8 @@ def _attack(url: str, ready: Any, stop: Any, held: list[int], source: str = "127
             one.close()
 
 
-def class_figures(learners: int = 30, hostile: bool = True) -> dict[str, float]:
+def class_figures(learners: int = 30, hostile: bool = True, plain: bool = True,
+                  settings: tuple[str, ...] = ()) -> dict[str, float]:
     """A class as ``make class`` opens it, on this machine: the seconds ``make class`` takes to
     return, then the teacher's page opened at once in Chromium (seconds to a usable key field,
     whatever the warm pool is doing), the seconds until the pool of ``learners`` kernels is
@@ -461,14 +462,16 @@ def class_figures(learners: int = 30, hostile: bool = True) -> dict[str, float]:
     with their time to interactive (median, p90, max), the CPU seconds the server and its
     kernels used meanwhile beside the wall time and the whole machine's, and the kernels'
     memory; with ``hostile``, a second class the same way while one client holds every
-    websocket the server lets it open (``class_hostile_...``)."""
-    figures = _one_class(learners, "class", attacked=False)
+    websocket the server lets it open (``class_hostile_...``). Without ``plain``, only that second
+    class (the suite's smoke: it goes through every step of the first, the client's besides).
+    ``settings``: more of the server's (``make class CLASS_OPTIONS=...``)."""
+    figures = _one_class(learners, "class", attacked=False, settings=settings) if plain else {}
     if hostile:
-        figures.update(_one_class(learners, "class_hostile", attacked=True))
+        figures.update(_one_class(learners, "class_hostile", attacked=True, settings=settings))
     return figures
 
 
-def _one_class(learners: int, name: str, attacked: bool) -> dict[str, float]:
+def _one_class(learners: int, name: str, attacked: bool, settings: tuple[str, ...] = ()) -> dict[str, float]:
     import os
     import subprocess
     import sys
@@ -486,7 +489,8 @@ def _one_class(learners: int, name: str, attacked: bool) -> dict[str, float]:
         port = free_port()
         start = time.perf_counter()
         opened = subprocess.run([*command, "start", f"--port={port}", f"--learners={learners}", "--address=127.0.0.1",
-                                 "--ClassVoila.page_burst=0"], env=environment, capture_output=True, text=True)
+                                 "--ClassVoila.page_burst=0", *settings],
+                                env=environment, capture_output=True, text=True)
         figures[f"{name}_start_seconds"] = round(time.perf_counter() - start, 1)
         if opened.returncode:
             raise RuntimeError(opened.stderr)

@@ -42,8 +42,11 @@ def opened(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     environment = _environment(data)
     port = B.free_port()
     # Two learners expected: the default's 30 kernels preheated at once kept a test machine's
-    # cores busy for the whole module (the first learner's page took about 50 s to arrive).
-    started = subprocess.run([*COMMAND, "start", f"--port={port}", "--learners=2"], env=environment, cwd=data,
+    # cores busy for the whole module (the first learner's page took about 50 s to arrive). No
+    # other notebook kept warm (Voila's pools of the tutorial, the tables and pass-and-play: six
+    # kernels more, none opened here).
+    started = subprocess.run([*COMMAND, "start", f"--port={port}", "--learners=2",
+                              "--VoilaConfiguration.default_pool_size=0"], env=environment, cwd=data,
                              capture_output=True, text=True, timeout=150)
     folder = data / "capital-lux"
     try:
@@ -102,24 +105,19 @@ def test_the_learners_reach_the_exercises_and_the_tree_lists_no_teachers_page(op
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_the_printed_key_opens_the_teachers_page(opened: dict[str, Any]) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists(B.CHROMIUM):
-        pytest.skip(f"no Chromium at {B.CHROMIUM}")
+def test_the_printed_key_opens_the_teachers_page(opened: dict[str, Any], chromium: Any) -> None:
     stdout = opened["run"].stdout
     key = _line(stdout, "The teacher’s key, to type on that page: ").rsplit(" ", 1)[1]
     url = _line(stdout, "The teacher’s page: ").rsplit(" ", 1)[1]
-    with sync_api.sync_playwright() as p:
-        chromium = B.launch(p)
-        try:
-            page = chromium.new_page()
-            page.goto(url, timeout=120_000)
-            page.wait_for_selector(".cl-teacher-page.cl-ready", timeout=90_000)
-            page.fill(".cl-teacher-key input", key)
-            page.click(".cl-teacher-unlock")
-            page.wait_for_selector(".cl-teacher-unlocked", timeout=60_000)
-        finally:
-            chromium.close()
+    page = chromium.new_page()
+    try:
+        page.goto(url, timeout=120_000)
+        page.wait_for_selector(".cl-teacher-page.cl-ready", timeout=90_000)
+        page.fill(".cl-teacher-key input", key)
+        page.click(".cl-teacher-unlock")
+        page.wait_for_selector(".cl-teacher-unlocked", timeout=60_000)
+    finally:
+        page.close()
 
 
 @pytest.mark.slow  # the class's server and its kernels, started once for the module
@@ -141,23 +139,20 @@ def test_a_second_class_is_refused_while_one_runs(opened: dict[str, Any]) -> Non
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_a_french_class_prints_addresses_that_open_french_pages(opened: dict[str, Any]) -> None:
+def test_a_french_class_prints_addresses_that_open_french_pages(opened: dict[str, Any], chromium: Any) -> None:
     """``make class LANGUAGE=fr``: the addresses it prints open both pages in French."""
-    sync_api = pytest.importorskip("playwright.sync_api")
     lines = C.opened("127.0.0.1", opened["port"], "abcd-efgh-jkmn-pqrs", 42, "/data/class.sqlite3", False,
                      Path("/data/class.log"), translator("fr"))
     learners, teacher = (line.rsplit(" ", 1)[1] for line in lines if "/voila/render/" in line)
-    with sync_api.sync_playwright() as p:
-        chromium = B.launch(p)
+    for url, ready, french in ((learners, ".cl-ready", "Votre nom"),
+                               (teacher, ".cl-teacher-page.cl-ready", "La page de l'enseignant")):
+        page = chromium.new_page()
         try:
-            for url, ready, french in ((learners, ".cl-ready", "Votre nom"),
-                                       (teacher, ".cl-teacher-page.cl-ready", "La page de l'enseignant")):
-                page = chromium.new_page()
-                page.goto(url, timeout=120_000)
-                page.wait_for_selector(ready, timeout=120_000)
-                page.wait_for_selector(f"text={french}", timeout=30_000)
+            page.goto(url, timeout=120_000)
+            page.wait_for_selector(ready, timeout=120_000)
+            page.wait_for_selector(f"text={french}", timeout=30_000)
         finally:
-            chromium.close()
+            page.close()
 
 
 @pytest.mark.slow  # the class's server and its kernels, started once for the module

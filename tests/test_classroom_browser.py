@@ -61,7 +61,8 @@ def school(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         patch.setattr(B, "NOTEBOOK", "notebooks")  # the folder: both pages from one server
         patch.setenv("CAPITAL_LUX_DB", str(database))
         patch.setenv("CAPITAL_LUX_TEACHER_KEY", KEY)
-        with B.voila_server(ARTIFACTS / "voila-classroom.log") as url, sync_api.sync_playwright() as p:
+        with B.voila_server(ARTIFACTS / "voila-classroom.log", options=(B.UNPACED, *B.EXERCISES_WARM)) as url, \
+                sync_api.sync_playwright() as p:
             browser = B.launch(p)
             try:
                 yield url, database, browser

@@ -1,4 +1,5 @@
-"""A classroom's smoke: 4 learners' pages on one Voila at once, each playing a whole game.
+"""A classroom's smoke: 3 learners' pages on one Voila at once, each playing a whole game
+(three, the fewest for which "no learner waits much longer than the others" can fail).
 
 The classroom's figures (30 learners at once, and one page against a blank ipywidgets
 page) are the ``load`` benchmark's: ``python -m capital_lux bench load``.
@@ -15,7 +16,7 @@ import browser as B
 from load import arriving_class, classroom
 
 pytestmark = pytest.mark.browser
-SESSIONS = 4
+SESSIONS = 3
 #: Fewer widget models than any tutor page has (about 270 in November 2026, 100 of them layouts).
 WIDGET_MODELS = 100
 

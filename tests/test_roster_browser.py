@@ -25,7 +25,7 @@ def test_a_page_whose_server_stops_says_so_at_once_and_what_to_do(tmp_path: Path
         browser = B.launch(p)
         try:
             page = browser.new_page()
-            with B.voila_server(tmp_path / "voila.log") as url:
+            with B.voila_server(tmp_path / "voila.log", options=(B.UNPACED, *B.EXERCISES_WARM)) as url:
                 page.goto(f"{url}voila/render/probability_exercises.ipynb?lang={lang}", timeout=120_000)
                 page.wait_for_selector(LEARNER, timeout=90_000)
                 assert page.locator(".cl-connection-lost").count() == 0  # nothing said while all is well

@@ -22,7 +22,7 @@ import uuid
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import psutil
 import pytest
@@ -166,21 +166,20 @@ def test_a_full_class_and_a_hurried_client_get_a_page_that_says_so(tmp_path: Pat
 
 
 @pytest.mark.browser
-def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(tmp_path: Path) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(tmp_path: Path, chromium: Any) -> None:
     # 15 s, not less: a kernel still starting counts as idle, and a busy machine took more than
     # 4 s to start one a page had taken from the warm pool, which the cull then stopped.
     timeout = 15
     cull = (f"--MappingKernelManager.cull_idle_timeout={timeout}", "--MappingKernelManager.cull_interval=1")
-    with served(tmp_path, B.UNPACED, *cull) as (url, _), sync_api.sync_playwright() as p:
-        browser = B.launch(p)
+    pages = []
+    with served(tmp_path, B.UNPACED, *cull) as (url, _):
         try:
-            pages = []
             for _ in range(4):  # one kept open, three closed
-                page = browser.new_page()
+                page = chromium.new_page()
+                pages.append((page, None))
                 page.goto(url)
                 page.wait_for_selector(".ready", timeout=120_000)  # a busy machine starts kernels slowly
-                pages.append((page, _kernel_of(page.content())))
+                pages[-1] = (page, _kernel_of(page.content()))
             kept, kept_kernel = pages[0]
             for page, _ in pages[1:]:
                 page.close()
@@ -193,7 +192,9 @@ def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(tmp
             kept.click(".ready")  # and the page still talks to it
             assert kept.query_selector(".ready")
         finally:
-            browser.close()
+            for page, _ in pages:
+                if not page.is_closed():
+                    page.close()
 
 
 def test_a_page_keeps_the_warm_kernel_it_took_until_its_browser_connects(tmp_path: Path) -> None:
@@ -201,7 +202,7 @@ def test_a_page_keeps_the_warm_kernel_it_took_until_its_browser_connects(tmp_pat
     takes one keeps it, however idle, until its browser connects or ``connect_grace`` has
     passed (a class's browsers took minutes under load, and the cull's 90 s stopped 7 of 30
     pages' kernels before their browsers came); a page that never connects loses it after."""
-    timeout, grace = 8, 40
+    timeout, grace = 5, 25  # the grace past three cull timeouts and a slow page's seconds
     cull = (f"--MappingKernelManager.cull_idle_timeout={timeout}", "--MappingKernelManager.cull_interval=1",
             f"--ClassKernels.connect_grace={grace}")
     with served(tmp_path, B.UNPACED, *cull) as (url, _):
@@ -270,19 +271,17 @@ def test_the_tree_page_lists_the_learners_pages_only_and_asks_nothing_of_outside
 
 
 @pytest.mark.browser
-def test_a_preheated_kernel_serves_the_learners_own_link(tmp_path: Path) -> None:
+def test_a_preheated_kernel_serves_the_learners_own_link(tmp_path: Path, chromium: Any) -> None:
     """Kernels start, and the notebook imports, before anyone arrives; the learner's link (its
     query: players, seed, language) still decides the page the kernel then builds."""
-    sync_api = pytest.importorskip("playwright.sync_api")
     log = tmp_path / "server.log"
-    with B.voila_server(log) as url, sync_api.sync_playwright() as p:
+    with B.voila_server(log) as url:
         assert _wait_until(lambda: "Kernel pool of tutorial.ipynb is filled" in log.read_text(), 120)
-        browser = B.launch(p)
+        page, _ = B.open_tutor(chromium, url + "?lang=fr&open=free&players=4&seed=7&bots=rule")
         try:
-            page, _ = B.open_tutor(browser, url + "?lang=fr&open=free&players=4&seed=7&bots=rule")
             text = page.inner_text(".cl-freeplay")
         finally:
-            browser.close()
+            page.close()
     assert "Using pre-heated kernel" in log.read_text()
     assert "Robot 3" in text  # four seats, in French: the link's own settings
 
