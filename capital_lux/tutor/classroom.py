@@ -39,7 +39,7 @@ from ..lessons.exercises import Checked
 from ..lessons.pace import Pace
 from ..lessons.progress import MAX_PROGRESS_BYTES, Progress, ProgressError
 from ..lessons.outbox import Outbox, new_token, now, outbox_folder
-from ..lessons.storage import Storage, StorageError, StorageUnavailable, database_url, new_session
+from ..lessons.storage import Storage, StorageError, StorageMisconfigured, StorageUnavailable, database_url, new_session
 from .base import Upload, tagged
 
 PROGRESS_DOWNLOAD = "capital_lux_progress.json"
@@ -58,9 +58,11 @@ class LearnerPanel:
     """Name, progress download and upload, and the class database behind them."""
 
     def __init__(self, t: Translator, storage: Storage | None,
-                 reopen: Callable[[], Storage] | None = None) -> None:
+                 reopen: Callable[[], Storage] | None = None, problem: StorageError | None = None) -> None:
         self.t = t
         self.storage = storage
+        #: a class database setting that can never work: said on the page, never tried again
+        self.misconfigured = problem if storage is None and isinstance(problem, StorageMisconfigured) else None
         #: opens the class database that could not be opened when the page was built (it may
         #: come back: a PostgreSQL restarting); tried again with the answers kept meanwhile
         self.reopen = reopen if storage is None else None
@@ -113,7 +115,7 @@ class LearnerPanel:
         if storage is None and self.reopen is not None:
             self._say(t.gettext("The class database does not answer yet: your answers are kept on this page and "
                                 "sent to your teacher when it does."), error=True)
-        elif storage is None:  # a learner working alone: nothing is wrong, say where their work is
+        elif storage is None and self.misconfigured is None:  # working alone: nothing is wrong, say where work is
             self._say(t.gettext("You are working on your own: your answers stay on this page. Download your "
                                 "progress to keep it."))
         self.relabel(t)
@@ -148,7 +150,12 @@ class LearnerPanel:
         text = self._message
         if not text and self.storage is not None and not self.joined:
             text = self.t.gettext("Type your name and your code so that your teacher sees your answers.")
-        css = "cl-error" if self._error else "cl-note"
+        error = self._error
+        if not text and self.misconfigured is not None:  # in the page's language, whenever it changes
+            text, error = self.t.refusal(self.misconfigured.what) + " " + self.t.gettext(
+                "Your answers cannot reach your teacher until the server's setting is put right: they stay on this "
+                "page. Tell your teacher."), True
+        css = "cl-error" if error else "cl-note"
         self.note.value = f'<span class="{css}">{escape(text)}</span>' if text else ""
 
     def key(self) -> bytes:
