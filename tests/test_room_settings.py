@@ -72,6 +72,11 @@ def test_a_database_that_is_only_away_still_reads_as_away(tmp_path: Path, monkey
     app = exercises_app.build_app("en")._exercises
     assert "does not answer yet" in app.learner.note.value
     assert app.learner.reopen is not None
+    # a page warmed ahead is built in English, then put in the learner's language from ?lang
+    app.set_language("fr")
+    assert "does not answer yet" not in app.learner.note.value
+    assert translator("fr").gettext("The class database does not answer yet: your answers are kept on this page and "
+                                    "sent to your teacher when it does.") in app.learner.note.value.replace("&#x27;", "'")
 
 
 def test_the_teachers_and_the_tables_pages_name_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,3 +98,29 @@ def test_make_class_names_it_before_starting_anything(tmp_path: Path, monkeypatc
         C.start("", 8999, (), translator("fr"))
     assert "n’est pas une adresse postgresql:// bien formée" in str(refused.value)
     assert "La classe ne peut pas s'ouvrir" in str(refused.value)
+
+
+def _texts(widget: object) -> list[tuple[str, object]]:
+    """Every text a page's widgets show, in the order of its tree."""
+    import ipywidgets as W
+
+    found: list[tuple[str, object]] = []
+    if isinstance(widget, W.Widget):
+        for name in ("description", "placeholder", "tooltip", "value", "options", "_dom_classes"):
+            value = getattr(widget, name, None)
+            if isinstance(value, (str, tuple)):
+                found.append((f"{type(widget).__name__}.{name}", value))
+        for child in getattr(widget, "children", ()):
+            found.extend(_texts(child))
+    return found
+
+
+@pytest.mark.parametrize("lang", ["fr", "pt"])
+def test_a_page_built_ahead_in_english_then_relabelled_is_the_page_built_in_its_language(
+        lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the class server's warm kernels do (notebooks/probability_exercises.ipynb): build the
+    page before the learner comes, then put it in the language of the learner's ``?lang``."""
+    monkeypatch.setenv("CAPITAL_LUX_DB", str(tmp_path / "class.sqlite3"))
+    ahead = exercises_app.build_app("en", numbers=None)
+    ahead._exercises.language.value = lang  # as the notebook does
+    assert _texts(ahead) == _texts(exercises_app.build_app(lang, numbers=None))

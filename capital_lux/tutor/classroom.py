@@ -30,6 +30,7 @@ from typing import Callable
 
 import ipywidgets as W
 
+from ..engine.cards import N_
 from ..i18n import Translator
 from ..lessons.classroom import (
     DEFAULT_NUMBERS, DEFAULT_POLICY, HUB_USER_VARIABLE, MAX_SEED, SOLUTIONS_SETTING, class_numbers, fractions_only,
@@ -112,12 +113,17 @@ class LearnerPanel:
             self.name.value = self.hub_user
             self.name.disabled = self.code.disabled = True
             self.code.layout.display = self.name_button.layout.display = "none"
+        #: the note said while the page is built, said again in the page's language if it changes
+        #: (a page built ahead of its learner is built in English and relabelled from ``?lang``)
+        self._said_first: str | None = None
         if storage is None and self.reopen is not None:
-            self._say(t.gettext("The class database does not answer yet: your answers are kept on this page and "
-                                "sent to your teacher when it does."), error=True)
+            self._said_first = N_("The class database does not answer yet: your answers are kept on this page and "
+                                  "sent to your teacher when it does.")
+            self._say(t.gettext(self._said_first), error=True)
         elif storage is None and self.misconfigured is None:  # working alone: nothing is wrong, say where work is
-            self._say(t.gettext("You are working on your own: your answers stay on this page. Download your "
-                                "progress to keep it."))
+            self._said_first = N_("You are working on your own: your answers stay on this page. Download your "
+                                  "progress to keep it.")
+            self._say(t.gettext(self._said_first))
         self.relabel(t)
         if storage is not None:
             self.send_pending()  # what earlier pages kept (a reload, a restart) goes first
@@ -130,6 +136,8 @@ class LearnerPanel:
         return self.outbox.waiting(self.page)
 
     def relabel(self, t: Translator) -> None:
+        if self._said_first is not None and self._message == self.t.gettext(self._said_first):
+            self._message = t.gettext(self._said_first)  # nothing said since: the same words, now in this language
         self.t = t
         self.name.description = t.gettext("Your name")
         self.name.placeholder = t.gettext("a name or nickname")
