@@ -9,6 +9,8 @@ import asyncio
 import pytest
 from traitlets import Dict
 
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
 from capital_lux.serve import guards
 from capital_lux.serve.guards import FIRST_VARIABLE, ClassKernels
 
@@ -29,31 +31,47 @@ def test_the_teachers_warm_kernel_starts_before_the_pool_but_after_a_page_being_
         monkeypatch: pytest.MonkeyPatch) -> None:
     now = [100.0]
     monkeypatch.setattr(guards.time, "monotonic", lambda: now[0])
-    kernels = ClassKernels(fill_spacing=2.0)
+    started: list[str] = []
+
+    async def start(self: object, *args: object, **kwargs: object) -> str:  # Jupyter's start, without a process
+        started.append("teacher" if kwargs["env"].get(FIRST_VARIABLE) else "learner")  # type: ignore[attr-defined]
+        return f"kernel-{len(started)}"
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start)
+    kernels = ClassKernels(fill_spacing=2.0, first_lead=15.0, max_kernels=100)
     loop = asyncio.new_event_loop()
-    pool: list[asyncio.Task[None]] = []
+    pool: list[asyncio.Task[str]] = []
     monkeypatch.setattr(kernels, "_pools", {"page.ipynb": pool}, raising=False)
 
-    def turn() -> None:  # let every waiting fill look at the clock
-        for _ in range(3):
+    def turn() -> None:  # let every waiting fill look at the clock (the loop's clock is the patched one)
+        for _ in range(6):
             loop.run_until_complete(asyncio.sleep(0))
+
+    def fill(env: dict[str, str]) -> asyncio.Task[str]:
+        return loop.create_task(kernels.start_kernel(env={"VOILA_PREHEAT": "True", **env}))
 
     try:
         kernels.page_started()  # a page is being built: nothing starts, the teacher's neither
-        learners = [loop.create_task(kernels._fill_when_quiet(step=0)) for _ in range(3)]
-        teacher = loop.create_task(kernels._fill_when_quiet(first=True, step=0))
-        pool += [*learners, teacher]
+        pool += [fill({}) for _ in range(3)]
+        pool.append(fill({FIRST_VARIABLE: "1"}))
         turn()
-        assert not any(task.done() for task in pool)
+        assert started == []
         kernels.page_finished()
+        now[0] = 100.3
         turn()
-        assert teacher.done() and not any(task.done() for task in learners)  # the teacher's first
-        now[0] = 101.0
+        assert started == ["teacher"]  # the teacher's first, though asked for last
+        now[0] = 110.0
         turn()
-        assert not any(task.done() for task in learners)  # then the pool's, at its spacing
-        now[0] = 102.5
+        assert started == ["teacher"]  # the pool waits while the teacher's kernel imports its page
+        now[0] = 115.5
         turn()
-        assert [task.done() for task in learners].count(True) == 1
+        assert started == ["teacher", "learner"]
+        now[0] = 116.0
+        turn()
+        assert started == ["teacher", "learner"]  # then at the pool's own spacing
+        now[0] = 117.6
+        turn()
+        assert started == ["teacher", "learner", "learner"]
     finally:
         for task in pool:
             task.cancel()

@@ -369,6 +369,9 @@ class ClassKernels(AsyncMappingKernelManager):
         "The notebook the class opens, relative to the served folder."))
     first_notebook = Unicode("teacher.ipynb", config=True, help=(
         "A notebook whose one warm kernel is started before any other ('' for none)."))
+    first_lead = Float(15.0, config=True, help=(
+        "Seconds the other warm kernels wait after first_notebook's has started, while it imports "
+        "what its page needs (about 1 s of CPU; a loaded 2-core machine takes many times that)."))
     connect_grace = Float(300.0, config=True, help=(
         "Seconds a page's kernel waits for the page's browser to connect before the idle cull may "
         "stop it (30 pages opening at once on a loaded 2-core server took up to 166 s)."))
@@ -397,6 +400,7 @@ class ClassKernels(AsyncMappingKernelManager):
                 **default, "pool_size": 1,
                 "kernel_env_variables": {**default.get("kernel_env_variables", {}), FIRST_VARIABLE: "1"}}}
         self._first_waiting = 0  # fills of the first notebook not started yet: the others wait for them
+        self._first_started = -math.inf  # (monotonic) when the first notebook's warm kernel last started
 
     @property
     def ceiling(self) -> int:
@@ -446,6 +450,7 @@ class ClassKernels(AsyncMappingKernelManager):
                 if first and not self.building:
                     break  # the teacher's kernel: ahead of the pool, still not while a page is built
                 if not self.building and not self._first_waiting and \
+                        time.monotonic() - self._first_started >= self.first_lead and \
                         time.monotonic() - self._last_fill >= self.fill_spacing:
                     break  # checked and taken between two awaits: one refill at a time
                 await asyncio.sleep(step)
@@ -461,8 +466,10 @@ class ClassKernels(AsyncMappingKernelManager):
             if not filling and self.is_full():
                 self.log.warning("The class is full: %d learners, ceiling %d", self.learners(), self.ceiling)
                 raise web.HTTPError(503, "the class is full", reason="Class full")
+        first = filling and kwargs.get("env", {}).get(FIRST_VARIABLE) == "1"
         if filling:
-            await self._fill_when_quiet(first=kwargs.get("env", {}).get(FIRST_VARIABLE) == "1")
+            await self._fill_when_quiet(first=first)
+            self._first_waiting += first  # until its start has returned
         kwargs["extra_arguments"] = [*kwargs.get("extra_arguments", []), *KERNEL_ARGUMENTS]
         if not filling and CLIENT.get():
             kwargs["env"] = {**kwargs.get("env", os.environ), CLIENT_VARIABLE: CLIENT.get()}
@@ -473,6 +480,9 @@ class ClassKernels(AsyncMappingKernelManager):
         finally:
             self._starting -= 1
             self._filling -= filling
+            if first:
+                self._first_waiting -= 1
+                self._first_started = time.monotonic()
         self._started.add(kernel_id)
         if filling:
             self._warm.add(kernel_id)
