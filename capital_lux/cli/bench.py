@@ -501,6 +501,17 @@ def tables(tables: int = 8, seats: int = 4) -> Figures:
 
 BENCHMARKS["tables"] = tables
 
+
+def classroom(learners: int = 30) -> Figures:
+    """``load``'s first part alone: a class as ``make class`` opens it, the teacher's page at once
+    (target: usable within 5 s), ``learners`` arriving at once (target: median time to interactive
+    under 10 s; under 15 s beside a client holding every websocket it may)."""
+    figures: Figures = _harness("load").class_figures(learners)
+    return figures
+
+
+BENCHMARKS["classroom"] = classroom
+
 #: The benchmarks that take another set of positions (``endgame:27``).
 SEEDED: dict[str, Callable[[int], Figures]] = {"endgame": lambda seed: endgame(seed=seed), "endgame_walk": endgame_walk}
 

@@ -34,14 +34,14 @@ from typing import Callable
 
 import ipywidgets as W
 
-from ..engine.cards import N_
+from ..engine.cards import N_, CapitalLuxError
 from ..engine.game import Game, GameRecord
 from ..engine.notation import Action
 from ..engine.position import dumps_record
 from ..engine.state import GameState, new_game
 from ..engine.views import PlayerView, view
 from ..i18n import Translator
-from ..lessons.storage import Storage, StorageError, open_storage
+from ..lessons.storage import Storage, StorageError, StorageMisconfigured, open_or_why
 from ..lessons.tables import AIDS, AWAY_SECONDS, POLL_SECONDS, TableInfo, TableRefusal, Tables
 from .app import bot_kind_label
 from .base import Page, page_root, tagged
@@ -240,7 +240,7 @@ class TablesApp(Page):
         self.poll = poll
         if self.tables is None:
             self._say(N_("The class database cannot be used, so there are no class tables: {reason}"), error=True,
-                      reason=str(error or ""))
+                      reason=(error.what if isinstance(error, StorageMisconfigured) else error) or "")
         self.relabel()
         self._show_seat_kinds()
         self.render()
@@ -332,6 +332,8 @@ class TablesApp(Page):
             self.message.value = ""
             return
         css, msgid, params = self._notice
+        params = {name: self.t.refusal(value) if isinstance(value, CapitalLuxError) else value  # the reader's language
+                  for name, value in params.items()}
         self.message.value = f'<div class="{css}">{escape(self.t.gettext(msgid).format(**params))}</div>'
 
     def _guard(self, work: Callable[[], object]) -> None:
@@ -582,12 +584,7 @@ def build_hotseat(lang: str = "en", players: int = 2) -> W.VBox:
 
 def build_app(lang: str = "en", storage: Storage | None = None, poll: bool = True) -> W.VBox:
     """The class tables' page; ``root._tables`` is the app."""
-    error = None
-    if storage is None:
-        try:
-            storage = open_storage()
-        except StorageError as problem:
-            error = problem
+    storage, error = open_or_why(storage)
     app = TablesApp(lang, storage, error, poll)
     app.root._tables = app
     return app.root

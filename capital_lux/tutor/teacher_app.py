@@ -77,7 +77,7 @@ from ..lessons.classroom import (
 )
 from ..lessons.exercises import EXERCISES, EXERCISES_BY_ID, instance
 from ..lessons.problems.worksheet import answer_key_html, worksheet_html
-from ..lessons.storage import LOG, Attempt, Storage, StorageError, StorageUnavailable, open_storage
+from ..lessons.storage import LOG, Attempt, Storage, StorageError, StorageMisconfigured, StorageUnavailable, open_or_why
 from ..analysis.charts import figure_png
 from .base import Page, Upload, page_root, tagged
 from .tables_app import TablesOverview
@@ -356,6 +356,8 @@ class TeacherApp(Page):
         if self.storage is None:
             self.summary.value = self._error(self.t.gettext("No results can be shown: {reason}").format(
                 reason=self.t.refusal(self.storage_error) if self.storage_error else ""))  # in the page's language
+            if isinstance(self.storage_error, StorageMisconfigured):  # what is wrong first, then the driver's words
+                self.summary.value = self._error(self.t.refusal(self.storage_error.what)) + self.summary.value
             return None
         try:
             return read(self.storage)
@@ -870,12 +872,7 @@ class TeacherApp(Page):
 
 def build_app(lang: str = "en", storage: Storage | None = None, live_seconds: float = 0) -> W.VBox:
     """The teacher's page; ``root._teacher`` is the app. ``live_seconds`` > 0 refreshes the figures."""
-    error = None
-    if storage is None:
-        try:
-            storage = open_storage()
-        except StorageError as problem:
-            error = problem
+    storage, error = open_or_why(storage)
     app = TeacherApp(lang, storage, error)
     app.root._teacher = app
     if live_seconds > 0:
