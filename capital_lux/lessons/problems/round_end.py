@@ -308,7 +308,8 @@ ROUND_END: tuple[Exercise, ...] = (
         _gold_gain, _gold_facts, _gold_trial, probability=False,
         mistakes=(Mistake("sign", M.SIGN, lambda v: -_gold_gain(v)),
                   Mistake("disc-forgotten", M.DISC_FORGOTTEN, _gold_gain_no_disc)),
-        assumptions=(MODIFIER_SET, GOLD_PAYS_ALL, LAST_TURN), vary=_LAST_TURN_VARY, valid=_gold_valid,
+        assumptions=(MODIFIER_SET, GOLD_PAYS_ALL, LAST_TURN), valid=_gold_valid,
+        vary=reshuffle(capital=("Y",), hometown=("Y",), hand=("Y",), gold=True),
     ),
     Exercise(
         "bonus-tie", N_("Ties for bonus cards"), N_("Who takes the first yellow bonus card?"), "last-turn", 0,
@@ -340,6 +341,6 @@ ROUND_END: tuple[Exercise, ...] = (
         _short, _short_facts, _short_trial,
         mistakes=(Mistake("choice-ignored", M.CHOICE_IGNORED, _short_choice_ignored),
                   Mistake("discards-unseen", M.DISCARDS_UNSEEN, _short_with_discards)),
-        assumptions=(DECK, OTHERS_AT_RANDOM), vary=reshuffle(modifiers=False),
+        assumptions=(DECK, OTHERS_AT_RANDOM), vary=reshuffle(modifiers=False, redeal=True),
     ),
 )
