@@ -114,7 +114,23 @@ def test_scholar_draws_count_the_cards_the_viewer_cannot_see(seed: int | None) -
 
 
 MODIFIER_KINDS = ["modifiers-positive", "modifiers-expected-limit", "modifier-after-draw", "two-colours-dependent",
-                  "modifier-variance", "limit-spread", "cleric-capital", "reveal-conditional"]
+                  "cleric-capital", "reveal-conditional"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_spread_of_drawn_cards_by_every_draw(seed: int | None) -> None:
+    """One card drawn, and two drawn one after the other: every copy the viewer cannot see
+    (read from the position's zones, not the view), every ordered pair of two copies."""
+    one = instance("modifier-variance", seed)
+    values = [card.value for card, k in _unseen(one.state(), 0).items() for _ in range(k)]
+    mu = Fraction(sum(values), len(values))
+    assert one.exact() == sum(((x - mu) ** 2 for x in values), Fraction(0)) / len(values)
+    two = instance("limit-spread", seed)
+    values = [card.value for card, k in _unseen(two.state(), 0).items() for _ in range(k)]
+    totals = [a + b for i, a in enumerate(values) for j, b in enumerate(values) if i != j]
+    mu = Fraction(sum(totals), len(totals))
+    assert two.exact() == sum(((x - mu) ** 2 for x in totals), Fraction(0)) / len(totals)
+    assert two.view().deck_size >= 2 and sum(c.colour == "G" for c in two.view().hand) >= 2
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -228,8 +244,9 @@ def test_each_mistake_is_recognised_on_its_own_wrong_value() -> None:
     ("exceed-without-gold", "3/4", "known-unseen"),
     ("exceed-with-gold", "1", "gold-ignored"),
     ("two-colours-dependent", "4/9", "independence"),
-    ("modifier-variance", "13", "sample-variance"),
-    ("limit-spread", "52/3", "variances-added"),
+    ("modifier-variance", "46/31", "sample-variance"),  # 23/16 × 32/31: the 32 cards its base table hides
+    ("modifier-variance", "31/2", "mean-of-squares"),
+    ("limit-spread", "11512/3249", "variances-added"),
     ("two-scholars", "1/25", "with-replacement"),  # its default instance, on a table played to it
     ("draws-until-green", "71/18", "with-replacement"),
     ("bayes-placement", "5/6", "likelihood"),  # the model its base table states

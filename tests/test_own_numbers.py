@@ -16,7 +16,7 @@ from classmates import CLASS, MOST, learner_instance, most_sharing
 #: done yet, and listed so that a kind that gets there must leave the list.
 NOT_YET = ("modifiers-positive", "modifier-after-draw", "exceed-without-gold",
            "exceed-with-gold", "deck-short", "reveal-conditional",
-           "two-colours-dependent", "modifier-variance", "limit-spread", "cleric-capital")
+           "two-colours-dependent", "cleric-capital")
 CLASSES = (0, 1)
 
 
