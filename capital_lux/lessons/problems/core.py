@@ -183,7 +183,7 @@ def _instance(template: Exercise, seed: int) -> Exercise:
 
 
 # -- variations: redraw what the question leaves free -------------------------------------------
-def _unseen_slots(data: PositionDict, viewer: int) -> list[tuple[list[str], int]]:
+def unseen_slots(data: PositionDict, viewer: int) -> list[tuple[list[str], int]]:
     """Where the cards the viewer cannot see lie: the deck and the others' hands."""
     slots = [(data["deck"], i) for i in range(len(data["deck"]))]
     for seat, hand in enumerate(data["hands"]):
@@ -192,7 +192,7 @@ def _unseen_slots(data: PositionDict, viewer: int) -> list[tuple[list[str], int]
     return slots
 
 
-def _swap(a: tuple[list[str], int], b: tuple[list[str], int]) -> None:
+def swap(a: tuple[list[str], int], b: tuple[list[str], int]) -> None:
     a[0][a[1]], b[0][b[1]] = b[0][b[1]], a[0][a[1]]
 
 
@@ -227,36 +227,36 @@ def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: boo
                 same = [i for i, card in enumerate(data["deck"]) if card[0] == colour]
                 if same and len(data["deck"]) > 2:
                     data["capital"].append(data["deck"].pop(rng.choice(same)))
-        hidden = _unseen_slots(data, viewer)
+        hidden = unseen_slots(data, viewer)
         if discards:
             for i in range(len(data["discards"])):
                 if rng.random() < 0.7:
-                    _swap((data["discards"], i), rng.choice(hidden))
+                    swap((data["discards"], i), rng.choice(hidden))
         for i, card in enumerate(data["capital"]):
             same = [s for s in hidden if s[0][s[1]][0] == card[0]]
             if card[0] in capital and same and rng.random() < 0.7:
-                _swap((data["capital"], i), rng.choice(same))
+                swap((data["capital"], i), rng.choice(same))
         home = data["hometowns"][viewer]
         for i, card in enumerate(home):
             same = [s for s in hidden if s[0][s[1]][0] == card[0]]
             if card[0] in hometown and same and rng.random() < 0.7:
-                _swap((home, i), rng.choice(same))
+                swap((home, i), rng.choice(same))
         if redeal:
             for zone in [data["capital"], *data["hometowns"]]:
                 for i in range(len(zone)):
                     if rng.random() < 0.5:
-                        _swap((zone, i), rng.choice(hidden))
+                        swap((zone, i), rng.choice(hidden))
             for home_zone in data["hometowns"]:
                 home_zone.sort()
         hand = data["hands"][viewer]
         for i, card in enumerate(hand):
             same = [s for s in hidden if s[0][s[1]][0] == card[0]]
             if card[0] in colours_in_hand and same and rng.random() < 0.7:
-                _swap((hand, i), rng.choice(same))
+                swap((hand, i), rng.choice(same))
         for i in range(len(hand)):
             greens = sum(c[0] == "G" for c in hand)
             if greens < hand_greens and hand[i][0] not in "GY":
-                _swap((hand, i), rng.choice([s for s in hidden if s[0][s[1]][0] == "G"]))
+                swap((hand, i), rng.choice([s for s in hidden if s[0][s[1]][0] == "G"]))
         mods = data["modifiers"]
         if modifiers:
             values = [m["value"] for m in mods["above"]] + list(mods["deck"])
