@@ -385,7 +385,7 @@ def test_worksheet_command(tmp_path: Path) -> None:
 def test_worksheet_command_prints_the_class_numbers_only_from_the_class_database(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from capital_lux.cli.main import main
-    from capital_lux.lessons.classroom import class_numbers, instance_seed, server_key
+    from capital_lux.lessons.classroom import class_numbers, instance_seed, server_key, set_lesson_exercises
     from capital_lux.lessons.storage import Storage
 
     database = tmp_path / "class.sqlite3"
@@ -396,6 +396,11 @@ def test_worksheet_command_prints_the_class_numbers_only_from_the_class_database
     expected = [instance(ex.id, instance_seed("class", key, class_seed, ex.id, "", "")) for ex in EXERCISES]
     assert out.read_text("utf-8") == answer_key_html(expected, "en")
     assert out.read_text("utf-8") != answer_key_html(_instances(class_seed), "en")  # the class seed alone: other cards
+    with Storage(str(database)) as storage:  # the teacher chose today's exercises: the sheet prints those only
+        set_lesson_exercises(storage, ["scholar-green", "deck-short"])
+    assert main(["worksheet", "--class-db", str(database), "--out", str(out)]) == 0
+    today = [e for e in expected if e.id in ("scholar-green", "deck-short")]
+    assert out.read_text("utf-8") == worksheet_html(today, "en") and out.read_text("utf-8").count('class="cl-ex"') == 2
     assert main(["worksheet", "--class-db", str(tmp_path / "typo.sqlite3"), "--out", str(out)]) == 1
     assert "There is no class database at" in capsys.readouterr().err
     assert not (tmp_path / "typo.sqlite3").exists()
