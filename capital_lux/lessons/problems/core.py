@@ -224,9 +224,9 @@ def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: boo
             data["discards"].append(data["deck"].pop(rng.randrange(len(data["deck"]))))
         for colour in capital_more:
             for _ in range(rng.randint(0, 2)):
-                same = [i for i, card in enumerate(data["deck"]) if card[0] == colour]
-                if same and len(data["deck"]) > 2:
-                    data["capital"].append(data["deck"].pop(rng.choice(same)))
+                in_deck = [i for i, card in enumerate(data["deck"]) if card[0] == colour]
+                if in_deck and len(data["deck"]) > 2:
+                    data["capital"].append(data["deck"].pop(rng.choice(in_deck)))
         hidden = unseen_slots(data, viewer)
         if discards:
             for i in range(len(data["discards"])):
@@ -242,10 +242,10 @@ def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: boo
             if card[0] in hometown and same and rng.random() < 0.7:
                 swap((home, i), rng.choice(same))
         if redeal:
-            for zone in [data["capital"], *data["hometowns"]]:
-                for i in range(len(zone)):
+            for visible in [data["capital"], *data["hometowns"]]:
+                for i in range(len(visible)):
                     if rng.random() < 0.5:
-                        swap((zone, i), rng.choice(hidden))
+                        swap((visible, i), rng.choice(hidden))
             for home_zone in data["hometowns"]:
                 home_zone.sort()
         hand = data["hands"][viewer]
