@@ -445,6 +445,18 @@ def numbers(classes: int = 20) -> Figures:
     return figures
 
 
+def sweep(seeds: int = 60) -> Figures:
+    """Every kind on ``seeds`` seeds: each classic mistake written to 2, 3 and 4 decimals and as a
+    percentage, rounded and cut off, must never be "correct"; the right answer to the decimals
+    asked and more always must (the suite runs a few seeds)."""
+    harness = _harness("sweeping")
+    cpu, wall = cpu_seconds(), time.perf_counter()
+    found = harness.sweep(range(seeds))
+    return {"classic_answers_tried": float(found.tried), "right_answers_tried": float(found.right_tried),
+            "faults": float(len(found.faults)), "cpu_s": round(cpu_seconds() - cpu, 1),
+            "wall_s": round(time.perf_counter() - wall, 1)}
+
+
 def _harness(name: str) -> ModuleType:
     """A browser harness module from the source checkout's ``tests`` folder (not shipped)."""
     folder = Path(__file__).resolve().parents[2] / "tests"
@@ -482,7 +494,7 @@ BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "engine": engine, "kernel": kernel_figures, "differential": differential, "bots": bots,
     "simulation": simulation, "risk": risk, "advice": advice, "endgame": endgame, "endgame_walk": endgame_walk,
     "review": review, "tutor": tutor, "load": load,
-    "long_run": long_run, "classdb": classdb, "worksheet": worksheet, "numbers": numbers,
+    "long_run": long_run, "classdb": classdb, "worksheet": worksheet, "numbers": numbers, "sweep": sweep,
     "capitol": capitol, "hint": hint,
 }
 

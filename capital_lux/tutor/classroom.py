@@ -344,6 +344,15 @@ class LearnerPanel:
                 self._keep_waiting()
                 return False
         self.retry_button.layout.display = "none"
+        refused = self.outbox.take_refused(self.session)
+        if refused:  # the log alone would leave the learner thinking their teacher has them
+            self._say(self.t.ngettext(
+                "{n} answer kept on the server could not be stored in the class database, and your teacher does "
+                "not see it: {answers}. Tell your teacher.",
+                "{n} answers kept on the server could not be stored in the class database, and your teacher does "
+                "not see them: {answers}. Tell your teacher.", len(refused)).format(
+                    n=len(refused), answers=", ".join(str(a.get("answer", "")) for a in refused)), error=True)
+            return True
         if was_waiting and waiting:
             self._say(self.t.gettext("The class database answers again: every answer kept here reached your "
                                      "teacher."))

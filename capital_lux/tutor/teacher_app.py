@@ -40,6 +40,7 @@ from ..lessons.classroom import (
     SOLUTION_POLICIES,
     SOLUTIONS_SETTING,
     TEACHER_KEY_VARIABLE,
+    searched,
     ClassFigures,
     ExerciseSummary,
     class_figures,
@@ -729,6 +730,10 @@ class TeacherApp(Page):
                 kinds += ["seen"] if (session, ex.id) in figures.seen else []
                 text = "".join(marks[k][0] for k in kinds) + (str(cell[0]) if cell and not cell[1] else "")
                 label = "; ".join(marks[k][1] for k in kinds)
+                if cell is not None and searched(*cell):  # solved after many answers: ask for the method
+                    text += f"⚠{cell[0]}"
+                    label += "; " + t.gettext("solved after {count} answers: ask how it was worked out").format(
+                        count=self._number(cell[0]))
                 shade = f' style="{GRID_SHADES[kinds[0]]}"' if kinds and kinds[0] in GRID_SHADES else ""
                 cells.append(f'<td class="{" ".join(f"cl-{k}" for k in kinds)}" title="{escape(label)}"{shade}>'
                              f"{escape(text)}</td>")
@@ -737,7 +742,9 @@ class TeacherApp(Page):
             rows.append(f"<tr><th>{escape(name or t.gettext('(no name given)'))}{flag}</th>{''.join(cells)}"
                         f"<td>{self._number(solved)}</td><td>{self._number(answers)}</td></tr>")
         legend = t.gettext("✓ solved; ✗ tried, not solved yet, with the number of answers given; 👁 the worked "
-                           "solution read before solving.")
+                           "solution read before solving.") + " " + t.gettext(
+            "✓⚠ and a number: solved after that many answers, as a search by guesses would be; ask how it "
+            "was worked out.")
         return (f'<table class="cl-table cl-teacher-learner-table cl-teacher-grid">{head}{"".join(rows)}</table>'
                 f'<div class="cl-note">{escape(legend)}</div>')
 
