@@ -39,7 +39,7 @@ from ..engine.game import Game, GameRecord
 from ..engine.notation import Action
 from ..engine.position import dumps_record
 from ..engine.state import GameState, new_game
-from ..engine.views import PlayerView, view
+from ..engine.views import PlayerView
 from ..i18n import Translator
 from ..lessons.storage import Storage, StorageError, open_storage
 from ..lessons.tables import AIDS, AWAY_SECONDS, POLL_SECONDS, TableInfo, TableRefusal, Tables
@@ -48,7 +48,7 @@ from .base import Page, page_root, tagged
 from .classroom import LearnerPanel
 from .panel import GamePanel
 from .reviewpanel import ReviewPanel
-from .session import Narrator, PlacementMemory, new_seed
+from .session import GameSeat, Narrator, PlacementMemory, new_seed
 
 #: What a seat may be given before the start: a learner, or one of the bots.
 SEAT_KINDS = ("learner", "random", "rule", "search")
@@ -451,27 +451,15 @@ class TablesOverview:
         self.close_button.disabled = not running
 
 
-class HotseatSeat(ToldSeat):
-    """One seat of a pass-and-play game: the shared game, told from this seat only."""
+class HotseatSeat(ToldSeat, GameSeat):
+    """One seat of a pass-and-play game: the shared game, told from this seat only (what it
+    sees and whether it decides: ``GameSeat``'s, as a learner's session)."""
 
     def __init__(self, game: Game, seat: int) -> None:
         super().__init__(game.players, seat)
         self.game = game
         self.moves = 0
         self.catch_up(game.state)
-
-    @property
-    def state(self) -> GameState:
-        return self.game.state
-
-    def view(self) -> PlayerView:
-        return view(self.game.state, self.seat)
-
-    def learner_to_move(self) -> bool:
-        return self.game.state.current_player() == self.seat
-
-    def is_over(self) -> bool:
-        return self.game.state.is_terminal()
 
     def play(self, action: Action) -> None:
         if not self.learner_to_move():
