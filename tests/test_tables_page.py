@@ -87,6 +87,7 @@ def test_a_repeated_click_is_refused_with_a_sentence_in_the_learners_language(st
     ada.open_table()
     bo.code.value = ada.tables.info(ada.seat.table).code
     bo.join_button.click()
+    ada.check()  # the page learns the game started (its poll)
     seat = ada.seat
     choice = seat.view().legal_actions[0]
     turn = seat.frame.turn

@@ -135,6 +135,7 @@ class Frame:
     picks or face-down modifiers, nor the deck's order, is in it."""
 
     table: int
+    #: the table's number when read: every decision stored, seat taken or closing moves it on
     moves: int
     seat: int
     view: PlayerView
@@ -293,6 +294,8 @@ class Tables:
                 taken = free[0]
                 self._run(cursor, "UPDATE table_seats SET learner = ?, name = ?, seen = ? "
                                   "WHERE table_id = ? AND seat = ?", (learner, name, self.clock(), table, taken))
+                # the table's number moves on: the pages waiting at it redraw its seats (and its start)
+                self._run(cursor, "UPDATE game_tables SET moves = moves + 1 WHERE id = ?", (table,))
                 if all(not s.free for s in seats if s.seat != taken):
                     self._run(cursor, "UPDATE game_tables SET started = ? WHERE id = ?", (_now(), table))
         self.advance(table)
@@ -305,6 +308,7 @@ class Tables:
             self._run(cursor, "UPDATE table_seats SET learner = NULL, name = NULL, seen = NULL "
                               "WHERE table_id = ? AND learner = ? AND table_id IN "
                               "(SELECT id FROM game_tables WHERE started IS NULL)", (table, learner))
+            self._run(cursor, "UPDATE game_tables SET moves = moves + 1 WHERE id = ?", (table,))
 
     def close(self, table: int, why: str = "teacher") -> None:
         """Close a table (the teacher, or all its learners gone); it is kept, with its moves."""
@@ -525,13 +529,14 @@ class Tables:
         if info.seats[seat].learner is None or info.seats[seat].learner != learner:
             raise TableRefusal(N_("This seat is not yours: only its player decides for it."))
         with self._lock, self.storage._transaction(write=False) as cursor:
+            number = _int(_first(self._run(cursor, "SELECT moves FROM game_tables WHERE id = ?", (table,)).fetchone()))
             live = self._sync(cursor, table)
             state = live.game.state
             waiting = tuple(live.queues[seat])
             v = view(state, seat)
-            choices = () if waiting else (v.legal_actions if state.current == seat
-                                          else tuple(early_choices(state, seat)))
-            return Frame(table, live.number, seat, v, tuple(public_log(state, seat)), waiting, choices,
+            choices = () if waiting or info.started is None else (
+                v.legal_actions if state.current == seat else tuple(early_choices(state, seat)))
+            return Frame(table, max(number, live.number), seat, v, tuple(public_log(state, seat)), waiting, choices,
                          live.turns[seat], tuple(s.name or s.bot or "" for s in info.seats),
                          tuple(live.stand_ins), state.is_terminal(),
                          tuple(state.scores()) if state.is_terminal() else None, info.closed is not None)

@@ -161,19 +161,25 @@ class TableSeat(ToldSeat):
         super().__init__(len(tables.info(table).seats), seat)
         self.tables, self.table, self.learner = tables, table, learner
         self.moves = -1
+        self.refused: TableRefusal | None = None  # the last decision's refusal, if it was refused
+        self._reading = threading.Lock()
         #: told of a decision the table refused (the page says why)
         self.on_refused: Callable[[TableRefusal], None] = lambda refusal: None
         self.frame = tables.frame(table, seat, learner)
         self.refresh(force=True)
 
     def refresh(self, force: bool = False) -> bool:
-        """Read the table again; True if something changed."""
-        frame = self.tables.frame(self.table, self.seat, self.learner)
-        if not force and frame.moves == self.moves and frame.turn == self.frame.turn:
-            return False
-        self.catch_up(self.tables.state(self.table))
-        self.frame, self.moves = frame, frame.moves
-        return True
+        """Read the table again; True if something changed. The page's poll thread and its clicks
+        both read: one at a time, and a read older than the one shown is dropped (it would show a
+        table already gone by, and a click on it would be refused as stale)."""
+        with self._reading:
+            frame = self.tables.frame(self.table, self.seat, self.learner)
+            if frame.moves < self.moves or (not force and frame.moves == self.moves
+                                            and frame.turn == self.frame.turn):
+                return False
+            self.catch_up(self.tables.state(self.table))
+            self.frame, self.moves = frame, frame.moves
+            return True
 
     # -- what the game panel reads ------------------------------------------------------------
     @property
@@ -200,13 +206,16 @@ class TableSeat(ToldSeat):
 
     def play(self, action: Action) -> None:
         """The seat's decision, as the page showed the table; a stale or repeated one is refused,
-        the refusal goes to ``on_refused`` (the page says it) and the table is read again."""
+        the refusal goes to ``on_refused`` (the page says it, ``refused`` keeps it until the next
+        decision stored) and the table is read again."""
         try:
             self.tables.play(self.table, self.seat, self.learner, action, self.frame.turn)
         except TableRefusal as refusal:
+            self.refused = refusal
             self.refresh(force=True)
             self.on_refused(refusal)
             return
+        self.refused = None
         self.refresh(force=True)
 
 
@@ -243,6 +252,7 @@ class TablesApp(Page):
         self.learner.on_name = self._joined_class
         self.message = tagged(W.HTML(), "cl-tables-message")
         self._notice: tuple[str, str, dict[str, object]] | None = None
+        self._refusal: TableRefusal | None = None  # said until the next act
         # opening a table
         self.seat_count = label(tagged(W.Dropdown(options=[2, 3, 4], value=4, layout=W.Layout(width="auto")),
                                        "cl-tables-seats"), N_("Players"))
@@ -360,11 +370,17 @@ class TablesApp(Page):
         self.panel = GamePanel(self.t, self.seat, extras="hint" in self.aids or "risk" in self.aids)  # type: ignore
         self.panel.undoable = False  # never at a table of people: the others have seen the move
         withhold_aids(self.panel, self.aids)
-        self.panel.on_move.append(lambda panel, action: self.render())  # the seats' list, the review
+        self.panel.on_move.append(lambda panel, action: self._moved())  # the seats' list, the review
         self.game_box.children = [self.panel.box] + ([self.review.box] if "review" in self.aids else [])
         self.render()
         self.pulse.playing = True  # the browser ticks from now on
         self._start_polling()
+
+    def _moved(self) -> None:
+        """After a decision at the seat: a refusal stays said, a stored decision clears the last one."""
+        if self.seat is not None and self.seat.refused is None:
+            self._refusal = None
+        self.render()
 
     def _start_polling(self) -> None:
         if self.poll and self.seat is not None and not self.polling:
@@ -409,10 +425,14 @@ class TablesApp(Page):
 
     # -- drawing -------------------------------------------------------------------------------------
     def _say(self, msgid: str | None, error: bool = False, **params: object) -> None:
+        self._refusal = None
         self._notice = None if msgid is None else ("cl-error" if error else "cl-note", msgid, params)
         self._show_notice()
 
     def _show_notice(self) -> None:
+        if self._refusal is not None:
+            self.message.value = f'<div class="cl-error">{escape(self.t.refusal(self._refusal))}</div>'
+            return
         if self._notice is None:
             self.message.value = ""
             return
@@ -430,8 +450,9 @@ class TablesApp(Page):
                    lambda sorry: self._say(sorry, error=True))
 
     def _refused(self, refusal: TableRefusal) -> None:
-        self._notice = None
-        self.message.value = f'<div class="cl-error">{escape(self.t.refusal(refusal))}</div>'
+        """Say why an act was refused, and keep saying it through redraws until the next act."""
+        self._notice, self._refusal = None, refusal
+        self._show_notice()
 
     def _show_seat_kinds(self) -> None:
         for i, widget in enumerate(self.seat_kinds):
