@@ -120,7 +120,10 @@ def decide(page: Any, turn: int) -> bool:
     try:
         if draft and confirm:
             need = int("".join(ch for ch in confirm[0].inner_text() if ch.isdigit()) or "2")
-            for b in draft[:need]:
+            chosen = [b for b in draft if "cl-selected" in (b.get_attribute("class") or "")]
+            for b in chosen[need:]:  # the page keeps a choice across redraws: complete it, never undo it
+                b.click(timeout=10_000)
+            for b in [b for b in draft if b not in chosen][: max(0, need - len(chosen))]:
                 b.click(timeout=10_000)
             confirm[0].click(timeout=10_000)
         elif hand:
@@ -144,6 +147,10 @@ def decide(page: Any, turn: int) -> bool:
         STALLED.append(page.inner_text(".cl-tables-message") + " | " + page.inner_text(GAME + ".cl-controls"))
         page.screenshot(path=str(B.ROOT / "test-artifacts" / f"tables-stalled-{len(STALLED)}.png"), full_page=True)
         assert len(STALLED) < 5, STALLED
+    said = page.query_selector(".cl-tutor .cl-error")
+    if said is not None and said.is_visible():  # a refusal (a stale click) or a failure: kept to be reported
+        STALLED.append("said: " + said.inner_text())
+        assert "did not work" not in STALLED[-1], STALLED  # a click that failed on the server is a bug
     return True
 
 
