@@ -524,6 +524,18 @@ def classroom(learners: int = 30) -> Figures:
 
 BENCHMARKS["classroom"] = classroom
 
+
+def tables_browser() -> Figures:
+    """A whole game of four learners at one class table, each in a Chromium context of their own:
+    every decision clicked, every byte each browser receives scanned for the other seats' hidden
+    cards, picks and modifiers, the same scores on every page and the record read by
+    ``capital-lux review``; wall time, CPU of this process and of the server, kernels and browser."""
+    figures: Figures = _harness("tables_browser").figures()
+    return figures
+
+
+BENCHMARKS["tables_browser"] = tables_browser
+
 #: The benchmarks that take another set of positions (``endgame:27``).
 SEEDED: dict[str, Callable[[int], Figures]] = {"endgame": lambda seed: endgame(seed=seed), "endgame_walk": endgame_walk}
 
