@@ -64,7 +64,7 @@ class Client:
 
     def __init__(self, url: str, source: str) -> None:
         parts = urlparse(url)
-        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=300,
+        connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=300,
                                                 source_address=(source, 0))
         try:
             connection.request("GET", parts.path + PAGE)
@@ -90,7 +90,7 @@ class Client:
         header = {"msg_id": uuid.uuid4().hex, "username": "learner", "session": self.session,
                   "msg_type": msg_type, "version": "5.3", "date": ""}
         parts = [json.dumps(part).encode() for part in (header, {}, metadata or {}, content)]
-        self.socket.send_binary(serialize_msg_to_ws_v1(parts, "shell"))
+        self.socket.send_binary(serialize_msg_to_ws_v1(parts, "shell"))  # type: ignore[no-untyped-call]
         return str(header["msg_id"])
 
     def _messages(self) -> Iterator[tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]]:
@@ -101,7 +101,7 @@ class Client:
             except websocket.WebSocketTimeoutException:
                 continue
             if isinstance(frame, bytes):
-                channel, parts = deserialize_msg_from_ws_v1(frame)
+                channel, parts = deserialize_msg_from_ws_v1(frame)  # type: ignore[no-untyped-call]
                 header, parent, _, content = (json.loads(part) for part in parts[:4])
                 yield channel, header, parent, content
         raise TimeoutError("the kernel did not answer within 120 s")
