@@ -1,0 +1,75 @@
+"""The teacher's page in Chromium: an export downloads at the click (no link to click after),
+its times in the time zone of the teacher's browser, not the server's. One server, one browser."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterator
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from capital_lux.lessons.classroom import set_identity_mode
+from capital_lux.lessons.storage import Storage
+import browser as B
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+KEY = "a long enough key for the test"
+ZONE = "Asia/Kolkata"  # not the server's: UTC+05:30 all year
+
+
+@pytest.fixture(scope="module")
+def school(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Any]]:
+    """(server URL, the stored answer's time, Chromium) for the whole module."""
+    if not os.path.exists(B.CHROMIUM):
+        pytest.skip(f"no Chromium at {B.CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from capital_lux.tutor.exercises_app import build_app
+
+    database = tmp_path_factory.mktemp("school") / "class.sqlite3"
+    with Storage(str(database)) as storage:
+        set_identity_mode(storage, "open")
+        page = build_app("en", storage=storage)._exercises
+        page.learner.name.value = "Ana"
+        page.picker.value = "modifier-after-draw"
+        page.answer.value = "1/2"
+        page.check()
+        [attempt] = storage.attempts()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(B, "NOTEBOOK", "notebooks")
+        patch.setenv("CAPITAL_LUX_DB", str(database))
+        patch.setenv("CAPITAL_LUX_TEACHER_KEY", KEY)
+        patch.setenv("TZ", "UTC")  # the server's clock, far from the teacher's
+        with B.voila_server(B.ROOT / "test-artifacts" / "voila-teacher-day.log",
+                            options=(B.UNPACED, "--VoilaConfiguration.default_pool_size=0")) as url, \
+                sync_api.sync_playwright() as p:
+            browser = B.launch(p)
+            try:
+                yield url, attempt.at, browser
+            finally:
+                browser.close()
+
+
+def test_an_export_downloads_at_the_click_in_the_teachers_time_zone(school: tuple[str, str, Any]) -> None:
+    url, at, browser = school
+    context = browser.new_context(timezone_id=ZONE, locale="fr-FR", accept_downloads=True)
+    teacher = context.new_page()
+    teacher.goto(f"{url}voila/render/teacher.ipynb?lang=fr", timeout=120_000)
+    teacher.wait_for_selector(".cl-teacher-page.cl-ready", timeout=90_000)
+    teacher.fill(".cl-teacher-key input", KEY)
+    teacher.click(".cl-teacher-unlock")
+    teacher.wait_for_selector(".cl-teacher-unlocked .cl-teacher-table", timeout=60_000)
+    with teacher.expect_download(timeout=30_000) as download:
+        teacher.click(".cl-teacher-export")  # the button only: the file comes at once
+    name = download.value.suggested_filename
+    text = Path(download.value.path()).read_text("utf-8-sig")
+    head, row = list(csv.reader(io.StringIO(text), delimiter=";"))[:2]
+    local = datetime.fromisoformat(at).astimezone(ZoneInfo(ZONE))
+    assert "Heure (IST)" in head and local.strftime("%Y-%m-%d %H:%M:%S") in row
+    assert name.startswith(f"class_answers_{datetime.now(ZoneInfo(ZONE)):%Y-%m-%dT%H}")
+    assert "Télécharger" in teacher.inner_text(".cl-teacher-csv")  # and the link, for a second copy
+    context.close()
