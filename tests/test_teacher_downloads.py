@@ -1,5 +1,5 @@
 """The teacher's exports download at the click, and their times follow the teacher's browser's
-time zone (the page's own checks; the browser's are in test_teacher_day_browser.py)."""
+time zone (the page's own checks; the browser's are in test_class_day_browser.py)."""
 
 from __future__ import annotations
 
