@@ -44,12 +44,11 @@ from ..engine.views import PlayerView
 from ..i18n import Translator
 from ..lessons.storage import Storage, StorageError, StorageMisconfigured, open_or_why
 from ..lessons.tables import AIDS, AWAY_SECONDS, POLL_SECONDS, TableInfo, TableRefusal, Tables
-from .app import bot_kind_label
 from .base import Page, page_root, tagged
 from .classroom import LearnerPanel
 from .panel import GamePanel
 from .reviewpanel import ReviewPanel
-from .session import GameSeat, Narrator, PlacementMemory, new_seed
+from .session import GameSeat, Narrator, PlacementMemory, bot_kind_label, new_seed
 
 #: The page's pulse: once seated, the browser ticks a hidden ``Play`` widget every ``PULSE_MS``
 #: (its timer runs in the browser: ipywidgets' own, no script of ours). Each tick says the learner's
