@@ -115,7 +115,8 @@ def test_a_whole_game_by_clicking_shows_no_card_of_the_bots_hand(table: tuple[An
         received = "\n".join(frames)
         frames.clear()
         for pattern in hidden_patterns(local, seen):
-            assert not pattern.search(received), f"the bot's {pattern.pattern} reached the page"
+            found = pattern.search(received)
+            assert not found, f"the bot's {pattern.pattern} reached the page: {received[max(0, found.start() - 300):found.end() + 100]}"
             assert not pattern.search(page.inner_html(".cl-capitol")), f"the bot's {pattern.pattern} is on the page"
             checked += 1
         if checked == 0:  # the scan reads the messages: the learner's own hand is in them

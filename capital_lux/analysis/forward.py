@@ -215,9 +215,9 @@ def _exact_figures(
     """For each of ``firsts`` (None: the viewer's own model decides), the expectation of every
     ``Outcome.figures`` figure at the reveal, exact; None when the search does not fit in
     ``exact_ms`` milliseconds of ``clock`` (or, at its pace, will not: ``Search._hopeless``)
-    or the model's decisions cannot be enumerated. A ``clock`` given (``WorkClock``) is the
-    search's own: a fresh search, never the one kept from the last question, so whether it
-    fits depends on the position alone."""
+    or the model's decisions cannot be enumerated. On a ``WorkClock`` the search is a fresh
+    one, never the one kept from the last question, so whether it fits depends on the position
+    alone."""
     if exact_ms <= 0 or model not in endgame.MODELS or v.phase in (DRAFT, GOLD, OVER) or v.round < 1:
         return None
     if max(v.hand_sizes) > EXACT_HAND:  # far from the round's end: the budget would be spent for nothing
@@ -226,7 +226,7 @@ def _exact_figures(
         return None
     assignments = [values for values, _ in prior.assignments]
     asked = (v, model, tuple(assignments))
-    keep = clock is None
+    keep = not isinstance(clock, WorkClock)
     clock = time.thread_time if clock is None else clock
     search = _LAST_SEARCH.take(asked) if keep else None
     if search is None:
