@@ -499,7 +499,11 @@ def _one_class(learners: int, name: str, attacked: bool, settings: tuple[str, ..
         base = f"http://127.0.0.1:{port}/voila/render/"
         stop, ready, held = threading.Event(), threading.Event(), []
         try:
+            cpu = sum(_class_cpu_seconds(pid).values())
             figures[f"{name}_teacher_page_seconds"] = round(asyncio.run(_teacher_page(base + "teacher.ipynb")), 1)
+            # the server's and its kernels' CPU meanwhile (the pool's filling too)
+            figures[f"{name}_teacher_page_server_cpu_seconds"] = round(sum(_class_cpu_seconds(pid).values()) - cpu, 1)
+            figures[f"{name}_teacher_page_load_average"] = round(os.getloadavg()[0], 1)
             log = folder / "class.log"
             deadline = time.monotonic() + 900
             while ("Kernel pool of probability_exercises.ipynb is filled" not in log.read_text()

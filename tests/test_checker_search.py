@@ -56,3 +56,28 @@ def test_a_bisection_used_every_direction_it_was_given() -> None:
     steered = bisection(ex, reply(ex, direction_always=True))
     assert steered is not None and steered <= BUDGET
     assert bisection(ex, reply(ex)) is None
+
+
+def test_the_teacher_sees_an_exercise_solved_after_many_answers_flagged_with_their_number(
+        tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A walk of guesses that lands lands late: the grid marks a cell solved after
+    ``SEARCHED_AFTER`` answers or more with ⚠ and the count, in words too; a second try does not."""
+    import re
+
+    from capital_lux.lessons.classroom import SEARCHED_AFTER, set_identity_mode
+    from capital_lux.lessons.storage import Storage
+    from test_teachers_day import _answer, _teacher
+
+    storage = Storage(str(tmp_path / "class.sqlite3"))
+    set_identity_mode(storage, "open")
+    sam = _answer(storage, "Sam", "modifier-after-draw", "1/2")
+    for n in range(2, SEARCHED_AFTER):
+        storage.record_attempt(sam.learner.session, "modifier-after-draw", f"{n}/{n + 1}", False)
+    storage.record_attempt(sam.learner.session, "modifier-after-draw", "6/7", True)
+    ana = _answer(storage, "Ana", "modifier-after-draw", "1/2")
+    storage.record_attempt(ana.learner.session, "modifier-after-draw", "1/3", True)
+    grid = _teacher(storage, monkeypatch).learners.value.split("cl-teacher-grid")[1]
+    rows = {name: row for name, row in re.findall(r"<tr><th>([^<]+)</th>(.*?)</tr>", grid)}
+    assert f"✓⚠{SEARCHED_AFTER}" in rows["Sam"]
+    assert f"solved after {SEARCHED_AFTER} answers: ask how it was worked out" in rows["Sam"]
+    assert "⚠" not in rows["Ana"] and "✓" in rows["Ana"]

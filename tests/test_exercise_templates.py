@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from math import ceil, comb
 from pathlib import Path
@@ -29,10 +28,11 @@ from capital_lux.lessons.exercises import (
     solution_text,
 )
 from capital_lux.lessons.problems.checker import classic_values, tolerance, tolerance_text
-from capital_lux.lessons.problems.precision import MAX_DECIMALS, decimals_needed
+from capital_lux.lessons.problems.precision import decimals_needed
 from capital_lux.lessons.problems import assumptions_text
 from capital_lux.lessons.problems.more import interval, placement_model
 from capital_lux.lessons.problems.worksheet import answer_key_html, worksheet_html
+from sweeping import sweep, written
 from test_exercises import _hands_of, _modifier_completions, _unseen, _with_hidden_hand
 
 SEEDS = (None, 1, 2, 3)
@@ -59,7 +59,7 @@ def test_other_cards_give_other_answers(ex: Exercise) -> None:
     (counting a total equal to the limit as exceeding, multiplying as if independent) and
     are not dealt (``precision``)."""
     answers = {instance(ex.id, seed).exact() for seed in range(1, 9)}
-    if ex.id in ("exceed-without-gold", "two-colours-dependent", "reveal-conditional"):
+    if ex.id in ("two-colours-dependent", "reveal-conditional"):
         assert len(answers) == 1, (ex.id, answers)
     else:
         assert len(answers) >= 2, (ex.id, answers)
@@ -114,7 +114,23 @@ def test_scholar_draws_count_the_cards_the_viewer_cannot_see(seed: int | None) -
 
 
 MODIFIER_KINDS = ["modifiers-positive", "modifiers-expected-limit", "modifier-after-draw", "two-colours-dependent",
-                  "modifier-variance", "limit-spread", "cleric-capital", "reveal-conditional"]
+                  "cleric-capital", "reveal-conditional"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_spread_of_drawn_cards_by_every_draw(seed: int | None) -> None:
+    """One card drawn, and two drawn one after the other: every copy the viewer cannot see
+    (read from the position's zones, not the view), every ordered pair of two copies."""
+    one = instance("modifier-variance", seed)
+    values = [card.value for card, k in _unseen(one.state(), 0).items() for _ in range(k)]
+    mu = Fraction(sum(values), len(values))
+    assert one.exact() == sum(((x - mu) ** 2 for x in values), Fraction(0)) / len(values)
+    two = instance("limit-spread", seed)
+    values = [card.value for card, k in _unseen(two.state(), 0).items() for _ in range(k)]
+    totals = [a + b for i, a in enumerate(values) for j, b in enumerate(values) if i != j]
+    mu = Fraction(sum(totals), len(totals))
+    assert two.exact() == sum(((x - mu) ** 2 for x in totals), Fraction(0)) / len(totals)
+    assert two.view().deck_size >= 2 and sum(c.colour == "G" for c in two.view().hand) >= 2
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -150,7 +166,7 @@ def test_bayes_by_every_value_and_placement(seed: int | None) -> None:
 
 
 @pytest.mark.parametrize("seed", [None, 2])
-@pytest.mark.parametrize("exercise_id", ["exceed-without-gold", "exceed-with-gold", "gold-or-hometown", "bonus-tie"])
+@pytest.mark.parametrize("exercise_id", ["gold-or-hometown", "bonus-tie"])
 def test_round_end_kinds_played_to_the_end(exercise_id: str, seed: int | None) -> None:
     """Every hidden completion played to the round end by the engine, on other cards."""
     inst = instance(exercise_id, seed)
@@ -160,6 +176,44 @@ def test_round_end_kinds_played_to_the_end(exercise_id: str, seed: int | None) -
     for modified in _modifier_completions(s, 0):
         for weight, hand in _hands_of(len(s.hands[holder]), _unseen(s, 0)):
             total += weight * inst.trial(_with_hidden_hand(modified, holder, hand, 0), random.Random(0))
+            ways += weight
+    assert inst.exact() == total / ways
+
+
+@pytest.mark.parametrize("seed", [None, 2])
+@pytest.mark.parametrize("exercise_id", ["exceed-without-gold", "exceed-with-gold"])
+def test_exceeding_after_a_scholars_draw_by_every_draw(exercise_id: str, seed: int | None) -> None:
+    """Every order of the hidden modifiers, every hand of the other player, every card the
+    Scholar can draw (the engine's own chance outcomes), played to the round end by the engine."""
+    from capital_lux.engine.notation import SaveWithGold
+    from capital_lux.engine.rules import gold_options
+    from capital_lux.engine.state import GOLD
+
+    inst = instance(exercise_id, seed)
+    s = inst.state()
+    scholar, start = s.hands[0][0], s.round
+    assert scholar.colour == "G" and len(s.hands[0]) == 1
+    holder = next(p for p in range(s.players) if p != 0 and s.hands[p])
+    total, ways = Fraction(0), 0
+    for modified in _modifier_completions(s, 0):
+        for weight, hand in _hands_of(len(s.hands[holder]), _unseen(s, 0)):
+            full = _with_hidden_hand(modified, holder, hand, 0)
+            full.apply_action(Play(scholar, "capital"))
+            assert full.is_chance_node()
+            for draw, p in full.chance_outcomes():
+                after = full.clone()
+                after.apply_action(draw)
+                while not after.is_terminal() and after.round == start:
+                    assert not after.is_chance_node()
+                    if after.phase == GOLD and after.current == 0:
+                        options = gold_options(after, 0)
+                        keep = [o for o in options if getattr(o, "colours") == ("Y",)]
+                        after.apply_action(keep[0] if keep and exercise_id == "exceed-with-gold" else SaveWithGold(()))
+                    else:
+                        after.apply_action(after.legal_actions()[0])
+                kinds = ("discard",) if exercise_id == "exceed-with-gold" else ("discard", "gold_spent")
+                lost = any(e.kind in kinds and e.player == 0 and "Y" in e.colours for e in after.log)
+                total += weight * p * lost
             ways += weight
     assert inst.exact() == total / ways
 
@@ -225,11 +279,13 @@ def test_each_mistake_is_recognised_on_its_own_wrong_value() -> None:
     ("deal-two-merchants", "0.2877", "binomial"),
     ("scholar-green", "9/38", "discards-unseen"),
     ("modifier-after-draw", "1/2", "prior"),
-    ("exceed-without-gold", "3/4", "known-unseen"),
-    ("exceed-with-gold", "1", "gold-ignored"),
+    ("exceed-without-gold", "3/8", "known-unseen"),  # its default table, a Scholar in hand
+    ("exceed-without-gold", "7/15", "equal-exceeds"),
+    ("exceed-with-gold", "14/69", "gold-ignored"),
     ("two-colours-dependent", "4/9", "independence"),
-    ("modifier-variance", "13", "sample-variance"),
-    ("limit-spread", "52/3", "variances-added"),
+    ("modifier-variance", "46/31", "sample-variance"),  # 23/16 × 32/31: the 32 cards its base table hides
+    ("modifier-variance", "31/2", "mean-of-squares"),
+    ("limit-spread", "11512/3249", "variances-added"),
     ("two-scholars", "1/25", "with-replacement"),  # its default instance, on a table played to it
     ("draws-until-green", "71/18", "with-replacement"),
     ("bayes-placement", "5/6", "likelihood"),  # the model its base table states
@@ -329,7 +385,7 @@ def test_worksheet_command(tmp_path: Path) -> None:
 def test_worksheet_command_prints_the_class_numbers_only_from_the_class_database(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from capital_lux.cli.main import main
-    from capital_lux.lessons.classroom import class_numbers, instance_seed, server_key
+    from capital_lux.lessons.classroom import class_numbers, instance_seed, server_key, set_lesson_exercises
     from capital_lux.lessons.storage import Storage
 
     database = tmp_path / "class.sqlite3"
@@ -340,6 +396,11 @@ def test_worksheet_command_prints_the_class_numbers_only_from_the_class_database
     expected = [instance(ex.id, instance_seed("class", key, class_seed, ex.id, "", "")) for ex in EXERCISES]
     assert out.read_text("utf-8") == answer_key_html(expected, "en")
     assert out.read_text("utf-8") != answer_key_html(_instances(class_seed), "en")  # the class seed alone: other cards
+    with Storage(str(database)) as storage:  # the teacher chose today's exercises: the sheet prints those only
+        set_lesson_exercises(storage, ["scholar-green", "deck-short"])
+    assert main(["worksheet", "--class-db", str(database), "--out", str(out)]) == 0
+    today = [e for e in expected if e.id in ("scholar-green", "deck-short")]
+    assert out.read_text("utf-8") == worksheet_html(today, "en") and out.read_text("utf-8").count('class="cl-ex"') == 2
     assert main(["worksheet", "--class-db", str(tmp_path / "typo.sqlite3"), "--out", str(out)]) == 1
     assert "There is no class database at" in capsys.readouterr().err
     assert not (tmp_path / "typo.sqlite3").exists()
@@ -440,36 +501,13 @@ def test_french_uses_the_singular_for_zero_and_one() -> None:
 
 
 # -- the right method, not a nearby number (the tolerance sweep) -----------------------------------
-def _written(value: Fraction, decimals: int, cut: bool) -> str:
-    exact = Decimal(value.numerator) / Decimal(value.denominator)
-    return str(exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_DOWN if cut else ROUND_HALF_UP))
-
-
-@pytest.mark.slow
 def test_no_classic_mistake_is_ever_accepted_and_the_right_method_always_is() -> None:
-    """Every kind × 60 seeds × each classic mistake it lists, rounded and cut off to 2, 3
-    and 4 decimals and as a percentage: none is "correct" (915 of 17,736 were, with a flat
-    0.01). The right answer, rounded or cut off to the decimals the learner is told to give
-    and more, always is."""
-    tried = 0
-    for ex in EXERCISES:
-        for seed in range(60):
-            inst = instance(ex.id, seed)
-            exact, classics = inst.exact(), classic_values(inst)
-            values = [value for _, value in classics]
-            assert len(set(values)) == len(values) and exact not in values, (inst.id, seed)
-            for mistake, value in classics:
-                for decimals in (2, 3, 4):
-                    for cut in (False, True):
-                        for text in (_written(value, decimals, cut), _written(value * 100, decimals - 2, cut) + "%"):
-                            tried += 1
-                            assert check(inst, text).status != "correct", (inst.id, seed, mistake.id, text)
-            needed = decimals_needed(exact, inst.probability, values)
-            assert needed is not None and needed <= MAX_DECIMALS, (inst.id, seed)
-            for decimals in range(needed, MAX_DECIMALS + 1):
-                for cut in (False, True):
-                    assert check(inst, _written(exact, decimals, cut)).status == "correct", (inst.id, seed, decimals)
-    assert tried > 30_000
+    """Every kind on a few seeds × each classic mistake it lists, rounded and cut off to 2, 3
+    and 4 decimals and as a percentage: none is "correct". The right answer, rounded or cut off
+    to the decimals the learner is told to give and more, always is. (A smoke: ``python -m
+    capital_lux bench sweep`` runs 60 seeds, over 30,000 answers.)"""
+    found = sweep((0, 7, 31))
+    assert found.faults == [] and found.tried > 1_500 and found.right_tried > 100, found.faults[:5]
 
 
 @pytest.mark.parametrize("exercise_id, seed", [("two-scholars", 1), ("deal-two-merchants", 3), ("deck-short", 5)])
@@ -478,7 +516,7 @@ def test_a_coarse_answer_is_asked_for_more_decimals_not_called_correct(exercise_
     exact, classics = inst.exact(), classic_values(inst)
     needed = decimals_needed(exact, inst.probability, [value for _, value in classics])
     assert needed is not None
-    coarse = [check(inst, _written(exact, needed - 1, cut), "fr") for cut in (False, True)]
+    coarse = [check(inst, written(exact, needed - 1, cut), "fr") for cut in (False, True)]
     refused = [checked for checked in coarse if checked.status != "correct"]
     assert refused, (exercise_id, seed)  # rounded or cut off, one of the two is not enough
     for checked in refused:

@@ -373,7 +373,8 @@ def test_a_class_of_thirty_is_kept_warm_for_the_notebook_it_opens() -> None:
     pools = WithPools(learners_expected=30).kernel_pools_config
     assert pools["probability_exercises.ipynb"] == {"pool_size": 30, "kernel_env_variables": {"A": "1"}}
     assert pools["default"]["pool_size"] == 2  # the other notebooks keep Voila's pool
-    assert WithPools().kernel_pools_config == {"default": {"pool_size": 2, "kernel_env_variables": {"A": "1"}}}
+    assert WithPools(first_notebook="").kernel_pools_config == {
+        "default": {"pool_size": 2, "kernel_env_variables": {"A": "1"}}}
 
 
 def _modules_after(code: str) -> dict[str, object]:

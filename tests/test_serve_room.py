@@ -193,13 +193,14 @@ def _model_ids(html: str) -> list[str]:
 
 
 def test_the_teachers_page_kernel_knows_the_address_of_the_browser_it_serves(tmp_path: Path) -> None:
-    """The teacher's page (never warmed ahead) limits wrong keys per address: its kernel is
-    given the address of the browser that asked for the page, which a kernel cannot see."""
+    """The teacher's page limits wrong keys per address: its kernel, warmed ahead, is given the
+    address of the browser that asked for the page with the request, which a kernel cannot see."""
     import json
     import shutil
 
     shown = {"cells": [{"cell_type": "code", "execution_count": None, "id": "a", "metadata": {}, "outputs": [],
-                        "source": "import os\nprint('client=' + os.environ.get('CAPITAL_LUX_CLIENT', 'none'))"}],
+                        "source": "import os\nfrom voila.utils import get_query_string\nget_query_string()\n"
+                                  "print('client=' + os.environ.get('CAPITAL_LUX_CLIENT', 'none'))"}],
              "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
              "nbformat": 4, "nbformat_minor": 5}
     (tmp_path / "teacher.ipynb").write_text(json.dumps(shown))

@@ -87,6 +87,7 @@ def test_a_repeated_click_is_refused_with_a_sentence_in_the_learners_language(st
     ada.open_table()
     bo.code.value = ada.tables.info(ada.seat.table).code
     bo.join_button.click()
+    ada.check()  # the page learns the game started (its poll)
     seat = ada.seat
     choice = seat.view().legal_actions[0]
     turn = seat.frame.turn
@@ -170,3 +171,20 @@ def test_the_teacher_sees_the_tables_their_records_and_closes_one(storage: Stora
     view.picker.value = running.id
     view.close_button.click()
     assert tables.info(running.id).closed_why == "teacher" and "closed" in view.html.value
+
+
+def test_a_draft_choice_half_made_stays_when_another_players_move_redraws_the_page(storage: Storage) -> None:
+    ada, bo = _page(storage, 0), _page(storage, 1)
+    ada.seat_count.value = 2
+    ada.open_table()
+    bo.join_table(ada.tables.info(ada.seat.table).code)
+    ada.check()
+    controls = ada.panel.controls
+    controls._toggle(0)  # Ada has chosen one card of the two she must set aside
+    frame = bo.seat.frame
+    bo.seat.play(frame.choices[0])  # Bo picks: Ada's page redraws
+    ada.check()
+    ada.render()  # redrawn, as the page's poll does when the table moved
+    assert controls.chosen == {0} and "cl-selected" in controls.draft.items[0]._dom_classes
+    controls._toggle(1)
+    assert not controls.confirm_pick.disabled  # her two cards: she can set them aside

@@ -445,6 +445,18 @@ def numbers(classes: int = 20) -> Figures:
     return figures
 
 
+def sweep(seeds: int = 60) -> Figures:
+    """Every kind on ``seeds`` seeds: each classic mistake written to 2, 3 and 4 decimals and as a
+    percentage, rounded and cut off, must never be "correct"; the right answer to the decimals
+    asked and more always must (the suite runs a few seeds)."""
+    harness = _harness("sweeping")
+    cpu, wall = cpu_seconds(), time.perf_counter()
+    found = harness.sweep(range(seeds))
+    return {"classic_answers_tried": float(found.tried), "right_answers_tried": float(found.right_tried),
+            "faults": float(len(found.faults)), "cpu_s": round(cpu_seconds() - cpu, 1),
+            "wall_s": round(time.perf_counter() - wall, 1)}
+
+
 def _harness(name: str) -> ModuleType:
     """A browser harness module from the source checkout's ``tests`` folder (not shipped)."""
     folder = Path(__file__).resolve().parents[2] / "tests"
@@ -482,7 +494,7 @@ BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "engine": engine, "kernel": kernel_figures, "differential": differential, "bots": bots,
     "simulation": simulation, "risk": risk, "advice": advice, "endgame": endgame, "endgame_walk": endgame_walk,
     "review": review, "tutor": tutor, "load": load,
-    "long_run": long_run, "classdb": classdb, "worksheet": worksheet, "numbers": numbers,
+    "long_run": long_run, "classdb": classdb, "worksheet": worksheet, "numbers": numbers, "sweep": sweep,
     "capitol": capitol, "hint": hint,
 }
 
@@ -500,6 +512,29 @@ def tables(tables: int = 8, seats: int = 4) -> Figures:
 
 
 BENCHMARKS["tables"] = tables
+
+
+def classroom(learners: int = 30) -> Figures:
+    """``load``'s first part alone: a class as ``make class`` opens it, the teacher's page at once
+    (target: usable within 5 s), ``learners`` arriving at once (target: median time to interactive
+    under 10 s; under 15 s beside a client holding every websocket it may)."""
+    figures: Figures = _harness("load").class_figures(learners)
+    return figures
+
+
+BENCHMARKS["classroom"] = classroom
+
+
+def tables_browser() -> Figures:
+    """A whole game of four learners at one class table, each in a Chromium context of their own:
+    every decision clicked, every byte each browser receives scanned for the other seats' hidden
+    cards, picks and modifiers, the same scores on every page and the record read by
+    ``capital-lux review``; wall time, CPU of this process and of the server, kernels and browser."""
+    figures: Figures = _harness("tables_browser").figures()
+    return figures
+
+
+BENCHMARKS["tables_browser"] = tables_browser
 
 #: The benchmarks that take another set of positions (``endgame:27``).
 SEEDED: dict[str, Callable[[int], Figures]] = {"endgame": lambda seed: endgame(seed=seed), "endgame_walk": endgame_walk}

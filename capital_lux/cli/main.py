@@ -291,15 +291,17 @@ def _shows(encoding: str, text: str) -> bool:
 
 # -- worksheet ------------------------------------------------------------------------------
 def worksheet_command(args: argparse.Namespace) -> int:
-    """Every exercise on the cards of ``--seed`` or of the class (``--class-db``: only the
-    server's side can read its key), as a worksheet or (``--answers``) its key."""
-    from ..lessons.classroom import class_numbers, instance_seed, server_key
+    """Every exercise on the cards of ``--seed``, or today's exercises on the cards of the class
+    (``--class-db``: only the server's side can read its key), as a worksheet or (``--answers``)
+    its key."""
+    from ..lessons.classroom import class_numbers, instance_seed, lesson_exercises, server_key
     from ..lessons.exercises import EXERCISES, instance
     from ..lessons.problems.worksheet import answer_key_html, worksheet_html
     from ..lessons.storage import Storage, StorageError
 
     lang = args.lang or args.t.lang
     seeds = {ex.id: args.seed for ex in EXERCISES}
+    today = tuple(seeds)
     if args.class_db is not None:
         if "://" not in args.class_db and not os.path.isfile(args.class_db):
             print(args.t.gettext("There is no class database at {path}.").format(path=args.class_db), file=sys.stderr)
@@ -307,11 +309,12 @@ def worksheet_command(args: argparse.Namespace) -> int:
         try:
             with Storage(args.class_db) as storage:
                 key, (_, class_seed) = server_key(storage), class_numbers(storage)
+                today = lesson_exercises(storage)  # the sheet the class works on: today's exercises
         except StorageError as error:
             print(args.t.refusal(error), file=sys.stderr)
             return 1
         seeds = {ex.id: instance_seed("class", key, class_seed, ex.id, "", "") for ex in EXERCISES}
-    instances = [instance(ex.id, seeds[ex.id]) for ex in EXERCISES]
+    instances = [instance(ex.id, seeds[ex.id]) for ex in EXERCISES if ex.id in today]
     page = (answer_key_html if args.answers else worksheet_html)(instances, lang)
     try:
         with open(args.out, "w", encoding="utf-8") as out:

@@ -369,6 +369,18 @@ def _summaries(rows: list[tuple[str, int, bool]], wrong: dict[str, list[tuple[st
     return result
 
 
+#: An exercise solved after this many answers or more is flagged to the teacher with the count:
+#: where the checker says nothing orderable, a search is a walk of guesses (simple fractions one
+#: after the other), and it lands, if at all, after many answers. Only the teacher can ask how
+#: the answer was worked out; the flag says where to ask.
+SEARCHED_AFTER = 6
+
+
+def searched(answers: int, solved: bool) -> bool:
+    """Whether a learner's cell (answers given to one exercise, solved) looks like a search."""
+    return solved and answers >= SEARCHED_AFTER
+
+
 @dataclass(frozen=True)
 class ClassFigures:
     """What the teacher's dashboard shows, as the database computed it."""

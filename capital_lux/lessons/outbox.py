@@ -69,9 +69,23 @@ class Outbox:
 
     def keep(self, page: str, answer: dict[str, Any]) -> None:
         """Keep one answer of ``page`` (written through to the disk before this returns)."""
+        self._append(self._file(page), answer)
+
+    def _refused_file(self, session: str) -> Path:
+        return self.folder / f"{hashlib.sha256(session.encode()).hexdigest()}.refused"
+
+    def take_refused(self, session: str) -> list[dict[str, Any]]:
+        """The kept answers of ``session``'s row that the class database refused for good, once:
+        whichever page sent them, the learner's own page tells them (their teacher does not see them)."""
+        path = self._refused_file(session)
+        found = _read(path)
+        path.unlink(missing_ok=True)
+        return found
+
+    def _append(self, path: Path, answer: dict[str, Any]) -> None:
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         line = json.dumps(answer, ensure_ascii=False) + "\n"
-        descriptor = os.open(self._file(page), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
             os.write(descriptor, line.encode())
             os.fsync(descriptor)
@@ -97,7 +111,8 @@ class Outbox:
         """Store every kept answer, page by page, oldest first; a page's file goes once all its
         answers are stored. Stops at the first the database cannot take (``StorageUnavailable``
         is raised; what was stored stays stored). An answer the database refuses for good is
-        logged and dropped. Returns the answers newly stored."""
+        logged and kept aside for its learner's page to tell (``take_refused``). Returns the
+        answers newly stored."""
         stored = 0
         for path in self._files():
             try:
@@ -123,6 +138,7 @@ class Outbox:
                         raise
                     except StorageError as error:
                         LOG.warning("An answer kept for the class database was refused: %s", error)
+                        self._append(self._refused_file(str(answer.get("session", ""))), answer)
                 path.unlink()
         return stored
 

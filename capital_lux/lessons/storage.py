@@ -7,7 +7,7 @@ schema up to date: the app sets the database up itself, with no manual step.
 Only the standard DB-API is used (``sqlite3`` from the standard library,
 ``psycopg`` 3 for PostgreSQL, installed with ``pip install capital-lux[postgresql]``).
 
-Schema (version 8):
+Schema (version 9):
 
 - ``schema_version(version)``: one row, the number of migrations applied;
 - ``learners(session, name, started)``: a session id is made for each page a
@@ -22,9 +22,9 @@ Schema (version 8):
   (``solutions``: when solutions open; ``numbers`` and ``class_seed``: whose numbers
   each learner's exercises are on, see ``lessons.classroom``), and ``server_key``,
   the server's secret, which no page shows;
-- ``key_failures(at)`` (version 2): no longer written or read (a server-wide count of wrong
+- ``key_failures(at)`` (version 2, dropped in version 9): a server-wide count of wrong
   teacher's keys let a learner lock the teacher out; ``lessons.classroom`` counts them per
-  address, outside the database, so a restart forgets them);
+  address, outside the database, so a restart forgets them;
 - ``progress.solved_after`` and ``wrong_answers(session, exercise, answer, mistake,
   first_id)`` (version 3): kept with every answer, so the dashboard reads one row per
   learner and exercise, and each wrong answer once per learner, never the whole log;
@@ -45,7 +45,8 @@ Schema (version 8):
 - version 7: ``overrides(attempt, correct, at)``, the teacher's mark on an answer, right
   or wrong by hand, over the checker's verdict (which stays in ``attempts``);
 - version 8: the class's game tables (learners playing each other): ``game_tables``,
-  ``table_seats`` and ``table_moves``, described in ``lessons.tables``.
+  ``table_seats`` and ``table_moves``, described in ``lessons.tables``;
+- version 9: ``key_failures`` dropped (unwritten since the wrong keys are counted per address).
 
 A migration is a list of statements appended to ``MIGRATIONS`` (``"postgresql: …"``
 for one dialect only); ``open_storage``
@@ -255,6 +256,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " PRIMARY KEY (table_id, number),"
         " UNIQUE (table_id, seat, turn))",
     ),
+    (
+        # The server-wide count of wrong teacher's keys let one learner lock the teacher out; the
+        # keys are counted per page and address outside the database now, and nothing reads it.
+        "DROP TABLE IF EXISTS key_failures",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: The earliest time: "since the beginning", where a lesson has no start.
@@ -307,13 +313,32 @@ class StorageUnavailable(StorageError):
 
 class StorageMisconfigured(StorageError):
     """The setting names a class database that can never be used as it is (no such host, file
-    folder or database, a refused password, a malformed address): waiting will not help."""
+    folder or database, a refused password, a malformed address): waiting will not help.
+    ``what`` says what is wrong in one sentence without the driver's words (a learner reads it)."""
+
+    def __init__(self, message: str, what: StorageError | None = None, **params: object) -> None:
+        super().__init__(message, **params)
+        self.what = what or StorageError(N_("{setting} is set in a way that can never work."),
+                                         setting=ENVIRONMENT_VARIABLE)
 
 
-#: What a driver says when the setting itself is wrong (PostgreSQL's and SQLite's words).
-_NEVER_WORKS = ("could not translate host name", "failed to resolve host", "password authentication failed",
-                "does not exist", "no pg_hba.conf entry", "invalid connection option", "missing \"=\"",
-                "invalid URI", "unable to open database file", "file is not a database", "no password supplied")
+#: What a driver says when the setting itself is wrong (PostgreSQL's and SQLite's words), and
+#: the sentence that names it for the teacher and the learners.
+_NEVER_WORKS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("could not translate host name", "failed to resolve host"),
+     N_("{setting} names a database server whose host name is not known.")),
+    (("password authentication failed", "no pg_hba.conf entry", "no password supplied"),
+     N_("The class database refused the user name or the password that {setting} gives.")),
+    (("does not exist",), N_("{setting} names a database or a user that does not exist on its server.")),
+    (("invalid connection option", "missing \"=\"", "key/value separator", "invalid URI", "invalid dsn",
+      "invalid integer value"),
+     N_("{setting} is not a well-formed postgresql:// address.")),
+    (("unable to open database file",),
+     N_("{setting} names a file in a folder that does not exist, or that the server may not write in.")),
+    (("file is not a database",), N_("{setting} names a file that is not a class database.")),
+)
+#: The kinds of address the setting may be (anything else is a mistake, not a file name).
+_SCHEMES = ("postgresql", "postgres", "sqlite")
 
 
 def never_works(error: BaseException) -> bool:
@@ -324,8 +349,20 @@ def never_works(error: BaseException) -> bool:
     >>> never_works(OSError("connection refused"))
     False
     """
+    return _what_is_wrong(error) is not None
+
+
+def _what_is_wrong(error: BaseException) -> StorageError | None:
+    """The sentence naming what is wrong with a setting that can never work, or None (it may come back)."""
     sqlstate = getattr(error, "sqlstate", None) or ""
-    return sqlstate.startswith("28") or sqlstate == "3D000" or any(words in str(error) for words in _NEVER_WORKS)
+    if sqlstate.startswith("28"):  # invalid authorization
+        return StorageError(_NEVER_WORKS[1][1], setting=ENVIRONMENT_VARIABLE)
+    if sqlstate == "3D000":  # invalid catalog name: no such database
+        return StorageError(_NEVER_WORKS[2][1], setting=ENVIRONMENT_VARIABLE)
+    for words, sentence in _NEVER_WORKS:
+        if any(word in str(error) for word in words):
+            return StorageError(sentence, setting=ENVIRONMENT_VARIABLE)
+    return None
 
 
 @dataclass(frozen=True)
@@ -481,8 +518,20 @@ class Storage:
         if any(mark in self.url.lower() for mark in MEMORY_MARKS):
             # Each kernel would get a database of its own: learners told "your answers go to your
             # teacher" while the teacher's page, in another kernel, sees nothing.
-            raise StorageError(N_("{setting} must name a file or a postgresql:// address that every page of "
-                                  "the class shares, not a database in memory"), setting=ENVIRONMENT_VARIABLE)
+            memory = N_("{setting} must name a file or a postgresql:// address that every page of "
+                        "the class shares, not a database in memory")
+            raise StorageMisconfigured(memory, StorageError(memory, setting=ENVIRONMENT_VARIABLE),
+                                       setting=ENVIRONMENT_VARIABLE)
+        scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", self.url)
+        if scheme and scheme[1].lower() not in _SCHEMES:  # mysql://, http://: never a file's name
+            LOG.error("%s names a class database that can never work as it is set: %s://", ENVIRONMENT_VARIABLE,
+                      scheme[1])
+            raise StorageMisconfigured(
+                N_("{setting} names a class database that can never work as it is set: {reason}"),
+                StorageError(N_("{setting} names a database of a kind this app cannot use ({scheme}://): it "
+                                "takes a file path or a postgresql:// address."),
+                             setting=ENVIRONMENT_VARIABLE, scheme=scheme[1]),
+                setting=ENVIRONMENT_VARIABLE, reason=f"{scheme[1]}://")
         self._lock = threading.Lock()
         self._next_try = 0.0  # (monotonic) PostgreSQL: not before then is a lost connection made again
         self.dialect = "postgresql" if self.url.startswith(("postgresql://", "postgres://")) else "sqlite"
@@ -494,11 +543,12 @@ class Storage:
             if self.dialect == "sqlite":  # then a writer waits for another's lock this long, no longer
                 self._connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
         except self._errors as error:
-            if never_works(error):
+            what = _what_is_wrong(error)
+            if what is not None:
                 LOG.error("%s names a class database that can never work as it is set: %s",
                           ENVIRONMENT_VARIABLE, error)
                 raise StorageMisconfigured(N_("{setting} names a class database that can never work as it is set: "
-                                              "{reason}"), setting=ENVIRONMENT_VARIABLE, reason=error) from None
+                                              "{reason}"), what, setting=ENVIRONMENT_VARIABLE, reason=error) from None
             raise StorageError(N_("the class database cannot be used: {reason}"), reason=error) from None
         self._deadline = CALL_DEADLINE
 
@@ -507,8 +557,8 @@ class Storage:
             try:
                 import psycopg
             except ImportError:
-                raise StorageError(N_("PostgreSQL needs the psycopg package: pip install capital-lux[postgresql]")) \
-                    from None
+                needs = N_("PostgreSQL needs the psycopg package: pip install capital-lux[postgresql]")
+                raise StorageMisconfigured(needs, StorageError(needs)) from None
             self._errors = (psycopg.Error,)
             # A host that accepts and never answers would hold every page's build for ``timeout``.
             self._connection: Connection = self._pg_connect()
@@ -1108,3 +1158,14 @@ class Storage:
 def open_storage(url: str | None = None) -> Storage:
     """The class database (``database_url()``), schema up to date."""
     return Storage(url)
+
+
+def open_or_why(storage: Storage | None = None) -> tuple[Storage | None, StorageError | None]:
+    """``storage`` if given, else the class database ``CAPITAL_LUX_DB`` names, opened; or None and
+    why it cannot be (a page says so, and may try again later unless it is ``StorageMisconfigured``)."""
+    if storage is not None:
+        return storage, None
+    try:
+        return open_storage(), None
+    except StorageError as error:
+        return None, error

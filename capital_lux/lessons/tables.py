@@ -60,14 +60,24 @@ CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 #: Seconds a learner may be away before the rule-of-thumb bot plays for them (the default).
 AWAY_SECONDS = 120
-#: The tutor's aids a table may allow at every seat.
+#: The tutor's aids a table may allow at every seat (never the undo: the others have seen the move).
 AIDS = ("risk", "hint", "compare", "review")
+#: The teacher's setting (the class database's ``settings``) naming, as a JSON list, the aids the
+#: lesson allows at its tables; a table's opener chooses among them. None stored: every aid.
+AIDS_SETTING = "table_aids"
 #: Seconds between two notes that a seat's page is still there (a write; a poll is a read).
 SEEN_EVERY = 5.0
 #: Seconds between two reads of a table's move number by a page (``tutor.tables_app``). With
 #: ``bench tables`` (8 tables of 4 learners) the others see a move within 0.39 s (p90) at 0.4 s,
 #: and 0.75 s at 0.8 s: too near the 1 s target for a loaded machine.
 POLL_SECONDS = 0.4
+#: A process keeps each table's rebuilt game (``Tables._live``) while it is read; one not read
+#: for this many seconds is let go (a finished game sooner), and at most ``LIVE_MOST`` are kept,
+#: the least recently read let go first. Letting one go costs only a replay of its stored moves
+#: the next time it is read.
+LIVE_IDLE_SECONDS = 600.0
+LIVE_OVER_SECONDS = 60.0
+LIVE_MOST = 32
 #: The bot that plays for a learner who is away.
 STAND_IN = "rule"
 MADE_BY = ("learner", "bot", "stand-in")
@@ -125,6 +135,7 @@ class Frame:
     picks or face-down modifiers, nor the deck's order, is in it."""
 
     table: int
+    #: the table's number when read: every decision stored, seat taken or closing moves it on
     moves: int
     seat: int
     view: PlayerView
@@ -152,6 +163,7 @@ class _Live:
     queues: list[deque[Action]] = field(default_factory=list)
     turns: list[int] = field(default_factory=list)  # decisions stored per seat
     stand_ins: list[tuple[int, int]] = field(default_factory=list)  # (number, seat)
+    read: float = 0.0  # when this process last read it (``Tables.clock``)
 
 
 def new_code(taken: Callable[[str], bool]) -> str:
@@ -201,9 +213,10 @@ class Tables:
 
     # -- opening, joining, the lists --------------------------------------------------------------
     def open(self, opened_by: str, seats: int, bots: Sequence[str | None] = (), away_seconds: int = AWAY_SECONDS,
-             aids: Sequence[str] = AIDS, seed: int | None = None, hotseat: bool = False) -> TableInfo:
+             aids: Sequence[str] | None = None, seed: int | None = None, hotseat: bool = False) -> TableInfo:
         """A new table of ``seats`` seats; ``bots[i]`` names the bot of seat ``i`` (None: a learner's
-        seat). The table starts when every learner's seat is taken."""
+        seat); ``aids``: the tutor's aids at its seats, among those the lesson allows (None: all of
+        those). The table starts when every learner's seat is taken."""
         if seats not in (2, 3, 4):
             raise TableRefusal(N_("A table has 2, 3 or 4 seats."))
         bots = list(bots) + [None] * (seats - len(bots))
@@ -216,9 +229,13 @@ class Tables:
             raise TableRefusal(N_("A table needs at least one learner's seat."))
         if not 10 <= away_seconds <= 3600:
             raise TableRefusal(N_("The time a seat may be away must be between 10 seconds and an hour."))
+        allowed = self.lesson_aids()
+        aids = allowed if aids is None else tuple(aids)
         unknown = [aid for aid in aids if aid not in AIDS]
         if unknown:
             raise TableRefusal(N_("Unknown tutor aid: {aid}."), aid=unknown[0])
+        if any(aid not in allowed for aid in aids):
+            raise TableRefusal(N_("Your teacher does not allow some of these aids at this lesson's tables."))
         seed = secrets.randbelow(2**62) if seed is None else seed
         with self.storage._transaction() as cursor:
             code = new_code(lambda c: self._run(cursor, "SELECT 1 FROM game_tables WHERE code = ?",
@@ -231,6 +248,22 @@ class Tables:
                 self._run(cursor, "INSERT INTO table_seats (table_id, seat, bot) VALUES (?, ?, ?)",
                           (table, seat, spec))
         return self.info(table)
+
+    def lesson_aids(self) -> tuple[str, ...]:
+        """The aids the teacher allows at the lesson's tables (every aid until the teacher says)."""
+        try:
+            chosen = json.loads(self.storage.setting(AIDS_SETTING, json.dumps(list(AIDS))))
+        except ValueError:
+            chosen = list(AIDS)
+        return tuple(aid for aid in AIDS if isinstance(chosen, list) and aid in chosen)
+
+    def set_lesson_aids(self, aids: Sequence[str]) -> None:
+        """The teacher allows ``aids`` at the lesson's tables: tables opened from now on choose among
+        them, and a page sitting at any table shows no other (``tutor.tables_app``)."""
+        unknown = [aid for aid in aids if aid not in AIDS]
+        if unknown:
+            raise TableRefusal(N_("Unknown tutor aid: {aid}."), aid=unknown[0])
+        self.storage.set_setting(AIDS_SETTING, json.dumps([aid for aid in AIDS if aid in aids]))
 
     def join(self, code: str, learner: str, name: str, seat: int | None = None) -> tuple[TableInfo, int]:
         """Seat ``learner`` at the table with ``code`` (the first free seat, or ``seat``); a learner
@@ -261,6 +294,8 @@ class Tables:
                 taken = free[0]
                 self._run(cursor, "UPDATE table_seats SET learner = ?, name = ?, seen = ? "
                                   "WHERE table_id = ? AND seat = ?", (learner, name, self.clock(), table, taken))
+                # the table's number moves on: the pages waiting at it redraw its seats (and its start)
+                self._run(cursor, "UPDATE game_tables SET moves = moves + 1 WHERE id = ?", (table,))
                 if all(not s.free for s in seats if s.seat != taken):
                     self._run(cursor, "UPDATE game_tables SET started = ? WHERE id = ?", (_now(), table))
         self.advance(table)
@@ -273,6 +308,7 @@ class Tables:
             self._run(cursor, "UPDATE table_seats SET learner = NULL, name = NULL, seen = NULL "
                               "WHERE table_id = ? AND learner = ? AND table_id IN "
                               "(SELECT id FROM game_tables WHERE started IS NULL)", (table, learner))
+            self._run(cursor, "UPDATE game_tables SET moves = moves + 1 WHERE id = ?", (table,))
 
     def close(self, table: int, why: str = "teacher") -> None:
         """Close a table (the teacher, or all its learners gone); it is kept, with its moves."""
@@ -346,8 +382,30 @@ class Tables:
         while not state.is_terminal() and live.queues[state.current]:
             live.game.play(live.queues[state.current].popleft())
             state = live.game.state
+        live.read = self.clock()
         self._live[table] = live
+        self._let_go(keep=table)
         return live
+
+    def _let_go(self, keep: int) -> None:
+        """Forget the rebuilt games this process has not read for a while (a finished one sooner),
+        and the least recently read past ``LIVE_MOST``; never ``keep``, the one being read."""
+        now = self.clock()
+        for table, live in list(self._live.items()):
+            idle = now - live.read
+            if table != keep and (idle > LIVE_IDLE_SECONDS or
+                                  (idle > LIVE_OVER_SECONDS and live.game.state.is_terminal())):
+                del self._live[table]
+        if len(self._live) > LIVE_MOST:
+            for table in sorted((t for t in self._live if t != keep), key=lambda t: self._live[t].read)[
+                    : len(self._live) - LIVE_MOST]:
+                del self._live[table]
+        for key in [k for k in self._said_seen if k[0] not in self._live]:
+            del self._said_seen[key]
+
+    def kept(self) -> int:
+        """How many rebuilt games this process keeps now."""
+        return len(self._live)
 
     def _store(self, table: int, seat: int, action: Action, turn: int, made_by: str, learner: str | None) -> int:
         """Store one decision of ``seat``, after every check, in one transaction that holds the table."""
@@ -440,14 +498,16 @@ class Tables:
         for info in self._infos("WHERE started IS NOT NULL AND closed IS NULL", ()):
             self.advance(info.id)
 
-    def poll(self, table: int, learner: str, known: int) -> int:
+    def poll(self, table: int, learner: str, known: int, here: bool = True) -> int:
         """One poll of a seated page that last drew move number ``known``: the table's move number.
-        While it has not changed, the page also says its learner is there and lets the bots, and
-        the stand-in for a learner away, play (any page may: what one stores, another refuses)."""
+        While it has not changed, the page lets the bots, and the stand-in for a learner away, play
+        (any page may: what one stores, another refuses), and with ``here`` also says its learner is
+        there (a page whose browser ticks says so with each tick instead: ``tutor.tables_app``)."""
         number = self.moves(table)
         if number != known:
             return number
-        self.seen(table, learner)
+        if here:
+            self.seen(table, learner)
         self.advance(table)
         return self.moves(table)
 
@@ -469,13 +529,14 @@ class Tables:
         if info.seats[seat].learner is None or info.seats[seat].learner != learner:
             raise TableRefusal(N_("This seat is not yours: only its player decides for it."))
         with self._lock, self.storage._transaction(write=False) as cursor:
+            number = _int(_first(self._run(cursor, "SELECT moves FROM game_tables WHERE id = ?", (table,)).fetchone()))
             live = self._sync(cursor, table)
             state = live.game.state
             waiting = tuple(live.queues[seat])
             v = view(state, seat)
-            choices = () if waiting else (v.legal_actions if state.current == seat
-                                          else tuple(early_choices(state, seat)))
-            return Frame(table, live.number, seat, v, tuple(public_log(state, seat)), waiting, choices,
+            choices = () if waiting or info.started is None else (
+                v.legal_actions if state.current == seat else tuple(early_choices(state, seat)))
+            return Frame(table, max(number, live.number), seat, v, tuple(public_log(state, seat)), waiting, choices,
                          live.turns[seat], tuple(s.name or s.bot or "" for s in info.seats),
                          tuple(live.stand_ins), state.is_terminal(),
                          tuple(state.scores()) if state.is_terminal() else None, info.closed is not None)

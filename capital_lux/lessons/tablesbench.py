@@ -114,3 +114,47 @@ def figures(url: str, tables: int = 8, seats: int = 4, poll: float | None = None
         "seen_samples": len(delays),
         "wall_s": round(wall, 1), "cpu_s": round(sum(r[3] for r in results), 1),
     }
+
+
+def kept_memory(url: str, games: int = 40) -> dict[str, float]:
+    """What one process holds for the tables it reads (the teacher's page reads every table at each
+    refresh): ``games`` finished games of a learner against a random bot, read one a second and
+    once more a minute on, with every rebuilt game kept (as before games were let go) and with
+    ``tables.LIVE_*``'s rules; bytes held (tracemalloc) and the reads' CPU time."""
+    import gc
+    import tracemalloc
+
+    from . import tables as T
+
+    maker, ids = Tables(Storage(url)), []
+    for seed in range(games):
+        info = maker.open("bench", 2, [None, "random"], seed=seed)
+        maker.join(info.code, "bench", "Bench")
+        rng = random.Random(seed)
+        while not (frame := maker.frame(info.id, 0, "bench")).over:
+            maker.play(info.id, 0, "bench", rng.choice(frame.choices), frame.turn)
+        ids.append(info.id)
+    rules = (T.LIVE_MOST, T.LIVE_IDLE_SECONDS, T.LIVE_OVER_SECONDS)
+    figures: dict[str, float] = {"games": games}
+    try:
+        for name, setting in (("kept_all", (10**9, 1e12, 1e12)), ("let_go", rules)):
+            T.LIVE_MOST, T.LIVE_IDLE_SECONDS, T.LIVE_OVER_SECONDS = setting
+            now = [1e6]
+            tables = Tables(Storage(url), lambda: now[0])
+            gc.collect()
+            tracemalloc.start()
+            base, cpu = tracemalloc.get_traced_memory()[0], time.process_time()
+            for table in ids:
+                tables.state(table)
+                now[0] += 1
+            now[0] += 61
+            tables.state(ids[-1])
+            cpu = time.process_time() - cpu
+            gc.collect()
+            held = tracemalloc.get_traced_memory()[0] - base
+            tracemalloc.stop()
+            figures.update({f"{name}_games": tables.kept(), f"{name}_kib": round(held / 1024),
+                            f"{name}_reads_cpu_s": round(cpu, 2)})
+    finally:
+        T.LIVE_MOST, T.LIVE_IDLE_SECONDS, T.LIVE_OVER_SECONDS = rules
+    return figures

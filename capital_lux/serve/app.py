@@ -14,15 +14,36 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 from tornado import web
 from traitlets import Float, Int
+from voila import handler as voila_handler
 from voila.app import Voila
+from voila.request_info_handler import RequestInfoSocketHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
 from ..lessons.pace import Pace
 from . import manual
-from .guards import CLIENT, ClassKernels
+from .guards import CLIENT, CLIENT_VARIABLE, ClassKernels
+
+
+class ClassRequestInfo(RequestInfoSocketHandler):  # type: ignore[misc]
+    """Voila's hand-over of a page's request to a kernel it warmed ahead (``preheat_kernel``):
+    the query (``?lang=fr``), and here also the browser's address, which Voila does not pass and
+    a kernel cannot see. The teacher's page, warmed ahead so it opens at once, limits wrong keys
+    per address with it (``voila.utils.wait_for_request`` puts every item in the environment)."""
+
+    @classmethod
+    def send_updates(cls, msg: dict[str, Any]) -> None:
+        client = CLIENT.get()  # the page handler's own task: this request's browser
+        if client:
+            msg = {**msg, "payload": {**msg["payload"], CLIENT_VARIABLE: client}}
+        RequestInfoSocketHandler.send_updates(msg)
+
+
+# Voila's page handler names the class in its module; the request-info socket itself is Voila's.
+voila_handler.RequestInfoSocketHandler = ClassRequestInfo
 
 class PacedVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
     """Voila's page handler, refusing a client that opens pages faster than its pace, and

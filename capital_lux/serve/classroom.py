@@ -43,7 +43,7 @@ from ..engine.errors import CapitalLuxError
 from ..lessons.classroom import (KEY_FAILURES_VARIABLE, MIN_TEACHER_KEY, TEACHER_KEY_FILE_VARIABLE,
                                  TEACHER_KEY_VARIABLE, key_failures_folder, reset_key_failures, teacher_key)
 from ..lessons.storage import DEFAULT_DATABASE, ENVIRONMENT_VARIABLE as DATABASE_VARIABLE
-from ..lessons.storage import StorageError, data_folder, open_storage
+from ..lessons.storage import StorageError, StorageMisconfigured, data_folder, open_storage
 
 #: The checkout the package is installed from (editable): ``voila.json`` and ``notebooks/``; a
 #: package installed elsewhere starts the class from the current folder, if it is a checkout.
@@ -310,7 +310,10 @@ def start(address: str, port: int, voila_options: Sequence[str], t: Translator) 
     try:
         open_storage(database).close()  # the schema made, or why the database cannot be used said now
     except StorageError as error:
-        raise Refused(t.gettext("The class cannot start: {reason}").format(reason=t.refusal(error))) from None
+        why = t.gettext("The class cannot start: {reason}").format(reason=t.refusal(error))
+        if isinstance(error, StorageMisconfigured):  # what is wrong in the teacher's words, then the driver's
+            why = t.refusal(error.what) + " " + why
+        raise Refused(why) from None
     key = class_key(paths["key"], t)
     if not os.environ.get(TEACHER_KEY_VARIABLE, "").strip():  # read from the file at every check:
         environment.pop(TEACHER_KEY_VARIABLE, None)           # make class-key changes it while the class runs

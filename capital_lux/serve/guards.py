@@ -42,6 +42,8 @@ RESERVED_MIB: Final = 1024
 CLIENT: Final = contextvars.ContextVar[str]("capital_lux_client", default="")
 #: ``lessons.classroom.CLIENT_VARIABLE`` (this module does not import the lessons).
 CLIENT_VARIABLE: Final = "CAPITAL_LUX_CLIENT"
+#: Set in the environment of the first notebook's warm kernel (the teacher's), so its fill goes first.
+FIRST_VARIABLE: Final = "CAPITAL_LUX_WARM_FIRST"
 #: File descriptors and ZeroMQ sockets kept, past the websockets' use, for kernels to start,
 #: pages to load and the server's own files: a share of the budget, at least this many.
 RESERVED_SOCKETS: Final = 128
@@ -348,6 +350,11 @@ class ClassKernels(AsyncMappingKernelManager):
     between them, as before; the pool's first filling, before any page, goes the same way,
     around the pages that come meanwhile (the teacher's first).
     ``learners`` warms that many kernels of ``pool_notebook`` before the class arrives.
+
+    The teacher's page (``first_notebook``) is warmed too, one kernel, ahead of every other
+    fill: its page is opened as ``make class`` returns, and a kernel started then, under the
+    pool's filling, took 8-14 s to show the key's field. Its kernel learns the browser's address
+    (for the wrong-key limits) with the request's query, once a page takes it (``ClassVoila``).
     """
 
     max_kernels = Int(0, config=True, help=(
@@ -360,6 +367,11 @@ class ClassKernels(AsyncMappingKernelManager):
         "Kernels of pool_notebook kept warm before the class arrives (0: Voila's pool size)."))
     pool_notebook = Unicode("probability_exercises.ipynb", config=True, help=(
         "The notebook the class opens, relative to the served folder."))
+    first_notebook = Unicode("teacher.ipynb", config=True, help=(
+        "A notebook whose one warm kernel is started before any other ('' for none)."))
+    first_lead = Float(15.0, config=True, help=(
+        "Seconds the other warm kernels wait after first_notebook's has started, while it imports "
+        "what its page needs (about 1 s of CPU; a loaded 2-core machine takes many times that)."))
     connect_grace = Float(300.0, config=True, help=(
         "Seconds a page's kernel waits for the page's browser to connect before the idle cull may "
         "stop it (30 pages opening at once on a loaded 2-core server took up to 166 s)."))
@@ -381,6 +393,14 @@ class ClassKernels(AsyncMappingKernelManager):
         if self.learners_expected and isinstance(pools, dict):
             self.kernel_pools_config = {**pools, self.pool_notebook: {**pools.get("default", {}),
                                                                      "pool_size": self.learners_expected}}
+            pools = self.kernel_pools_config
+        if self.first_notebook and isinstance(pools, dict):
+            default = pools.get("default", {})
+            self.kernel_pools_config = {**pools, self.first_notebook: {
+                **default, "pool_size": 1,
+                "kernel_env_variables": {**default.get("kernel_env_variables", {}), FIRST_VARIABLE: "1"}}}
+        self._first_waiting = 0  # fills of the first notebook not started yet: the others wait for them
+        self._first_started = -math.inf  # (monotonic) when the first notebook's warm kernel last started
 
     @property
     def ceiling(self) -> int:
@@ -420,14 +440,22 @@ class ClassKernels(AsyncMappingKernelManager):
         task = asyncio.current_task()
         return not any(task in pool for pool in self._warm_pools())
 
-    async def _fill_when_quiet(self, step: float = 0.25) -> None:
+    async def _fill_when_quiet(self, first: bool = False, step: float = 0.25) -> None:
         """Until no page is being built and the refill before has had its time, or a page waits for this one.
         The pool's first filling too: 30 kernels started at once held both cores of the machine
         for half a minute, and the teacher's page, opened as ``make class`` returned, for 76 s."""
-        while not self._awaited():
-            if not self.building and time.monotonic() - self._last_fill >= self.fill_spacing:
-                break  # checked and taken between two awaits: one refill at a time
-            await asyncio.sleep(step)
+        self._first_waiting += first
+        try:
+            while not self._awaited():
+                if first and not self.building:
+                    break  # the teacher's kernel: ahead of the pool, still not while a page is built
+                if not self.building and not self._first_waiting and \
+                        time.monotonic() - self._first_started >= self.first_lead and \
+                        time.monotonic() - self._last_fill >= self.fill_spacing:
+                    break  # checked and taken between two awaits: one refill at a time
+                await asyncio.sleep(step)
+        finally:
+            self._first_waiting -= first
         self._last_fill = time.monotonic()
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]  # async, as the base's
@@ -438,8 +466,10 @@ class ClassKernels(AsyncMappingKernelManager):
             if not filling and self.is_full():
                 self.log.warning("The class is full: %d learners, ceiling %d", self.learners(), self.ceiling)
                 raise web.HTTPError(503, "the class is full", reason="Class full")
+        first = filling and kwargs.get("env", {}).get(FIRST_VARIABLE) == "1"
         if filling:
-            await self._fill_when_quiet()
+            await self._fill_when_quiet(first=first)
+            self._first_waiting += first  # until its start has returned
         kwargs["extra_arguments"] = [*kwargs.get("extra_arguments", []), *KERNEL_ARGUMENTS]
         if not filling and CLIENT.get():
             kwargs["env"] = {**kwargs.get("env", os.environ), CLIENT_VARIABLE: CLIENT.get()}
@@ -450,6 +480,9 @@ class ClassKernels(AsyncMappingKernelManager):
         finally:
             self._starting -= 1
             self._filling -= filling
+            if first:
+                self._first_waiting -= 1
+                self._first_started = time.monotonic()
         self._started.add(kernel_id)
         if filling:
             self._warm.add(kernel_id)

@@ -30,6 +30,7 @@ from typing import Callable
 
 import ipywidgets as W
 
+from ..engine.cards import N_
 from ..i18n import Translator
 from ..lessons.classroom import (
     DEFAULT_NUMBERS, DEFAULT_POLICY, HUB_USER_VARIABLE, MAX_SEED, SOLUTIONS_SETTING, class_numbers, fractions_only,
@@ -39,7 +40,7 @@ from ..lessons.exercises import Checked
 from ..lessons.pace import Pace
 from ..lessons.progress import MAX_PROGRESS_BYTES, Progress, ProgressError
 from ..lessons.outbox import Outbox, new_token, now, outbox_folder
-from ..lessons.storage import Storage, StorageError, StorageUnavailable, database_url, new_session
+from ..lessons.storage import Storage, StorageError, StorageMisconfigured, StorageUnavailable, database_url, new_session
 from .base import Upload, tagged
 
 PROGRESS_DOWNLOAD = "capital_lux_progress.json"
@@ -58,9 +59,11 @@ class LearnerPanel:
     """Name, progress download and upload, and the class database behind them."""
 
     def __init__(self, t: Translator, storage: Storage | None,
-                 reopen: Callable[[], Storage] | None = None) -> None:
+                 reopen: Callable[[], Storage] | None = None, problem: StorageError | None = None) -> None:
         self.t = t
         self.storage = storage
+        #: a class database setting that can never work: said on the page, never tried again
+        self.misconfigured = problem if storage is None and isinstance(problem, StorageMisconfigured) else None
         #: opens the class database that could not be opened when the page was built (it may
         #: come back: a PostgreSQL restarting); tried again with the answers kept meanwhile
         self.reopen = reopen if storage is None else None
@@ -110,12 +113,17 @@ class LearnerPanel:
             self.name.value = self.hub_user
             self.name.disabled = self.code.disabled = True
             self.code.layout.display = self.name_button.layout.display = "none"
+        #: the note said while the page is built, said again in the page's language if it changes
+        #: (a page built ahead of its learner is built in English and relabelled from ``?lang``)
+        self._said_first: str | None = None
         if storage is None and self.reopen is not None:
-            self._say(t.gettext("The class database does not answer yet: your answers are kept on this page and "
-                                "sent to your teacher when it does."), error=True)
-        elif storage is None:  # a learner working alone: nothing is wrong, say where their work is
-            self._say(t.gettext("You are working on your own: your answers stay on this page. Download your "
-                                "progress to keep it."))
+            self._said_first = N_("The class database does not answer yet: your answers are kept on this page and "
+                                  "sent to your teacher when it does.")
+            self._say(t.gettext(self._said_first), error=True)
+        elif storage is None and self.misconfigured is None:  # working alone: nothing is wrong, say where work is
+            self._said_first = N_("You are working on your own: your answers stay on this page. Download your "
+                                  "progress to keep it.")
+            self._say(t.gettext(self._said_first))
         self.relabel(t)
         if storage is not None:
             self.send_pending()  # what earlier pages kept (a reload, a restart) goes first
@@ -128,6 +136,8 @@ class LearnerPanel:
         return self.outbox.waiting(self.page)
 
     def relabel(self, t: Translator) -> None:
+        if self._said_first is not None and self._message == self.t.gettext(self._said_first):
+            self._message = t.gettext(self._said_first)  # nothing said since: the same words, now in this language
         self.t = t
         self.name.description = t.gettext("Your name")
         self.name.placeholder = t.gettext("a name or nickname")
@@ -148,7 +158,12 @@ class LearnerPanel:
         text = self._message
         if not text and self.storage is not None and not self.joined:
             text = self.t.gettext("Type your name and your code so that your teacher sees your answers.")
-        css = "cl-error" if self._error else "cl-note"
+        error = self._error
+        if not text and self.misconfigured is not None:  # in the page's language, whenever it changes
+            text, error = self.t.refusal(self.misconfigured.what) + " " + self.t.gettext(
+                "Your answers cannot reach your teacher until the server's setting is put right: they stay on this "
+                "page. Tell your teacher."), True
+        css = "cl-error" if error else "cl-note"
         self.note.value = f'<span class="{css}">{escape(text)}</span>' if text else ""
 
     def key(self) -> bytes:
@@ -329,6 +344,15 @@ class LearnerPanel:
                 self._keep_waiting()
                 return False
         self.retry_button.layout.display = "none"
+        refused = self.outbox.take_refused(self.session)
+        if refused:  # the log alone would leave the learner thinking their teacher has them
+            self._say(self.t.ngettext(
+                "{n} answer kept on the server could not be stored in the class database, and your teacher does "
+                "not see it: {answers}. Tell your teacher.",
+                "{n} answers kept on the server could not be stored in the class database, and your teacher does "
+                "not see them: {answers}. Tell your teacher.", len(refused)).format(
+                    n=len(refused), answers=", ".join(str(a.get("answer", "")) for a in refused)), error=True)
+            return True
         if was_waiting and waiting:
             self._say(self.t.gettext("The class database answers again: every answer kept here reached your "
                                      "teacher."))

@@ -159,7 +159,8 @@ class Controls:
 
     def _render_draft(self, t: Translator, v: PlayerView, picks: list[Pick]) -> None:
         cards = list(v.draft_hand) if picks else []
-        self.chosen = set()
+        if cards != self._draft_cards:  # a redraw of the same cards (another player moved) keeps the choice
+            self.chosen = set()
         self._draft_cards = cards
         self._label_draft(t)
         self.confirm_pick.layout.display = None if picks else "none"

@@ -40,7 +40,7 @@ from ..lessons.exercises import (
 from ..engine.cards import N_
 from ..i18n import Translator, formatting
 from ..lessons.progress import Progress
-from ..lessons.storage import Storage, StorageError, open_storage
+from ..lessons.storage import Storage, StorageError, StorageMisconfigured, open_or_why, open_storage
 from .base import Page, Upload, page_root, tagged
 from .classroom import LearnerPanel
 from ..lessons.table import position_html
@@ -60,10 +60,11 @@ class ExercisesApp(Page):
     manual = "learner.html#the-probability-exercises"  # the part of the manual its help link opens
 
     def __init__(self, lang: str = "en", seed: int = 1, storage: Storage | None = None,
-                 numbers: Numbers = OWN, reopen: Callable[[], Storage] | None = None) -> None:
+                 numbers: Numbers = OWN, reopen: Callable[[], Storage] | None = None,
+                 problem: StorageError | None = None) -> None:
         super().__init__(lang)
         label = self.labels
-        self.learner = LearnerPanel(self.t, storage, reopen)
+        self.learner = LearnerPanel(self.t, storage, reopen, problem)
         self.learner.on_name = self._follow_name
         #: fixed numbers (a seed, or None for the base positions), or the learner's own
         self._fixed = numbers != OWN
@@ -296,12 +297,9 @@ def build_app(lang: str = "en", seed: int = 1, storage: Storage | None = None,
     the class database (``CAPITAL_LUX_DB``) is opened, or the page says why it cannot be.
     ``numbers`` fixes the seed of this learner's cards (``None``: the base positions);
     by default (``OWN``) they are the learner's own, as the class's setting says."""
-    reopen = None
-    if storage is None:
-        try:
-            storage = open_storage()
-        except StorageError:  # it may come back (a PostgreSQL restarting): answers wait on the page
-            storage, reopen = None, open_storage
-    app = ExercisesApp(lang, seed, storage, numbers, reopen)
+    storage, problem = open_or_why(storage)
+    # a database away may come back (a PostgreSQL restarting): answers wait on the page; a wrong setting never does
+    reopen = open_storage if problem is not None and not isinstance(problem, StorageMisconfigured) else None
+    app = ExercisesApp(lang, seed, storage, numbers, reopen, problem)
     app.root._exercises = app
     return app.root

@@ -218,8 +218,29 @@ class PlacementMemory:
         return views
 
 
+class GameSeat:
+    """One seat of a ``Game``: what the seat sees and whether it decides now (a learner's
+    session against bots, a pass-and-play seat)."""
+
+    game: Game
+    seat: int
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    def view(self) -> PlayerView:
+        return view(self.game.state, self.seat)
+
+    def learner_to_move(self) -> bool:
+        return self.game.state.current_player() == self.seat
+
+    def is_over(self) -> bool:
+        return self.game.state.is_terminal()
+
+
 @dataclass
-class Session:
+class Session(GameSeat):
     """The learner at ``seat`` against bots in a seeded ``Game``: play, with the log told by a
     ``Narrator``, undo kept by an ``UndoLedger`` and placements by a ``PlacementMemory``."""
 
@@ -274,19 +295,6 @@ class Session:
     @property
     def reports(self) -> list[RoundEndReport]:
         return self.narrator.reports
-
-    @property
-    def state(self) -> GameState:
-        return self.game.state
-
-    def view(self) -> PlayerView:
-        return view(self.game.state, self.seat)
-
-    def learner_to_move(self) -> bool:
-        return self.game.state.current_player() == self.seat
-
-    def is_over(self) -> bool:
-        return self.game.state.is_terminal()
 
     def can_undo(self) -> bool:
         return bool(self.ledger)

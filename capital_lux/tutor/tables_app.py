@@ -29,29 +29,78 @@ from __future__ import annotations
 import base64
 import dataclasses
 import threading
+import time
 from html import escape
-from typing import Callable
+from typing import Callable, Collection
 
 import ipywidgets as W
 
-from ..engine.cards import N_
+from ..engine.cards import N_, CapitalLuxError
 from ..engine.game import Game, GameRecord
 from ..engine.notation import Action
 from ..engine.position import dumps_record
 from ..engine.state import GameState, new_game
-from ..engine.views import PlayerView, view
+from ..engine.views import PlayerView
 from ..i18n import Translator
-from ..lessons.storage import Storage, StorageError, open_storage
+from ..lessons.storage import Storage, StorageError, StorageMisconfigured, open_or_why
 from ..lessons.tables import AIDS, AWAY_SECONDS, POLL_SECONDS, TableInfo, TableRefusal, Tables
 from .app import bot_kind_label
 from .base import Page, page_root, tagged
 from .classroom import LearnerPanel
 from .panel import GamePanel
 from .reviewpanel import ReviewPanel
-from .session import Narrator, PlacementMemory, new_seed
+from .session import GameSeat, Narrator, PlacementMemory, new_seed
 
+#: The page's pulse: once seated, the browser ticks a hidden ``Play`` widget every ``PULSE_MS``
+#: (its timer runs in the browser: ipywidgets' own, no script of ours). Each tick says the learner's
+#: page is there (``Tables.seen``): a closed page stops ticking, so its seat goes away after the
+#: table's time even while its kernel lives on (a closed laptop, a lost network).
+PULSE_MS = 2000
+#: Seconds without a tick after which the page is taken as closed and its poll thread ends. Chromium
+#: runs a hidden tab's timers as rarely as once a minute, so well past that; a tick after it (a tab
+#: woken) starts the poll again.
+GONE_SECONDS = 150.0
 #: What a seat may be given before the start: a learner, or one of the bots.
 SEAT_KINDS = ("learner", "random", "rule", "search")
+
+
+#: Each aid as the opener's and the teacher's check boxes say it.
+AID_LABELS = {
+    "risk": N_("Risk lines under the hand"),
+    "hint": N_("Hint"),
+    "compare": N_("Compare my moves at the round end"),
+    "review": N_("Review after the game"),
+}
+
+
+def withhold_aids(panel: GamePanel, aids: Collection[str]) -> None:
+    """Take out of ``panel`` each aid not in ``aids``: its widgets leave the page and are closed,
+    so nothing of it is left to unhide ("compare my moves" is part of the risk panel: it goes
+    with it)."""
+    gone: list[W.Widget] = []
+    if panel.risk is not None and ("compare" not in aids or "risk" not in aids):
+        gone += [panel.risk.compare_button, panel.risk.comparison.box]
+    if panel.risk is not None and "risk" not in aids:
+        gone += [panel.risk.box, panel.risk.lines]
+        panel.risk = None
+    if panel.hint is not None and "hint" not in aids:
+        gone.append(panel.hint.box)
+        panel.hint = None
+    if not gone:
+        return
+
+    def prune(widget: W.Widget) -> None:
+        children = getattr(widget, "children", None)
+        if children:
+            kept = tuple(c for c in children if all(c is not g for g in gone))
+            if len(kept) != len(children):
+                widget.children = kept
+            for child in kept:
+                prune(child)
+
+    prune(panel.box)
+    for widget in gone:
+        close_widgets(widget)
 
 
 def seat_kind_label(t: Translator, kind: str) -> str:
@@ -112,19 +161,25 @@ class TableSeat(ToldSeat):
         super().__init__(len(tables.info(table).seats), seat)
         self.tables, self.table, self.learner = tables, table, learner
         self.moves = -1
+        self.refused: TableRefusal | None = None  # the last decision's refusal, if it was refused
+        self._reading = threading.Lock()
         #: told of a decision the table refused (the page says why)
         self.on_refused: Callable[[TableRefusal], None] = lambda refusal: None
         self.frame = tables.frame(table, seat, learner)
         self.refresh(force=True)
 
     def refresh(self, force: bool = False) -> bool:
-        """Read the table again; True if something changed."""
-        frame = self.tables.frame(self.table, self.seat, self.learner)
-        if not force and frame.moves == self.moves and frame.turn == self.frame.turn:
-            return False
-        self.catch_up(self.tables.state(self.table))
-        self.frame, self.moves = frame, frame.moves
-        return True
+        """Read the table again; True if something changed. The page's poll thread and its clicks
+        both read: one at a time, and a read older than the one shown is dropped (it would show a
+        table already gone by, and a click on it would be refused as stale)."""
+        with self._reading:
+            frame = self.tables.frame(self.table, self.seat, self.learner)
+            if frame.moves < self.moves or (not force and frame.moves == self.moves
+                                            and frame.turn == self.frame.turn):
+                return False
+            self.catch_up(self.tables.state(self.table))
+            self.frame, self.moves = frame, frame.moves
+            return True
 
     # -- what the game panel reads ------------------------------------------------------------
     @property
@@ -151,13 +206,16 @@ class TableSeat(ToldSeat):
 
     def play(self, action: Action) -> None:
         """The seat's decision, as the page showed the table; a stale or repeated one is refused,
-        the refusal goes to ``on_refused`` (the page says it) and the table is read again."""
+        the refusal goes to ``on_refused`` (the page says it, ``refused`` keeps it until the next
+        decision stored) and the table is read again."""
         try:
             self.tables.play(self.table, self.seat, self.learner, action, self.frame.turn)
         except TableRefusal as refusal:
+            self.refused = refusal
             self.refresh(force=True)
             self.on_refused(refusal)
             return
+        self.refused = None
         self.refresh(force=True)
 
 
@@ -195,6 +253,7 @@ class TablesApp(Page):
         self.learner.on_name = self._joined_class
         self.message = tagged(W.HTML(), "cl-tables-message")
         self._notice: tuple[str, str, dict[str, object]] | None = None
+        self._refusal: TableRefusal | None = None  # said until the next act
         # opening a table
         self.seat_count = label(tagged(W.Dropdown(options=[2, 3, 4], value=4, layout=W.Layout(width="auto")),
                                        "cl-tables-seats"), N_("Players"))
@@ -205,6 +264,8 @@ class TablesApp(Page):
                            for i in range(1, 4)]
         self.away = label(tagged(W.BoundedIntText(value=AWAY_SECONDS, min=10, max=3600, layout=W.Layout(width="16em")),
                                  "cl-tables-away"), N_("Away after (seconds)"))
+        self.aid_boxes = {aid: label(tagged(W.Checkbox(value=True, indent=False, layout=W.Layout(width="auto")),
+                                            f"cl-tables-aid-{aid}"), AID_LABELS[aid]) for aid in AIDS}
         self.open_button = label(tagged(W.Button(button_style="success", layout=W.Layout(width="auto")),
                                         "cl-tables-open"), N_("Open a table"))
         self.open_button.on_click(lambda _: self._guard(self.open_table))
@@ -223,6 +284,7 @@ class TablesApp(Page):
         self.lobby = tagged(W.VBox([
             self.lobby_title,
             W.HBox([self.seat_count, *self.seat_kinds, self.away, self.open_button], layout=row),
+            W.HBox(list(self.aid_boxes.values()), layout=row),
             W.HBox([self.code, self.join_button], layout=row),
             W.HBox([self.open_list, self.join_listed], layout=row),
         ]), "cl-tables-lobby")
@@ -230,17 +292,24 @@ class TablesApp(Page):
         self.table_text = tagged(W.HTML(), "cl-tables-table")
         self.seat: TableSeat | None = None
         self.panel: GamePanel | None = None
+        self.aids: tuple[str, ...] = ()  # the aids at the seat: the table's, within the lesson's
         self.game_box = tagged(W.VBox([]), "cl-tables-game")
         self.review = ReviewPanel()  # the seat's own review, once the game is over
         self.title = self.own_header(lambda t: f"<h2>{escape(t.gettext('Class tables'))}</h2>")
         self.root = page_root("tables", [self.title, self.language], self.learner.box, self.message,
                               self.lobby, self.table_text, self.game_box)
+        self.pulse = tagged(W.Play(value=0, min=0, max=2**31 - 1, step=1, interval=PULSE_MS, repeat=True,
+                                   layout=W.Layout(display="none")), "cl-tables-pulse")
+        self.pulse.observe(self._ticked, names="value")
+        self.root.children += (self.pulse,)
+        self.clock = time.monotonic
+        self.ticked: float | None = None  # when the browser last ticked (None: not yet, or no browser)
         self._stop = threading.Event()
-        self._polling = False
+        self._poller: threading.Thread | None = None
         self.poll = poll
         if self.tables is None:
             self._say(N_("The class database cannot be used, so there are no class tables: {reason}"), error=True,
-                      reason=str(error or ""))
+                      reason=(error.what if isinstance(error, StorageMisconfigured) else error) or "")
         self.relabel()
         self._show_seat_kinds()
         self.render()
@@ -277,7 +346,9 @@ class TablesApp(Page):
         tables, who = self._need_learner()
         seats = int(self.seat_count.value)
         bots = [None] + [None if w.value == "learner" else str(w.value) for w in self.seat_kinds[: seats - 1]]
-        info = tables.open(who, seats, bots, away_seconds=int(self.away.value), aids=AIDS)
+        allowed = tables.lesson_aids()
+        aids = [aid for aid, box in self.aid_boxes.items() if box.value and aid in allowed]
+        info = tables.open(who, seats, bots, away_seconds=int(self.away.value), aids=aids)
         _, seat = tables.join(info.code, who, self.learner.joined, seat=0)
         self._say(N_("Your table is open. Its code is {code}: your classmates join with it."), code=info.code)
         self._sit(info.id, seat)
@@ -295,20 +366,51 @@ class TablesApp(Page):
         self.seat = TableSeat(self.tables, table, seat, self.who)
         self.seat.on_refused = self._refused
         info = self.tables.info(table)
-        self.panel = GamePanel(self.t, self.seat, extras="hint" in info.aids or "risk" in info.aids)  # type: ignore
-        self.panel.undoable = False
-        self.panel.on_move.append(lambda panel, action: self.render())  # the seats' list, the review
-        self.game_box.children = [self.panel.box] + ([self.review.box] if "review" in info.aids else [])
+        allowed = self.tables.lesson_aids()  # the teacher's word now, over what the table was opened with
+        self.aids = tuple(aid for aid in info.aids if aid in allowed)
+        self.panel = GamePanel(self.t, self.seat, extras="hint" in self.aids or "risk" in self.aids)  # type: ignore
+        self.panel.undoable = False  # never at a table of people: the others have seen the move
+        withhold_aids(self.panel, self.aids)
+        self.panel.on_move.append(lambda panel, action: self._moved())  # the seats' list, the review
+        self.game_box.children = [self.panel.box] + ([self.review.box] if "review" in self.aids else [])
         self.render()
-        if self.poll and not self._polling:
-            self._polling = True
-            threading.Thread(target=self._poll_loop, daemon=True, name="table-poll").start()
+        self.pulse.playing = True  # the browser ticks from now on
+        self._start_polling()
+
+    def _moved(self) -> None:
+        """After a decision at the seat: a refusal stays said, a stored decision clears the last one."""
+        if self.seat is not None and self.seat.refused is None:
+            self._refusal = None
+        self.render()
+
+    def _start_polling(self) -> None:
+        if self.poll and self.seat is not None and not self.polling:
+            self._poller = threading.Thread(target=self._poll_loop, daemon=True, name="table-poll")
+            self._poller.start()
+
+    @property
+    def polling(self) -> bool:
+        return self._poller is not None and self._poller.is_alive()
+
+    def _ticked(self, change: dict[str, object]) -> None:
+        """The browser's pulse: the learner's page is there (and a poll ended by a long silence, a
+        tab asleep, starts again)."""
+        self.ticked = self.clock()
+        seat, tables, who = self.seat, self.tables, self.who
+        if seat is not None and tables is not None and who is not None:
+            self._guard(lambda: tables.seen(seat.table, who))
+            self._start_polling()
+
+    def gone(self) -> bool:
+        """The browser has ticked, and not for ``GONE_SECONDS``: the page was closed."""
+        return self.ticked is not None and self.clock() - self.ticked > GONE_SECONDS
 
     def check(self) -> bool:
-        """One poll: note the learner is here, let bots and stand-ins play, redraw if the table moved."""
+        """One poll: let bots and stand-ins play, redraw if the table moved; the learner is noted
+        as there by the browser's ticks (by the poll itself while no tick was heard)."""
         if self.seat is None or self.tables is None or self.who is None:
             return False
-        if self.tables.poll(self.seat.table, self.who, self.seat.moves) == self.seat.moves:
+        if self.tables.poll(self.seat.table, self.who, self.seat.moves, here=self.ticked is None) == self.seat.moves:
             return False
         changed = self.seat.refresh()
         if changed:
@@ -316,7 +418,7 @@ class TablesApp(Page):
         return changed
 
     def _poll_loop(self) -> None:
-        while not self._stop.wait(POLL_SECONDS):
+        while not self._stop.wait(POLL_SECONDS) and not self.gone():
             self._guard(self.check)
 
     def stop(self) -> None:
@@ -324,14 +426,20 @@ class TablesApp(Page):
 
     # -- drawing -------------------------------------------------------------------------------------
     def _say(self, msgid: str | None, error: bool = False, **params: object) -> None:
+        self._refusal = None
         self._notice = None if msgid is None else ("cl-error" if error else "cl-note", msgid, params)
         self._show_notice()
 
     def _show_notice(self) -> None:
+        if self._refusal is not None:
+            self.message.value = f'<div class="cl-error">{escape(self.t.refusal(self._refusal))}</div>'
+            return
         if self._notice is None:
             self.message.value = ""
             return
         css, msgid, params = self._notice
+        params = {name: self.t.refusal(value) if isinstance(value, CapitalLuxError) else value  # the reader's language
+                  for name, value in params.items()}
         self.message.value = f'<div class="{css}">{escape(self.t.gettext(msgid).format(**params))}</div>'
 
     def _guard(self, work: Callable[[], object]) -> None:
@@ -345,8 +453,9 @@ class TablesApp(Page):
                    lambda sorry: self._say(sorry, error=True))
 
     def _refused(self, refusal: TableRefusal) -> None:
-        self._notice = None
-        self.message.value = f'<div class="cl-error">{escape(self.t.refusal(refusal))}</div>'
+        """Say why an act was refused, and keep saying it through redraws until the next act."""
+        self._notice, self._refusal = None, refusal
+        self._show_notice()
 
     def _show_seat_kinds(self) -> None:
         for i, widget in enumerate(self.seat_kinds):
@@ -360,6 +469,9 @@ class TablesApp(Page):
             self.open_list.options = [(self._listed(t, info), info.code) for info in open_tables]
         seated = self.seat is not None
         self.lobby.layout.display = "none" if seated else None
+        allowed = self.tables.lesson_aids() if self.tables is not None and not seated else AIDS
+        for aid, box in self.aid_boxes.items():  # the opener chooses among the aids the lesson allows
+            box.layout.display = None if aid in allowed else "none"
         if self.seat is not None and self.tables is not None:
             info = self.tables.info(self.seat.table)
             lines = [t.gettext("Table {code}").format(code=info.code)]
@@ -379,7 +491,8 @@ class TablesApp(Page):
             if self.panel is not None:
                 self.panel.t = t
                 self.panel.render()
-                self.review.show(t, self.seat)  # type: ignore[arg-type]  # a seat reads as a session
+                if "review" in self.aids:
+                    self.review.show(t, self.seat)  # type: ignore[arg-type]  # a seat reads as a session
 
     @staticmethod
     def _listed(t: Translator, info: TableInfo) -> str:
@@ -406,8 +519,26 @@ class TablesOverview:
         self.close_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-tables-close")
         self.close_button.on_click(lambda _: self.close())
         self.note = W.HTML()
-        self.box = tagged(W.VBox([self.title, self.html, W.HBox([self.picker, self.close_button, self.note])]),
+        self.aids_title = W.HTML()
+        self.aid_boxes = {aid: tagged(W.Checkbox(value=aid in (tables.lesson_aids() if tables else AIDS),
+                                                 indent=False, layout=W.Layout(width="auto")),
+                                      f"cl-tables-lesson-aid-{aid}") for aid in AIDS}
+        for box in self.aid_boxes.values():
+            box.observe(lambda _: self.allow(), names="value")
+        self.aids_note = W.HTML()
+        self.box = tagged(W.VBox([self.title, self.html, W.HBox([self.picker, self.close_button, self.note]),
+                                  self.aids_title, W.HBox(list(self.aid_boxes.values()),
+                                                          layout=W.Layout(flex_flow="row wrap")), self.aids_note]),
                           "cl-tables-teacher")
+
+    def allow(self) -> None:
+        """The teacher's choice of the aids at the lesson's tables, stored at once."""
+        if self.tables is None:
+            return
+        self.tables.set_lesson_aids([aid for aid, box in self.aid_boxes.items() if box.value])
+        self.aids_note.value = '<span class="cl-note">{}</span>'.format(escape(self.t.gettext(
+            "Saved: tables opened from now on offer these aids, and a page sitting at any table shows no other "
+            "from its next load.")))
 
     def close(self) -> None:
         if self.tables is not None and self.picker.value is not None:
@@ -419,6 +550,11 @@ class TablesOverview:
         self.t = t
         self.title.value = f"<h3>{escape(t.gettext('Class tables'))}</h3>"
         self.close_button.description = t.gettext("Close the table")
+        self.aids_title.value = "<b>{}</b> {}".format(
+            escape(t.gettext("The tutor's aids at the lesson's tables:")),
+            escape(t.gettext("(the undo is never offered at a table of people)")))
+        for aid, box in self.aid_boxes.items():
+            box.description = t.gettext(AID_LABELS[aid])
         if self.tables is None:
             self.html.value = ""
             return
@@ -452,27 +588,15 @@ class TablesOverview:
         self.close_button.disabled = not running
 
 
-class HotseatSeat(ToldSeat):
-    """One seat of a pass-and-play game: the shared game, told from this seat only."""
+class HotseatSeat(ToldSeat, GameSeat):
+    """One seat of a pass-and-play game: the shared game, told from this seat only (what it
+    sees and whether it decides: ``GameSeat``'s, as a learner's session)."""
 
     def __init__(self, game: Game, seat: int) -> None:
         super().__init__(game.players, seat)
         self.game = game
         self.moves = 0
         self.catch_up(game.state)
-
-    @property
-    def state(self) -> GameState:
-        return self.game.state
-
-    def view(self) -> PlayerView:
-        return view(self.game.state, self.seat)
-
-    def learner_to_move(self) -> bool:
-        return self.game.state.current_player() == self.seat
-
-    def is_over(self) -> bool:
-        return self.game.state.is_terminal()
 
     def play(self, action: Action) -> None:
         if not self.learner_to_move():
@@ -582,12 +706,7 @@ def build_hotseat(lang: str = "en", players: int = 2) -> W.VBox:
 
 def build_app(lang: str = "en", storage: Storage | None = None, poll: bool = True) -> W.VBox:
     """The class tables' page; ``root._tables`` is the app."""
-    error = None
-    if storage is None:
-        try:
-            storage = open_storage()
-        except StorageError as problem:
-            error = problem
+    storage, error = open_or_why(storage)
     app = TablesApp(lang, storage, error, poll)
     app.root._tables = app
     return app.root

@@ -40,6 +40,7 @@ from ..lessons.classroom import (
     SOLUTION_POLICIES,
     SOLUTIONS_SETTING,
     TEACHER_KEY_VARIABLE,
+    searched,
     ClassFigures,
     ExerciseSummary,
     class_figures,
@@ -77,7 +78,7 @@ from ..lessons.classroom import (
 )
 from ..lessons.exercises import EXERCISES, EXERCISES_BY_ID, instance
 from ..lessons.problems.worksheet import answer_key_html, worksheet_html
-from ..lessons.storage import LOG, Attempt, Storage, StorageError, StorageUnavailable, open_storage
+from ..lessons.storage import LOG, Attempt, Storage, StorageError, StorageMisconfigured, StorageUnavailable, open_or_why
 from ..analysis.charts import figure_png
 from .base import Page, Upload, page_root, tagged
 from .tables_app import TablesOverview
@@ -356,6 +357,8 @@ class TeacherApp(Page):
         if self.storage is None:
             self.summary.value = self._error(self.t.gettext("No results can be shown: {reason}").format(
                 reason=self.t.refusal(self.storage_error) if self.storage_error else ""))  # in the page's language
+            if isinstance(self.storage_error, StorageMisconfigured):  # what is wrong first, then the driver's words
+                self.summary.value = self._error(self.t.refusal(self.storage_error.what)) + self.summary.value
             return None
         try:
             return read(self.storage)
@@ -727,6 +730,10 @@ class TeacherApp(Page):
                 kinds += ["seen"] if (session, ex.id) in figures.seen else []
                 text = "".join(marks[k][0] for k in kinds) + (str(cell[0]) if cell and not cell[1] else "")
                 label = "; ".join(marks[k][1] for k in kinds)
+                if cell is not None and searched(*cell):  # solved after many answers: ask for the method
+                    text += f"⚠{cell[0]}"
+                    label += "; " + t.gettext("solved after {count} answers: ask how it was worked out").format(
+                        count=self._number(cell[0]))
                 shade = f' style="{GRID_SHADES[kinds[0]]}"' if kinds and kinds[0] in GRID_SHADES else ""
                 cells.append(f'<td class="{" ".join(f"cl-{k}" for k in kinds)}" title="{escape(label)}"{shade}>'
                              f"{escape(text)}</td>")
@@ -735,7 +742,9 @@ class TeacherApp(Page):
             rows.append(f"<tr><th>{escape(name or t.gettext('(no name given)'))}{flag}</th>{''.join(cells)}"
                         f"<td>{self._number(solved)}</td><td>{self._number(answers)}</td></tr>")
         legend = t.gettext("✓ solved; ✗ tried, not solved yet, with the number of answers given; 👁 the worked "
-                           "solution read before solving.")
+                           "solution read before solving.") + " " + t.gettext(
+            "✓⚠ and a number: solved after that many answers, as a search by guesses would be; ask how it "
+            "was worked out.")
         return (f'<table class="cl-table cl-teacher-learner-table cl-teacher-grid">{head}{"".join(rows)}</table>'
                 f'<div class="cl-note">{escape(legend)}</div>')
 
@@ -870,12 +879,7 @@ class TeacherApp(Page):
 
 def build_app(lang: str = "en", storage: Storage | None = None, live_seconds: float = 0) -> W.VBox:
     """The teacher's page; ``root._teacher`` is the app. ``live_seconds`` > 0 refreshes the figures."""
-    error = None
-    if storage is None:
-        try:
-            storage = open_storage()
-        except StorageError as problem:
-            error = problem
+    storage, error = open_or_why(storage)
     app = TeacherApp(lang, storage, error)
     app.root._teacher = app
     if live_seconds > 0:

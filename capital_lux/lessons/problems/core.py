@@ -29,7 +29,7 @@ from .. import gallery
 from ...analysis.risk import unseen_modifiers
 from ...engine.cards import ALL_CARDS, COLOURS, MODIFIERS, Card, CapitalLuxError, N_, format_modifier
 from ...engine.game import sample_chance
-from ...engine.position import PositionDict, loads_position
+from ...engine.position import ModifiersDict, PlacedModifierDict, PositionDict, loads_position
 from ...engine.state import DEAL, PLAY, GameState, new_game
 from ...engine.views import PlayerView, view
 
@@ -183,7 +183,7 @@ def _instance(template: Exercise, seed: int) -> Exercise:
 
 
 # -- variations: redraw what the question leaves free -------------------------------------------
-def _unseen_slots(data: PositionDict, viewer: int) -> list[tuple[list[str], int]]:
+def unseen_slots(data: PositionDict, viewer: int) -> list[tuple[list[str], int]]:
     """Where the cards the viewer cannot see lie: the deck and the others' hands."""
     slots = [(data["deck"], i) for i in range(len(data["deck"]))]
     for seat, hand in enumerate(data["hands"]):
@@ -192,13 +192,15 @@ def _unseen_slots(data: PositionDict, viewer: int) -> list[tuple[list[str], int]
     return slots
 
 
-def _swap(a: tuple[list[str], int], b: tuple[list[str], int]) -> None:
+def swap(a: tuple[list[str], int], b: tuple[list[str], int]) -> None:
     a[0][a[1]], b[0][b[1]] = b[0][b[1]], a[0][a[1]]
 
 
 def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: bool = True,
               hand_greens: int = 0, move_second: str | None = None, hometown: Sequence[str] = (),
-              hand_over_own: bool = False, discard_more: int = 0) -> Variation:
+              hand_over_own: bool = False, discard_more: int = 0, hand: Sequence[str] = (),
+              gold: bool = False, yellow_hidden: Sequence[int] = (), capital_more: Sequence[str] = (),
+              redeal: bool = False) -> Variation:
     """A variation: trade discards with unseen cards, the ``capital`` and the viewer's
     ``hometown`` colours' cards with unseen cards of the same colour (so the colours'
     structure stays), shuffle the values of every modifier the table holds, give the
@@ -206,30 +208,55 @@ def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: boo
     face-down modifier above yellow to that colour, and (``hand_over_own``) give the
     modifier the viewer placed, half the time, to another player: face down, it is one
     more the viewer has not seen; and (``discard_more``) move up to that many cards from the
-    deck to the discard pile (two stay): fewer cards unseen, another count for every learner."""
+    deck to the discard pile (two stay): fewer cards unseen, another count for every learner;
+    (``hand``) trade the viewer's cards of those colours with unseen cards of the same colour;
+    (``gold``) give the viewer 0 to 4 gold discs from the pile or back to it; (``yellow_hidden``)
+    put one of these numbers of face-down modifiers of the other players above yellow, from the
+    modifier deck or back to it (the Agents of a table place any number there); (``capital_more``)
+    move 0 to 2 cards of each of those colours from the deck into the capital; (``redeal``) trade
+    the cards of the capital and of every Hometown with unseen cards of any colour, each half the
+    time (where the question reads only how many cards of a colour are unseen)."""
+
+    colours_in_hand = hand
 
     def vary(data: PositionDict, rng: random.Random, viewer: int) -> PositionDict:
         for _ in range(rng.randint(0, max(0, min(discard_more, len(data["deck"]) - 2))) if discard_more else 0):
             data["discards"].append(data["deck"].pop(rng.randrange(len(data["deck"]))))
-        hidden = _unseen_slots(data, viewer)
+        for colour in capital_more:
+            for _ in range(rng.randint(0, 2)):
+                in_deck = [i for i, card in enumerate(data["deck"]) if card[0] == colour]
+                if in_deck and len(data["deck"]) > 2:
+                    data["capital"].append(data["deck"].pop(rng.choice(in_deck)))
+        hidden = unseen_slots(data, viewer)
         if discards:
             for i in range(len(data["discards"])):
                 if rng.random() < 0.7:
-                    _swap((data["discards"], i), rng.choice(hidden))
+                    swap((data["discards"], i), rng.choice(hidden))
         for i, card in enumerate(data["capital"]):
             same = [s for s in hidden if s[0][s[1]][0] == card[0]]
             if card[0] in capital and same and rng.random() < 0.7:
-                _swap((data["capital"], i), rng.choice(same))
+                swap((data["capital"], i), rng.choice(same))
         home = data["hometowns"][viewer]
         for i, card in enumerate(home):
             same = [s for s in hidden if s[0][s[1]][0] == card[0]]
             if card[0] in hometown and same and rng.random() < 0.7:
-                _swap((home, i), rng.choice(same))
+                swap((home, i), rng.choice(same))
+        if redeal:
+            for visible in [data["capital"], *data["hometowns"]]:
+                for i in range(len(visible)):
+                    if rng.random() < 0.5:
+                        swap((visible, i), rng.choice(hidden))
+            for home_zone in data["hometowns"]:
+                home_zone.sort()
         hand = data["hands"][viewer]
+        for i, card in enumerate(hand):
+            same = [s for s in hidden if s[0][s[1]][0] == card[0]]
+            if card[0] in colours_in_hand and same and rng.random() < 0.7:
+                swap((hand, i), rng.choice(same))
         for i in range(len(hand)):
             greens = sum(c[0] == "G" for c in hand)
             if greens < hand_greens and hand[i][0] not in "GY":
-                _swap((hand, i), rng.choice([s for s in hidden if s[0][s[1]][0] == "G"]))
+                swap((hand, i), rng.choice([s for s in hidden if s[0][s[1]][0] == "G"]))
         mods = data["modifiers"]
         if modifiers:
             values = [m["value"] for m in mods["above"]] + list(mods["deck"])
@@ -240,6 +267,13 @@ def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: boo
             if mods["pending"] is not None:
                 mods["pending"] = values.pop()
             mods["deck"] = sorted(values)
+        if yellow_hidden:
+            _place_yellow(mods, rng.choice(yellow_hidden), [p for p in range(len(data["hands"])) if p != viewer], rng)
+        if gold:
+            discs = data["gold"]
+            mine = rng.randint(0, min(4, discs["pile"] + discs["players"][viewer]))
+            discs["pile"] += discs["players"][viewer] - mine
+            discs["players"][viewer] = mine
         if move_second is not None:
             above_yellow = [m for m in mods["above"] if m["colour"] == "Y" and m["owner"] != viewer]
             above_yellow[1]["colour"] = move_second
@@ -254,6 +288,22 @@ def reshuffle(discards: bool = True, capital: Sequence[str] = (), modifiers: boo
         return data
 
     return vary
+
+
+def _place_yellow(mods: ModifiersDict, k: int, others: list[int], rng: random.Random) -> None:
+    """``k`` face-down modifiers of the other players above yellow: drawn from the modifier deck,
+    or the extra ones put back into it."""
+    yellow = [m for m in mods["above"] if m["colour"] == "Y" and m["owner"] in others]
+    while len(yellow) > k:
+        m = yellow.pop(rng.randrange(len(yellow)))
+        mods["above"].remove(m)
+        mods["deck"].append(m["value"])
+    while len(yellow) < k and mods["deck"]:
+        placed: PlacedModifierDict = {"colour": "Y", "owner": rng.choice(others),
+                                      "value": mods["deck"].pop(rng.randrange(len(mods["deck"])))}
+        mods["above"].append(placed)
+        yellow.append(placed)
+    mods["deck"].sort()
 
 
 def deal_position(data: PositionDict, rng: random.Random, viewer: int) -> PositionDict:

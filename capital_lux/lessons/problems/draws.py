@@ -146,7 +146,10 @@ def _limit_facts(v: PlayerView) -> dict[str, Fact]:
     pool = list(unseen_modifiers(v))
     k = sum(m.value is None for m in v.modifiers_above["Y"])
     average = Fraction(sum(pool), len(pool))
-    return {"cards": sum(v.capital["Y"]), "pool": mods(pool), "mean": average, "k": k, "mods": k * average}
+    return {"cards": sum(v.capital["Y"]), "pool": mods(pool), "mean": average, "k": k, "mods": k * average,
+            "hidden": ngettext("{count} face-down modifier", "{count} face-down modifiers", k),
+            "adding": ngettext("{count} face-down modifier adds {count} × {mean}",
+                               "{count} face-down modifiers add {count} × {mean}", k)}
 
 
 def _limit_one_modifier(v: PlayerView) -> Fraction:
@@ -265,16 +268,18 @@ DRAWS: tuple[Exercise, ...] = (
     Exercise(
         "modifiers-expected-limit", N_("Face-down modifiers"), N_("The expected limit"),
         "modifiers-round-2", 0,
-        N_("What is the expected {yellow} limit: the {Capital}'s {yellow} cards plus the two face-down "
-           "modifiers above the {Merchant}?"),
+        N_("What is the expected {yellow} limit: the {Capital}'s {yellow} cards plus {hidden} above the "
+           "{Merchant}?"),
         N_("The {yellow} cards in the {Capital} add up to {cards}. Each face-down modifier is equally "
-           "likely to be any of {pool}, whose average is {mean}. Expectations add up, so the {k} modifiers "
-           "add {k} × {mean} = {mods} on average, and the expected limit is {cards} + {mods} = {answer}."),
+           "likely to be any of {pool}, whose average is {mean}. Expectations add up, so {adding} = {mods} "
+           "on average, and the expected limit is {cards} + {mods} = {answer}."),
         lambda v: mean(limits(v, "Y")), _limit_facts, _limit_trial,
         probability=False,
         mistakes=(Mistake("one-modifier", M.ONE_MODIFIER, _limit_one_modifier),
                   Mistake("known-unseen", M.KNOWN_UNSEEN, _limit_own_counted)),
-        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, capital=("Y",)),
+        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, capital=("Y",), yellow_hidden=(1, 2, 3), hand_over_own=True,
+                               capital_more=("Y",)),
+        valid=lambda v: len(set(limits(v, "Y"))) > 1,  # every modifier face down there: nothing to expect
     ),
     Exercise(
         "modifier-after-draw", N_("Conditional probability"), N_("After drawing a modifier"),

@@ -44,9 +44,9 @@ LIKELIHOOD = N_("This is the chance of the placement given the value, not of the
 SIGN = N_("The sign is the wrong way round. The question asks for the Hometown play minus the Capital play.")
 DISC_FORGOTTEN = N_("It looks like you forgot the Merchant's gold disc in the Capital play.")
 MEAN_OF_SQUARES = N_("This is the mean of the squares. Subtract the square of the mean to get the variance.")
-SAMPLE_VARIANCE = N_("It looks like you divided by n - 1. These modifiers are the whole population, so "
-                     "divide by their number.")
-VARIANCES_ADDED = N_("It looks like you added the variances as if the modifiers were independent. Drawn "
+SAMPLE_VARIANCE = N_("It looks like you divided by n - 1. The cards you cannot see are the whole population, "
+                     "so divide by their number.")
+VARIANCES_ADDED = N_("It looks like you added the variances as if the two draws were independent. Drawn "
                      "without replacement, they pull against each other, so the spread is smaller.")
 ONE_MODIFIER = N_("This is the figure for one modifier. The question is about all of them together.")
 CLERIC_HALF = N_("It looks like you counted only half of the Cleric's effect. The card taken raises your "

@@ -204,6 +204,56 @@ def _variance_trial(s: GameState, rng: random.Random) -> Fraction:
     return (sum(hidden_above(s, "Y", 0)) - mean(pool)) ** 2
 
 
+def card_values(v: PlayerView, with_discards: bool = False) -> list[int]:
+    """The values of the cards the viewer cannot see (``with_discards``: and of the discard
+    pile, the classic miscount), one entry per copy."""
+    return [c.value for c in unseen(v)] + ([c.value for c in v.discards] if with_discards else [])
+
+
+def counted(values: list[int]) -> str:
+    """``5 × 2, 7 × 3, ...``: how many cards of each value, in a language-neutral form."""
+    return ", ".join(f"{values.count(x)} × {x}" for x in sorted(set(values)))
+
+
+def _card_variance_facts(v: PlayerView) -> dict[str, Fact]:
+    values = card_values(v)
+    return {"N": len(values), "counts": counted(values), "mean": mean(values),
+            "squares": mean([x * x for x in values]), "mean_sq": mean(values) ** 2, "pile": discard_pile(v)}
+
+
+def _discards_variance(v: PlayerView) -> Fraction | None:
+    return _variance(card_values(v, True)) if v.discards else None
+
+
+def _deck_values(s: GameState) -> list[int]:
+    return [ALL_CARDS[k].value for k, n in enumerate(s.deck) for _ in range(n)]
+
+
+def _card_variance_trial(s: GameState, rng: random.Random) -> Fraction:
+    from ...engine.views import view
+
+    return (rng.choice(_deck_values(s)) - mean(card_values(view(s, 0)))) ** 2
+
+
+def _two_draws_variance(values: list[int]) -> Fraction:
+    """The variance of the total of two different cards drawn among ``values``."""
+    return 2 * _variance(values) * (len(values) - 2) / (len(values) - 1)
+
+
+def _two_draws_facts(v: PlayerView) -> dict[str, Fact]:
+    values = card_values(v)
+    return {"N": len(values), "counts": counted(values), "one": _variance(values), "mean": 2 * mean(values),
+            "pile": discard_pile(v)}
+
+
+def _two_draws_trial(s: GameState, rng: random.Random) -> Fraction:
+    from ...engine.views import view
+
+    deck = _deck_values(s)
+    total = sum(rng.sample(deck, 2))
+    return (total - 2 * mean(card_values(view(s, 0)))) ** 2
+
+
 def _limit_variance(v: PlayerView) -> Fraction:
     return _variance(limits(v, "Y"))
 
@@ -393,34 +443,37 @@ MORE: tuple[Exercise, ...] = (
         valid=lambda v: 0 < _dependence(v) < 1,
     ),
     Exercise(
-        "modifier-variance", N_("Expected value"), N_("How much does one modifier vary?"), "last-turn", 0,
-        N_("The modifier face down above the {Merchant} is one of {pool}, each equally likely. Its "
-           "expected value is {mean}. What is its variance?"),
-        N_("The variance is the mean of the squares minus the square of the mean. The squares average "
-           "{squares}, and the mean squared is {mean_sq}, so the variance is {squares} - {mean_sq} = "
+        "modifier-variance", N_("Expected value"), N_("How much does a drawn card vary?"), "modifiers-round-2", 0,
+        N_("The top card of the deck is equally likely to be any of the {N} cards you cannot see. Its value "
+           "is {mean} on average. What is the variance of its value?"),
+        N_("The variance is the mean of the squares minus the square of the mean. The {N} cards you cannot "
+           "see have the values {counts} (the discard pile, {pile}, is out of the game). Their squares "
+           "average {squares}, and the mean squared is {mean_sq}, so the variance is {squares} - {mean_sq} = "
            "{answer}."),
-        lambda v: _variance(_pool(v)), _variance_facts, _variance_trial, probability=False,
-        mistakes=(Mistake("mean-of-squares", M.MEAN_OF_SQUARES, lambda v: mean([m * m for m in _pool(v)])),
+        lambda v: _variance(card_values(v)), _card_variance_facts, _card_variance_trial, probability=False,
+        mistakes=(Mistake("mean-of-squares", M.MEAN_OF_SQUARES, lambda v: mean([x * x for x in card_values(v)])),
                   Mistake("sample-variance", M.SAMPLE_VARIANCE,
-                          lambda v: _variance(_pool(v)) * len(_pool(v)) / (len(_pool(v)) - 1)),
-                  Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _variance(all_modifiers_but_pending(v)))),
-        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False),
+                          lambda v: _variance(card_values(v)) * len(card_values(v)) / (len(card_values(v)) - 1)),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN, _discards_variance)),
+        assumptions=(DECK, SHUFFLED),
+        vary=played_position(lambda s: s.deck_size() >= 1, reshuffle(discards=False, modifiers=False, discard_more=8)),
     ),
     Exercise(
-        "limit-spread", N_("Expected value"), N_("The spread of a limit"), "modifiers-round-2", 0,
-        N_("The {yellow} limit is the {Capital}'s {yellow} cards plus the {k} face-down modifiers above "
-           "the {Merchant}; its expected value is {mean}. What is the variance of the {yellow} limit?"),
-        N_("The face-down modifiers are {k} different cards among the {N} values {pool}, each of which has "
-           "variance {one} on its own. The equally likely limits are {limits}. Drawn without replacement, "
-           "the variance of their sum is {k} × {one} × ({N} - {k}) / ({N} - 1) = {answer}, less than "
-           "{k} × {one}."),
-        _limit_variance, _spread_facts, _spread_trial, probability=False,
-        mistakes=(Mistake("variances-added", M.VARIANCES_ADDED,
-                          lambda v: _variance(_pool(v)) * sum(m.value is None for m in v.modifiers_above["Y"])),
-                  Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _variance(
-                      [a + b for i, a in enumerate(all_modifiers_but_pending(v))
-                       for j, b in enumerate(all_modifiers_but_pending(v)) if i != j]))),
-        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, capital=("Y",)),
+        "limit-spread", N_("Expected value"), N_("The spread of two draws"), "modifiers-round-2", 0,
+        N_("You play two {Scholar} cards into the {Capital}, one after the other; each draws the top card of "
+           "the deck. The two cards drawn add up to {mean} on average. What is the variance of their total?"),
+        N_("The two cards drawn are two different cards among the {N} you cannot see, whose values are "
+           "{counts} (the discard pile, {pile}, is out of the game). One card's value has variance {one} on "
+           "its own. Drawn without replacement, the variance of the total of two is 2 × {one} × ({N} - 2) / "
+           "({N} - 1) = {answer}, less than 2 × {one}."),
+        lambda v: _two_draws_variance(card_values(v)), _two_draws_facts, _two_draws_trial, probability=False,
+        mistakes=(Mistake("variances-added", M.VARIANCES_ADDED, lambda v: 2 * _variance(card_values(v))),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN,
+                          lambda v: _two_draws_variance(card_values(v, True)) if v.discards else None)),
+        assumptions=(DECK, NOBODY_DRAWS),
+        vary=played_position(lambda s: s.deck_size() >= 2,
+                             reshuffle(discards=False, modifiers=False, hand_greens=2, discard_more=8)),
+        valid=lambda v: sum(c.colour == "G" for c in v.hand) >= 2,
     ),
     Exercise(
         "samples-needed", N_("Simulation"), N_("How many samples are enough?"), "modifiers-round-2", 0,

@@ -9,12 +9,13 @@ from typing import Callable
 
 from . import mistakes as M
 from .core import (
-    Exercise, Fact, Mistake, as_int, discard_pile, discarded, limits, mean, mods, ngettext, own_modifiers, reshuffle,
-    share, unseen,
+    Exercise, Fact, Mistake, Variation, as_int, discard_pile, discarded, limits, mean, mods, ngettext, own_modifiers,
+    reshuffle, share, swap, unseen, unseen_slots,
 )
-from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET
+from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, SHUFFLED
 from ...analysis.risk import unseen_modifiers
-from ...engine.cards import N_
+from ...engine.cards import N_, Card
+from ...engine.position import PositionDict
 from ...engine.game import sample_chance
 from ...engine.notation import Action, Play, SaveWithGold
 from ...engine.rules import excess, gold_choice_worth, gold_options, over_limit
@@ -107,6 +108,89 @@ def _exceed_facts(v: PlayerView) -> dict[str, Fact]:
         "gold": v.gold[v.viewer],
         "diffs": ", ".join(f"{m:+d} → {over_limit(1, home, base + m)}" for m in pool),
     }
+
+
+# -- exceeding after a Scholar's draw: the card drawn goes home at the round end ----------------
+Exceeds = Callable[[int, int], bool]  # (your total, the limit) -> whether it counts
+
+
+def _drawn(card: Card) -> int:
+    """What a drawn card adds to the yellow total once it goes home."""
+    return card.value if card.colour == "Y" else 0
+
+
+def _draw_risk(v: PlayerView, exceeds: Exceeds, outcomes: list[int] | None = None,
+               discards_unseen: bool = False) -> Fraction:
+    """The chance that yellow exceeds (``exceeds``) once the card the Scholar draws goes home: every
+    card the viewer cannot see equally likely, every limit in ``outcomes`` (the true ones) too."""
+    home = v.hometown_total(v.viewer, "Y")
+    cards = unseen(v) + (list(v.discards) if discards_unseen else [])
+    limits_ = limits(v, "Y") if outcomes is None else outcomes
+    return mean([share([exceeds(home + _drawn(card), limit) for limit in limits_]) for card in cards])
+
+
+def _over(total: int, limit: int) -> bool:
+    return total > limit
+
+
+def _over_or_equal(total: int, limit: int) -> bool:
+    return total >= limit
+
+
+def _own_counted(v: PlayerView) -> list[int]:
+    """The limits a learner reckons who counts their own modifier among the unseen ones."""
+    base = sum(v.capital["Y"]) + v.known_modifiers("Y")
+    held = set(own_modifiers(v)) - {m.value for m in v.modifiers_above["Y"] if m.value is not None}
+    return [base + m for m in list(unseen_modifiers(v)) + sorted(held)]
+
+
+def _beyond_gold(v: PlayerView) -> Exceeds:
+    return lambda total, limit: total - limit > v.gold[v.viewer]
+
+
+def _draw_facts(v: PlayerView, exceeds: Exceeds) -> dict[str, Fact]:
+    home, cards = v.hometown_total(v.viewer, "Y"), unseen(v)
+    values = sorted({c.value for c in cards if c.colour == "Y"})
+
+    def risk(total: int) -> Fraction:
+        return share([exceeds(total, limit) for limit in limits(v, "Y")])
+
+    return {
+        "round": v.round, "card": v.hand[0], "home": home, "N": len(cards), "gold": v.gold[v.viewer],
+        "discs": ngettext("{count} gold disc", "{count} gold discs", v.gold[v.viewer]),
+        "cards": sum(v.capital["Y"]) + v.known_modifiers("Y"), "pool": mods(list(unseen_modifiers(v))),
+        "others": sum(c.colour != "Y" for c in cards), "risk0": risk(home),
+        "cases": ", ".join(f"{sum(c.colour == 'Y' and c.value == x for c in cards)} × {x} → {risk(home + x)}"
+                           for x in values),
+    }
+
+
+def _draw_valid(v: PlayerView) -> bool:
+    return len(v.hand) == 1 and v.hand[0].colour == "G" and v.deck_size > 0
+
+
+def _draw_trial(choose: GoldChoice, kinds: tuple[str, ...]) -> Callable[[GameState, random.Random], Fraction]:
+    def trial(s: GameState, rng: random.Random) -> Fraction:
+        to_round_end(s, Play(s.hands[0][0], "capital"), 0, choose, rng)
+        return Fraction(_lost(s, 0, "Y", kinds))
+
+    return trial
+
+
+def _scholar_in_hand(then: Variation) -> Variation:
+    """A variation: ``then``, and the viewer's one card traded for a green card they cannot see."""
+
+    def vary(data: PositionDict, rng: random.Random, viewer: int) -> PositionDict:
+        data = then(data, rng, viewer)
+        greens = [slot for slot in unseen_slots(data, viewer) if slot[0][slot[1]][0] == "G"]
+        swap((data["hands"][viewer], 0), rng.choice(greens))
+        data["deck"].sort()
+        return data
+
+    return vary
+
+
+_DRAW_VARY = reshuffle(capital=("Y",), hometown=("Y",), discard_more=10)
 
 
 def _after_round_end(total: int, limit: int, gold: int) -> int:
@@ -270,28 +354,44 @@ _LAST_TURN_VARY = reshuffle(capital=("Y",))
 ROUND_END: tuple[Exercise, ...] = (
     Exercise(
         "exceed-without-gold", N_("The risk of exceeding"), N_("Will yellow exceed?"), "last-turn", 0,
-        N_("This is the last turn of round {round}: the round ends right after it. If you play {card} "
-           "into your {Hometown}, your {yellow} cards add up to {home}. What is the probability that they "
-           "exceed the {yellow} limit?"),
-        N_("The {Capital}'s {yellow} cards add up to {cards}, and the face-down modifier above them is one "
-           "of {pool} (yours, {own}, lies above the {Agent}). Your {yellow} cards exceed when {home} is more "
-           "than {cards} plus the modifier, that is for {bad}: {answer}. Equal would be safe (ruling R7)."),
-        _exceed, _exceed_facts, _round_end_trial(_save_none, ("discard", "gold_spent")),
-        mistakes=(Mistake("equal-exceeds", M.EQUAL_EXCEEDS, _exceed_or_equal),
-                  Mistake("known-unseen", M.KNOWN_UNSEEN, _exceed_own_counted)),
-        assumptions=(MODIFIER_SET, EQUAL_IS_SAFE, LAST_TURN), vary=_LAST_TURN_VARY,
+        N_("This is the last turn of round {round}: the round ends right after it. You play {card} into the "
+           "{Capital}: your {Scholar} draws the top card of the deck, and at the round end that card goes into "
+           "your {Hometown}, where your {yellow} cards add up to {home} now. What is the probability that your "
+           "{yellow} cards exceed the {yellow} limit at the round end?"),
+        N_("The {Scholar} draws one of the {N} cards you cannot see, each equally likely (the discard pile is "
+           "out of the game). The {yellow} limit is {cards} (the {Capital}'s {yellow} cards and known modifiers) "
+           "plus the face-down modifiers above the {Merchant}, each one of {pool}; a total equal to the limit is safe (ruling R7). If the card "
+           "drawn is not {yellow} ({others} of the {N}), your total stays {home} and exceeds with probability "
+           "{risk0}. For the {yellow} ones (how many × value → probability): {cases}. Weighing each case by its "
+           "number of cards: {answer}."),
+        lambda v: _draw_risk(v, _over), lambda v: _draw_facts(v, _over),
+        _draw_trial(_save_none, ("discard", "gold_spent")),
+        mistakes=(Mistake("equal-exceeds", M.EQUAL_EXCEEDS, lambda v: _draw_risk(v, _over_or_equal)),
+                  Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _draw_risk(v, _over, _own_counted(v))),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN,
+                          lambda v: _draw_risk(v, _over, discards_unseen=True) if v.discards else None)),
+        assumptions=(DECK, SHUFFLED, MODIFIER_SET, EQUAL_IS_SAFE, LAST_TURN), valid=_draw_valid,
+        vary=_scholar_in_hand(_DRAW_VARY),
     ),
     Exercise(
         "exceed-with-gold", N_("The risk of exceeding"), N_("Can gold save yellow?"), "last-turn", 0,
-        N_("You have {gold} gold discs, and each one raises a limit by 1. If you play {card} into your "
-           "{Hometown}, what is the probability that you must discard your {yellow} cards even if you "
-           "spend gold?"),
-        N_("To keep a colour you pay the whole difference, or nothing (ruling R6). For each modifier "
-           "above the {Merchant} the difference is: {diffs}. You lose the {yellow} cards only when it is "
-           "more than {gold}: {answer}."),
-        _exceed_with_gold, _exceed_facts, _round_end_trial(_save_yellow, ("discard",)),
-        mistakes=(Mistake("gold-ignored", M.GOLD_IGNORED, _exceed),),
-        assumptions=(MODIFIER_SET, GOLD_PAYS_ALL, LAST_TURN), vary=_LAST_TURN_VARY,
+        N_("This is the last turn of round {round}. You have {discs}, and each one raises a limit by 1. You "
+           "play {card} into the {Capital}: your {Scholar} draws the top card of the deck, and at the round end "
+           "that card goes into your {Hometown}, where your {yellow} cards add up to {home} now. What is the "
+           "probability that you must discard your {yellow} cards even if you spend gold?"),
+        N_("To keep a colour you pay the whole difference, or nothing (ruling R6): you lose your {yellow} cards "
+           "only when their total is more than {gold} above the limit: {cards} (the {Capital}'s {yellow} cards "
+           "and known modifiers) plus the face-down modifiers above the {Merchant}, each one of {pool}. The {Scholar} draws one of the {N} "
+           "cards you cannot see, each equally likely (the discard pile is out of the game). If it is not "
+           "{yellow} ({others} of the {N}), your total stays {home}: probability {risk0}. For the {yellow} ones "
+           "(how many × value → probability): {cases}. Weighing each case by its number of cards: {answer}."),
+        lambda v: _draw_risk(v, _beyond_gold(v)), lambda v: _draw_facts(v, _beyond_gold(v)),
+        _draw_trial(_save_yellow, ("discard",)),
+        mistakes=(Mistake("gold-ignored", M.GOLD_IGNORED, lambda v: _draw_risk(v, _over)),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN,
+                          lambda v: _draw_risk(v, _beyond_gold(v), discards_unseen=True) if v.discards else None)),
+        assumptions=(DECK, SHUFFLED, MODIFIER_SET, GOLD_PAYS_ALL, LAST_TURN), valid=_draw_valid,
+        vary=_scholar_in_hand(reshuffle(capital=("Y",), hometown=("Y",), discard_more=10, gold=True)),
     ),
     Exercise(
         "gold-or-hometown", N_("Expected value"), N_("Gold or Hometown?"), "last-turn", 0,
@@ -308,7 +408,8 @@ ROUND_END: tuple[Exercise, ...] = (
         _gold_gain, _gold_facts, _gold_trial, probability=False,
         mistakes=(Mistake("sign", M.SIGN, lambda v: -_gold_gain(v)),
                   Mistake("disc-forgotten", M.DISC_FORGOTTEN, _gold_gain_no_disc)),
-        assumptions=(MODIFIER_SET, GOLD_PAYS_ALL, LAST_TURN), vary=_LAST_TURN_VARY, valid=_gold_valid,
+        assumptions=(MODIFIER_SET, GOLD_PAYS_ALL, LAST_TURN), valid=_gold_valid,
+        vary=reshuffle(capital=("Y",), hometown=("Y",), hand=("Y",), gold=True),
     ),
     Exercise(
         "bonus-tie", N_("Ties for bonus cards"), N_("Who takes the first yellow bonus card?"), "last-turn", 0,
@@ -340,6 +441,6 @@ ROUND_END: tuple[Exercise, ...] = (
         _short, _short_facts, _short_trial,
         mistakes=(Mistake("choice-ignored", M.CHOICE_IGNORED, _short_choice_ignored),
                   Mistake("discards-unseen", M.DISCARDS_UNSEEN, _short_with_discards)),
-        assumptions=(DECK, OTHERS_AT_RANDOM), vary=reshuffle(modifiers=False),
+        assumptions=(DECK, OTHERS_AT_RANDOM), vary=reshuffle(modifiers=False, redeal=True),
     ),
 )
