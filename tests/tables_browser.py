@@ -297,7 +297,9 @@ def four_learners(url: str, database: Path, browser: Any, folder: Path) -> dict[
     assert review_reads(tables, table.id, 2, folder).strip()
     for page in pages:
         page.context.close()
-    return {"decisions": float(len(made)), "checks": float(checks), "game_wall_s": round(seconds, 1)}
+    return {"decisions": float(len(made)), "checks": float(checks), "game_wall_s": round(seconds, 1),
+            "clicks_that_came_to_nothing": float(len([x for x in STALLED if not x.startswith("said: ")])),
+            "clicks_refused": float(len([x for x in STALLED if x.startswith("said: ")]))}
 
 
 def figures() -> dict[str, float]:

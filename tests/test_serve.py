@@ -22,7 +22,7 @@ import uuid
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 import psutil
 import pytest
@@ -166,20 +166,21 @@ def test_a_full_class_and_a_hurried_client_get_a_page_that_says_so(tmp_path: Pat
 
 
 @pytest.mark.browser
-def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(tmp_path: Path, chromium: Any) -> None:
+def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(tmp_path: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
     # 15 s, not less: a kernel still starting counts as idle, and a busy machine took more than
     # 4 s to start one a page had taken from the warm pool, which the cull then stopped.
     timeout = 15
     cull = (f"--MappingKernelManager.cull_idle_timeout={timeout}", "--MappingKernelManager.cull_interval=1")
-    pages = []
-    with served(tmp_path, B.UNPACED, *cull) as (url, _):
+    with served(tmp_path, B.UNPACED, *cull) as (url, _), sync_api.sync_playwright() as p:
+        browser = B.launch(p)
         try:
+            pages = []
             for _ in range(4):  # one kept open, three closed
-                page = chromium.new_page()
-                pages.append((page, None))
+                page = browser.new_page()
                 page.goto(url)
                 page.wait_for_selector(".ready", timeout=120_000)  # a busy machine starts kernels slowly
-                pages[-1] = (page, _kernel_of(page.content()))
+                pages.append((page, _kernel_of(page.content())))
             kept, kept_kernel = pages[0]
             for page, _ in pages[1:]:
                 page.close()
@@ -192,9 +193,7 @@ def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(tmp
             kept.click(".ready")  # and the page still talks to it
             assert kept.query_selector(".ready")
         finally:
-            for page, _ in pages:
-                if not page.is_closed():
-                    page.close()
+            browser.close()
 
 
 def test_a_page_keeps_the_warm_kernel_it_took_until_its_browser_connects(tmp_path: Path) -> None:
@@ -271,17 +270,19 @@ def test_the_tree_page_lists_the_learners_pages_only_and_asks_nothing_of_outside
 
 
 @pytest.mark.browser
-def test_a_preheated_kernel_serves_the_learners_own_link(tmp_path: Path, chromium: Any) -> None:
+def test_a_preheated_kernel_serves_the_learners_own_link(tmp_path: Path) -> None:
     """Kernels start, and the notebook imports, before anyone arrives; the learner's link (its
     query: players, seed, language) still decides the page the kernel then builds."""
+    sync_api = pytest.importorskip("playwright.sync_api")
     log = tmp_path / "server.log"
-    with B.voila_server(log) as url:
+    with B.voila_server(log) as url, sync_api.sync_playwright() as p:
         assert _wait_until(lambda: "Kernel pool of tutorial.ipynb is filled" in log.read_text(), 120)
-        page, _ = B.open_tutor(chromium, url + "?lang=fr&open=free&players=4&seed=7&bots=rule")
+        browser = B.launch(p)
         try:
+            page, _ = B.open_tutor(browser, url + "?lang=fr&open=free&players=4&seed=7&bots=rule")
             text = page.inner_text(".cl-freeplay")
         finally:
-            page.close()
+            browser.close()
     assert "Using pre-heated kernel" in log.read_text()
     assert "Robot 3" in text  # four seats, in French: the link's own settings
 

@@ -77,39 +77,6 @@ def _home_total(v: PlayerView) -> int:
     return v.hometown_total(v.viewer, card.colour) + card.value
 
 
-def _exceed(v: PlayerView) -> Fraction:
-    return share([_home_total(v) > limit for limit in limits(v, v.hand[0].colour)])
-
-
-def _exceed_or_equal(v: PlayerView) -> Fraction:
-    return share([_home_total(v) >= limit for limit in limits(v, v.hand[0].colour)])
-
-
-def _exceed_own_counted(v: PlayerView) -> Fraction:
-    card = v.hand[0]
-    base = sum(v.capital[card.colour]) + v.known_modifiers(card.colour)
-    held = set(own_modifiers(v)) - {m.value for m in v.modifiers_above[card.colour] if m.value is not None}
-    pool = list(unseen_modifiers(v)) + sorted(held)
-    return share([_home_total(v) > base + m for m in pool])
-
-
-def _exceed_with_gold(v: PlayerView) -> Fraction:
-    return share([_home_total(v) - limit > v.gold[v.viewer] for limit in limits(v, v.hand[0].colour)])
-
-
-def _exceed_facts(v: PlayerView) -> dict[str, Fact]:
-    card, home = v.hand[0], _home_total(v)
-    pool = list(unseen_modifiers(v))
-    base = sum(v.capital[card.colour]) + v.known_modifiers(card.colour)
-    return {
-        "round": v.round, "card": card, "home": home, "cards": base, "pool": mods(pool),
-        "own": mods(own_modifiers(v)),
-        "bad": mods([m for m in pool if home > base + m]) or "-",
-        "gold": v.gold[v.viewer],
-        "diffs": ", ".join(f"{m:+d} → {over_limit(1, home, base + m)}" for m in pool),
-    }
-
-
 # -- exceeding after a Scholar's draw: the card drawn goes home at the round end ----------------
 Exceeds = Callable[[int, int], bool]  # (your total, the limit) -> whether it counts
 
@@ -338,17 +305,6 @@ def _short_trial(s: GameState, rng: random.Random) -> Fraction:
     viewer = s.current
     to_round_end(s, Play(view(s, viewer).hand[0], "home"), viewer, lambda s, p: rng.choice(s.legal_actions()), rng)
     return Fraction(s.deal_size < hand_size(s.players))
-
-
-def _round_end_trial(choose: GoldChoice, kinds: tuple[str, ...]) -> Callable[[GameState, random.Random], Fraction]:
-    def trial(s: GameState, rng: random.Random) -> Fraction:
-        to_round_end(s, Play(s.hands[0][0], "home"), 0, choose, rng)
-        return Fraction(_lost(s, 0, "Y", kinds))
-
-    return trial
-
-
-_LAST_TURN_VARY = reshuffle(capital=("Y",))
 
 
 ROUND_END: tuple[Exercise, ...] = (
