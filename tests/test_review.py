@@ -278,7 +278,10 @@ def test_free_play_offers_the_review_at_the_end_and_teaches_from_the_mistakes() 
         assert review.complete and review.review is not None
         mine = review.review.of_seat(0)
         assert review.table.value.count("<tr class=") == len(mine) and "Key moments" in review.moments.value
-        assert "Player 1" in review.summary.value and "effect on the final result" in review.note.value
+        # Each seat named as the game page names it (the summary's first column), not "Player 1".
+        rows = review.summary.value.split('<tr class=""><td>')[1:]
+        assert {row.split("</td>")[0] for row in rows} == {"You", "Bot 1"}
+        assert "effect on the final result" in review.note.value
         assert review.mistakes and all(d.verdict not in ("best", "good") for d in review.mistakes)
 
         d = review.mistakes[0]

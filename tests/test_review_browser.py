@@ -50,7 +50,8 @@ def test_a_finished_game_is_reviewed_and_a_mistake_is_tried_again(server: str, c
     page.wait_for_selector(".cl-review-progress", state="hidden", timeout=300_000)
     page.screenshot(path=str(ARTIFACTS / "review.png"), full_page=True)
     assert "Key moments" in page.inner_text(".cl-review-moments")
-    assert "Round" in page.inner_text(".cl-review-summary") and "Player 1" in page.inner_text(".cl-review-summary")
+    summary = page.inner_text(".cl-review-summary")  # each seat named as the game page names it
+    assert "Round" in summary and "You" in summary and "Bot 1" in summary and "Player 1" not in summary
     assert "effect on the final result" in page.inner_text(".cl-review-note")  # the default horizon
     chart = page.wait_for_selector(".cl-review-chart img:visible, img.cl-review-chart:visible", timeout=30_000)
     shown, natural = chart.evaluate("img => [img.getBoundingClientRect().width, img.naturalWidth]")

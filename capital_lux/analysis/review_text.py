@@ -15,7 +15,7 @@ from ..i18n import Translator
 from ..i18n.formatting import format_interval, format_number, format_percent
 from ..engine.cards import Card
 from ..engine.notation import Pick
-from ..i18n.sentences import TERMINAL, action_label, cards_text, colour_label, player_name
+from ..i18n.sentences import TERMINAL, Style, action_label, cards_text, colour_label, player_name
 from .review import GAME_HORIZON, HORIZON, THRESHOLDS, VERDICTS, Decision, Review, Summary
 
 __all__ = [
@@ -309,22 +309,32 @@ def summary_headers(t: Translator) -> list[str]:
             *(verdict_name(t, v) for v in VERDICTS)]
 
 
-def _summary_row(t: Translator, s: Summary, you: int) -> list[str]:
-    return [player_name(t, s.seat, None, TERMINAL) if s.seat != you else t.gettext("{player} (reviewed)").format(
-                player=player_name(t, s.seat, None, TERMINAL)),
+def _seat_name(t: Translator, seat: int, you: int, style: Style, bots: bool) -> str:
+    """The seat as every other page calls it (``player_name``): on a page, the reviewed seat is
+    "You" and the others "Bot 1" (or "Player 1" where people play them, ``bots=False``); on a
+    terminal, "Player 1" and "Player 0 (reviewed)"."""
+    if style == TERMINAL and seat == you:
+        return t.gettext("{player} (reviewed)").format(player=player_name(t, seat, None, TERMINAL))
+    return player_name(t, seat, you, style, bots)
+
+
+def _summary_row(t: Translator, s: Summary, name: str) -> list[str]:
+    return [name,
             t.pgettext("review", "game") if s.round is None else str(s.round), str(s.decisions),
             "–" if s.accuracy is None else format_percent(s.accuracy, t.lang),
             "–" if s.mean_loss is None else _number(t, s.mean_loss), *(str(s.counts[v]) for v in VERDICTS)]
 
 
-def summary_rows(t: Translator, review: Review) -> list[list[str]]:
-    """Per seat (the reviewed one first): each round, then the whole game."""
+def summary_rows(t: Translator, review: Review, style: Style = TERMINAL, bots: bool = True) -> list[list[str]]:
+    """Per seat (the reviewed one first): each round, then the whole game; each seat named as
+    the game's page (``style=LEARNER``) or the terminal names it."""
     seats = [review.seat] + [p for p in range(review.players) if p != review.seat]
     rows = []
     for seat in seats:
+        name = _seat_name(t, seat, review.seat, style, bots)
         for round_ in review.rounds():
-            rows.append(_summary_row(t, review.summary(seat, round_), review.seat))
-        rows.append(_summary_row(t, review.summary(seat), review.seat))
+            rows.append(_summary_row(t, review.summary(seat, round_), name))
+        rows.append(_summary_row(t, review.summary(seat), name))
     return rows
 
 

@@ -34,6 +34,7 @@ from ..engine.errors import Cancelled
 from ..engine.views import PlayerView
 from ..i18n import Translator
 from ..i18n.formatting import format_number
+from ..i18n.sentences import LEARNER
 from ..lessons.table import table_html
 from .base import tagged
 from .session import Session
@@ -105,6 +106,9 @@ class ReviewPanel:
                                   self.chart, self.chart_note, self.moments, self.open_buttons, self.learn,
                                   self.table, self.summary],
                                  layout=W.Layout(display="none")), "cl-review")
+        #: The other seats are bots ("Bot 1"), as on the game page; a page where people play them
+        #: sets it False ("Player 1"), as its table calls them.
+        self.bots = True
         self.t: Translator | None = None
         self.session: Session | None = None
         self.job: Job[Review | None] | None = None
@@ -275,7 +279,7 @@ class ReviewPanel:
         self.moments.value = (f"<h4>{escape(t.gettext('Key moments'))}</h4>"
                               + (f"<ol>{items}</ol>" if items else f"<p>{none}</p>"))
         self.summary.value = (f"<h4>{escape(t.gettext('Summary per player and round'))}</h4>"
-                              + _table(summary_headers(t), summary_rows(t, review)))
+                              + _table(summary_headers(t), summary_rows(t, review, LEARNER, self.bots)))
         self._draw_open_buttons(t, moments)
         self._draw_chart(t, review)
         self._render_learn(t)

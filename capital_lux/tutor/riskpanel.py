@@ -182,8 +182,12 @@ class RiskPanel:
         self.compare_options: RankOptions = {}  # passed on to ``rank_moves`` (tests settle for less)
         self.compare_button = tagged(W.Button(layout=W.Layout(width="auto")), "cl-risk-compare")
         self.compare_button.on_click(lambda _: self.compare())
-        self.box = W.VBox([self.show, W.HBox([self.model, self.placement], layout=W.Layout(flex_flow="row wrap")), self.html, self.chart_toggle, self.image,
-                           self.compare_button, self.comparison.box])
+        # The comparison opens right under its button and the dropdowns it uses, with the risk table
+        # folded meanwhile: it starts beside the hand, and the click scrolls nothing away.
+        self.table_box = W.VBox([self.html, self.chart_toggle, self.image])
+        self.comparison.on_open = self._fold
+        self.box = W.VBox([self.show, W.HBox([self.model, self.placement], layout=W.Layout(flex_flow="row wrap")),
+                           self.compare_button, self.comparison.box, self.table_box])
         self._last: tuple[Translator, PlayerView] | None = None
         self._placement_views: dict[tuple[str, int], PlayerView] | None = None
         self._compared: tuple[PlayerView, str, str] | None = None
@@ -213,6 +217,10 @@ class RiskPanel:
         return self.comparison.start(t, v, model, placement, placement_views=self._placement_views,
                                      **self.compare_options)
 
+    def _fold(self, comparing: bool) -> None:
+        """The risk table folds while a comparison is on show, and comes back when it closes."""
+        self.table_box.layout.display = "none" if comparing else None
+
     def wait(self, timeout: float | None = None) -> None:
         """Until the round-end figures on show are final."""
         self._worker.wait(timeout)
@@ -223,6 +231,7 @@ class RiskPanel:
         self.model.description = t.gettext("Others play like")
         self.placement.description = t.gettext("Face-down modifiers")
         self.compare_button.description = t.gettext("Compare my moves at the round end")
+        self.comparison.close.description = t.gettext("Close the comparison")
         models = [(model_name(t, m), m) for m in ("rule", "random", "search")]
         placements = [(t.gettext("guessed from where they were put"), "bayes"),
                       (t.gettext("placed at random"), "random")]
@@ -375,9 +384,13 @@ class MoveComparison:
         self.progress.add_class("cl-compare-progress")
         self.stop = tagged(W.Button(layout=W.Layout(width="auto", display="none")), "cl-compare-stop")
         self.stop.on_click(lambda _: self.cancel())
+        self.close = tagged(W.Button(layout=W.Layout(width="auto", display="none")), "cl-compare-close")
+        self.close.on_click(lambda _: self.clear())
         self.html = tagged(W.HTML(), "cl-compare-result")
         self.image = chart_image("cl-compare-chart")
-        self.box = W.VBox([W.HBox([self.progress, self.stop]), self.html, self.image])
+        self.box = W.VBox([W.HBox([self.progress, self.stop, self.close]), self.html, self.image])
+        #: Told True when a comparison opens and False when it closes (the risk panel folds its table).
+        self.on_open: Callable[[bool], None] | None = None
         self.job: Job[Ranking | None] | None = None
         self._request: object = None
         # Held from the check that a job's request is still the one on show to the end of its
@@ -387,6 +400,11 @@ class MoveComparison:
     def _busy(self, busy: bool) -> None:
         self.progress.layout.display = None if busy else "none"
         self.stop.layout.display = None if busy else "none"
+        self.close.layout.display = "none" if busy or self._request is None else None
+
+    def _opened(self, comparing: bool) -> None:
+        if self.on_open is not None:
+            self.on_open(comparing)
 
     def clear(self) -> None:
         with self._lock:
@@ -396,6 +414,7 @@ class MoveComparison:
             self._busy(False)
             self.html.value = ""
             self.image.layout.display = "none"
+            self._opened(False)
 
     def cancel(self) -> None:
         self.clear()
@@ -418,8 +437,10 @@ class MoveComparison:
         self.progress.value = 0.0
         self.progress.description = t.gettext("Comparing…")
         self.stop.description = t.gettext("Stop")
-        self._busy(True)
+        self.close.description = t.gettext("Close the comparison")
         mine = self._request = object()  # set before the job can start: it may finish at once
+        self._busy(True)
+        self._opened(True)
 
         def work(job: Job[Ranking | None]) -> Ranking | None:
             from ..analysis.charts import figure_png

@@ -27,7 +27,7 @@ from ..engine.game import resolve_chance
 from ..analysis.charts import forward_move_chart
 from ..analysis.forward import EQUIVALENT_POINTS, Estimate, MoveRisk, Ranking, decider, rank_moves
 from ..i18n import Translator, format_interval, format_number, format_percent
-from ..i18n.sentences import action_sentence, model_name
+from ..i18n.sentences import action_sentence, model_name, player_name
 from ..engine.notation import Action, CardDrawn, ModifierDrawn, Pick, Play, SaveWithGold
 from ..engine.state import PHASES, GameState
 from ..engine.views import LogItem, PlayerView, public_step, view
@@ -322,7 +322,7 @@ class WhatIfApp(Page):
         seats = list(range(self.state.players))
         with self.quietly():  # new options must not redraw half-updated parts
             seen_by = self.seen_by.value
-            self.seen_by.options = [(self.t.gettext("Player {seat}").format(seat=p), p) for p in seats]
+            self.seen_by.options = [(player_name(self.t, p, None, bots=False), p) for p in seats]
             self.seen_by.value = seen_by if seen_by in seats else 0
         self._draw_table()
         self._label_moves()
