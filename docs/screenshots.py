@@ -137,7 +137,8 @@ def tutor(browser: Any, url: str, out: Path) -> Path:
     # the risk lines' figures ("now" and "at the round end") come once the round end is worked out
     page.wait_for_function("() => document.querySelectorAll('.cl-freeplay .cl-risklines li').length === 4",
                            timeout=300_000)
-    page.evaluate("() => window.scrollTo(0, 0)")  # a click lower down may have scrolled the page
+    page.evaluate("""() => { window.scrollTo(0, 0);
+      for (const e of document.querySelectorAll('*')) if (e.scrollTop) e.scrollTop = 0; }""")  # a click scrolls the tab's box
     path = out / "tutor.png"
     page.screenshot(path=str(path))
     page.close()
