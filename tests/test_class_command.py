@@ -73,6 +73,7 @@ def test_the_class_prints_the_key_and_the_pages_at_the_machines_network_address(
     assert run.returncode == 0, run.stderr
     key = _line(run.stdout, "The teacher’s key, to type on that page: ").rsplit(" ", 1)[1]
     assert len(key) >= MIN_TEACHER_KEY and key == (opened["folder"] / "teacher.key").read_text().strip()
+    assert "the class list is empty" in run.stdout  # a new class joins by a class list it has not yet
     learners = URL.fullmatch(_line(run.stdout, "Give the learners this address: ").rsplit(" ", 1)[1])
     teacher = URL.fullmatch(_line(run.stdout, "The teacher’s page: ").rsplit(" ", 1)[1])
     assert learners and teacher and learners[0].endswith("/voila/render/probability_exercises.ipynb?lang=en")

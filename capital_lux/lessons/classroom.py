@@ -440,9 +440,9 @@ def _time(at: str, zone: tzinfo | None = timezone.utc) -> str:
         return at
 
 
-def results_time(at: str) -> str:
-    """A stored time on the server's clock (the teacher's), as the exports give it."""
-    return _time(at, None)
+def results_time(at: str, zone: tzinfo | None = None) -> str:
+    """A stored time in ``zone`` (the teacher's browser's; None: the server's clock), as the exports give it."""
+    return _time(at, zone)
 
 
 def zone_name(zone: tzinfo | None = None) -> str:

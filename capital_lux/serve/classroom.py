@@ -42,8 +42,9 @@ from ..i18n import LANGUAGES, Translator, default_language, translator
 from ..engine.errors import CapitalLuxError
 from ..lessons.classroom import (KEY_FAILURES_VARIABLE, MIN_TEACHER_KEY, TEACHER_KEY_FILE_VARIABLE,
                                  TEACHER_KEY_VARIABLE, key_failures_folder, reset_key_failures, teacher_key)
+from ..lessons.classroom import identity_mode
 from ..lessons.storage import DEFAULT_DATABASE, ENVIRONMENT_VARIABLE as DATABASE_VARIABLE
-from ..lessons.storage import StorageError, StorageMisconfigured, data_folder, open_storage
+from ..lessons.storage import Storage, StorageError, StorageMisconfigured, data_folder, open_storage
 
 #: The checkout the package is installed from (editable): ``voila.json`` and ``notebooks/``; a
 #: package installed elsewhere starts the class from the current folder, if it is a checkout.
@@ -308,7 +309,11 @@ def start(address: str, port: int, voila_options: Sequence[str], t: Translator) 
     if leftover:  # a start that went wrong before this code stopped everything
         end_class(None, mark)
     try:
-        open_storage(database).close()  # the schema made, or why the database cannot be used said now
+        storage = open_storage(database)  # the schema made, or why the database cannot be used said now
+        try:
+            needs_list = needs_class_list(storage)
+        finally:
+            storage.close()
     except StorageError as error:
         why = t.gettext("The class cannot start: {reason}").format(reason=t.refusal(error))
         if isinstance(error, StorageMisconfigured):  # what is wrong in the teacher's words, then the driver's
@@ -343,12 +348,18 @@ def start(address: str, port: int, voila_options: Sequence[str], t: Translator) 
                                  log=paths["log"], seconds=STARTUP_SECONDS)
             raise Refused("\n".join((why, log_tail(paths["log"]))))
         time.sleep(0.2)
-    return opened(address, port, key, server.pid, database, bool(named), paths["log"], t)
+    return opened(address, port, key, server.pid, database, bool(named), paths["log"], t, needs_list)
+
+
+def needs_class_list(storage: Storage) -> bool:
+    """Learners join with a class list's codes (the default) and the class list is empty."""
+    return identity_mode(storage) == "roster" and not storage.roster()
 
 
 def opened(address: str, port: int, key: str, pid: int, database: str, named: bool, log: Path,
-           t: Translator) -> list[str]:
-    """What the teacher reads once the class is open."""
+           t: Translator, needs_list: bool = False) -> list[str]:
+    """What the teacher reads once the class is open; ``needs_list``: learners join with a class
+    list's codes and the class list is empty, so none could join yet."""
     lines = [t.gettext("The class is open.")]
     shown = address if address not in ("", "0.0.0.0") else lan_address()
     if shown is None:
@@ -372,6 +383,10 @@ def opened(address: str, port: int, key: str, pid: int, database: str, named: bo
         t.gettext("The server’s log is {path}").format(path=log),
         t.gettext("To stop the class: make class-stop (or kill {pid}).").format(pid=pid),
     ]
+    if needs_list:
+        lines.append(t.gettext("Learners join with the personal codes of a class list, and the class list is "
+                               "empty: on the teacher’s page, add the learners’ names and print their join slips, "
+                               "or choose “Open lesson, names only” there for a quick lesson."))
     return lines
 
 

@@ -153,13 +153,17 @@ def resume(data: Kept) -> Session:
     return session
 
 
-def page_script(lang: str) -> str:
+def page_script(lang: str, exercises: bool = False) -> str:
     """The page's small script: hands a kept token to the tutor, stores new ones, and
-    watches the kernel (a sentence and a reload button if it is gone)."""
+    watches the kernel (a sentence and a reload button if it is gone). ``exercises``: the
+    exercises page's sentence (the page stays as it is, so an answer being typed can be copied)."""
     t = translator(lang)
-    lost = t.gettext("The connection to the tutor's server was lost, so this page cannot play any more "
-                     "(the server may have stopped or restarted your session). Reload the page: your free "
-                     "game is kept, and you can resume it.")
+    lost = (t.gettext("The connection to the tutor's server was lost, so this page cannot check answers any more "
+                      "(the server may have stopped or restarted your session). The answers you checked are kept: "
+                      "copy the answer you are typing, reload the page and join again.") if exercises else
+            t.gettext("The connection to the tutor's server was lost, so this page cannot play any more "
+                      "(the server may have stopped or restarted your session). Reload the page: your free "
+                      "game is kept, and you can resume it."))
     reload_label = t.gettext("Reload the page")
     return f"""<script>
 (() => {{

@@ -16,13 +16,15 @@ learner's count, and a CSV export that the browser downloads.
 from __future__ import annotations
 
 import base64
+import json
 import os
 import secrets
-from datetime import datetime
+from datetime import datetime, timezone, tzinfo
 import threading
 import time
 from html import escape
 from typing import Callable, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import ipywidgets as W
 from matplotlib.figure import Figure
@@ -106,6 +108,35 @@ def class_chart(summary: ExerciseSummary, title: str, t: Translator) -> Figure:
     return fig
 
 
+#: Clicks the link just made, for the teacher: the file downloads at once. A script runs in an
+#: Output widget's HTML (Voila renders it as a cell's output), never in an HTML widget's value;
+#: the link stays on the page for a second copy, or for a browser that blocked the first.
+CLICK_LINK = """<script>
+(() => {{
+  const find = (tries) => {{
+    const link = document.querySelector({selector});
+    if (link && !link.dataset.clClicked) {{ link.dataset.clClicked = '1'; link.click(); }}
+    else if (!link && tries > 0) setTimeout(() => find(tries - 1), 100);
+  }};
+  find(100);
+}})();
+</script>"""
+
+
+#: Tells the page the teacher's browser's time zone (an IANA name), through a hidden field.
+TELL_ZONE = """<script>
+(() => {
+  const tell = (tries) => {
+    const input = document.querySelector('.cl-teacher-zone input');
+    if (!input) { if (tries > 0) setTimeout(() => tell(tries - 1), 100); return; }
+    input.value = Intl.DateTimeFormat().resolvedOptions().timeZone || '';
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+  };
+  tell(100);
+})();
+</script>"""
+
+
 T = TypeVar("T")
 
 #: How the grid of learners may be sorted, in one click.
@@ -184,6 +215,11 @@ class TeacherApp(Page):
         self.export_button = label(button("cl-teacher-export"), N_("Export every answer (CSV)"))
         self.gradebook_button = label(button("cl-teacher-gradebook"), N_("Export the gradebook (CSV)"))
         self.csv_link = tagged(W.HTML(), "cl-teacher-csv")
+        self.download_now = tagged(W.Output(layout=W.Layout(display="none")), "cl-teacher-download-now")
+        #: the teacher's browser's time zone, once its page says it; the server's clock until then
+        self.zone: tzinfo | None = None
+        self.zone_field = tagged(W.Text(layout=W.Layout(display="none")), "cl-teacher-zone")
+        self.zone_field.observe(lambda change: self.set_zone(change["new"]), names="value")
         self.summary = tagged(W.HTML(), "cl-teacher-summary")
         self.table = tagged(W.HTML(), "cl-teacher-table")
         self.learners = tagged(W.HTML(), "cl-teacher-learners")
@@ -269,8 +305,8 @@ class TeacherApp(Page):
         self.key_button.on_click(lambda _: self.make_sheet(answers=True))
         row = W.Layout(flex_flow="row wrap", align_items="center")
         self.body.children = [
-            W.HBox([self.solutions, self.refresh_button, self.gradebook_button, self.export_button, self.csv_link],
-                   layout=row),
+            W.HBox([self.solutions, self.refresh_button, self.gradebook_button, self.export_button, self.csv_link,
+                    self.download_now, self.zone_field], layout=row),
             W.HBox([self.numbers, self.class_seed, self.new_seed_button], layout=row),
             self.numbers_note,
             W.HBox([self.worksheet_button, self.key_button, self.sheet_links], layout=row),
@@ -289,6 +325,7 @@ class TeacherApp(Page):
         ]
         # the class's game tables (``tables_app``): who sits where, scores, records; close one
         self.tables_view = TablesOverview(self.t, Tables(self.storage) if self.storage is not None else None)
+        self._run_script(TELL_ZONE)
         self.body.children = (*self.body.children, self.tables_view.box)
         self.relabel()
         if self.storage is not None:
@@ -564,9 +601,9 @@ class TeacherApp(Page):
             title = t.gettext(EXERCISES_BY_ID[a.exercise].title) if a.exercise in EXERCISES_BY_ID else a.exercise
             mark = "" if a.marked is None else verdicts[a.marked]
             cells = [f"{number}. {title}", a.answer, verdicts[a.correct], mark,
-                     mistake_label(t, a.mistake) if a.mistake else "", results_time(a.at)]
+                     mistake_label(t, a.mistake) if a.mistake else "", results_time(a.at, self.zone)]
             lines.append(f'<tr data-attempt="{a.id}">' + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
-            choices.append((f"{number}. {a.answer} ({results_time(a.at)[11:16]})", a.id))
+            choices.append((f"{number}. {a.answer} ({results_time(a.at, self.zone)[11:16]})", a.id))
         head = "".join(f"<th>{escape(h)}</th>" for h in (
             t.gettext("Exercise"), t.gettext("Answer"), t.gettext("Checker"), t.gettext("Your mark"),
             t.gettext("Mistake"), t.gettext("Time")))
@@ -652,9 +689,11 @@ class TeacherApp(Page):
             return ""
         page = slips_html(people, self.t.lang)
         data = base64.b64encode(page.encode("utf-8")).decode()
+        mark = secrets.token_hex(4)
         self.slips_link.value = (f'<a class="cl-teacher-slips-download" download="capital_lux_slips_{self.t.lang}.html" '
-                                 f'href="data:text/html;charset=utf-8;base64,{data}">'
+                                 f'data-cl-fetch="{mark}" href="data:text/html;charset=utf-8;base64,{data}">'
                                  f'{escape(self.t.gettext("Download the join slips"))}</a>')
+        self._fetch_now(mark)
         return page
 
     def _table(self, summaries: dict[str, ExerciseSummary]) -> str:
@@ -832,9 +871,11 @@ class TeacherApp(Page):
         kind = "answer-key" if answers else "worksheet"
         label = (self.t.gettext("Download the answer key (seed {seed})") if answers
                  else self.t.gettext("Download the worksheet (seed {seed})")).format(seed=seed)
+        mark = secrets.token_hex(4)
         self.sheet_links.value = (
             f'<a class="cl-teacher-{kind}-link" download="capital_lux_{kind}_{self.t.lang}_{seed}.html" '
-            f'href="data:text/html;charset=utf-8;base64,{data}">{escape(label)}</a>')
+            f'data-cl-fetch="{mark}" href="data:text/html;charset=utf-8;base64,{data}">{escape(label)}</a>')
+        self._fetch_now(mark)
         return page
 
     def export_csv(self) -> None:
@@ -842,7 +883,7 @@ class TeacherApp(Page):
         attempts = self._attempts()
         if attempts is None:
             return
-        self._download("class_answers", results_csv(attempts, self.t.lang, zone=None),  # the teacher's clock
+        self._download("class_answers", results_csv(attempts, self.t.lang, zone=self.zone),  # the teacher's clock
                        self.t.gettext("Download every answer"))
 
     def export_gradebook(self) -> None:
@@ -857,13 +898,31 @@ class TeacherApp(Page):
     def _download(self, name: str, text: str, label: str) -> None:
         """A link the browser downloads, named with the time it was made (the teacher's clock);
         it goes from the page at the next refresh that finds new answers, never left stale."""
-        moment = datetime.now().astimezone()
+        moment = datetime.now(timezone.utc).astimezone(self.zone)
         data = base64.b64encode(text.encode("utf-8")).decode()
         figures = self._read(class_figures)
         self._link_made = None if figures is None else figures.answers
         stamp = moment.isoformat(timespec="minutes")[:16].replace(":", "")  # 2026-11-28T1715: a file name
-        self.csv_link.value = (f'<a download="{name}_{stamp}.csv" '
+        mark = secrets.token_hex(4)
+        self.csv_link.value = (f'<a download="{name}_{stamp}.csv" data-cl-fetch="{mark}" '
                                f'href="data:text/csv;charset=utf-8;base64,{data}">{escape(label)}</a>')
+        self._fetch_now(mark)
+
+    def set_zone(self, name: str) -> None:
+        """The teacher's browser's time zone ("Europe/Paris", as the browser names it): the times
+        shown and exported follow it. A name that is no time zone leaves the server's clock."""
+        try:
+            self.zone = ZoneInfo(name) if 0 < len(name) <= 64 else None
+        except (ValueError, OSError, ZoneInfoNotFoundError):  # a forged or unknown name
+            self.zone = None
+
+    def _fetch_now(self, mark: str) -> None:
+        """The browser downloads the link marked ``mark`` at once, as the click asked."""
+        self._run_script(CLICK_LINK.format(selector=json.dumps(f'a[data-cl-fetch="{mark}"]')))
+
+    def _run_script(self, script: str) -> None:
+        """A script the teacher's page runs once, in place of the one before."""
+        self.download_now.outputs = ({"output_type": "display_data", "data": {"text/html": script}, "metadata": {}},)
 
     def refresh_every(self, seconds: float) -> threading.Event:
         """Keep the figures live: refresh every ``seconds`` until the returned event is set."""

@@ -1,0 +1,105 @@
+"""A class's day in Chromium, on one server and one browser: the teacher's export downloads at
+the click (no link to click after), its times in the time zone of the teacher's browser, not the
+server's; a learner whose page's kernel is gone while the server stays up is told so at once, and
+the page keeps what they typed."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterator
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from capital_lux.lessons.classroom import add_to_roster, set_identity_mode
+from capital_lux.lessons.storage import Storage
+import browser as B
+from test_newcomer_browser import KILL_KERNEL  # the server shuts the page's kernel down, and stays up
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+KEY = "a long enough key for the test"
+ZONE = "Asia/Kolkata"  # not the server's: UTC+05:30 all year
+CODES: dict[str, str] = {}
+
+
+@pytest.fixture(scope="module")
+def school(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, Any, Path]]:
+    """(server URL, the stored answer's time, Chromium, the class database) for the whole module."""
+    if not os.path.exists(B.CHROMIUM):
+        pytest.skip(f"no Chromium at {B.CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from capital_lux.tutor.exercises_app import build_app
+
+    database = tmp_path_factory.mktemp("school") / "class.sqlite3"
+    with Storage(str(database)) as storage:
+        set_identity_mode(storage, "open")
+        page = build_app("en", storage=storage)._exercises
+        page.learner.name.value = "Ana"
+        page.picker.value = "modifier-after-draw"
+        page.answer.value = "1/2"
+        page.check()
+        [attempt] = storage.attempts()
+        set_identity_mode(storage, "roster")
+        CODES.update({name: code for _, name, code in add_to_roster(storage, ["Bea"])})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(B, "NOTEBOOK", "notebooks")
+        patch.setenv("CAPITAL_LUX_DB", str(database))
+        patch.setenv("CAPITAL_LUX_TEACHER_KEY", KEY)
+        patch.setenv("TZ", "UTC")  # the server's clock, far from the teacher's
+        with B.voila_server(B.ROOT / "test-artifacts" / "voila-teacher-day.log",
+                            options=(B.UNPACED, *B.EXERCISES_WARM)) as url, \
+                sync_api.sync_playwright() as p:
+            browser = B.launch(p)
+            try:
+                yield url, attempt.at, browser, database
+            finally:
+                browser.close()
+
+
+def test_an_export_downloads_at_the_click_in_the_teachers_time_zone(school: tuple[str, str, Any, Path]) -> None:
+    url, at, browser, _ = school
+    context = browser.new_context(timezone_id=ZONE, locale="fr-FR", accept_downloads=True)
+    teacher = context.new_page()
+    teacher.goto(f"{url}voila/render/teacher.ipynb?lang=fr", timeout=120_000)
+    teacher.wait_for_selector(".cl-teacher-page.cl-ready", timeout=90_000)
+    teacher.fill(".cl-teacher-key input", KEY)
+    teacher.click(".cl-teacher-unlock")
+    teacher.wait_for_selector(".cl-teacher-unlocked .cl-teacher-table", timeout=60_000)
+    with teacher.expect_download(timeout=30_000) as download:
+        teacher.click(".cl-teacher-export")  # the button only: the file comes at once
+    name = download.value.suggested_filename
+    text = Path(download.value.path()).read_text("utf-8-sig")
+    head, row = list(csv.reader(io.StringIO(text), delimiter=";"))[:2]
+    local = datetime.fromisoformat(at).astimezone(ZoneInfo(ZONE))
+    assert "Heure (IST)" in head and local.strftime("%Y-%m-%d %H:%M:%S") in row
+    assert name.startswith(f"class_answers_{datetime.now(ZoneInfo(ZONE)):%Y-%m-%dT%H}")
+    assert "Télécharger" in teacher.inner_text(".cl-teacher-csv")  # and the link, for a second copy
+    context.close()
+
+
+def test_a_lost_kernel_is_told_on_the_exercises_page_which_keeps_what_was_typed(
+        school: tuple[str, str, Any, Path]) -> None:
+    url, _, browser, database = school
+    context = browser.new_context()
+    learner = context.new_page()
+    learner.goto(f"{url}voila/render/probability_exercises.ipynb?lang=en", timeout=120_000)
+    learner.wait_for_selector(".cl-exercises.cl-ready", timeout=90_000)
+    learner.fill(".cl-learner-name input", "Bea")
+    learner.fill(".cl-learner-code input", CODES["Bea"])
+    learner.click(".cl-learner-join")
+    learner.wait_for_selector(".cl-learner-note:has-text('Bea')")
+    learner.fill(".cl-ex-answer input", "1/7")
+    learner.click(".cl-ex-check")
+    learner.wait_for_selector(".cl-ex-feedback [data-status]")
+    learner.fill(".cl-ex-answer input", "2/7")  # typed, not yet checked
+    assert learner.evaluate(KILL_KERNEL) in (200, 204)  # the page's kernel is gone, the server is not
+    learner.wait_for_selector(".cl-kernel-lost", timeout=30_000)
+    assert "cannot check answers" in learner.inner_text(".cl-kernel-lost")
+    assert learner.input_value(".cl-ex-answer input") == "2/7"  # what was typed stays, to be copied
+    with Storage(str(database)) as storage:
+        assert [a.answer for a in storage.attempts() if a.name == "Bea"] == ["1/7"]  # the checked one is kept
+    context.close()
