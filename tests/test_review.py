@@ -548,3 +548,19 @@ def test_every_decision_opens_in_the_explorer_as_its_player_saw_it() -> None:
         assert view(table_of_view(v), v.viewer) == v
         phases.add(v.phase)
     assert phases == {"draft", "play", "agent", "cleric", "gold"}
+
+
+def test_a_loaded_machine_or_a_warm_search_changes_no_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a decision is judged exactly reads the search's work (``WorkClock``), not CPU time
+    nor the search kept from the last question: a review on a machine 50 times slower, after a
+    first review has warmed every cache, is the same review."""
+    import time as clock_module
+
+    whole = played_game(2, 3, ["random", "rule"], rounds=1)
+    record = GameRecord(whole.players, whole.seed, whole.actions[:40])
+    first = review_game(record, 0, seed=5, **UNTIMED)  # type: ignore[arg-type]
+    real = clock_module.thread_time
+    start = real()
+    monkeypatch.setattr(clock_module, "thread_time", lambda: start + 50 * (real() - start))
+    assert review_game(record, 0, seed=5, **UNTIMED) == first  # type: ignore[arg-type]
+    assert any(d.games == 0 for d in first.decisions)  # some decisions judged exactly: the case at stake

@@ -210,12 +210,14 @@ def _state(v: PlayerView, rng: random.Random, cards: Sequence[object] | None, va
 # -- exact -----------------------------------------------------------------------------------
 def _exact_figures(
     v: PlayerView, model: str, prior: ModifierPrior, firsts: Sequence[Action | None], exact_ms: float,
-    should_stop: Callable[[], bool] | None = None, clock: Callable[[], float] = time.thread_time,
+    should_stop: Callable[[], bool] | None = None, clock: Callable[[], float] | None = None,
 ) -> list[list[Fraction]] | None:
     """For each of ``firsts`` (None: the viewer's own model decides), the expectation of every
     ``Outcome.figures`` figure at the reveal, exact; None when the search does not fit in
     ``exact_ms`` milliseconds of ``clock`` (or, at its pace, will not: ``Search._hopeless``)
-    or the model's decisions cannot be enumerated."""
+    or the model's decisions cannot be enumerated. A ``clock`` given (``WorkClock``) is the
+    search's own: a fresh search, never the one kept from the last question, so whether it
+    fits depends on the position alone."""
     if exact_ms <= 0 or model not in endgame.MODELS or v.phase in (DRAFT, GOLD, OVER) or v.round < 1:
         return None
     if max(v.hand_sizes) > EXACT_HAND:  # far from the round's end: the budget would be spent for nothing
@@ -224,7 +226,9 @@ def _exact_figures(
         return None
     assignments = [values for values, _ in prior.assignments]
     asked = (v, model, tuple(assignments))
-    search = _LAST_SEARCH.take(asked)
+    keep = clock is None
+    clock = time.thread_time if clock is None else clock
+    search = _LAST_SEARCH.take(asked) if keep else None
     if search is None:
         root = endgame.Root(v, assignments)
         search = endgame.Search(root, v.viewer, model, clock() + exact_ms / 1000, clock, should_stop)
@@ -241,7 +245,8 @@ def _exact_figures(
     except endgame.TooBig:
         return None
     finally:
-        _LAST_SEARCH.keep(asked, search)
+        if keep:
+            _LAST_SEARCH.keep(asked, search)
         if collecting:
             gc.enable()
     return found
@@ -272,6 +277,25 @@ class _LastSearch:
 
 
 _LAST_SEARCH = _LastSearch()
+
+
+class WorkClock:
+    """A clock that reads the exact search's own work, not time: each look (one every
+    ``endgame.CHECK_EVERY`` positions valued) moves it on by the time those positions take at
+    ``POSITIONS_PER_MS``. A budget on it is a number of positions: whether a search fits is the
+    same on a quiet or a loaded machine, first or second time asked (a review's verdicts
+    must not depend on either)."""
+
+    #: The search's pace on a quiet 2-core machine (about 70 positions a millisecond measured
+    #: at a load average of 10): a budget of 30 ms is about 3,000 positions.
+    POSITIONS_PER_MS = 100.0
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += endgame.CHECK_EVERY / self.POSITIONS_PER_MS / 1000
+        return self.now
 
 
 def exact_by_engine(
@@ -508,10 +532,10 @@ def forward_risk(
 
 def _exact_moves(
     v: PlayerView, model: str, placement: str, prior: ModifierPrior, exact_ms: float,
-    should_stop: Callable[[], bool] | None,
+    should_stop: Callable[[], bool] | None, clock: Callable[[], float] | None = None,
 ) -> list[MoveRisk] | None:
     """Every legal move's exact risk, or None when their trees do not fit in ``exact_ms``."""
-    figures = _exact_figures(v, model, prior, v.legal_actions, exact_ms, should_stop)
+    figures = _exact_figures(v, model, prior, v.legal_actions, exact_ms, should_stop, clock)
     if figures is None:
         return None
     return [MoveRisk(a, _exact_summary(f, model, placement, prior)) for a, f in zip(v.legal_actions, figures)]
@@ -640,6 +664,7 @@ def rank_moves(
     progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
     partial: Callable[[Ranking], None] | None = None, min_games: int = RANK_MIN_GAMES, horizon: str = "round",
     neutral: bool = False, enough: Callable[[], bool] | None = None, remeasure: bool = False,
+    exact_clock: Callable[[], float] | None = None,
 ) -> Ranking:
     """The one ranking of the viewer's legal moves (see ``Ranking``).
 
@@ -662,12 +687,14 @@ def rank_moves(
     first move take no part in any figure, so a move's loss against it is not inflated by the
     luck that chose it, and may be below 0 (another move as good or better, by chance).
     ``gaps`` holds each move's paired difference from the first on the games its figures are of.
+    ``exact_clock`` (a ``WorkClock``) counts ``exact_ms`` in the search's work, not in CPU time.
     """
     _check(v, model, placement, horizon, moves=True)
     if not v.legal_actions:
         raise PositionError(N_("Player {seat} has no decision to make now."), seat=v.viewer)
     prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
-    exact = None if horizon == "game" else _exact_moves(v, model, placement, prior, exact_ms, should_stop)
+    exact = None if horizon == "game" else _exact_moves(v, model, placement, prior, exact_ms, should_stop,
+                                                        exact_clock)
     if exact is not None:
         if progress is not None:
             progress(1.0)

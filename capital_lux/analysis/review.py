@@ -53,7 +53,7 @@ from ..engine.notation import Action, PlaceModifier, SaveWithGold, parse_action
 from ..engine.rules import excess, gold_options, must_decide_gold
 from ..engine.state import AGENT, GOLD, GameState, new_game
 from ..engine.views import PlayerView, determinize, view
-from .forward import EQUIVALENT_POINTS, MODELS, ForwardRisk, rank_moves
+from .forward import EQUIVALENT_POINTS, MODELS, ForwardRisk, WorkClock, rank_moves
 from .stats import Estimate
 
 __all__ = [
@@ -477,7 +477,8 @@ def judge(v: PlayerView, played: Action, index: int, model: str = "rule", seed: 
     # the one chosen, it is the better of the two: it is named best, and its loss is 0.
     ranking = rank_moves(v, model, seed=seed, games=games, batch=min_games, exact_ms=exact_ms,
                          should_stop=should_stop, min_games=min_games, horizon=horizon, neutral=True,
-                         enough=enough, remeasure=True, placement_views=placement_views)
+                         enough=enough, remeasure=True, placement_views=placement_views,
+                         exact_clock=WorkClock())  # exact or not by the position alone: same record, same review
     ranked, gaps = list(ranking.moves), list(ranking.gaps)
     rank = next(r for r, m in enumerate(ranked) if m.action == played)
     if gaps[rank][0] < 0:  # the move played measured better than the one chosen: it is the best

@@ -392,10 +392,13 @@ class TeacherApp(Page):
     def _read(self, read: Callable[[Storage], T]) -> T | None:
         """What ``read`` takes from the class database, or None with the page saying why."""
         if self.storage is None:
+            error = self.storage_error
+            if isinstance(error, StorageMisconfigured):  # what is wrong, never the driver's words
+                reason = self.t.refusal(error.what)
+            else:
+                reason = self.t.refusal(error) if error else ""
             self.summary.value = self._error(self.t.gettext("No results can be shown: {reason}").format(
-                reason=self.t.refusal(self.storage_error) if self.storage_error else ""))  # in the page's language
-            if isinstance(self.storage_error, StorageMisconfigured):  # what is wrong first, then the driver's words
-                self.summary.value = self._error(self.t.refusal(self.storage_error.what)) + self.summary.value
+                reason=reason))  # one sentence, in the page's language
             return None
         try:
             return read(self.storage)
