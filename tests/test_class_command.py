@@ -14,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any, Iterator
@@ -45,8 +46,11 @@ def opened(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     # cores busy for the whole module (the first learner's page took about 50 s to arrive). No
     # other notebook kept warm (Voila's pools of the tutorial, the tables and pass-and-play: six
     # kernels more, none opened here).
+    # The pool waits for the teacher's warm kernel to be ready, at most first_lead: here far
+    # longer than the module takes, so the pool filling shows the kernel told it was ready.
     started = subprocess.run([*COMMAND, "start", f"--port={port}", "--learners=2",
-                              "--VoilaConfiguration.default_pool_size=0"], env=environment, cwd=data,
+                              "--VoilaConfiguration.default_pool_size=0", "--ClassKernels.first_lead=3600"],
+                             env=environment, cwd=data,
                              capture_output=True, text=True, timeout=150)
     folder = data / "capital-lux"
     try:
@@ -86,6 +90,23 @@ def test_the_class_prints_the_key_and_the_pages_at_the_machines_network_address(
         assert learners[1] in addresses
     else:
         assert learners[1] == "127.0.0.1" and "no network address but its own" in run.stdout
+
+
+@pytest.mark.slow  # the class's server and its kernels, started once for the module
+def test_the_learners_pool_starts_once_the_teachers_warm_kernel_is_ready(opened: dict[str, Any]) -> None:
+    log = opened["folder"] / C.LOG_FILE
+    filled = "Kernel pool of probability_exercises.ipynb is filled"
+    deadline = time.monotonic() + 300
+    while filled not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    lines = log.read_text().splitlines()
+    started = [(number, line.rsplit(" ", 1)[1]) for number, line in enumerate(lines) if "Kernel started: " in line]
+    ready = [(number, found[1]) for number, line in enumerate(lines)
+             if (found := re.search(r"Warm kernel (\S+) of teacher.ipynb ready after", line))]
+    assert filled in "\n".join(lines), "the pool fills though first_lead (an hour) has not passed"
+    assert ready and started[0][1] == ready[0][1]  # the teacher's kernel, started first
+    assert started[1][0] > ready[0][0]  # the pool's first kernel only once the teacher's is ready
+    assert "is not ready after" not in "\n".join(lines)
 
 
 @pytest.mark.slow  # the class's server and its kernels, started once for the module

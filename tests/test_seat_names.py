@@ -41,3 +41,29 @@ def test_the_whatif_seen_by_names_the_seats_as_its_table_does(lang: str) -> None
     assert [label for label, _ in app.seen_by.options] == [player_name(t, p, None, bots=False) for p in seats]
     other = next(p for p in seats if p != app.seen_by.value)
     assert player_name(t, other, app.seen_by.value, bots=False) in app.table.value  # the table's name for it
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_pass_and_play_calls_the_other_people_players_as_the_cover_does(lang: str) -> None:
+    """At a table of people no seat is a bot: the panel's score sheet and log say "Player 1",
+    the same number as the cover's "Pass to Player 1"."""
+    import random
+    from html import escape
+
+    from capital_lux.tutor.tables_app import build_hotseat
+
+    t = translator(lang)
+    app = build_hotseat(lang, 3)._hotseat
+    rng = random.Random(2)
+    covers: set[str] = set()
+    shown: list[str] = []
+    for _ in range(12):  # the first draft picks and plays, each player uncovering their hand
+        if app.shown is None:
+            covers.add(app.cover_text.value)
+            app.reveal_button.click()
+            continue
+        shown.append(app.panel.table.value)  # the score sheet: every seat by name
+        app.panel._play(rng.choice(app.seats[app.shown].view().legal_actions))
+    assert any(escape(t.gettext("Pass to Player {number}").format(number=1)) in c for c in covers)
+    assert shown and not any(t.gettext("Bot {seat}").format(seat=n) in text for text in shown for n in (1, 2))
+    assert all(sum(t.gettext("Player {seat}").format(seat=n) in text for n in range(3)) == 2 for text in shown)

@@ -123,7 +123,7 @@ def test_two_learners_and_two_bots_one_away_and_back_every_aid_on_and_nothing_of
             time.sleep(0.3)
         turn += 1
         checks += scan_all(received, tables, table.id, seen)
-    eli.wait_for_selector(".cl-tables-table:has-text('Player 2 was away: the rule-of-thumb bot played for them.')",
+    eli.wait_for_selector(".cl-tables-table:has-text('Player 1 was away: the rule-of-thumb bot played for them.')",
                           timeout=30_000)
     # Fia comes back on a new page with her own code: her seat, the table as it stands
     fia, received[1] = learner(browser, url, "Fia")

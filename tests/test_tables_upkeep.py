@@ -108,7 +108,7 @@ def test_a_closed_page_stops_ticking_its_poll_ends_and_its_seat_goes_to_the_stan
             bo.panel._play(frame.choices[0])  # type: ignore[union-attr]
         bo.pulse.value += 1
     assert {seat for _, seat in bo.seat.frame.stand_ins} == {0}  # type: ignore[union-attr]
-    assert "Player 1 was away: the rule-of-thumb bot played for them." in bo.table_text.value
+    assert "Player 0 was away: the rule-of-thumb bot played for them." in bo.table_text.value
     ada.pulse.value += 1  # the tab wakes: it ticks, and its poll starts again
     assert ada.polling
     ada.stop()

@@ -201,12 +201,12 @@ TERMINAL_EVENTS: Final = frozenset({
 })
 
 
-def event_sentence(t: Translator, e: Event, you: int | None, style: Style = LEARNER) -> str:
+def event_sentence(t: Translator, e: Event, you: int | None, style: Style = LEARNER, bots: bool = True) -> str:
     """An engine event as a whole sentence; empty for events this style does not tell.
-    Private events must already be filtered for the reader."""
+    Private events must already be filtered for the reader. ``bots`` as ``player_name``'s."""
     if style == TERMINAL and e.kind not in TERMINAL_EVENTS:
         return ""
-    who = player_name(t, e.player, you, style) if e.player >= 0 else ""
+    who = player_name(t, e.player, you, style, bots) if e.player >= 0 else ""
     cards = cards_text(t, e.cards, style)
     colour = t.colour(e.colours[0]) if e.colours else ""
     k = e.kind

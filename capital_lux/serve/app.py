@@ -32,7 +32,15 @@ class ClassRequestInfo(RequestInfoSocketHandler):  # type: ignore[misc]
     """Voila's hand-over of a page's request to a kernel it warmed ahead (``preheat_kernel``):
     the query (``?lang=fr``), and here also the browser's address, which Voila does not pass and
     a kernel cannot see. The teacher's page, warmed ahead so it opens at once, limits wrong keys
-    per address with it (``voila.utils.wait_for_request`` puts every item in the environment)."""
+    per address with it (``voila.utils.wait_for_request`` puts every item in the environment).
+    A kernel opening this socket has run its notebook up to the request: the class's kernels
+    are told (the learners' pool waits for the teacher's kernel to be that far)."""
+
+    def open(self, kernel_id: str) -> None:
+        super().open(kernel_id)
+        kernels = self.settings.get("kernel_manager")
+        if isinstance(kernels, ClassKernels):
+            kernels.asks_for_request(kernel_id)
 
     @classmethod
     def send_updates(cls, msg: dict[str, Any]) -> None:
@@ -90,15 +98,17 @@ class PacedVoilaHandler(TornadoVoilaHandler):  # type: ignore[misc]
 
 
 class ClassVoila(Voila):  # type: ignore[misc]
-    """Voila for a class: its page handlers paced per client address."""
+    """Voila for a class: its page handlers paced per client address, and its hand-over of a
+    request to a warm kernel telling the class's kernels which kernels wait for theirs."""
 
     page_burst = Int(6, config=True, help="Pages one client may open at once (0: no limit).")
     pages_per_minute = Float(6.0, config=True, help="Pages a minute one client may open after that.")
 
     def init_handlers(self) -> list[tuple[object, ...]]:
         handlers: list[tuple[object, ...]] = super().init_handlers()  # (pattern, handler class, its settings)
+        ours = {TornadoVoilaHandler: PacedVoilaHandler, RequestInfoSocketHandler: ClassRequestInfo}
         return [manual.route(self.server_url)] + [  # the manual first: a single notebook's page takes every path
-            (rule[0], PacedVoilaHandler, *rule[2:]) if rule[1] is TornadoVoilaHandler else rule for rule in handlers]
+            (rule[0], ours.get(rule[1], rule[1]), *rule[2:]) for rule in handlers]
 
     def start(self) -> None:
         settings: dict[str, object] = dict(self.tornado_settings)  # type: ignore[has-type]

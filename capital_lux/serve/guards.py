@@ -328,6 +328,7 @@ class _Warm(TypedDict):
     """What this module reads of a kernel in Voila's warm pool (the result of a fill's task)."""
 
     kernel_id: str
+    task: asyncio.Task[object]  # running the notebook in the kernel, up to the request and past it
 
 
 class ClassKernels(AsyncMappingKernelManager):
@@ -355,6 +356,10 @@ class ClassKernels(AsyncMappingKernelManager):
     fill: its page is opened as ``make class`` returns, and a kernel started then, under the
     pool's filling, took 8-14 s to show the key's field. Its kernel learns the browser's address
     (for the wrong-key limits) with the request's query, once a page takes it (``ClassVoila``).
+    The learners' pool waits until that kernel is ready: it has run what its notebook runs before
+    the request (imported and built its page) and asks for the request (``asks_for_request``), or
+    its notebook has run to its end; ``first_lead`` seconds after its start at most. A fixed wait
+    cost every class start 15 s, and still fell short on a loaded machine.
     """
 
     max_kernels = Int(0, config=True, help=(
@@ -369,9 +374,10 @@ class ClassKernels(AsyncMappingKernelManager):
         "The notebook the class opens, relative to the served folder."))
     first_notebook = Unicode("teacher.ipynb", config=True, help=(
         "A notebook whose one warm kernel is started before any other ('' for none)."))
-    first_lead = Float(15.0, config=True, help=(
-        "Seconds the other warm kernels wait after first_notebook's has started, while it imports "
-        "what its page needs (about 1 s of CPU; a loaded 2-core machine takes many times that)."))
+    first_lead = Float(60.0, config=True, help=(
+        "Most seconds the other warm kernels wait after first_notebook's has started, while it "
+        "imports what its page needs (about 1 s of CPU; a loaded 2-core machine takes many times "
+        "that); they start as soon as it is ready."))
     connect_grace = Float(300.0, config=True, help=(
         "Seconds a page's kernel waits for the page's browser to connect before the idle cull may "
         "stop it (30 pages opening at once on a loaded 2-core server took up to 166 s)."))
@@ -401,6 +407,7 @@ class ClassKernels(AsyncMappingKernelManager):
                 "kernel_env_variables": {**default.get("kernel_env_variables", {}), FIRST_VARIABLE: "1"}}}
         self._first_waiting = 0  # fills of the first notebook not started yet: the others wait for them
         self._first_started = -math.inf  # (monotonic) when the first notebook's warm kernel last started
+        self._first_kernel = ""  # that kernel, until it is ready (then "")
 
     @property
     def ceiling(self) -> int:
@@ -449,14 +456,39 @@ class ClassKernels(AsyncMappingKernelManager):
             while not self._awaited():
                 if first and not self.building:
                     break  # the teacher's kernel: ahead of the pool, still not while a page is built
-                if not self.building and not self._first_waiting and \
-                        time.monotonic() - self._first_started >= self.first_lead and \
+                if not self.building and not self._first_waiting and self._first_ready() and \
                         time.monotonic() - self._last_fill >= self.fill_spacing:
                     break  # checked and taken between two awaits: one refill at a time
                 await asyncio.sleep(step)
         finally:
             self._first_waiting -= first
         self._last_fill = time.monotonic()
+
+    def asks_for_request(self, kernel_id: str) -> None:
+        """A warm kernel has run its notebook up to the request and waits for it (``ClassRequestInfo``)."""
+        if kernel_id and kernel_id == self._first_kernel:
+            self.log.info("Warm kernel %s of %s ready after %.1f s: the pool follows",
+                          kernel_id, self.first_notebook, time.monotonic() - self._first_started)
+            self._first_kernel = ""
+
+    def _first_ready(self) -> bool:
+        """Whether the first notebook's warm kernel is ready, or has had ``first_lead`` seconds."""
+        pools: dict[str, list[asyncio.Task[_Warm]]] = getattr(self, "_pools", {})
+        pool = pools.get(self.first_notebook, [])
+        if any(not task.done() for task in pool):
+            return False  # its kernel is yet to start, or Voila to set its notebook running
+        kernel = self._first_kernel
+        if not kernel:
+            return True
+        if time.monotonic() - self._first_started >= self.first_lead:
+            self.log.warning("The warm kernel of %s is not ready after %.0f s: the pool starts anyway",
+                             self.first_notebook, self.first_lead)
+        elif any(_succeeded(task) and task.result()["kernel_id"] == kernel and not task.result()["task"].done()
+                 for task in pool):
+            return False  # running its notebook, not yet waiting for the request
+        # (or its notebook ended without waiting, or failed; or a page took it)
+        self._first_kernel = ""
+        return True
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]  # async, as the base's
         filling = kwargs.get("env", {}).get("VOILA_PREHEAT") == "True"
@@ -483,6 +515,8 @@ class ClassKernels(AsyncMappingKernelManager):
             if first:
                 self._first_waiting -= 1
                 self._first_started = time.monotonic()
+        if first:
+            self._first_kernel = kernel_id
         self._started.add(kernel_id)
         if filling:
             self._warm.add(kernel_id)

@@ -10,28 +10,20 @@ from urllib.parse import parse_qs
 import ipywidgets as W
 
 from ..engine.views import PlayerView
-from ..i18n import Translator, normalize_language, translator
+from ..i18n import Translator, translator
 from ..engine.cards import N_
-from .base import Page, embed, page_root, tagged
+from .base import Page, embed, language_from_query, page_root, tagged
 from . import keep
 from .chapters import ChapterView, chapters
 from .panel import GamePanel
 from .reviewpanel import ReviewPanel
-from .session import Session, available_bot_kinds
+from .session import Session, available_bot_kinds, bot_kind_label
 
 if TYPE_CHECKING:
     from .exercises_app import ExercisesApp
     from .whatif_app import WhatIfApp
 
 LOG = logging.getLogger("capital_lux.tutor")
-
-
-def bot_kind_label(t: Translator, kind: str) -> str:
-    if kind == "rule":
-        return t.gettext("Rule of thumb (a sensible beginner)")
-    if kind == "search":
-        return t.gettext("Search (strong, slower)")
-    return t.gettext("Random (plays any legal move)")
 
 
 class FreePlay(Page):
@@ -269,13 +261,6 @@ def loading_html(heading: str) -> Callable[[Translator], str]:
     """A tab whose page is being built: its heading and a loading line, never blank."""
     return lambda t: (f'<div role="status"><h2>{escape(t.gettext(heading))}</h2><p class="cl-note">'
                       f'{escape(t.gettext("Loading this page, one moment please…"))}</p></div>')
-
-
-def language_from_query(query: str, default: str = "en") -> str:
-    """``lang=fr`` in a URL query string (Voila's ``QUERY_STRING``); the default otherwise."""
-    values = parse_qs(query).get("lang", [])
-    code = normalize_language(values[0]) if values else None
-    return code or default
 
 
 class AppOptions(TypedDict, total=False):

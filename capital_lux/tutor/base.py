@@ -29,11 +29,12 @@ from contextlib import contextmanager
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Protocol, Sequence, TypedDict, TypeVar, Union
+from urllib.parse import parse_qs
 
 import ipywidgets as W
 
 from ..engine.cards import N_
-from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, translator
+from ..i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalize_language, translator
 from ..lessons.table import CSS
 
 if TYPE_CHECKING:  # the explorer's module is not one the first screen imports
@@ -230,6 +231,13 @@ def help_link(section: str, t: Translator) -> str:
     text = GUIDE_LINKS.get(section.split(".html", 1)[0], GUIDE_LINKS["learner"])
     return (f"<a class='cl-manual-link' href='{escape(url)}' target='_blank' rel='noopener' "
             f"style='text-decoration:underline'>{escape(t.gettext(text))}</a>")  # a link by its line, not colour alone
+
+
+def language_from_query(query: str, default: str = "en") -> str:
+    """``lang=fr`` in a URL query string (Voila's ``QUERY_STRING``); the default otherwise."""
+    values = parse_qs(query).get("lang", [])
+    code = normalize_language(values[0]) if values else None
+    return code or default
 
 
 def language_picker(t: Translator, on_change: Callable[[str], None]) -> W.Dropdown:

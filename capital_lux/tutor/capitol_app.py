@@ -36,8 +36,7 @@ from ..engine.cards import N_
 from ..engine.errors import CapitalLuxError
 from ..i18n import Translator, format_exact, format_interval, format_list, format_number, sentences
 from ..i18n.sentences import LEARNER, TERMINAL
-from .app import language_from_query
-from .base import ROW, Page, page_root, tagged
+from .base import ROW, Page, language_from_query, page_root, tagged
 
 __all__ = ["CapitolApp", "build_app", "options_from_query"]
 

@@ -30,7 +30,7 @@ from .roundend import REPORTED, RoundEndReport, gold_decision_html, paused_table
 from .scoresheet import score_sheet_html
 from .session import Session
 from ..lessons.table import table_html
-from .text import log_line
+from .text import log_line, people_at_the_table
 
 #: How many log lines the page keeps (the newest last).
 LOG_LINES = 150
@@ -64,6 +64,7 @@ class GamePanel(Page):
                                 "cl-pause")
         self.tie_breaks = True  # the score sheet's 6s…2s columns (a chapter before they are taught: off)
         self.undoable = True  # off at a table of learners: the others have seen the move
+        self.people = False  # the other seats are people (a class table, pass-and-play): "Player 1", not "Bot 1"
         self.undo_button = label(label(tagged(W.Button(layout=W.Layout(width="auto")), "cl-undo"),
                                        N_("Undo my last move")), UNDO_TOOLTIP, "tooltip")
         self.undo_button.on_click(lambda _: self._guard(self._undo))
@@ -116,6 +117,10 @@ class GamePanel(Page):
         return s.reports[-1]
 
     def render(self) -> None:
+        with people_at_the_table(self.people):
+            self._render()
+
+    def _render(self) -> None:
         start = time.perf_counter()
         t, s = self.t, self.session
         v = s.view()
@@ -170,7 +175,9 @@ class GamePanel(Page):
             if self.hint is not None:
                 self.hint.render(t, v, placement_views)
         # Last: a browser that sees the new table (its data-move) sees every other part updated.
-        self.table.value = table_html(t, shown, s.moves, doing=False) if shown else table_html(t, v, s.moves)
+        bots = not self.people
+        self.table.value = (table_html(t, shown, s.moves, bots, doing=False) if shown
+                            else table_html(t, v, s.moves, bots))
         self.last_render_seconds = time.perf_counter() - start
 
     def _told(self, report: RoundEndReport | None, start: int) -> list[LogItem]:

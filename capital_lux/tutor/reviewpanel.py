@@ -23,7 +23,6 @@ from typing import Callable, Unpack
 
 import ipywidgets as W
 
-from ..analysis.charts import figure_png, review_chart
 from ..analysis.review import (DEFAULT_HORIZON, GAME_HORIZON, THRESHOLDS, Decision, Review, ReviewOptions, RoundEnd,
                                decisions_of, review_game, round_ends_of)
 from ..analysis.review_text import (chart_sentences, loss_text, method_sentences, moment_sentence, moment_title,
@@ -293,6 +292,8 @@ class ReviewPanel:
             return
         if self._chart_drawn != (t.lang, mine):
             self._chart_drawn = (t.lang, mine)
+            from ..analysis.charts import figure_png, review_chart  # matplotlib with the first chart, not the page
+
             figure = review_chart(review, t)
             self.chart.value = figure_png(figure)
             self.chart_note.value = ('<div class="cl-note">' + "".join(

@@ -33,6 +33,7 @@ from ..engine.game import Game
 from ..engine.notation import Action, PlaceModifier, Play
 from ..engine.state import AGENT, Event, GameState, new_game
 from ..engine.views import LogItem, PlayerView, public_step, view, visible_events
+from ..i18n import Translator
 from ..players.bots import BOT_KINDS, make_bot
 from .roundend import RoundEndReport, make_report
 
@@ -57,6 +58,15 @@ def new_seed() -> int:
 def available_bot_kinds() -> tuple[str, ...]:
     """Bot strengths the tutor offers (the players' one list)."""
     return tuple(BOT_KINDS)
+
+
+def bot_kind_label(t: Translator, kind: str) -> str:
+    """A bot's strength as the player picks it (the tutor's and the tables' pages)."""
+    if kind == "rule":
+        return t.gettext("Rule of thumb (a sensible beginner)")
+    if kind == "search":
+        return t.gettext("Search (strong, slower)")
+    return t.gettext("Random (plays any legal move)")
 
 
 def make_bot_choice(kind: str) -> BotChoice:

@@ -44,12 +44,11 @@ from ..engine.views import PlayerView
 from ..i18n import Translator
 from ..lessons.storage import Storage, StorageError, StorageMisconfigured, open_or_why
 from ..lessons.tables import AIDS, AWAY_SECONDS, POLL_SECONDS, TableInfo, TableRefusal, Tables
-from .app import bot_kind_label
 from .base import Page, page_root, tagged
 from .classroom import LearnerPanel
 from .panel import GamePanel
 from .reviewpanel import ReviewPanel
-from .session import GameSeat, Narrator, PlacementMemory, new_seed
+from .session import GameSeat, Narrator, PlacementMemory, bot_kind_label, new_seed
 
 #: The page's pulse: once seated, the browser ticks a hidden ``Play`` widget every ``PULSE_MS``
 #: (its timer runs in the browser: ipywidgets' own, no script of ours). Each tick says the learner's
@@ -221,7 +220,7 @@ class TableSeat(ToldSeat):
 
 def player_label(seat: int) -> Callable[[Translator], str]:
     """The label "Player N" of ``seat`` (0-based), said in the page's language."""
-    return lambda t: t.gettext("Player {number}").format(number=seat + 1)
+    return lambda t: t.gettext("Player {number}").format(number=seat)  # seats counted as every page counts them
 
 
 def seats_html(t: Translator, info: TableInfo, me: int | None) -> str:
@@ -235,7 +234,7 @@ def seats_html(t: Translator, info: TableInfo, me: int | None) -> str:
         else:
             who = escape(t.gettext("free seat"))
         mark = " " + escape(t.gettext("(you)")) if me == s.seat else ""
-        rows.append(f"<li>{escape(t.gettext('Player {number}').format(number=s.seat + 1))}: {who}{mark}</li>")
+        rows.append(f"<li>{escape(t.gettext('Player {number}').format(number=s.seat))}: {who}{mark}</li>")
     return '<ul class="cl-seats">' + "".join(rows) + "</ul>"
 
 
@@ -295,6 +294,7 @@ class TablesApp(Page):
         self.aids: tuple[str, ...] = ()  # the aids at the seat: the table's, within the lesson's
         self.game_box = tagged(W.VBox([]), "cl-tables-game")
         self.review = ReviewPanel()  # the seat's own review, once the game is over
+        self.review.bots = False  # the others are classmates
         self.title = self.own_header(lambda t: f"<h2>{escape(t.gettext('Class tables'))}</h2>")
         self.root = page_root("tables", [self.title, self.language], self.learner.box, self.message,
                               self.lobby, self.table_text, self.game_box)
@@ -370,6 +370,7 @@ class TablesApp(Page):
         self.aids = tuple(aid for aid in info.aids if aid in allowed)
         self.panel = GamePanel(self.t, self.seat, extras="hint" in self.aids or "risk" in self.aids)  # type: ignore
         self.panel.undoable = False  # never at a table of people: the others have seen the move
+        self.panel.people = True
         withhold_aids(self.panel, self.aids)
         self.panel.on_move.append(lambda panel, action: self._moved())  # the seats' list, the review
         self.game_box.children = [self.panel.box] + ([self.review.box] if "review" in self.aids else [])
@@ -482,7 +483,7 @@ class TablesApp(Page):
             stood = sorted({seat for _, seat in self.seat.frame.stand_ins})
             for seat in stood:
                 lines.append(t.gettext("Player {number} was away: the rule-of-thumb bot played for them.").format(
-                    number=seat + 1))
+                    number=seat))
             self.table_text.value = ("<h3>" + escape(lines[0]) + "</h3>"
                                      + "".join(f'<div class="cl-note">{escape(x)}</div>' for x in lines[1:])
                                      + seats_html(t, info, self.seat.seat))
@@ -670,6 +671,7 @@ class HotseatApp(Page):
         seat = self.seats[self._waiting]
         seat.catch_up(seat.game.state)
         self.panel = GamePanel(self.t, seat)  # type: ignore[arg-type]  # a seat reads as a session
+        self.panel.people = True
         self.panel.undoable = False
         self.panel.on_move.append(lambda panel, action: self._moved())
         self.shown = seat.seat
@@ -687,7 +689,7 @@ class HotseatApp(Page):
     def render(self) -> None:
         t = self.t
         if self.shown is None:
-            number = self._waiting + 1
+            number = self._waiting
             self.cover_text.value = '<div class="cl-note cl-cover"><b>{}</b><br>{}</div>'.format(
                 escape(t.gettext("Pass to Player {number}").format(number=number)),
                 escape(t.gettext("Nothing of the last hand is shown. Player {number}, click when only you can see "

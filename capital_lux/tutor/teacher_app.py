@@ -23,14 +23,11 @@ from datetime import datetime, timezone, tzinfo
 import threading
 import time
 from html import escape
-from typing import Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import ipywidgets as W
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
-from ..analysis.charts import DARK, EXCEED_HATCH, GREY
 from ..engine.cards import N_
 from ..i18n import Translator, format_number
 from ..lessons.classroom import (
@@ -81,10 +78,12 @@ from ..lessons.classroom import (
 from ..lessons.exercises import EXERCISES, EXERCISES_BY_ID, instance
 from ..lessons.problems.worksheet import answer_key_html, worksheet_html
 from ..lessons.storage import LOG, Attempt, Storage, StorageError, StorageMisconfigured, StorageUnavailable, open_or_why
-from ..analysis.charts import figure_png
 from .base import Page, Upload, page_root, tagged
 from .tables_app import TablesOverview
 from ..lessons.tables import Tables
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: Wrong keys allowed per page; then the page must be reloaded (a new kernel), which slows guessing.
 MAX_KEY_TRIES = 5
@@ -95,7 +94,13 @@ OUTCOME_LABELS = (
 
 
 def class_chart(summary: ExerciseSummary, title: str, t: Translator) -> Figure:
-    """How many learners solved the exercise at which answer, and how many not yet."""
+    """How many learners solved the exercise at which answer, and how many not yet.
+    (Matplotlib is imported here, not with the page: the locked page draws no chart.)"""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    from ..analysis.charts import DARK, EXCEED_HATCH, GREY
+
     fig = Figure(figsize=(4.2, 2.6), layout="constrained")
     ax = fig.subplots()
     labels = [t.gettext(label) for label in OUTCOME_LABELS]
@@ -803,6 +808,8 @@ class TeacherApp(Page):
         key = (self.t.lang, title, summary.outcomes)
         cached = self._charts.get(summary.exercise)
         if cached is None or cached[0] != key:
+            from ..analysis.charts import figure_png  # with the first chart (see class_chart)
+
             cached = (key, figure_png(class_chart(summary, title, self.t)))
             self._charts[summary.exercise] = cached
         image = W.Image(value=cached[1], format="png", layout=W.Layout(max_width="340px"))

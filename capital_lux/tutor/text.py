@@ -7,7 +7,9 @@ with the terminal and the what-if explorer); this module adds the tutor's own te
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Iterator
 
 from ..engine.cards import Card
 from ..engine.notation import Action, Pick, SaveWithGold
@@ -20,9 +22,24 @@ if TYPE_CHECKING:
     from .session import LogEntry
 
 
-def player_name(t: Translator, seat: int, learner: int, bots: bool = True) -> str:
-    """"You" or "Bot 1" ("Player 1" where nobody plays the others: ``bots=False``)."""
-    return sentences.player_name(t, seat, learner, bots=bots)
+#: Whether the other seats are people (a class table, pass-and-play): "Player 1", not "Bot 1".
+_PEOPLE: ContextVar[bool] = ContextVar("people", default=False)
+
+
+@contextmanager
+def people_at_the_table(people: bool = True) -> Iterator[None]:
+    """While a panel draws a game whose other seats are people, every name it writes says so."""
+    token = _PEOPLE.set(people)
+    try:
+        yield
+    finally:
+        _PEOPLE.reset(token)
+
+
+def player_name(t: Translator, seat: int, learner: int, bots: bool | None = None) -> str:
+    """"You" or "Bot 1"; "Player 1" where nobody plays the others (``bots=False``) or people do
+    (``people_at_the_table``)."""
+    return sentences.player_name(t, seat, learner, bots=not _PEOPLE.get() if bots is None else bots)
 
 
 def card_text(t: Translator, card: Card) -> str:
@@ -64,4 +81,4 @@ def log_line(t: Translator, entry: LogEntry, learner: int) -> str:
 
 def event_line(t: Translator, e: Event, learner: int) -> str:
     """The engine's events, as the learner reads them (private ones are already filtered)."""
-    return sentences.event_sentence(t, e, learner)
+    return sentences.event_sentence(t, e, learner, bots=not _PEOPLE.get())
