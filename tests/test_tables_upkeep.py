@@ -73,6 +73,9 @@ def _seated_page(storage: Storage, name: str, code: str) -> TablesApp:
 def test_a_closed_page_stops_ticking_its_poll_ends_and_its_seat_goes_to_the_stand_in(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tables_app, "POLL_SECONDS", 0.05)
+    # A page is gone (5 s) before its learner is away (the table's 10 s): while Ada's poll thread may
+    # still be at work, no seat is away yet, so no poll can close the table for both being away.
+    monkeypatch.setattr(tables_app, "GONE_SECONDS", 5.0)
     storage = Storage(str(tmp_path / "class.sqlite3"))
     storage.add_person("Ada", "ADA111")
     storage.add_person("Bo", "BOB222")
@@ -96,6 +99,7 @@ def test_a_closed_page_stops_ticking_its_poll_ends_and_its_seat_goes_to_the_stan
     while ada.polling and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not ada.polling, "the poll of a closed page ended"
+    clock.now += 20  # no thread runs now: Ada is away, and Bo's page ticks on
     # Ada's seat is away (her kernel no longer says she is there); Bo's page plays on
     table = ada.seat.table
     bo.pulse.value += 1
