@@ -134,6 +134,11 @@ def tutor(browser: Any, url: str, out: Path) -> Path:
     for move in range(3):  # two picks of the draft, then the hand to play from
         B.learner_move(page, move)
     page.wait_for_selector(".cl-freeplay .cl-hand-card:visible", timeout=60_000)
+    # the risk lines' figures ("now" and "at the round end") come once the round end is worked out
+    page.wait_for_function("() => document.querySelectorAll('.cl-freeplay .cl-risklines li').length === 4",
+                           timeout=300_000)
+    page.evaluate("""() => { window.scrollTo(0, 0);
+      for (const e of document.querySelectorAll('*')) if (e.scrollTop) e.scrollTop = 0; }""")  # a click scrolls the tab's box
     path = out / "tutor.png"
     page.screenshot(path=str(path))
     page.close()
