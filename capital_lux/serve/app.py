@@ -12,11 +12,13 @@ and ``pages_per_minute`` to fit the class, or 0 to switch the limit off.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from typing import Any
 
 from tornado import web
+from tornado.log import app_log
 from traitlets import Float, Int
 from voila import handler as voila_handler
 from voila.app import Voila
@@ -34,7 +36,25 @@ class ClassRequestInfo(RequestInfoSocketHandler):  # type: ignore[misc]
     a kernel cannot see. The teacher's page, warmed ahead so it opens at once, limits wrong keys
     per address with it (``voila.utils.wait_for_request`` puts every item in the environment).
     A kernel opening this socket has run its notebook up to the request: the class's kernels
-    are told (the learners' pool waits for the teacher's kernel to be that far)."""
+    are told (the learners' pool waits for the teacher's kernel to be that far).
+
+    Only a kernel asks, from this machine, and one socket a kernel: Voila keeps the last socket
+    opened for a kernel id as its waiter, so a browser that opened one would read the hand-over
+    meant for a kernel or take its place and leave its page waiting, and a script could hold
+    sockets without end. Another address gets 403, a second socket for one kernel 409."""
+
+    def prepare(self) -> None:
+        address = self.request.remote_ip or ""
+        try:
+            local = ipaddress.ip_address(address.removeprefix("::ffff:")).is_loopback
+        except ValueError:
+            local = False
+        if not local:
+            app_log.warning("Refused a request-info socket from %s: only this machine's kernels ask", address)
+            raise web.HTTPError(403, "only this machine's kernels ask for their request")
+        if self.path_kwargs.get("kernel_id") in RequestInfoSocketHandler._waiters:
+            app_log.warning("Refused a second request-info socket for kernel %s", self.path_kwargs.get("kernel_id"))
+            raise web.HTTPError(409, "this kernel already waits for its request")
 
     def open(self, kernel_id: str) -> None:
         super().open(kernel_id)
