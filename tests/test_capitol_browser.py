@@ -98,7 +98,7 @@ def hidden_patterns(local: CapitolApp, seen: set[str]) -> list[re.Pattern[str]]:
     seen |= {str(card) for card in v.hand + v.my_offer if card}
     seen |= {str(card) for card in v.pile_tops if card}
     seen |= {str(card) for result in v.auctions for b in result.bids for card in b.cards}
-    seen |= {word for line in v.history for word in line.split()}
+    seen |= {word for line in v.history for word in re.findall(r"[0-9A-Za-z]+", line)}  # "R2." is R2, public
     hidden = {str(card) for card in local.state.hands[1]} - seen - set(DISTRICTS)
     return [re.compile(rf"(?<![0-9A-Za-z]){card}(?![0-9A-Za-z])") for card in sorted(hidden)]
 
