@@ -13,15 +13,7 @@ from capital_lux.lessons.storage import Storage
 from capital_lux.lessons.tables import AIDS, AIDS_SETTING, TableRefusal, Tables
 from capital_lux.tutor.tables_app import TablesApp, TablesOverview, build_app
 
-PEOPLE = [("Ada", "ADA111"), ("Bo", "BOB222")]
-
-
-@pytest.fixture
-def storage(tmp_path: Path) -> Storage:
-    storage = Storage(str(tmp_path / "class.sqlite3"))
-    for name, code in PEOPLE:
-        storage.add_person(name, code)
-    return storage
+from test_tables_page import PEOPLE, storage  # noqa: F401  # the class of two, one fixture for both files
 
 
 def _page(storage: Storage, who: int) -> TablesApp:
