@@ -4,7 +4,6 @@ shows only the aids both allow, the others' widgets gone from the page; never th
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
