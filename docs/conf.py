@@ -36,7 +36,10 @@ myst_enable_extensions = ["colon_fence", "deflist"]
 
 # The API reference: members in source order, so a module reads as it is written.
 autodoc_member_order = "bysource"
-autodoc_default_options = {"members": True}
+# A module's own members only (a name it re-exports is documented where it is defined), and
+# its own docstrings (not those of the Voila or Jupyter class a guard extends).
+autodoc_default_options = {"members": True, "ignore-module-all": True}
+autodoc_inherit_docstrings = False
 autodoc_typehints = "none"
 
 # The docstrings' `>>>` examples run in tests/test_doctests.py, in their modules' namespaces

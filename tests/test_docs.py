@@ -44,6 +44,35 @@ def test_the_manual_builds_without_a_warning(built: Path) -> None:
     assert "capital_lux.engine.state" in api and "legal_actions" in api  # read from the docstrings
 
 
+def package_modules() -> set[str]:
+    """Every module of the package, as its files name them, but the ``__main__`` entry points."""
+    names = set()
+    for path in (ROOT / "capital_lux").rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        parts = parts[:-1] if parts[-1] == "__init__" else parts
+        if not any(part.startswith("_") for part in parts):
+            names.add(".".join(parts))
+    return names
+
+
+def api_modules() -> list[str]:
+    return re.findall(r"^\.\. automodule:: (\S+)$", (DOCS / "api.md").read_text(), re.MULTILINE)
+
+
+def test_the_api_reference_lists_every_module_of_the_package() -> None:
+    listed = api_modules()
+    assert len(listed) == len(set(listed)), "a module is listed twice"
+    assert package_modules() - set(listed) == set(), "missing from docs/api.md"
+    assert set(listed) - package_modules() == set(), "listed in docs/api.md but not in the package"
+
+
+def test_the_api_reference_is_rendered_as_pythons_reference(built: Path) -> None:
+    """Each module gets its entry (autodoc's reStructuredText read as such, not shown as text)."""
+    api = (built / "api.html").read_text()
+    assert [name for name in api_modules() if f'id="module-{name}"' not in api] == []
+    assert ".. py:" not in api
+
+
 def test_every_page_is_reachable_from_the_index(built: Path) -> None:
     with open(built / ".doctrees" / "environment.pickle", "rb") as f:
         env = pickle.load(f)
