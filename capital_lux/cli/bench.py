@@ -536,6 +536,26 @@ def tables_browser() -> Figures:
 
 BENCHMARKS["tables_browser"] = tables_browser
 
+def guards() -> Figures:
+    """The class server's guards against their absence, in fresh processes: jsonschema's import,
+    a kernel's start (tutor, exercises), the server's imports, the hub's single-user server
+    (``serve.servebench``)."""
+    from ..serve.servebench import guards as measured
+
+    return measured()
+
+
+def class_start() -> Figures:
+    """``make class --learners=2`` from ``start`` until idle, with Voila's warm pools and without:
+    the server's and its kernels' CPU (``serve.servebench``)."""
+    from ..serve.servebench import class_start as measured
+
+    return measured()
+
+
+BENCHMARKS["guards"] = guards
+BENCHMARKS["class_start"] = class_start
+
 #: The benchmarks that take another set of positions (``endgame:27``).
 SEEDED: dict[str, Callable[[int], Figures]] = {"endgame": lambda seed: endgame(seed=seed), "endgame_walk": endgame_walk}
 
