@@ -553,6 +553,15 @@ def class_start() -> Figures:
     return measured()
 
 
+def hub() -> Figures:
+    """Three learners signing in to a class on JupyterHub, one after another, with the hub
+    ``tests/test_hub.py`` starts (``serve.servebench.hub``)."""
+    from ..serve.servebench import hub as measured
+
+    return measured(_harness("test_hub"))
+
+
+BENCHMARKS["hub"] = hub
 BENCHMARKS["guards"] = guards
 BENCHMARKS["class_start"] = class_start
 

@@ -151,7 +151,7 @@ def guards(repeats: int = 5, kernels: tuple[str, ...] = tuple(KERNEL_NOTEBOOKS))
         for name, work in works.items():
             samples[name].append(work())
     figures = _medians(samples)
-    figures["repeats"] = float(repeats)
+    figures.update(repeats=float(repeats), load_average=round(os.getloadavg()[0], 1))
     return figures
 
 
@@ -228,5 +228,78 @@ def class_start(learners: int = 2, repeats: int = 3) -> Figures:
     figures = _medians(samples)
     for name, counts in kernels.items():
         figures[f"{name}_kernels"] = float(statistics.median(counts))
-    figures.update(learners=float(learners), repeats=float(repeats))
+    figures.update(learners=float(learners), repeats=float(repeats), load_average=round(os.getloadavg()[0], 1))
     return figures
+
+
+def _person_server(psutil: Any, hub_pid: int, user: str) -> list[Any]:
+    """A person's server on the hub and its kernels (processes)."""
+    for process in psutil.Process(hub_pid).children(recursive=True):
+        try:
+            if ("capital_lux.serve.singleuser" in " ".join(process.cmdline())
+                    and process.environ().get("JUPYTERHUB_USER") == user):
+                return [process, *process.children(recursive=True)]
+        except psutil.Error:
+            continue
+    return []
+
+
+def start_seconds(log: str) -> list[float]:
+    """The servers' starts, in seconds, as JupyterHub's log tells them.
+
+    >>> start_seconds("[I 2026-11-28 JupyterHub base:1193] User learner1 took 7.812 seconds to start")
+    [7.812]
+    """
+    import re
+
+    return [float(found) for found in re.findall(r"User \S+ took ([0-9.]+) seconds to start", log)]
+
+
+def hub(harness: Any, learners: int = 3) -> Figures:
+    """A class on JupyterHub as ``tests/test_hub.py`` starts it (``harness``: that module; PostgreSQL,
+    the hub on ``deploy/jupyterhub_config.py``, its proxy, Chromium): ``learners`` sign in one
+    after another and each waits for the exercises page. Medians over the learners: from signing
+    in to the page ready, the server's start as the hub logs it, each server's and its kernel's
+    memory (RSS) and their CPU together; the hub's processes' CPU (the hub, its proxy, the culler)."""
+    from playwright.sync_api import sync_playwright
+
+    psutil = _psutil()
+    harness._proxy()  # configurable-http-proxy from npm (make proxy) if not yet there
+    database, url = harness._postgres()
+    try:
+        with tempfile.TemporaryDirectory() as state:
+            log_path = Path(state) / "jupyterhub.log"
+            people = [f"learner{n}" for n in range(1, learners + 1)]
+            seconds, server_mib, kernel_mib, cpu = [], [], [], []
+            with harness._running_hub(Path(state), url, log_path) as (base, hub_pid), sync_playwright() as p:
+                browser = harness.B.launch(p)
+                try:
+                    for user in people:
+                        start = time.perf_counter()
+                        page = harness._sign_in(browser, base, user, harness.CLASS_PASSWORD)
+                        page.wait_for_selector(harness.LEARNER, timeout=300_000)
+                        seconds.append(time.perf_counter() - start)
+                        server, *kernels = _person_server(psutil, hub_pid, user)
+                        server_mib.append(server.memory_info().rss / 2**20)
+                        kernel_mib += [kernel.memory_info().rss / 2**20 for kernel in kernels
+                                       if "ipykernel" in " ".join(kernel.cmdline())]
+                        cpu.append(sum(sum(process.cpu_times()[:2]) for process in (server, *kernels)))
+                        page.context.close()
+                    hub_cpu = sum(sum(process.cpu_times()[:2]) for process in
+                                  [psutil.Process(hub_pid)] + [process for process in
+                                                               psutil.Process(hub_pid).children(recursive=True)
+                                                               if "singleuser" not in " ".join(process.cmdline())
+                                                               and "ipykernel" not in " ".join(process.cmdline())])
+                finally:
+                    browser.close()
+            started = start_seconds(log_path.read_text(errors="replace"))
+    finally:
+        database.remove()
+    return {"learners": float(learners),
+            "sign_in_to_exercises_s_median": round(statistics.median(seconds), 1),
+            "sign_in_to_exercises_s_max": round(max(seconds), 1),
+            "server_start_s_median": round(statistics.median(started), 1) if started else 0.0,
+            "server_mib_median": round(statistics.median(server_mib), 1),
+            "kernel_mib_median": round(statistics.median(kernel_mib), 1) if kernel_mib else 0.0,
+            "server_and_kernel_cpu_s_median": round(statistics.median(cpu), 2),
+            "hub_processes_cpu_s": round(hub_cpu, 2), "load_average": round(os.getloadavg()[0], 1)}
