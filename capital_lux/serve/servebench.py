@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -133,8 +134,8 @@ def guard_works(kernels: tuple[str, ...] = tuple(KERNEL_NOTEBOOKS)) -> dict[str,
     }
     for name in kernels:
         notebook = KERNEL_NOTEBOOKS[name]
-        works[f"kernel_{name}_guarded"] = lambda notebook=notebook: kernel_start(notebook, True)
-        works[f"kernel_{name}_plain"] = lambda notebook=notebook: kernel_start(notebook, False)
+        works[f"kernel_{name}_guarded"] = partial(kernel_start, notebook, True)
+        works[f"kernel_{name}_plain"] = partial(kernel_start, notebook, False)
     singleuser = shutil.which("jupyterhub-singleuser", path=str(Path(sys.executable).parent))
     if singleuser:  # the hub's single-user server, where JupyterHub is installed
         works["singleuser_help_guarded"] = lambda: _process([sys.executable, "-m", "capital_lux.serve.singleuser",
