@@ -42,6 +42,36 @@ def chromium() -> Iterator[Any]:
         launched.close()
 
 
+def _shared_tutor(name: str, environment: dict[str, str]) -> Iterator[str]:
+    import browser as B
+
+    if not os.path.exists(B.CHROMIUM):  # every module using it drives a browser: start nothing without one
+        pytest.skip(f"no Chromium at {B.CHROMIUM}")
+    pytest.importorskip("playwright.sync_api")
+    log = B.shared_tutor_log(name)
+    log.parent.mkdir(exist_ok=True)
+    with B.voila_server(log, environment=environment) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def tutor_server() -> Iterator[str]:
+    """The tutor served as ``make tutor`` serves it (``browser.voila_server``: one kernel warm,
+    pages unpaced), started once in each test process and shared by the browser modules that
+    need no other setting; each opens pages of its own and closes them. Its log:
+    ``browser.shared_tutor_log()``."""
+    yield from _shared_tutor("tutor", {})
+
+
+@pytest.fixture(scope="session")
+def unhurried_tutor_server() -> Iterator[str]:
+    """The same with a work budget of 300 s, for the modules whose review or comparison must
+    end on a busy machine (the budget's cut is tested in-process, ``tests/test_work.py``)."""
+    from capital_lux.tutor.work import BUDGET_VARIABLE
+
+    yield from _shared_tutor("tutor-unhurried", {BUDGET_VARIABLE: "300"})
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Files of long tests (browser or slow) first, then the notebooks (nbval: each starts a
     kernel and runs every cell), then the rest: run in parallel (``make test``, with
