@@ -72,11 +72,25 @@ def unhurried_tutor_server() -> Iterator[str]:
     yield from _shared_tutor("tutor-unhurried", {BUDGET_VARIABLE: "300"})
 
 
+#: The files that took longest (wall, ``--durations=0``, November 2026), longest first: started
+#: before the other long files, so that none of them is what the run ends waiting for. A file
+#: missing here, or a stale order, only costs balance.
+LONGEST = ("test_tables_browser.py", "test_serve.py", "test_hub.py", "test_serve_room.py",
+           "test_newcomer_browser.py", "test_load_browser.py", "test_tutor_browser.py", "test_languages_browser.py")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Files of long tests (browser or slow) first, then the notebooks (nbval: each starts a
-    kernel and runs every cell), then the rest: run in parallel (``make test``, with
-    ``--no-loadscope-reorder`` so that this order is kept), none of the long ones starts last
-    (the notebooks, collected after the tests, used to)."""
+    """Files of long tests (browser or slow) first, ``LONGEST`` at their head, then the notebooks
+    (nbval: each starts a kernel and runs every cell), then the rest: run in parallel
+    (``make test``, with ``--no-loadscope-reorder`` so that this order is kept), none of the
+    long ones starts last (the notebooks, collected after the tests, used to)."""
     long_files = {item.path for item in items
                   if item.get_closest_marker("browser") or item.get_closest_marker("slow")}
-    items.sort(key=lambda item: 0 if item.path in long_files else 1 if item.path.suffix == ".ipynb" else 2)
+
+    def place(item: pytest.Item) -> tuple[int, int]:
+        if item.path in long_files:
+            name = item.path.name
+            return 0, LONGEST.index(name) if name in LONGEST else len(LONGEST)
+        return (1 if item.path.suffix == ".ipynb" else 2), 0
+
+    items.sort(key=place)
