@@ -132,8 +132,12 @@ SIZES = [(1024, 768), (1920, 1080)]
 
 def test_nothing_is_clipped_in_any_language(server: str, chromium: Any) -> None:
     problems = []
-    for lang in ("en", "fr", "es", "pt"):
-        page = open_page(chromium, f"{server}?lang={lang}", *SIZES[0])
+    pages = {}
+    for lang in ("en", "fr", "es", "pt"):  # the four load at once (a kernel each), then are measured in turn
+        pages[lang] = chromium.new_page(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
+        pages[lang].goto(f"{server}?lang={lang}", wait_until="commit", timeout=180_000)
+    for lang, page in pages.items():
+        page.wait_for_selector(B.READY, timeout=120_000)
         for width, height in SIZES:  # one page resized: the same layout a fresh page at that size gets
             page.set_viewport_size({"width": width, "height": height})
             page.click(".cl-tabs .lm-TabBar-tab >> nth=0")
