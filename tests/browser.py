@@ -55,27 +55,36 @@ def voila_command(port: int, *options: str) -> list[str]:
 
 @contextmanager
 def voila_server(log_path: Path | None = None, timeout: float = 60.0,
-                 options: tuple[str, ...] = (UNPACED, ONE_WARM)) -> Iterator[str]:
+                 options: tuple[str, ...] = (UNPACED, ONE_WARM),
+                 environment: dict[str, str] | None = None) -> Iterator[str]:
     """The tutor served from the repository root (so ``voila.json`` applies); yields its URL.
 
     ``options`` are more command-line settings. By default one address may open pages as
     fast as it likes: a test's many pages, or a class's many learners, all come from this
     machine (``test_serve`` checks the pace a served class has); and one kernel is kept warm.
     The benchmarks pass ``(UNPACED,)``: the pool voila.json gives a served tutor.
+    ``environment``: variables the server and its kernels get besides this process's own.
     """
-    with serving(ROOT, NOTEBOOK, log_path, timeout, options) as (url, _):
+    with serving(ROOT, NOTEBOOK, log_path, timeout, options, environment) as (url, _):
         yield url
+
+
+def shared_tutor_log(name: str = "tutor") -> Path:
+    """The log of a tutor server this test process shares (``conftest.tutor_server``)."""
+    return ROOT / "test-artifacts" / f"voila-{name}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
 
 
 @contextmanager
 def serving(folder: Path, notebook: str, log_path: Path | None = None, timeout: float = 60.0,
-            options: tuple[str, ...] = ()) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+            options: tuple[str, ...] = (), environment: dict[str, str] | None = None,
+            ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """The class server on ``notebook`` (a path from ``folder``, where it starts); yields its URL and process."""
     port = free_port()
     command = voila_command(port, *options)
     command[command.index(NOTEBOOK)] = notebook
     log = open(log_path, "w") if log_path else subprocess.DEVNULL
-    proc = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT,
+                            env={**os.environ, **environment} if environment else None)
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + timeout

@@ -42,11 +42,55 @@ def chromium() -> Iterator[Any]:
         launched.close()
 
 
+def _shared_tutor(name: str, environment: dict[str, str]) -> Iterator[str]:
+    import browser as B
+
+    if not os.path.exists(B.CHROMIUM):  # every module using it drives a browser: start nothing without one
+        pytest.skip(f"no Chromium at {B.CHROMIUM}")
+    pytest.importorskip("playwright.sync_api")
+    log = B.shared_tutor_log(name)
+    log.parent.mkdir(exist_ok=True)
+    with B.voila_server(log, environment=environment) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def tutor_server() -> Iterator[str]:
+    """The tutor served as ``make tutor`` serves it (``browser.voila_server``: one kernel warm,
+    pages unpaced), started once in each test process and shared by the browser modules that
+    need no other setting; each opens pages of its own and closes them. Its log:
+    ``browser.shared_tutor_log()``."""
+    yield from _shared_tutor("tutor", {})
+
+
+@pytest.fixture(scope="session")
+def unhurried_tutor_server() -> Iterator[str]:
+    """The same with a work budget of 300 s, for the modules whose review or comparison must
+    end on a busy machine (the budget's cut is tested in-process, ``tests/test_work.py``)."""
+    from capital_lux.tutor.work import BUDGET_VARIABLE
+
+    yield from _shared_tutor("tutor-unhurried", {BUDGET_VARIABLE: "300"})
+
+
+#: The files that took longest (wall, ``--durations=0``, November 2026), longest first: started
+#: before the other long files, so that none of them is what the run ends waiting for. A file
+#: missing here, or a stale order, only costs balance.
+LONGEST = ("test_tables_browser.py", "test_serve.py", "test_hub.py", "test_serve_room.py",
+           "test_newcomer_browser.py", "test_load_browser.py", "test_tutor_browser.py", "test_languages_browser.py")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Files of long tests (browser or slow) first, then the notebooks (nbval: each starts a
-    kernel and runs every cell), then the rest: run in parallel (``make test``, with
-    ``--no-loadscope-reorder`` so that this order is kept), none of the long ones starts last
-    (the notebooks, collected after the tests, used to)."""
+    """Files of long tests (browser or slow) first, ``LONGEST`` at their head, then the notebooks
+    (nbval: each starts a kernel and runs every cell), then the rest: run in parallel
+    (``make test``, with ``--no-loadscope-reorder`` so that this order is kept), none of the
+    long ones starts last (the notebooks, collected after the tests, used to)."""
     long_files = {item.path for item in items
                   if item.get_closest_marker("browser") or item.get_closest_marker("slow")}
-    items.sort(key=lambda item: 0 if item.path in long_files else 1 if item.path.suffix == ".ipynb" else 2)
+
+    def place(item: pytest.Item) -> tuple[int, int]:
+        if item.path in long_files:
+            name = item.path.name
+            return 0, LONGEST.index(name) if name in LONGEST else len(LONGEST)
+        return (1 if item.path.suffix == ".ipynb" else 2), 0
+
+    items.sort(key=place)

@@ -4,6 +4,7 @@ stops a class whatever state its start left (no PID file, a server that does not
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
@@ -118,7 +119,9 @@ def test_class_stop_stops_a_class_with_no_pid_file_and_a_server_that_does_not_an
         assert len(C.class_processes(mark)) >= 3  # the server and its two warm kernels
         C.files()["pid"].unlink()  # a start that went wrong left no PID file
         os.kill(pid, signal.SIGSTOP)  # and a server that no longer answers a SIGTERM
-        monkeypatch.setattr(C, "STOP_SECONDS", 3)
+        # 3 s for the server to stop before it is killed, not 30 (``end_class``'s default is read
+        # when it is defined, so setting ``C.STOP_SECONDS`` here changed nothing)
+        monkeypatch.setattr(C, "end_class", functools.partial(C.end_class, seconds=3))
         assert C.stop(translator("en")) == [f"The class is stopped (process {pid})."]
         assert C.class_processes(mark) == []
         assert C.stop(translator("en")) == ["No class is running."]

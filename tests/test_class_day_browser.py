@@ -5,13 +5,9 @@ the page keeps what they typed."""
 
 from __future__ import annotations
 
-import csv
-import io
 import os
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
-from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -19,6 +15,7 @@ from capital_lux.lessons.classroom import add_to_roster, set_identity_mode
 from capital_lux.lessons.storage import Storage
 import browser as B
 from test_newcomer_browser import KILL_KERNEL  # the server shuts the page's kernel down, and stays up
+from test_teacher_downloads import ana_answers, check_export
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 KEY = "a long enough key for the test"
@@ -32,16 +29,10 @@ def school(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str,
     if not os.path.exists(B.CHROMIUM):
         pytest.skip(f"no Chromium at {B.CHROMIUM}")
     sync_api = pytest.importorskip("playwright.sync_api")
-    from capital_lux.tutor.exercises_app import build_app
 
     database = tmp_path_factory.mktemp("school") / "class.sqlite3"
     with Storage(str(database)) as storage:
-        set_identity_mode(storage, "open")
-        page = build_app("en", storage=storage)._exercises
-        page.learner.name.value = "Ana"
-        page.picker.value = "modifier-after-draw"
-        page.answer.value = "1/2"
-        page.check()
+        ana_answers(storage)
         [attempt] = storage.attempts()
         set_identity_mode(storage, "roster")
         CODES.update({name: code for _, name, code in add_to_roster(storage, ["Bea"])})
@@ -71,12 +62,8 @@ def test_an_export_downloads_at_the_click_in_the_teachers_time_zone(school: tupl
     teacher.wait_for_selector(".cl-teacher-unlocked .cl-teacher-table", timeout=60_000)
     with teacher.expect_download(timeout=30_000) as download:
         teacher.click(".cl-teacher-export")  # the button only: the file comes at once
-    name = download.value.suggested_filename
-    text = Path(download.value.path()).read_text("utf-8-sig")
-    head, row = list(csv.reader(io.StringIO(text), delimiter=";"))[:2]
-    local = datetime.fromisoformat(at).astimezone(ZoneInfo(ZONE))
-    assert "Heure (IST)" in head and local.strftime("%Y-%m-%d %H:%M:%S") in row
-    assert name.startswith(f"class_answers_{datetime.now(ZoneInfo(ZONE)):%Y-%m-%dT%H}")
+    check_export(download.value.suggested_filename, Path(download.value.path()).read_text("utf-8-sig"), at, ZONE,
+                 "Heure (IST)")
     assert "Télécharger" in teacher.inner_text(".cl-teacher-csv")  # and the link, for a second copy
     context.close()
 

@@ -9,9 +9,8 @@ of the project's texts must be one the language rightly shares with English
 
 from __future__ import annotations
 
-import os
 import re
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -20,10 +19,6 @@ from capital_lux.i18n.glossary import SHARED_WITH_ENGLISH
 import browser as B
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-if not os.path.exists(B.CHROMIUM):
-    pytest.skip(f"no Chromium at {B.CHROMIUM}", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
@@ -48,9 +43,9 @@ def test_the_check_finds_english() -> None:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with B.voila_server() as url:
-        yield url
+def server(tutor_server: str) -> str:
+    """The tutor server this test process shares (``conftest.tutor_server``)."""
+    return tutor_server
 
 
 @pytest.mark.parametrize("lang", ["fr", "pt"])

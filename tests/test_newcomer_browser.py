@@ -9,8 +9,7 @@ Screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
-import os
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -19,10 +18,6 @@ import browser as B
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ARTIFACTS = B.ROOT / "test-artifacts"
-if not os.path.exists(B.CHROMIUM):
-    pytest.skip(f"no Chromium at {B.CHROMIUM}", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
-
 #: Elements whose content is wider than their box and that neither scroll nor wrap.
 OVERFLOWS = """() => {
   const found = [];
@@ -62,10 +57,9 @@ OVERFLOWS = """() => {
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with B.voila_server(ARTIFACTS / "voila-newcomer.log") as url:
-        yield url
+def server(tutor_server: str) -> str:
+    """The tutor server this test process shares (``conftest.tutor_server``)."""
+    return tutor_server
 
 
 def open_page(browser: Any, url: str, width: int = 1400, height: int = 1000) -> Any:
@@ -138,8 +132,12 @@ SIZES = [(1024, 768), (1920, 1080)]
 
 def test_nothing_is_clipped_in_any_language(server: str, chromium: Any) -> None:
     problems = []
-    for lang in ("en", "fr", "es", "pt"):
-        page = open_page(chromium, f"{server}?lang={lang}", *SIZES[0])
+    pages = {}
+    for lang in ("en", "fr", "es", "pt"):  # the four load at once (a kernel each), then are measured in turn
+        pages[lang] = chromium.new_page(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
+        pages[lang].goto(f"{server}?lang={lang}", wait_until="commit", timeout=180_000)
+    for lang, page in pages.items():
+        page.wait_for_selector(B.READY, timeout=120_000)
         for width, height in SIZES:  # one page resized: the same layout a fresh page at that size gets
             page.set_viewport_size({"width": width, "height": height})
             page.click(".cl-tabs .lm-TabBar-tab >> nth=0")

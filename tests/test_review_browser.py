@@ -4,37 +4,22 @@ again until a good move is found, and a key moment opened in the what-if explore
 
 from __future__ import annotations
 
-import os
 import re
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 import browser as B
-from capital_lux.tutor.work import BUDGET_VARIABLE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ARTIFACTS = B.ROOT / "test-artifacts"
 
-if not os.path.exists(B.CHROMIUM):
-    pytest.skip(f"no Chromium at {B.CHROMIUM}", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
-
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    before = os.environ.get(BUDGET_VARIABLE)
-    os.environ[BUDGET_VARIABLE] = "300"  # the whole review fits on a busy machine; the budget's cut is tested in-process
-    try:
-        with B.voila_server(ARTIFACTS / "voila-review.log") as url:
-            yield url
-    finally:
-        if before is None:
-            del os.environ[BUDGET_VARIABLE]
-        else:
-            os.environ[BUDGET_VARIABLE] = before
+def server(unhurried_tutor_server: str) -> str:
+    """The tutor server with a 300 s work budget this test process shares (``conftest.unhurried_tutor_server``)."""
+    return unhurried_tutor_server
 
 
 def test_a_finished_game_is_reviewed_and_a_mistake_is_tried_again(server: str, chromium: Any) -> None:

@@ -9,9 +9,8 @@ hint in one sentence with its figures behind "Why?"; the free-play charts' text 
 
 from __future__ import annotations
 
-import os
 import re
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -20,7 +19,6 @@ from capital_lux.analysis.charts import DPI, MIN_FONT_PT
 from capital_lux.engine.cards import COLOURS, SYMBOLS
 from capital_lux.i18n import translator
 from capital_lux.i18n.sentences import colour_text
-from capital_lux.tutor.work import BUDGET_VARIABLE
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -36,19 +34,11 @@ FINAL_LINES = (
 #: An image's width on screen against its own pixels: text of f px in the PNG shows at f × this.
 IMAGE_SCALE = "(e) => e.getBoundingClientRect().width / e.naturalWidth"
 
-if not os.path.exists(B.CHROMIUM):
-    pytest.skip(f"no Chromium at {B.CHROMIUM}", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
-
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with pytest.MonkeyPatch.context() as patch:
-        # the comparison's chart must be drawn on a busy machine too; the budget's cut is tested in-process
-        patch.setenv(BUDGET_VARIABLE, "300")
-        with B.voila_server(ARTIFACTS / "voila-riskline.log") as url:
-            yield url
+def server(unhurried_tutor_server: str) -> str:
+    """The tutor server with a 300 s work budget this test process shares (``conftest.unhurried_tutor_server``)."""
+    return unhurried_tutor_server
 
 
 #: The lines and the hand as laid out, read in one go (the lines are redrawn as the figures sharpen).

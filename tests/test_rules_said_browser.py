@@ -5,8 +5,7 @@ tie; the modifiers shuffled back after rounds 1 and 2."""
 
 from __future__ import annotations
 
-import os
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -30,16 +29,11 @@ RULES = {
            "deck: the next round's Agents draw from all four again.",
 }
 
-if not os.path.exists(B.CHROMIUM):
-    pytest.skip(f"no Chromium at {B.CHROMIUM}", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
-
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with B.voila_server(ARTIFACTS / "voila-rules-said.log") as url:
-        yield url
+def server(tutor_server: str) -> str:
+    """The tutor server this test process shares (``conftest.tutor_server``)."""
+    return tutor_server
 
 
 def test_chapter_4_says_the_four_rules_in_every_language(server: str, chromium: Any) -> None:

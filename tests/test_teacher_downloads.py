@@ -4,6 +4,8 @@ time zone (the page's own checks; the browser's are in test_class_day_browser.py
 from __future__ import annotations
 
 import base64
+import csv
+import io
 import re
 from datetime import datetime
 from pathlib import Path
@@ -18,18 +20,33 @@ from capital_lux.lessons.storage import Storage
 KEY = "correct horse battery staple"
 
 
-@pytest.fixture
-def teacher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+def ana_answers(storage: Storage) -> None:
+    """An open lesson in which Ana has checked one answer (the class whose export is downloaded)."""
     from capital_lux.tutor.exercises_app import build_app as learner_page
-    from capital_lux.tutor.teacher_app import build_app
 
-    storage = Storage(str(tmp_path / "class.sqlite3"))
     set_identity_mode(storage, "open")
     page = learner_page("en", storage=storage)._exercises
     page.learner.name.value = "Ana"
     page.picker.value = "modifier-after-draw"
     page.answer.value = "1/2"
     page.check()
+
+
+def check_export(name: str, text: str, at: str, zone: str, heading: str) -> None:
+    """The answers' export (file ``name``, CSV ``text``) of Ana's answer stored at ``at``: its
+    time column headed ``heading`` and its time in ``zone``, and its file named by the hour there."""
+    head, row = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))[:2]
+    local = datetime.fromisoformat(at).astimezone(ZoneInfo(zone))
+    assert heading in head and local.strftime("%Y-%m-%d %H:%M:%S") in row
+    assert name.startswith(f"class_answers_{datetime.now(ZoneInfo(zone)):%Y-%m-%dT%H}")
+
+
+@pytest.fixture
+def teacher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    from capital_lux.tutor.teacher_app import build_app
+
+    storage = Storage(str(tmp_path / "class.sqlite3"))
+    ana_answers(storage)
     monkeypatch.setenv(TEACHER_KEY_VARIABLE, KEY)
     app = build_app("fr", storage=storage)._teacher
     app.key.value = KEY
@@ -63,11 +80,8 @@ def test_the_times_follow_the_teachers_browsers_zone(teacher: Any) -> None:
         teacher.export_csv()
         name = re.search(r'download="([^"]+)"', teacher.csv_link.value).group(1)
         data = base64.b64decode(re.search(r"base64,([^\"]+)", teacher.csv_link.value).group(1)).decode()
+        check_export(name, data, attempt.at, zone, heading)  # the heading, the time and the file's name
         local = stored.astimezone(ZoneInfo(zone))
-        assert local.strftime("%Y-%m-%d %H:%M:%S") in data
-        assert heading in data.splitlines()[0]
-        now = datetime.now(ZoneInfo(zone))
-        assert name.startswith(f"class_answers_{now:%Y-%m-%dT%H}")  # the file's name too
         teacher.row_picker.value = attempt.session
         teacher.show_answers()
         assert local.strftime("%Y-%m-%d %H:%M:%S") in teacher.answers_view.value

@@ -7,9 +7,8 @@ every step and can look for them in the page and in every widget message receive
 
 from __future__ import annotations
 
-import os
 import re
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -24,16 +23,11 @@ pytestmark = pytest.mark.browser
 ARTIFACTS = B.ROOT / "test-artifacts"
 PLAYERS, SEED = 4, 12
 
-if not os.path.exists(B.CHROMIUM):
-    pytest.skip(f"no Chromium at {B.CHROMIUM}", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
-
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with B.voila_server(ARTIFACTS / "voila-tutor.log") as url:
-        yield url
+def server(tutor_server: str) -> str:
+    """The tutor server this test process shares (``conftest.tutor_server``)."""
+    return tutor_server
 
 
 def shot(page: Any, name: str) -> None:
