@@ -413,7 +413,24 @@ class CapitolApp(Page):
                 bid=bid_text, samples=format_number(chance.samples, t.lang),
                 chance=format_interval(chance.estimate, chance.low, chance.high, t.lang,
                                        percent=True))
-        self.chance.value = f'<p class="cl-capitol-note">{escape(text)}</p>'
+        notes = [text, *self._model_notes(t, v, all(c.fitted for _, c in chances))]
+        self.chance.value = "".join(f'<p class="cl-capitol-note">{escape(note)}</p>' for note in notes)
+
+    def _model_notes(self, t: Translator, v: PlayerView, fitted: bool) -> list[str]:
+        """What the chance's model reads of the others (``fitted``: their STOP piles fit it), and where it stops."""
+        notes = []
+        if any(v.offered[p] for p in range(v.players) if p != v.seat):
+            notes.append(t.gettext(
+                "It counts only the deals in which the rule-of-thumb bot would have put as many cards above its STOP "
+                "card as each player has.") if fitted else t.gettext(
+                "The cards the others have put above their STOP cards do not fit the rule-of-thumb bot, so the "
+                "chance leaves them aside."))
+        if self.bots_pick.value == RandomBot.name:
+            notes.append(t.gettext("Your opponents are random bots, not rule-of-thumb ones: read this chance as a "
+                                   "guide only."))
+        notes.append(t.gettext("It does not remember the cards revealed in earlier auctions or seen going to a "
+                               "discard pile: they may be dealt to a hand."))
+        return notes
 
     def _draw_log(self, t: Translator, v: PlayerView) -> None:
         """The moves since the learner's last one, as the table saw them, and the auctions revealed."""
