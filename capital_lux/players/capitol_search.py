@@ -125,7 +125,7 @@ class SearchBot:
         """The rule of thumb's move first, then one move per distinct effect (the lowest card
         that does it: the higher ones are worth more at auction), cards played without their
         action left out."""
-        preferred = self.rule.choose(v, random.Random(0))
+        preferred = self.rule.choose(v, _NO_CHANCE)
         seen: dict[object, Action] = {}
         for action in v.legal_actions:
             if isinstance(action, PlayOnly):
