@@ -79,4 +79,8 @@ def test_it_beats_random_bots(seed: int) -> None:
 
 def test_the_command_line_and_the_bench_can_seat_it() -> None:
     assert make_bot("search").name == "search"
-    assert "capitol_search" in bench.BENCHMARKS
+    assert bench.BENCHMARKS["capitol_search"] is bench.capitol_search
+    figures = bench.capitol_search(games=1, players=2, deals=1)  # the bench's smoke: one game, one deal
+    assert figures["games"] == 1 and figures["search_decisions"] > 10
+    assert figures["search_win_share_low"] <= figures["search_win_share"] <= figures["search_win_share_high"]
+    assert figures["search_cpu_ms_per_decision"] <= figures["search_cpu_ms_per_decision_p90"]
