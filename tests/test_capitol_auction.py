@@ -11,6 +11,7 @@ from itertools import permutations
 import pytest
 
 from capital_lux.analysis.capitol_auction import _wins, unseen_cards, win_chance
+from capital_lux.capitol.bots import WORTH, bid_plan
 from capital_lux.capitol.components import Card
 from capital_lux.capitol.notation import bid
 from capital_lux.capitol.state import BID, new_game
@@ -68,3 +69,48 @@ def test_a_big_position_is_simulated_with_an_interval_holding_the_exact_value() 
 
 def test_an_empty_bid_has_no_chance() -> None:
     assert win_chance(small_position(2, 1, [3]), (), random.Random(0)).exact == 0
+
+
+def brute_force_fitting(v: PlayerView, cards: tuple[Card, ...]) -> Fraction:
+    """Every ordered deal of the physical unseen cards in which each other seat's rule-of-thumb bid
+    has as many cards as the view shows above its STOP card (at least as many while it is bidding)."""
+    physical = [card for card, count in unseen_cards(v).items() for _ in range(count)]
+    others = [p for p in range(v.players) if p != v.seat]
+    won = total = 0
+    for dealt in permutations(range(len(physical)), sum(v.hand_sizes[p] for p in others)):
+        hands, start = {}, 0
+        for p in others:
+            hands[p] = tuple(sorted(physical[i] for i in dealt[start:start + v.hand_sizes[p]]))
+            start += v.hand_sizes[p]
+        plans = {p: len(bid(bid_plan(hands[p], WORTH[v.piece or ""])).cards) for p in others}
+        if all(plans[p] == v.offered[p] if v.bids_made[p] else plans[p] >= v.offered[p] for p in others):
+            total += 1
+            won += _wins(v, bid(cards), hands)
+    return Fraction(won, total)
+
+
+@pytest.mark.parametrize("players, seed, sizes, offered, made", [
+    (2, 4, [2], (0, 1), (False, True)),   # the other finished a bid of one card
+    (2, 9, [2], (0, 2), (False, True)),   # ... of two cards
+    (3, 7, [1, 1], (0, 1, 1), (False, True, False)),  # one finished, one still offering
+])
+def test_the_chance_counts_only_the_deals_that_fit_the_others_stop_piles_exactly(
+        players: int, seed: int, sizes: list[int], offered: tuple[int, ...], made: tuple[bool, ...]) -> None:
+    v = small_position(players, seed, sizes)
+    v = replace(v, offered=offered, bids_made=made)
+    mine = (v.hand[-1],)
+    chance = win_chance(v, mine, random.Random(0))
+    assert chance.exact is not None and chance.fitted
+    assert chance.exact == brute_force_fitting(v, mine)
+    assert chance.exact != win_chance(replace(v, offered=(0,) * players), mine, random.Random(0)).exact
+    simulated = win_chance(v, mine, random.Random(1), samples=1500, limit=0)
+    assert simulated.exact is None and simulated.fitted and simulated.samples == 1500
+    assert simulated.low <= float(chance.exact) <= simulated.high
+
+
+def test_piles_no_rule_of_thumb_hand_explains_are_left_aside_and_said_so() -> None:
+    v = small_position(2, 4, [2])
+    blind = win_chance(v, (v.hand[-1],), random.Random(0))
+    v = replace(v, offered=(0, 3), bids_made=(False, True))  # three cards from a hand of two: not the rule of thumb
+    chance = win_chance(v, (v.hand[-1],), random.Random(0))
+    assert not chance.fitted and chance.exact == blind.exact

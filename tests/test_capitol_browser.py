@@ -1,7 +1,7 @@
 """Capitol's page in a real browser (Voila on loopback, Debian's Chromium through Playwright): a move
 refused with the rules' sentence, in French, changing nothing; then a whole seeded game against the
 rule-of-thumb bot, clicked move by move, while every widget message the page receives is scanned for
-the bot's cards that the learner has never seen.
+the bot's cards that the learner has never seen; and a reload that resumes the game.
 
 The game is mirrored in this process (same seed, same moves), so the test knows the bot's hand at
 every step. One server and one page serve both tests (a module's tests run in one worker).
@@ -151,3 +151,24 @@ def test_a_whole_game_by_clicking_shows_no_card_of_the_bots_hand(table: tuple[An
     for score in local.state.scores:
         assert str(score) in message
     assert checked > 20 and bids_seen == 1
+
+
+def test_a_reload_offers_the_game_and_resumes_it(table: tuple[Any, list[str]]) -> None:
+    """The page's script keeps the token in the browser and hands it back after a reload; resuming
+    shows the very table the learner left (a new game with a secret seed: the browser never had it)."""
+    page, _ = table
+    page.select_option(".cl-language select", label="Français")  # the language the reloaded link asks for
+    page.click(".cl-capitol-new")
+    page.wait_for_selector(".cl-capitol-table[data-move='0']:has-text('Zone B1')", timeout=60_000)
+    page.click(".cl-capitol-play")  # the learner moves first; the board is drawn last
+    page.wait_for_selector(".cl-capitol-table:not([data-move='0'])", timeout=60_000)
+    page.wait_for_function("() => localStorage.getItem('capital-lux-capitol-game')", timeout=60_000)
+    played = moves_played(page)
+    board, seat = page.inner_html(".cl-capitol-table"), page.inner_text(".cl-capitol-seat")
+    page.reload()
+    page.wait_for_selector(READY, timeout=120_000)
+    page.locator(".cl-resume").wait_for(state="visible", timeout=60_000)
+    page.click(".cl-resume")
+    page.wait_for_selector(f".cl-capitol-table[data-move='{played}']", timeout=60_000)
+    assert page.inner_text(".cl-capitol-seat") == seat and page.inner_html(".cl-capitol-table") == board
+    assert "Votre partie reprend" in page.inner_text(".cl-capitol-message")

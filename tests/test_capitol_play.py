@@ -52,6 +52,7 @@ def _without_sizes(v: object) -> dict[str, object]:
     data: dict[str, object] = asdict(v)  # type: ignore[call-overload]
     data.pop("hand_sizes")
     data.pop("bids_made")
+    data.pop("offered")  # how many cards each seat has above its STOP card: the pile's height is public
     return data
 
 

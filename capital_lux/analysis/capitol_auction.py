@@ -7,6 +7,14 @@ the rule of thumb does (``bid_plan``: the cheapest few cards reaching what the p
 worth to it), so a hand gives one bid; the auction's own rules then decide (highest total,
 then highest card, then turn order; an empty bid never wins).
 
+What the view shows of the others' bids is used: how many cards each has put above its STOP
+card, and whether it has finished. Only the deals in which the rule of thumb would have done
+so count (as many cards as a finished bid holds, at least as many as one under way holds).
+Where no deal fits (the others do not bid like the rule of thumb), the model cannot explain
+what the seat sees: the chance then leaves the others' piles aside, and ``Chance.fitted`` is
+False so that the reader is told. The model's other limit: it has no memory (the cards
+revealed in earlier auctions, or seen going to a discard pile, may be dealt to a hand).
+
 ``win_chance`` is exact (a ``Fraction``) when the deals of the unseen cards can be listed:
 hands are enumerated as multisets, each weighted by how many ways the physical cards give
 it, so identical cards cost nothing. Otherwise it is simulated, with its sample count and
@@ -27,7 +35,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
@@ -36,10 +44,10 @@ from typing import Iterator, Optional
 from matplotlib.figure import Figure
 
 from ..capitol.bots import WORTH, bid_plan
-from ..capitol.components import DECK, Card
+from ..capitol.components import Card
 from ..capitol.notation import Bid, bid
 from ..capitol.rules import auction_winner
-from ..capitol.views import PlayerView
+from ..capitol.views import PlayerView, unseen_cards
 from ..i18n import Translator, format_chance, format_number
 from .charts import DARK, GREY, SIDE_WIDTH_IN
 from .stats import wilson_interval
@@ -48,6 +56,8 @@ __all__ = ["Chance", "bid_chance_chart", "bid_chances", "unseen_cards", "win_cha
 
 #: Deals listed at most before the chance is simulated instead.
 EXACT_LIMIT = 5_000
+#: Deals drawn at most per sample wanted, when only those fitting the others' STOP piles count.
+ATTEMPTS = 20
 
 
 @dataclass(frozen=True)
@@ -60,19 +70,24 @@ class Chance:
     high: float
     samples: int
     exact: Optional[Fraction] = None
-
-
-def unseen_cards(view: PlayerView) -> Counter[Card]:
-    """Every card the seat cannot see: the deck less its own hand and the piles' top cards."""
-    unseen = Counter(card for cards in DECK.values() for card in cards)
-    unseen.subtract(view.hand)
-    unseen.subtract(top for top in view.pile_tops if top is not None)
-    return +unseen
+    #: False when no deal fits what the others have put above their STOP cards under the rule of
+    #: thumb, and the chance leaves those piles aside.
+    fitted: bool = True
 
 
 @lru_cache(maxsize=65536)
 def _others_bid(hand: tuple[Card, ...], piece: str) -> Bid:
     return bid(bid_plan(hand, WORTH.get(piece, 0)))
+
+
+def _fits(view: PlayerView, hands: dict[int, tuple[Card, ...]]) -> bool:
+    """Whether every other seat's hand gives, by the rule of thumb, the STOP pile the view shows:
+    exactly its height once the bid is finished, at least its height while it is being made."""
+    for p, hand in hands.items():
+        size = len(_others_bid(hand, view.piece or "").cards)
+        if size < view.offered[p] or (view.bids_made[p] and size != view.offered[p]):
+            return False
+    return True
 
 
 def _wins(view: PlayerView, mine: Bid, hands: dict[int, tuple[Card, ...]]) -> bool:
@@ -118,11 +133,24 @@ def win_chance(view: PlayerView, cards: tuple[Card, ...], rng: random.Random, *,
                limit: int = EXACT_LIMIT) -> Chance:
     """The chance that bidding ``cards`` wins the auction under way, from ``view``'s seat."""
     mine = bid(cards)
-    others = [p for p in range(view.players) if p != view.seat]
-    sizes = [view.hand_sizes[p] for p in others]
-    pool = sorted(unseen_cards(view).items())
     if not mine.cards:
         return Chance(0.0, 0.0, 0.0, 0, Fraction(0))
+    others = [p for p in range(view.players) if p != view.seat]
+    pool = sorted(unseen_cards(view).items())
+    fit = any(view.offered[p] for p in others)  # the others' STOP piles say something of their hands
+    chance = _chance(view, mine, others, pool, rng, samples, limit, fit)
+    if chance is None:  # no deal fits the piles seen under the rule of thumb: leave them aside
+        chance = _chance(view, mine, others, pool, rng, samples, limit, False)
+        assert chance is not None
+        return replace(chance, fitted=False)
+    return chance
+
+
+def _chance(view: PlayerView, mine: Bid, others: list[int], pool: list[tuple[Card, int]], rng: random.Random,
+            samples: int, limit: int, fit: bool) -> Optional[Chance]:
+    """Exact when the deals can be listed, else simulated; with ``fit``, over the deals that fit
+    the others' STOP piles only (None: no deal fits)."""
+    sizes = [view.hand_sizes[p] for p in others]
     # every hand one player may hold starts a deal of its own: past the limit, listing is hopeless
     if all(_hands_at_most(pool, size, limit) <= limit for size in sizes):
         won = total = 0
@@ -131,22 +159,34 @@ def win_chance(view: PlayerView, cards: tuple[Card, ...], rng: random.Random, *,
             listed += 1
             if listed > limit:
                 break
+            dealt = dict(zip(others, hands))
+            if fit and not _fits(view, dealt):
+                continue
             total += weight
-            won += weight * _wins(view, mine, dict(zip(others, hands)))
+            won += weight * _wins(view, mine, dealt)
         else:
+            if not total:
+                return None
             exact = Fraction(won, total)
             return Chance(float(exact), float(exact), float(exact), 0, exact)
     physical = [card for card, count in pool for _ in range(count)]
-    hits = 0
-    for _ in range(samples):
-        dealt = rng.sample(physical, sum(sizes))
+    hits = kept = 0
+    for _ in range(samples * (ATTEMPTS if fit else 1)):
+        drawn = rng.sample(physical, sum(sizes))
         hands_at, start = {}, 0
         for p, size in zip(others, sizes):
-            hands_at[p] = tuple(sorted(dealt[start:start + size]))
+            hands_at[p] = tuple(sorted(drawn[start:start + size]))
             start += size
+        if fit and not _fits(view, hands_at):
+            continue
+        kept += 1
         hits += _wins(view, mine, hands_at)
-    low, high = wilson_interval(hits, samples)
-    return Chance(hits / samples, low, high, samples)
+        if kept == samples:
+            break
+    if not kept:
+        return None
+    low, high = wilson_interval(hits, kept)
+    return Chance(hits / kept, low, high, kept)
 
 
 def bid_chances(view: PlayerView, seed: int, *, samples: int = 400, most: int = 3) -> list[tuple[Bid, Chance]]:

@@ -4,6 +4,8 @@ The house's bots' protocol: a bot has a ``name`` and ``choose(view, rng)`` retur
 ``view.legal_actions``, its randomness from the seeded ``rng`` it is given.
 
 * ``RandomBot``: uniform over the legal actions.
+* ``search`` (``capital_lux.players.capitol_search.SearchBot``): a determinized
+  Monte-Carlo search that plays out with the rule of thumb (its reasons are in its module).
 * ``RuleOfThumbBot``: a sensible beginner. It places a building where it gains most, roofs
   and raises its buildings while it keeps a few cards for the auctions, bids the cheapest set
   of cards reaching what the piece is worth to it, puts a piece where it scores most, and
@@ -157,7 +159,15 @@ def _margin(view: PlayerView, before: District, after: District) -> int:
     return mine - theirs
 
 
-BOT_KINDS: Final[dict[str, Callable[[], Bot]]] = {"random": RandomBot, "rule": RuleOfThumbBot}
+def _search_bot() -> Bot:
+    """The determinized search (``capital_lux.players.capitol_search``), imported when seated:
+    it plays out with the rule of thumb above, so it lives beside the other searches."""
+    from ..players.capitol_search import SearchBot
+
+    return SearchBot()
+
+
+BOT_KINDS: Final[dict[str, Callable[[], Bot]]] = {"random": RandomBot, "rule": RuleOfThumbBot, "search": _search_bot}
 
 
 def make_bot(name: str) -> Bot:

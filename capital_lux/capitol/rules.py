@@ -32,7 +32,7 @@ from .notation import (
 )
 from .state import BID, BUILD, DRAW, OVER, PLACE, AuctionResult, District, State, set_at
 
-__all__ = ["apply", "auction_winner", "district_points", "extra_draws", "legal_actions", "parse_action",
+__all__ = ["apply", "auction_winner", "card_refusal", "district_points", "extra_draws", "legal_actions", "parse_action",
            "placement_refusal", "ranking", "refusal"]
 
 T = TypeVar("T")
@@ -137,6 +137,34 @@ def placement_refusal(state: State, storeys: int, roof: RoofType, district: str)
                                      "as tall as its tallest building or one storey more."),
                                   district=district, tallest=board.tallest, taller=board.tallest + 1)
     return None
+
+
+def card_refusal(state: State, card: Card) -> Optional[IllegalActionError]:
+    """Why ``card``, in the hand of the player to move in construction, cannot be played with its
+    action now (None: it can); it may always be played without it. A permit that fits no district
+    is refused as a whole here; ``placement_refusal`` says why for each building and district."""
+    p = state.current
+    if card.kind == FLOOR_KIND:
+        if state.floor_supply == 0:
+            return IllegalActionError(N_("The supply has no floor left: a floor card can only be played without "
+                                         "its action."))
+        return None
+    if card.kind == ROOF_KIND:
+        if not state.unfinished[p]:
+            return IllegalActionError(N_("You have no building under construction: a roof card can only be played "
+                                         "without its action."))
+        if not any(state.roofs_left[p]):
+            return IllegalActionError(N_("You have no roof left: a roof card can only be played without its "
+                                         "action."))
+        return None
+    if not state.finished[p]:
+        return IllegalActionError(N_("You have no finished building: a permit can only be played without its "
+                                     "action."))
+    if any(placement_refusal(state, storeys, roof, district) is None
+           for storeys, roof in set(state.finished[p]) for district in DISTRICTS if colour_of(district) == card.kind):
+        return None
+    return IllegalActionError(N_("None of your finished buildings may go to a district of this permit's colour: "
+                                 "it can only be played without its action."))
 
 
 # -- legal actions ----------------------------------------------------------------------

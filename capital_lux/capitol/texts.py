@@ -14,36 +14,31 @@ from __future__ import annotations
 
 from ..i18n import Translator, sentences
 from ..i18n.sentences import Style
-from .components import AMPHITHEATRE, FLOOR, PILES, ROOF, ROUND, TEMPLE, Card
+from .components import AMPHITHEATRE, FLOOR, FOUNTAIN, PILES, ROOF, ROUND, TEMPLE, Card, N_
 from .notation import Action, Draw, Offer, Pass, Place, PlayFloors, PlayOnly, PlayPermit, PlayRoof, Stop
 from .state import BID, BUILD, DRAW, PLACE
 
 __all__ = ["large_text", "move_text", "phase_lesson", "phase_text"]
 
 
+#: The phase under way and who acts, one whole sentence per phase (and per piece sold).
+_PHASES: dict[tuple[str, str | None], str] = {
+    (BUILD, None): N_("Round {round} of 4, construction: {player} plays a card or passes."),
+    (BID, FOUNTAIN): N_("Round {round} of 4: auction for a fountain; {player} bids."),
+    (BID, AMPHITHEATRE): N_("Round {round} of 4: auction for an amphitheatre; {player} bids."),
+    (BID, TEMPLE): N_("Round {round} of 4: auction for a temple; {player} bids."),
+    (PLACE, None): N_("Round {round} of 4: {player} won the auction and places the piece bought."),
+    (DRAW, None): N_("Round {round} of 4, draw phase: {player} draws a card."),
+}
+
+
 def phase_text(t: Translator, phase: str, round: int, piece: str | None, current: int, you: int,
                style: Style) -> str:
     """The phase under way and who acts, as one sentence."""
-    player = sentences.player_name(t, current, you, style)
-    if phase == BUILD:
-        return t.gettext("Round {round} of 4, construction: {player} plays a card or passes.").format(
-            round=round, player=player)
-    if phase == BID:
-        if piece == TEMPLE:
-            return t.gettext("Round {round} of 4: auction for a temple; {player} bids.").format(
-                round=round, player=player)
-        if piece == AMPHITHEATRE:
-            return t.gettext("Round {round} of 4: auction for an amphitheatre; {player} bids.").format(
-                round=round, player=player)
-        return t.gettext("Round {round} of 4: auction for a fountain; {player} bids.").format(
-            round=round, player=player)
-    if phase == PLACE:
-        return t.gettext("Round {round} of 4: {player} won the auction and places the piece bought.").format(
-            round=round, player=player)
-    if phase == DRAW:
-        return t.gettext("Round {round} of 4, draw phase: {player} draws a card.").format(
-            round=round, player=player)
-    return t.gettext("The game is over.")
+    sentence = _PHASES.get((phase, piece if phase == BID else None))
+    if sentence is None:
+        return t.gettext("The game is over.")
+    return t.gettext(sentence).format(round=round, player=sentences.player_name(t, current, you, style))
 
 
 def phase_lesson(t: Translator, phase: str) -> str:

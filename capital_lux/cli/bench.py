@@ -101,6 +101,51 @@ def capitol(repeats: int = 5, games: int = 20) -> Figures:
     return rates(works, repeats)
 
 
+def capitol_search(games: int = 30, players: int = 3, deals: int = 8) -> Figures:
+    """Capitol's search bot against rule-of-thumb bots: ``games`` seeded games, the search in
+    each seat in turn, its share of games won (a tie for the highest score counts as a win)
+    with its 95% Wilson interval, beside the rule of thumb's own share in the same seats of the
+    same deals (the control, measured in the same run); and the search's CPU and wall time per
+    decision (medians, and the 90th percentile of CPU)."""
+    from ..analysis.stats import wilson_interval
+    from ..capitol.bots import RuleOfThumbBot
+    from ..capitol.rules import apply as apply_capitol
+    from ..capitol.state import new_game as new_capitol
+    from ..capitol.views import view as capitol_view
+    from ..players.capitol_search import SearchBot
+
+    won = {"search": 0, "rule": 0}
+    cpu_per, wall_per = [], []
+    for game in range(games):
+        seat = game % players
+        for kind in won:
+            bots = [RuleOfThumbBot() for _ in range(players)]
+            bot = SearchBot(deals=deals) if kind == "search" else bots[seat]
+            state, rng = new_capitol(players, game), random.Random(game)
+            while not state.is_terminal():
+                who = state.current
+                seen = capitol_view(state, who)
+                cpu, wall = time.process_time(), time.perf_counter()
+                action = (bot if who == seat else bots[who]).choose(seen, rng)
+                cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+                if who == seat and kind == "search" and len(seen.legal_actions) > 1:  # a decision searched
+                    cpu_per.append(cpu)
+                    wall_per.append(wall)
+                state = apply_capitol(state, action)
+            won[kind] += seat in state.winners()
+    figures: Figures = {"games": float(games), "players": float(players), "deals": float(deals)}
+    for kind, count in won.items():
+        low, high = wilson_interval(count, games)
+        figures |= {f"{kind}_win_share": round(count / games, 3), f"{kind}_win_share_low": round(low, 3),
+                    f"{kind}_win_share_high": round(high, 3)}
+    cpu_per.sort()
+    figures |= {"search_decisions": float(len(cpu_per)),
+                "search_cpu_ms_per_decision": round(1000 * statistics.median(cpu_per), 1),
+                "search_cpu_ms_per_decision_p90": round(1000 * cpu_per[int(0.9 * (len(cpu_per) - 1))], 1),
+                "search_wall_ms_per_decision": round(1000 * statistics.median(wall_per), 1)}
+    return figures
+
+
 def kernel_figures(repeats: int = 5) -> Figures:
     """The playout kernel against the engine, measured in the same run: random and
     rule-of-thumb full 4-player games a second, ``simulate`` with random bots in one
@@ -495,7 +540,7 @@ BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "simulation": simulation, "risk": risk, "advice": advice, "endgame": endgame, "endgame_walk": endgame_walk,
     "review": review, "tutor": tutor, "load": load,
     "long_run": long_run, "classdb": classdb, "worksheet": worksheet, "numbers": numbers, "sweep": sweep,
-    "capitol": capitol, "hint": hint,
+    "capitol": capitol, "capitol_search": capitol_search, "hint": hint,
 }
 
 def tables(tables: int = 8, seats: int = 4) -> Figures:

@@ -35,7 +35,7 @@ def add_parser(commands: argparse._SubParsersAction, t: Translator,  # type: ign
                lang_help: str) -> argparse.ArgumentParser:
     """The ``capitol`` subcommand and its own two, ``play`` and ``simulate``."""
     whole, positive = whole_number(t), whole_number(t, 1)
-    bots_help = t.gettext("the bot for each other seat, comma-separated: random or rule (default rule)")
+    bots_help = t.gettext("the bot for each other seat, comma-separated: random, rule or search (default rule)")
     c: argparse.ArgumentParser = commands.add_parser("capitol", translator=t, help=t.gettext(
         "the board game Capitol: play it in the terminal, or simulate games between bots"))
     games = c.add_subparsers(dest="capitol_command", required=True, metavar=t.gettext("COMMAND"))
@@ -55,7 +55,7 @@ def add_parser(commands: argparse._SubParsersAction, t: Translator,  # type: ign
     s.add_argument("--players", type=whole, choices=(2, 3, 4), default=4,
                    help=t.gettext("players per game (default 4)"))
     s.add_argument("--bots", default="rule,random", metavar=t.gettext("BOTS"), help=t.gettext(
-        "the bot for each seat, comma-separated: random or rule; the last one fills the rest (default rule,random)"))
+        "the bot for each seat, comma-separated: random, rule or search; the last one fills the rest (default rule,random)"))
     s.add_argument("--games", type=positive, default=100, metavar=t.gettext("GAMES"),
                    help=t.gettext("how many games (default 100)"))
     s.add_argument("--seed", type=whole, default=0, metavar=t.gettext("SEED"),
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     names = [name.strip() for name in args.bots.split(",")]
     unknown = [name for name in names if name not in BOT_KINDS]
     if unknown:
-        sub.error(t.gettext("{name} is not a Capitol bot: choose random or rule").format(name=repr(unknown[0])))
+        sub.error(t.gettext("{name} is not a Capitol bot: choose random, rule or search").format(name=repr(unknown[0])))
     if args.capitol_command == "simulate":
         return simulate(args.players, names, args.games, args.seed, t, sys.stdout.write)
     from .main import check_output_file, check_seat, write_record  # main imports this module first

@@ -116,17 +116,10 @@ class FreePlay(Page):
         self.tag.value = f'<span class="cl-save-tag" data-cl-save="{"" if over else self.token}"></span>'
 
     def _cannot_keep_html(self) -> str:
-        # the learner is told; the server's path and the reason go to its log, not to the page
-        sorry = self.t.gettext("This game cannot be kept if the page is reloaded: the server cannot store saved "
-                               "games. Your teacher can find why in the server's log.")
-        return f'<div class="cl-note cl-cannot-keep" role="status">{escape(sorry)}</div>'
+        return keep.cannot_keep_html(self.t.lang)
 
     def _offered(self, token: str) -> None:
-        try:
-            data = keep.load(token)
-        except keep.SavesError as error:
-            LOG.error("a kept game could not be looked for: %s", error)
-            return
+        data = keep.look_up(token)
         if data is None or self.panel.session.moves:  # nothing kept, or a game is already under way
             return
         self._kept = (token, data)

@@ -6,16 +6,24 @@ other seats as soon as it is their turn. The page names the phase and says what 
 for, draws the board in words (a district's colour is written, never shown by colour
 alone), offers every legal move in words beside its notation, and takes a move typed in
 the notation: an illegal one is refused with the rules' own sentence and changes nothing.
-Under each permit it can hold, the page says where it cannot go and why. During an
+The page lists the cards of the hand that cannot be played with their action now, and
+where each permit cannot go, each with the rules' reason. During an
 auction, the chance that the bid wins is drawn beside it, exact or simulated (with its
 interval and sample count), from what the learner can see.
 
 Everything shown comes from the learner's view (``capitol.views``); the state, with the
 bots' hands and the seed, stays in the kernel.
+
+A reload resumes the game as the Capital Lux tutor's does (``tutor.keep``): after each of the
+learner's moves the settings, the seed and the learner's moves are written on the server
+under a random token; the browser keeps only the token (under a key of its own,
+``STORAGE_KEY``), hands it back to the next page, which offers to resume; the same seed and
+moves replay the same game, the bots' moves included.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 from html import escape
 from typing import Callable, TypedDict
@@ -28,7 +36,7 @@ from ..analysis.charts import figure_png
 from ..capitol.bots import BOT_KINDS, Bot, RandomBot, RuleOfThumbBot, make_bot
 from ..capitol.components import COLOURS, DISTRICTS, FLOOR_KIND, PILES, ROOF_KIND, SMALL_SQUARES, colour_of
 from ..capitol.notation import Action, Bid, parse_action
-from ..capitol.rules import apply, placement_refusal
+from ..capitol.rules import apply, card_refusal, placement_refusal
 from ..capitol.state import BID, BUILD, District, State, new_game
 from ..capitol.texts import large_text, move_text, phase_lesson, phase_text
 from ..capitol.views import PlayerView, view
@@ -36,9 +44,14 @@ from ..engine.cards import N_
 from ..engine.errors import CapitalLuxError
 from ..i18n import Translator, format_exact, format_interval, format_list, format_number, sentences
 from ..i18n.sentences import LEARNER, TERMINAL
+from . import keep
 from .base import ROW, Page, language_from_query, page_root, tagged
 
-__all__ = ["CapitolApp", "build_app", "options_from_query"]
+__all__ = ["CapitolApp", "STORAGE_KEY", "build_app", "options_from_query", "page_script"]
+
+LOG = logging.getLogger("capital_lux.tutor")
+#: Where the browser keeps the token of its Capitol game: apart from the Capital Lux tutor's.
+STORAGE_KEY = "capital-lux-capitol-game"
 
 YOU = 0
 #: The districts' colours on the board, pale enough for black text; the name is always written too.
@@ -132,9 +145,14 @@ def seat_lines(t: Translator, v: PlayerView) -> list[str]:
 
 
 def why_not_lines(t: Translator, state: State, v: PlayerView) -> list[str]:
-    """For each permit colour in the learner's hand and each finished building, the districts of that
-    colour it may not go to, with the rules' reason."""
+    """Each card of the learner's hand that cannot be played with its action now, with the rules'
+    reason; then, for each permit colour held and each finished building, the districts of that
+    colour it may not go to, with the reason."""
     lines = []
+    for card in sorted(set(v.hand)):
+        error = card_refusal(state, card)
+        if error is not None:
+            lines.append(t.gettext("{card}: {reason}").format(card=str(card), reason=t.refusal(error)))
     colours = sorted({card.kind for card in v.hand if card.kind not in (FLOOR_KIND, ROOF_KIND)})
     for colour in colours:
         for storeys, roof in sorted(set(v.finished[v.seat])):
@@ -171,7 +189,7 @@ class CapitolApp(Page):
                                                        (t.gettext("random bots"), RandomBot.name)], bots)
         self.labels(self.bots_pick, N_("Opponents"))
         self.new_game = self.labels(tagged(W.Button(), "cl-capitol-new"), N_("New game"))
-        self.new_game.on_click(lambda _: self.guard(lambda: self.start(None), N_("The page could not do that."),
+        self.new_game.on_click(lambda _: self.guard(self.start_new, N_("The page could not do that."),
                                                     self._say_error))
         self.phase = tagged(W.HTML(), "cl-capitol-phase")
         self.lesson = tagged(W.HTML(), "cl-capitol-lesson")
@@ -195,12 +213,25 @@ class CapitolApp(Page):
         self.chart = tagged(W.Image(format="png", layout=W.Layout(max_width="440px", display="none")),
                             "cl-capitol-chart")
         self.log = tagged(W.HTML(), "cl-capitol-log")
+        # Keeping the game across a reload (``keep``): the browser holds only the token.
+        self.token = ""
+        self.script: list[str] = []  # the learner's moves, in the notation: with the seed, the whole game
+        self.tag = W.HTML()
+        self.token_in = tagged(W.Text(layout=W.Layout(display="none")), "cl-resume-token")
+        self.token_in.observe(lambda change: self._offered(str(change["new"])), names="value")
+        self.offer_text = self.labels(W.HTML(), lambda t: keep.offer_html(t.lang), "value")
+        self.resume_button = self.labels(tagged(W.Button(button_style="info"), "cl-resume"), N_("Resume my game"))
+        self.resume_button.on_click(lambda _: self.resume())
+        self.offer = tagged(W.VBox([self.offer_text, self.resume_button], layout=W.Layout(display="none")),
+                            "cl-resume-offer")
+        self._kept: tuple[str, keep.Kept] | None = None
         setup = W.HBox([self.players_pick, self.bots_pick, self.new_game], layout=W.Layout(**ROW))
         choose = W.VBox([W.HBox([self.moves, self.play_button], layout=W.Layout(**ROW)),
                          W.HBox([self.typed, self.try_typed], layout=W.Layout(**ROW)), self.message])
         auction = W.HBox([self.chart, self.chance], layout=W.Layout(**ROW))
-        self.root = page_root("capitol", [self.title, self.language], W.HTML(CSS), intro, setup, self.phase,
-                              self.lesson, choose, auction, self.board, self.seat_info, self.why_not, self.log)
+        self.root = page_root("capitol", [self.title, self.language], W.HTML(CSS), self.offer, intro, setup,
+                              self.phase, self.lesson, choose, auction, self.board, self.seat_info, self.why_not,
+                              self.log, self.token_in, self.tag)
         self.relabel()
         self._said: Say = lambda t: ""
         self._chances: tuple[int, list[tuple[Bid, Chance]]] | None = None
@@ -217,8 +248,14 @@ class CapitolApp(Page):
         self.rng = random.Random(self.seed)
         self.seen = self.seen_auctions = self.seen_scorings = 0
         self._said = lambda t: ""
+        self.script = []
         self._bots_play()
         self.render()
+
+    def start_new(self) -> None:
+        """*New game*: a fresh secret seed, kept at once (a reload resumes the new game, not the old)."""
+        self.start(None)
+        self.keep()
 
     def _bots_play(self) -> None:
         """The bots move until it is the learner's turn or the game is over."""
@@ -249,9 +286,64 @@ class CapitolApp(Page):
             self._show_message(refused=True)
             return
         self.seen, self.seen_auctions, self.seen_scorings = before, auctions, scorings
+        self.script.append(str(action))
+        self.keep()
         self.typed.value = ""
         self._said = lambda t: t.gettext("You played {move}.").format(move=str(action))
         self.render()
+
+    # -- keeping the game -----------------------------------------------------------------------
+    def keep(self) -> None:
+        """Write the game where a reloaded page of this browser finds it again; say so if it cannot be."""
+        data: keep.Kept = {"game": "capitol", "players": self.state.players, "seed": self.seed,
+                           "bots": str(self.bots_pick.value or "rule"), "script": list(self.script),
+                           "over": self.state.is_terminal()}
+        try:
+            self.token = self.token or keep.new_token()
+            keep.write(self.token, data)
+        except (keep.SavesError, OSError) as error:
+            LOG.error("the Capitol game could not be kept: %s", error)
+            self.tag.value = keep.cannot_keep_html(self.t.lang)
+            return
+        token = "" if self.state.is_terminal() else self.token
+        self.tag.value = f'<span class="cl-save-tag" data-cl-save="{token}"></span>'
+
+    def _offered(self, token: str) -> None:
+        """The token a reloaded page hands back: offer to resume its game, unless one is under way."""
+        data = keep.look_up(token, "capitol")
+        if data is None or self.script:  # nothing kept, or a game is already under way
+            return
+        self._kept = (token, data)
+        self.offer.layout.display = None
+
+    def resume(self) -> None:
+        """The kept game replayed: its settings, seed and the learner's moves (the bots' follow)."""
+        if self._kept is None:
+            return
+        (token, data), self._kept = self._kept, None
+        self.offer.layout.display = "none"
+
+        def replay() -> None:
+            players, bots = int(data["players"]), str(data["bots"])
+            if players not in (2, 3, 4) or bots not in BOT_KINDS:
+                raise ValueError(f"a kept Capitol game has {players} players and {bots!r} bots")
+            with self.quietly():
+                self.players_pick.value, self.bots_pick.value = players, bots
+            self.start(int(data["seed"]))
+            for text in data["script"]:
+                self.play(parse_action(text))  # refused if it does not fit: nothing is resumed
+                self.script.append(text)
+            self.seen, self.seen_auctions, self.seen_scorings = (len(self.state.history), len(self.state.auctions),
+                                                                 len(self.state.round_scores))
+            self.token = token
+            self._said = lambda t: t.gettext("Your game is resumed where you left it.")
+            self.render()
+
+        self.guard(replay, N_("Sorry, that game cannot be resumed; a new one is ready below."), self._cannot_resume)
+
+    def _cannot_resume(self, msgid: str) -> None:
+        self.start(None)
+        self._say_error(msgid)
 
     # -- drawing -------------------------------------------------------------------------------
     def render(self) -> None:
@@ -292,7 +384,7 @@ class CapitolApp(Page):
             self.why_not.value = ""
             return
         items = "".join(f"<li>{escape(line)}</li>" for line in lines)
-        self.why_not.value = (f"<details><summary>{escape(t.gettext('Where your permits cannot go, and why'))}"
+        self.why_not.value = (f"<details><summary>{escape(t.gettext('The cards you cannot play now, and why'))}"
                               f"</summary><ul>{items}</ul></details>")
 
     def _draw_chance(self, t: Translator, v: PlayerView) -> None:
@@ -321,7 +413,24 @@ class CapitolApp(Page):
                 bid=bid_text, samples=format_number(chance.samples, t.lang),
                 chance=format_interval(chance.estimate, chance.low, chance.high, t.lang,
                                        percent=True))
-        self.chance.value = f'<p class="cl-capitol-note">{escape(text)}</p>'
+        notes = [text, *self._model_notes(t, v, all(c.fitted for _, c in chances))]
+        self.chance.value = "".join(f'<p class="cl-capitol-note">{escape(note)}</p>' for note in notes)
+
+    def _model_notes(self, t: Translator, v: PlayerView, fitted: bool) -> list[str]:
+        """What the chance's model reads of the others (``fitted``: their STOP piles fit it), and where it stops."""
+        notes = []
+        if any(v.offered[p] for p in range(v.players) if p != v.seat):
+            notes.append(t.gettext(
+                "It counts only the deals in which the rule-of-thumb bot would have put as many cards above its STOP "
+                "card as each player has.") if fitted else t.gettext(
+                "The cards the others have put above their STOP cards do not fit the rule-of-thumb bot, so the "
+                "chance leaves them aside."))
+        if self.bots_pick.value == RandomBot.name:
+            notes.append(t.gettext("Your opponents are random bots, not rule-of-thumb ones: read this chance as a "
+                                   "guide only."))
+        notes.append(t.gettext("It does not remember the cards revealed in earlier auctions or seen going to a "
+                               "discard pile: they may be dealt to a hand."))
+        return notes
 
     def _draw_log(self, t: Translator, v: PlayerView) -> None:
         """The moves since the learner's last one, as the table saw them, and the auctions revealed."""
@@ -362,6 +471,11 @@ def options_from_query(query: str) -> CapitolOptions:
     if bots in BOT_KINDS:
         options["bots"] = bots
     return options
+
+
+def page_script(lang: str) -> str:
+    """The page's script (``keep.page_script``) with Capitol's own key for the kept token."""
+    return keep.page_script(lang, key=STORAGE_KEY)
 
 
 def build_app(lang: str = "en", players: int = 3, seed: int | None = None, bots: str = "rule") -> W.VBox:

@@ -16,6 +16,7 @@ the page says so in a sentence and offers to reload, and the reloaded page offer
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import secrets
@@ -31,6 +32,7 @@ from ..engine.notation import parse_action
 from ..i18n import translator
 from .session import UNDO, Session
 
+LOG = logging.getLogger("capital_lux.tutor")
 TOKEN = re.compile(r"[0-9a-f]{32}")
 #: A saved game is a few kilobytes; anything larger is not ours and is not read.
 MAX_BYTES = 64 * 1024
@@ -47,6 +49,7 @@ class Kept(TypedDict, total=False):
     bots: str
     script: list[str]
     over: bool
+    game: str  # another game than Capital Lux: its name ("capitol")
 
 
 class SavesError(CapitalLuxError):
@@ -99,13 +102,18 @@ def save(token: str, session: Session) -> None:
     """Write the game under ``token`` (atomically: a reader never sees half a file), readable
     by the server's user only. ``SavesError`` if the folder cannot be used, ``OSError`` if
     the file cannot be written."""
-    if not TOKEN.fullmatch(token):
-        raise UsageError("a game is kept under a 32-digit hexadecimal token")
-    data: Kept = {
+    write(token, {
         "players": session.game.players, "seed": session.seed, "seed_chosen": session.seed_chosen,
         "seed_shown": session.seed_shown, "bots": session.bot_kind, "script": session.script,
         "over": session.is_over(),
-    }
+    })
+
+
+def write(token: str, data: Kept) -> None:
+    """Write a kept game under ``token``: ``save``'s for Capital Lux, and any other game's that
+    is replayed from its settings and the learner's moves (Capitol's page, ``game`` naming it)."""
+    if not TOKEN.fullmatch(token):
+        raise UsageError("a game is kept under a 32-digit hexadecimal token")
     folder = saves_folder()
     # mkstemp makes the file owner-only (0600) from the start: it holds the secret seed
     handle, partial = tempfile.mkstemp(dir=folder, prefix=f".{token}.", suffix=".part")
@@ -139,6 +147,17 @@ def load(token: str) -> Kept | None:
     return cast(Kept, data)
 
 
+def look_up(token: str, game: str = "") -> Kept | None:
+    """The game of ``game`` ("": Capital Lux; "capitol") kept under the token a reloaded page hands
+    back, or None: nothing of that game kept, or a folder that cannot be used (said in the log)."""
+    try:
+        data = load(token)
+    except SavesError as error:
+        LOG.error("a kept game could not be looked for: %s", error)
+        return None
+    return data if data is not None and data.get("game", "") == game else None
+
+
 def resume(data: Kept) -> Session:
     """The kept game replayed: the same seed, bots, decisions and undos give the same table."""
     session = Session.new(int(data["players"]), int(data["seed"]), str(data["bots"]))
@@ -153,10 +172,11 @@ def resume(data: Kept) -> Session:
     return session
 
 
-def page_script(lang: str, exercises: bool = False) -> str:
+def page_script(lang: str, exercises: bool = False, key: str = STORAGE_KEY) -> str:
     """The page's small script: hands a kept token to the tutor, stores new ones, and
     watches the kernel (a sentence and a reload button if it is gone). ``exercises``: the
-    exercises page's sentence (the page stays as it is, so an answer being typed can be copied)."""
+    exercises page's sentence (the page stays as it is, so an answer being typed can be copied).
+    ``key``: where the browser keeps the token (one per page that keeps a game)."""
     t = translator(lang)
     lost = (t.gettext("The connection to the tutor's server was lost, so this page cannot check answers any more "
                       "(the server may have stopped or restarted your session). The answers you checked are kept: "
@@ -167,7 +187,7 @@ def page_script(lang: str, exercises: bool = False) -> str:
     reload_label = t.gettext("Reload the page")
     return f"""<script>
 (() => {{
-  const KEY = {json.dumps(STORAGE_KEY)};
+  const KEY = {json.dumps(key)};
   const seen = () => {{
     const tag = document.querySelector('[data-cl-save]');
     if (tag) {{
@@ -226,6 +246,14 @@ def page_script(lang: str, exercises: bool = False) -> str:
   }}, 5000);
 }})();
 </script>"""
+
+
+def cannot_keep_html(lang: str) -> str:
+    """The page's sentence when its game cannot be kept (the server's path and the reason go to
+    its log, not to the page)."""
+    sorry = translator(lang).gettext("This game cannot be kept if the page is reloaded: the server cannot store "
+                                     "saved games. Your teacher can find why in the server's log.")
+    return f'<div class="cl-note cl-cannot-keep" role="status">{escape(sorry)}</div>'
 
 
 def offer_html(lang: str) -> str:
