@@ -31,6 +31,8 @@ from capital_lux.lessons.exercises import (
     solution_text,
 )
 from capital_lux.lessons.gallery.build import GALLERY, build
+from capital_lux.lessons.problems import assumptions_text
+from capital_lux.lessons.problems.round_end import capital_chance
 from capital_lux.lessons.progress import Progress
 from capital_lux.i18n import LANGUAGES, translator
 from capital_lux.engine.notation import Play
@@ -171,12 +173,14 @@ def test_deck_short_by_every_hand_and_every_move_of_the_last_player() -> None:
             full = _with_hidden_hand(modified, last, hand, ex.viewer)
             full.apply_action(Play(s.hands[ex.viewer][0], "home"))
             assert full.current == last
-            moves = full.legal_actions()
-            for move in moves:
-                after = full.child(move)
-                while after.round == 2:  # anything else is forced or cannot change the deck
-                    after.apply_action(after.legal_actions()[0])
-                total += Fraction(weight * (after.deal_size < hand_size(4)), len(moves))
+            q = capital_chance(ex.view())  # the rule of play the question states
+            assert f"probability {q}, into" in " ".join(assumptions_text(ex, translator("en")))
+            for card in hand:  # either card, with one chance in two; into the Capital with chance q
+                for to, chance in (("capital", q), ("home", 1 - q)):
+                    after = full.child(Play(card, to))
+                    while after.round == 2:  # anything else is forced or cannot change the deck
+                        after.apply_action(after.legal_actions()[0])
+                    total += weight * Fraction(1, len(hand)) * chance * (after.deal_size < hand_size(4))
             ways += weight
     assert ex.exact() == total / ways
 

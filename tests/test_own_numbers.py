@@ -15,7 +15,6 @@ from classmates import CLASS, MOST, learner_instance, most_sharing
 #: with the modifier, a stated model or threshold, as bayes-placement's placement model): not
 #: done yet, and listed so that a kind that gets there must leave the list.
 NOT_YET = ("modifiers-positive", "modifier-after-draw",
-           "deck-short", "reveal-conditional",
            "two-colours-dependent", "cleric-capital")
 CLASSES = (0, 1)
 

@@ -14,6 +14,7 @@ from .core import (
     hidden_above, hidden_sums, limits, mean, mods, ngettext, played_position, reshuffle, share, table_choice, unseen,
 )
 from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, PLACED_BLIND, SHUFFLED
+from .round_end import LAST_TURN, _draw_risk, _draw_valid, _lost, _over, _save_none, _scholar_in_hand, to_round_end
 from ...analysis.risk import unseen_modifiers
 from ...engine.cards import ALL_CARDS, COLOURS, N_, format_modifier
 from ...engine.game import sample_chance
@@ -96,17 +97,24 @@ def _bayes_trial(s: GameState, rng: random.Random) -> Fraction:
             return Fraction(m < 0)
 
 
-# -- total probability: the first modifier turned ---------------------------------------------
+# -- total probability: the first modifier turned, after a Scholar's draw -------------------------
 def _reveal_parts(v: PlayerView) -> tuple[int, int, list[int]]:
-    card = next(c for c in v.hand if c.colour == "Y")
-    return v.hometown_total(v.viewer, "Y") + card.value, sum(v.capital["Y"]) + v.known_modifiers("Y"), _pool(v)
+    return v.hometown_total(v.viewer, "Y"), sum(v.capital["Y"]) + v.known_modifiers("Y"), _pool(v)
 
 
-def _risk_given(v: PlayerView, first: int) -> Fraction:
-    home, cards, pool = _reveal_parts(v)
+def _limits_given(v: PlayerView, first: int, replaced: bool = False) -> list[int]:
+    """The equally likely yellow limits once the first face-down modifier shows ``first``: the
+    other one is any other unseen modifier (``replaced``: the classic, any one, ``first`` again too)."""
+    _, cards, pool = _reveal_parts(v)
     rest = list(pool)
-    rest.remove(first)
-    return share([home > cards + first + x for x in rest])
+    if not replaced:
+        rest.remove(first)
+    return [cards + first + x for x in rest]
+
+
+def _risk_given(v: PlayerView, first: int, replaced: bool = False) -> Fraction:
+    """The risk once ``first`` is turned: the Scholar's card weighed over every card unseen."""
+    return _draw_risk(v, _over, _limits_given(v, first, replaced))
 
 
 def _revealed(v: PlayerView) -> int:
@@ -120,18 +128,21 @@ def _reveal_facts(v: PlayerView) -> dict[str, Fact]:
     first = _revealed(v)
     rest = list(pool)
     rest.remove(first)
+    seen = unseen(v)
+    values = sorted({c.value for c in seen if c.colour == "Y"})
+
+    def risk(total: int) -> Fraction:
+        return share([total > limit for limit in _limits_given(v, first)])
+
     return {
-        "card": next(c for c in v.hand if c.colour == "Y"), "home": home, "cards": cards,
-        "first": format_modifier(first), "rest": mods(rest),
-        "bad": mods([x for x in rest if home > cards + first + x]) or "-",
+        "round": v.round, "card": v.hand[0], "home": home, "cards": cards, "N": len(seen),
+        "first": format_modifier(first), "rest": mods(rest), "others": sum(c.colour != "Y" for c in seen),
+        "risk0": risk(home),
+        "cases": ", ".join(f"{sum(c.colour == 'Y' and c.value == x for c in seen)} × {x} → {risk(home + x)}"
+                           for x in values),
         "table": ", ".join(f"{m:+d} → {_risk_given(v, m)}" for m in sorted(pool)),
         "overall": mean([_risk_given(v, m) for m in pool]),
     }
-
-
-def _reveal_replaced(v: PlayerView) -> Fraction:
-    home, cards, pool = _reveal_parts(v)
-    return share([home > cards + _revealed(v) + x for x in pool])
 
 
 def _reveal_trial(s: GameState, rng: random.Random) -> Fraction:
@@ -153,9 +164,8 @@ def _reveal_trial(s: GameState, rng: random.Random) -> Fraction:
             values = [first, values[1]]
     for i, value in zip(slots, values):
         s.modifiers_above["Y"][i] = (s.modifiers_above["Y"][i][0], value)
-    card = next(c for c in s.hands[0] if c.colour == "Y")
-    s.apply_action(Play(card, "home"))
-    return Fraction(s.hometown_total(0, "Y") > s.capital_total("Y"))
+    to_round_end(s, Play(s.hands[0][0], "capital"), 0, _save_none, rng)
+    return Fraction(_lost(s, 0, "Y", ("discard", "gold_spent")))
 
 
 def _revealed_in(s: GameState) -> int:
@@ -165,7 +175,8 @@ def _revealed_in(s: GameState) -> int:
 
 
 def _reveal_valid(v: PlayerView) -> bool:
-    return any(c.colour == "Y" for c in v.hand) and 0 < _risk_given(v, _revealed(v)) < 1
+    two = sum(m.value is None for m in v.modifiers_above["Y"]) == 2
+    return _draw_valid(v) and two and 0 < _risk_given(v, _revealed(v)) < 1
 
 
 # -- dependence: two colours share the modifiers ---------------------------------------------------
@@ -408,22 +419,27 @@ MORE: tuple[Exercise, ...] = (
         assumptions=(MODIFIER_SET, PLACEMENT_MODEL), vary=reshuffle(discards=False, capital=tuple("BGPY"), hometown=tuple("BGPY")),
     ),
     Exercise(
-        "reveal-conditional", N_("Conditional probability"), N_("The first modifier is turned"),
-        "modifiers-round-2", 0,
-        N_("Suppose you play {card} into your {Hometown}: your {yellow} cards add up to {home}, and the "
-           "{Capital}'s {yellow} cards and known modifiers to {cards}. At the round end the first of the "
-           "two face-down modifiers above the {Merchant} is turned: it is {first}. What is now the "
-           "probability that your {yellow} cards exceed the limit?"),
-        N_("The other face-down modifier is one of {rest}, each equally likely: the {first} cannot come "
-           "twice. You exceed when {home} is more than {cards} + ({first}) + the other one, that is for: "
-           "{bad}. So the probability is {answer}. For every value the first modifier could show, the risk "
-           "is: {table}. By the law of total probability their average, {overall}, is the risk before "
-           "anything is turned."),
+        "reveal-conditional", N_("Conditional probability"), N_("The first modifier is turned"), "last-turn", 0,
+        N_("This is the last turn of round {round}. You play {card} into the {Capital}: your {Scholar} draws the "
+           "top card of the deck, and at the round end that card goes into your {Hometown}, where your {yellow} "
+           "cards add up to {home} now. The {Capital}'s {yellow} cards and known modifiers add up to {cards}. At "
+           "the round end the first of the two face-down modifiers above the {Merchant} is turned: it is "
+           "{first}. What is now the probability that your {yellow} cards exceed the {yellow} limit?"),
+        N_("The other face-down modifier is one of {rest}, each equally likely: the {first} cannot come twice. "
+           "The {yellow} limit is {cards} + ({first}) + the other one. The {Scholar} draws one of the {N} cards you cannot see, each equally likely (the discard pile is out "
+           "of the game). If it is not {yellow} ({others} of the {N}), your total stays {home} and exceeds with "
+           "probability {risk0}. For the {yellow} ones (how many × value → probability): {cases}. Weighing each "
+           "case by its number of cards: {answer}. For every value the first modifier could show, the risk is: "
+           "{table}. By the law of total probability their average, {overall}, is the risk before anything is "
+           "turned."),
         lambda v: _risk_given(v, _revealed(v)), _reveal_facts, _reveal_trial,
         mistakes=(Mistake("prior", M.PRIOR, lambda v: as_fraction(_reveal_facts(v)["overall"])),
-                  Mistake("with-replacement", M.WITH_REPLACEMENT, _reveal_replaced)),
-        assumptions=(MODIFIER_SET, EQUAL_IS_SAFE, PLACED_BLIND, NOW_ONLY), valid=_reveal_valid,
-        vary=reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True),
+                  Mistake("with-replacement", M.WITH_REPLACEMENT, lambda v: _risk_given(v, _revealed(v), True)),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN,
+                          lambda v: _draw_risk(v, _over, _limits_given(v, _revealed(v)), True) if v.discards else None)),
+        assumptions=(DECK, SHUFFLED, MODIFIER_SET, EQUAL_IS_SAFE, PLACED_BLIND, LAST_TURN), valid=_reveal_valid,
+        vary=_scholar_in_hand(reshuffle(capital=("Y",), hometown=("Y",), discard_more=10, yellow_hidden=(2,),
+                                        hand_over_own=True)),
     ),
     Exercise(
         "two-colours-dependent", N_("Dependence"), N_("Two colours, one set of modifiers"),
