@@ -10,15 +10,19 @@ from math import ceil, floor
 
 from . import mistakes as M
 from .core import (
-    Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
-    hidden_above, hidden_sums, limits, mean, mods, ngettext, played_position, reshuffle, share, table_choice, unseen,
+    Exercise, Fact, Mistake, Variation, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile,
+    discarded, hidden_above, hidden_sums, limits, mean, mods, ngettext, played_position, reshuffle, share, table_choice,
+    unseen,
 )
 from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, PLACED_BLIND, SHUFFLED
-from .round_end import LAST_TURN, _draw_risk, _draw_valid, _lost, _over, _save_none, _scholar_in_hand, to_round_end
+from .round_end import (
+    LAST_TURN, _draw_risk, _draw_valid, _drawn, _lost, _over, _save_none, _scholar_in_hand, to_round_end,
+)
 from ...analysis.risk import unseen_modifiers
 from ...engine.cards import ALL_CARDS, COLOURS, N_, format_modifier
 from ...engine.game import sample_chance
 from ...engine.notation import Play, TakeLowest
+from ...engine.position import PositionDict
 from ...engine.state import GameState
 from ...engine.views import PlayerView
 
@@ -372,35 +376,68 @@ def _until_trial(s: GameState, rng: random.Random) -> Fraction:
     return Fraction(colours.index("G") + 1)
 
 
-# -- the Cleric --------------------------------------------------------------------------------
+# -- the Cleric, then a Scholar's draw ---------------------------------------------------------
+OWN_PLAYS_ONLY = N_("Count only your own two plays: what the other players play before the round end is left "
+                    "aside.")
+
+
 def _cleric_parts(v: PlayerView) -> tuple[int, int, int]:
     low = min(v.capital["Y"])
     return v.hometown_total(v.viewer, "Y"), sum(v.capital["Y"]) + v.known_modifiers("Y"), low
 
 
-def _cleric(v: PlayerView, drop: int = 1) -> Fraction:
-    """The risk; with ``drop=0`` the classic half: the card counted on one side only."""
+def _cleric(v: PlayerView, drop: int = 1, discards_unseen: bool = False) -> Fraction:
+    """The risk once the Scholar's card is home; with ``drop=0`` the classic half: the card the
+    Cleric moves counted on one side only; ``discards_unseen``: the discard pile counted as drawable."""
     home, cards, low = _cleric_parts(v)
-    return share([home + low > cards - drop * low + s for s in hidden_sums(v, "Y")])
+    sums = hidden_sums(v, "Y")
+    drawable = unseen(v) + (list(v.discards) if discards_unseen else [])
+    return mean([share([home + low + _drawn(c) > cards - drop * low + s for s in sums]) for c in drawable])
 
 
 def _cleric_facts(v: PlayerView) -> dict[str, Fact]:
     home, cards, low = _cleric_parts(v)
-    sums = hidden_sums(v, "Y")
-    return {"card": next(c for c in v.hand if c.colour == "P"), "low": low, "home": home, "after": home + low,
-            "cards": cards, "left": cards - low, "pool": mods(_pool(v)),
-            "sums": ", ".join(f"{x:+d}" for x in sums),
-            "bad": sum(home + low > cards - low + x for x in sums), "total": len(sums)}
+    sums, seen = hidden_sums(v, "Y"), unseen(v)
+
+    def risk(total: int) -> Fraction:
+        return share([total > cards - low + s for s in sums])
+
+    return {"card": next(c for c in v.hand if c.colour == "P"), "scholar": next(c for c in v.hand if c.colour == "G"),
+            "low": low, "home": home, "after": home + low, "cards": cards, "left": cards - low,
+            "pool": mods(_pool(v)), "sums": ", ".join(f"{x:+d}" for x in sums), "N": len(seen),
+            "others": sum(c.colour != "Y" for c in seen), "risk0": risk(home + low),
+            "cases": ", ".join(f"{sum(c.colour == 'Y' and c.value == x for c in seen)} × {x} → {risk(home + low + x)}"
+                               for x in sorted({c.value for c in seen if c.colour == "Y"}))}
 
 
 def _cleric_trial(s: GameState, rng: random.Random) -> Fraction:
     s.apply_action(Play(next(c for c in s.hands[0] if c.colour == "P"), "capital"))
     s.apply_action(TakeLowest("Y"))  # ruling R2: the player chooses the colour
-    return Fraction(s.hometown_total(0, "Y") > s.capital_total("Y"))
+    drawn = ALL_CARDS[rng.choice([k for k, n in enumerate(s.deck) for _ in range(n)])]  # the hidden places are drawn at random
+    return Fraction(s.hometown_total(0, "Y") + _drawn(drawn) > s.capital_total("Y"))
 
 
 def _cleric_valid(v: PlayerView) -> bool:
-    return any(c.colour == "P" for c in v.hand) and len(v.capital["Y"]) >= 2 and 0 < _cleric(v) < 1
+    colours = sorted(c.colour for c in v.hand)
+    return colours == ["G", "P"] and len(v.capital["Y"]) >= 2 and v.deck_size > 0 and 0 < _cleric(v) < 1
+
+
+def _cleric_and_scholar(then: Variation) -> Variation:
+    """A variation: ``then``, and the viewer's hand made of one {Cleric} and one {Scholar} card
+    from the deck (their other cards go back into it)."""
+
+    def vary(data: PositionDict, rng: random.Random, viewer: int) -> PositionDict:
+        data = then(data, rng, viewer)
+        hand = data["hands"][viewer]
+        data["deck"] += hand
+        hand.clear()
+        for colour in "PG":
+            hand.append(data["deck"].pop(rng.choice([i for i, c in enumerate(data["deck"]) if c[0] == colour])))
+        data["deck"].sort()
+        hand.sort()
+        return data
+
+    return vary
 
 
 MORE: tuple[Exercise, ...] = (
@@ -538,16 +575,23 @@ MORE: tuple[Exercise, ...] = (
     ),
     Exercise(
         "cleric-capital", N_("The Cleric"), N_("The Cleric moves a card"), "modifiers-round-2", 0,
-        N_("You play {card} into the {Capital}, and your {Cleric} takes the lowest {yellow} card of the "
-           "{Capital}, a {low}, into your {Hometown} (ruling R2). What is the probability that your "
-           "{yellow} cards then exceed the {yellow} limit?"),
+        N_("You hold {card} and {scholar}. You play {card} into the {Capital}, and your {Cleric} takes the lowest "
+           "{yellow} card of the {Capital}, a {low}, into your {Hometown} (ruling R2). On your last turn you play "
+           "{scholar} into the {Capital}: your {Scholar} draws the top card of the deck, and at the round end that "
+           "card goes into your {Hometown}. What is the probability that your {yellow} cards then exceed the "
+           "{yellow} limit?"),
         N_("The card moves from one side to the other: your {yellow} total goes from {home} to {after}, "
            "and the {Capital}'s {yellow} cards and known modifiers go from {cards} to {left}. The face-down "
-           "modifiers above the {Merchant} add one of: {sums}. You exceed when {after} is more than {left} "
-           "plus that, in {bad} of the {total} cases: {answer}."),
+           "modifiers above the {Merchant} add one of: {sums}. The {Scholar} draws one of the {N} cards you cannot "
+           "see, each equally likely (the discard pile is out of the game). If it is not {yellow} ({others} of the "
+           "{N}), your total stays {after} and exceeds with probability {risk0}. For the {yellow} ones (how many × "
+           "value → probability): {cases}. Weighing each case by its number of cards: {answer}."),
         lambda v: _cleric(v), _cleric_facts, _cleric_trial,
-        mistakes=(Mistake("cleric-half", M.CLERIC_HALF, lambda v: _cleric(v, drop=0)),),
-        assumptions=(MODIFIER_SET, EQUAL_IS_SAFE, PLACED_BLIND, NOW_ONLY), valid=_cleric_valid,
-        vary=reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True),
+        mistakes=(Mistake("cleric-half", M.CLERIC_HALF, lambda v: _cleric(v, drop=0)),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN,
+                          lambda v: _cleric(v, discards_unseen=True) if v.discards else None)),
+        assumptions=(DECK, SHUFFLED, MODIFIER_SET, EQUAL_IS_SAFE, PLACED_BLIND, OWN_PLAYS_ONLY), valid=_cleric_valid,
+        vary=_cleric_and_scholar(reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True,
+                                           discard_more=10, capital_more=("Y",))),
     ),
 )
