@@ -10,10 +10,11 @@ from typing import Sequence
 from . import mistakes as M
 from .core import (
     Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
-    hidden_above, hidden_sums, limits, mean, mods, ngettext, own_modifiers, played_position, reshuffle, share, unseen,
+    hidden_above, hidden_sums, limits, mean, mods, ngettext, own_modifiers, played_position, reshuffle, share,
+    table_choice, unseen,
 )
 from ...analysis.risk import hypergeometric, hypergeometric_at_least, unseen_modifiers
-from ...engine.cards import Card, N_, format_modifier
+from ...engine.cards import ALL_CARDS, Card, N_, format_modifier
 from ...engine.game import sample_chance
 from ...engine.notation import Play
 from ...engine.state import GameState
@@ -162,35 +163,40 @@ def _limit_own_counted(v: PlayerView) -> Fraction:
     return as_int(f["cards"]) + as_int(f["k"]) * mean(all_modifiers_but_pending(v))
 
 
-def _after_draw_facts(v: PlayerView) -> dict[str, Fact]:
-    pool = list(unseen_modifiers(v))
-    before = pool + [v.pending_modifier or 0]
-    owner = next(m.owner for m in v.modifiers_above["Y"] if m.value is None)
-    return {
-        "pending": format_modifier(v.pending_modifier or 0),
-        "seat": owner,
-        "before": share([m < 0 for m in before]),
-        "pool": mods(pool),
-        "negative": mods([m for m in pool if m < 0]) or "-",
-    }
-
-
 def _positive_trial(s: GameState, rng: random.Random) -> Fraction:
     own = [value for c in s.modifiers_above for owner, value in s.modifiers_above[c] if owner == 0]
     return Fraction(sum(hidden_above(s, "Y", 0)) > _threshold(own))
-
-
-def _negative_trial(s: GameState, rng: random.Random) -> Fraction:
-    return Fraction(sum(hidden_above(s, "Y", 0)) < 0)
 
 
 def _limit_trial(s: GameState, rng: random.Random) -> Fraction:
     return Fraction(s.capital_total("Y"))
 
 
-def _prior(v: PlayerView) -> Fraction:
+# -- conditional probability: after drawing a card ------------------------------------------------
+def _after_draw_card(v: PlayerView) -> Card:
+    """The card the question says the viewer's Scholar has just drawn: one of their hand's, read from
+    the table (``table_choice``), so that the colour asked about differs from one table to the next."""
+    return table_choice(v, sorted(v.hand))
+
+
+def _after_draw_facts(v: PlayerView) -> dict[str, Fact]:
+    drawn, cards = _after_draw_card(v), unseen(v)
+    k = sum(c.colour == drawn.colour for c in cards)
+    return {"drawn": drawn, "N": len(cards), "K": k, "pile": discard_pile(v),
+            "before": Fraction(k + 1, len(cards) + 1)}
+
+
+def _after_draw(v: PlayerView) -> Fraction:
     f = _after_draw_facts(v)
-    return as_fraction(f["before"])
+    return Fraction(as_int(f["K"]), as_int(f["N"]))
+
+
+def _after_draw_trial(s: GameState, rng: random.Random) -> Fraction:
+    from ...engine.views import view
+
+    colour = _after_draw_card(view(s, 0)).colour
+    top = ALL_CARDS[rng.choice([k for k, n in enumerate(s.deck) for _ in range(n)])]  # hidden places drawn at random
+    return Fraction(top.colour == colour)
 
 
 DRAWS: tuple[Exercise, ...] = (
@@ -282,16 +288,19 @@ DRAWS: tuple[Exercise, ...] = (
         valid=lambda v: len(set(limits(v, "Y"))) > 1,  # every modifier face down there: nothing to expect
     ),
     Exercise(
-        "modifier-after-draw", N_("Conditional probability"), N_("After drawing a modifier"),
-        "agent-drew", 0,
-        N_("Your {Agent} has just drawn the {pending} modifier. Player {seat}'s modifier lies face down "
-           "above the {Merchant}. Before you drew, the chance that it was negative was {before}. What is "
-           "it now?"),
-        N_("Knowing your own card changes the odds: the face-down modifier cannot be the {pending} you "
-           "hold. It is one of {pool}, each equally likely, and the negative ones are: {negative}. So the "
-           "probability is {answer}."),
-        lambda v: share([t < 0 for t in hidden_sums(v, "Y")]), _after_draw_facts, _negative_trial,
-        mistakes=(Mistake("prior", M.PRIOR, _prior),),
-        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False),
+        "modifier-after-draw", N_("Conditional probability"), N_("After drawing a card"),
+        "modifiers-round-2", 0,
+        N_("Your {Scholar} has just drawn {drawn} from the deck into your hand. Before that draw, the chance "
+           "that the top card was of the colour of {drawn} was {before}. What is now the probability that the new "
+           "top card of the deck is of that colour?"),
+        N_("Knowing your own card changes the odds: {drawn} is in your hand, so it is not among the cards that "
+           "can be on top any more. You cannot see {N} cards: the deck and the other players' hands (the discard "
+           "pile, {pile}, is out of the game). {K} of them are of the colour of {drawn}, each card equally likely "
+           "to be on top, so the probability is {K}/{N} = {answer}."),
+        _after_draw, _after_draw_facts, _after_draw_trial,
+        mistakes=(Mistake("prior", M.PRIOR, lambda v: as_fraction(_after_draw_facts(v)["before"])),),
+        assumptions=(DECK, SHUFFLED),
+        vary=played_position(lambda s: s.deck_size() >= 1 and len(s.hands[s.current]) >= 2,
+                             reshuffle(discards=False, modifiers=False, discard_more=8)),
     ),
 )
