@@ -19,7 +19,7 @@ from .round_end import (
     LAST_TURN, _draw_risk, _draw_valid, _drawn, _lost, _over, _save_none, _scholar_in_hand, to_round_end,
 )
 from ...analysis.risk import unseen_modifiers
-from ...engine.cards import ALL_CARDS, COLOURS, N_, format_modifier
+from ...engine.cards import ALL_CARDS, COLOURS, N_, Card, format_modifier
 from ...engine.game import sample_chance
 from ...engine.notation import Play, TakeLowest
 from ...engine.position import PositionDict
@@ -183,28 +183,37 @@ def _reveal_valid(v: PlayerView) -> bool:
     return _draw_valid(v) and two and 0 < _risk_given(v, _revealed(v)) < 1
 
 
-# -- dependence: two colours share the modifiers ---------------------------------------------------
-def _both_positive(pool: list[int]) -> Fraction:
-    return share([a > 0 and b > 0 for a in pool for b in pool if a is not b])
+# -- dependence: two hidden cards from one deck -------------------------------------------------------
+def _holder_of_two(v: PlayerView) -> int:
+    """The first other player who holds exactly two cards the viewer cannot see."""
+    return next(p for p in range(v.players) if p != v.viewer and v.hand_sizes[p] == 2)
+
+
+def _both_yellow(cards: list[Card]) -> Fraction:
+    y, n = sum(c.colour == "Y" for c in cards), len(cards)
+    return Fraction(y * (y - 1), n * (n - 1))
 
 
 def _dependence_facts(v: PlayerView) -> dict[str, Fact]:
-    pool = _pool(v)
-    pairs = [(a, b) for i, a in enumerate(pool) for j, b in enumerate(pool) if i != j]
-    p = share([m > 0 for m in pool])
-    good = sum(a > 0 and b > 0 for a, b in pairs)
-    return {"pool": mods(pool), "p": p, "product": p * p, "good": good, "total": len(pairs),
-            "good_pairs": ngettext("{count} of the {total} ordered pairs is made of two positive ones",
-                                   "{count} of the {total} ordered pairs are made of two positive ones", good)}
+    cards = unseen(v)
+    y, n = sum(c.colour == "Y" for c in cards), len(cards)
+    p = Fraction(y, n)
+    return {"seat": _holder_of_two(v), "Y": y, "N": n, "Y1": y - 1, "N1": n - 1, "p": p, "product": p * p,
+            "pile": discard_pile(v)}
 
 
 def _dependence(v: PlayerView) -> Fraction:
-    pool = _pool(v)
-    return share([a > 0 and b > 0 for i, a in enumerate(pool) for j, b in enumerate(pool) if i != j])
+    return _both_yellow(unseen(v))
 
 
 def _dependence_trial(s: GameState, rng: random.Random) -> Fraction:
-    return Fraction(sum(hidden_above(s, "Y", 0)) > 0 and sum(hidden_above(s, "G", 0)) > 0)
+    from ...engine.views import view
+
+    return Fraction(all(c.colour == "Y" for c in s.hands[_holder_of_two(view(s, 0))]))
+
+
+def _dependence_ready(s: GameState) -> bool:
+    return any(p != s.current and len(s.hands[p]) == 2 for p in range(s.players))
 
 
 # -- expected value and variance ---------------------------------------------------------------
@@ -479,21 +488,23 @@ MORE: tuple[Exercise, ...] = (
                                         hand_over_own=True)),
     ),
     Exercise(
-        "two-colours-dependent", N_("Dependence"), N_("Two colours, one set of modifiers"),
+        "two-colours-dependent", N_("Dependence"), N_("Two hidden cards, one deck"),
         "modifiers-round-2", 0,
-        N_("One modifier lies face down above the {Merchant} and another above the {Scholar}, both "
-           "placed by other players. What is the probability that both are positive, so that both the "
-           "{yellow} and the {green} limits rise?"),
-        N_("Each one alone is positive with probability {p}, but they are two different cards among "
-           "{pool}: {good_pairs}, so the probability is "
-           "{answer}. That is not {p} × {p} = {product}: once one is positive, fewer positive ones are left "
-           "for the other. The two events are dependent."),
+        N_("Player {seat} holds two cards you cannot see. What is the probability that both are {yellow} "
+           "cards?"),
+        N_("Each of the two cards alone is {yellow} with probability {Y}/{N}: {Y} of the {N} cards you "
+           "cannot see are {yellow} (the discard pile, {pile}, is out of the game). But once one of them is "
+           "{yellow}, only {Y1} of the other {N1} are, so the probability is {Y}/{N} × {Y1}/{N1} = {answer}. That "
+           "is not {p} × {p} = {product}: the two cards come from one deck, so the two events are dependent."),
         _dependence, _dependence_facts, _dependence_trial,
-        mistakes=(Mistake("independence", M.INDEPENDENCE, lambda v: share([m > 0 for m in _pool(v)]) ** 2),
-                  Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _both_positive(all_modifiers_but_pending(v)))),
-        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, move_second="G", hand_over_own=True),
-        default_seed=2,
-        valid=lambda v: 0 < _dependence(v) < 1,
+        mistakes=(Mistake("independence", M.INDEPENDENCE, lambda v: Fraction(sum(c.colour == "Y" for c in unseen(v)),
+                                                                             len(unseen(v))) ** 2),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN,
+                          lambda v: _both_yellow(unseen(v) + list(v.discards)) if v.discards else None)),
+        assumptions=(DECK, SHUFFLED),
+        vary=played_position(_dependence_ready, reshuffle(discards=False, modifiers=False, discard_more=8)),
+        default_seed=7,  # an answer a learner may give to three decimals (seed 0's is near 0.02)
+        valid=lambda v: any(p != v.viewer and v.hand_sizes[p] == 2 for p in range(v.players)) and _dependence(v) > 0,
     ),
     Exercise(
         "modifier-variance", N_("Expected value"), N_("How much does a drawn card vary?"), "modifiers-round-2", 0,
