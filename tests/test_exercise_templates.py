@@ -109,7 +109,7 @@ def test_scholar_draws_count_the_cards_the_viewer_cannot_see(seed: int | None) -
         assert inst.exact() == expected
 
 
-MODIFIER_KINDS = ["modifiers-positive", "modifiers-expected-limit"]
+MODIFIER_KINDS = ["modifiers-expected-limit"]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -184,6 +184,19 @@ def test_two_hidden_cards_by_every_hand_of_their_holder(seed: int | None) -> Non
         total += weight * all(card.colour == "Y" for card in hand)
         ways += weight
     assert inst.exact() == total / ways
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_two_draws_add_up_by_every_ordered_pair(seed: int | None) -> None:
+    """Every ordered pair of two different copies the viewer cannot see (read from the position's
+    zones), against the total the question states."""
+    inst = instance("modifiers-positive", seed)
+    s = inst.state()
+    threshold = int(question_text(inst, translator("en"), False).split("more than ")[1].rstrip("?"))
+    values = [card.value for card, k in _unseen(s, 0).items() for _ in range(k)]
+    pairs = [a + b > threshold for i, a in enumerate(values) for j, b in enumerate(values) if i != j]
+    assert inst.exact() == Fraction(sum(pairs), len(pairs))
+    assert s.deck_size() >= 2 and sum(c.colour == "G" for c in s.hands[0]) >= 2
 
 
 @pytest.mark.parametrize("seed", SEEDS)

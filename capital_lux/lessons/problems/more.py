@@ -14,7 +14,7 @@ from .core import (
     discarded, hidden_above, hidden_sums, limits, mean, mods, ngettext, played_position, reshuffle, share, table_choice,
     unseen,
 )
-from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, PLACED_BLIND, SHUFFLED
+from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, NOBODY_DRAWS, PLACED_BLIND, SHUFFLED
 from .round_end import (
     LAST_TURN, _draw_risk, _draw_valid, _drawn, _lost, _over, _save_none, _scholar_in_hand, to_round_end,
 )
@@ -45,8 +45,6 @@ INTERVALS: tuple[tuple[int, Decimal, Decimal], ...] = tuple(
 PLACEMENT_MODEL = N_("The placement model: a player who draws a negative modifier puts it above the "
                      "{Merchant} with probability {negative_above}, a positive one with probability "
                      "{positive_above}; the modifier drawn is equally likely to be any one you have not seen.")
-NOBODY_DRAWS = N_("Nobody else draws a card between your two draws, and every card you cannot see is "
-                  "equally likely to be on top of the deck.")
 NOW_ONLY = N_("Count only what is on the table now: your {yellow} cards in your {Hometown} and the "
               "{Capital}'s {yellow} total with its modifiers; cards still in hands are left aside.")
 
