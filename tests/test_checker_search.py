@@ -32,7 +32,9 @@ def test_a_stern_brocot_walk_learns_nothing_from_the_replies(class_seed: int) ->
     solves (the kinds whose answers are few, ``test_own_numbers.NOT_YET``), plus at most one
     exercise from the one direction a far first answer hears."""
     exercises = _learners_exercises(class_seed)
-    assert search("stern-brocot", exercises, direction_always=True).solved >= 12
+    # the walk itself works: told the direction every time it solves half of them (fewer than once:
+    # the kinds that now vary more have fractions deeper in the tree than twenty steps)
+    assert search("stern-brocot", exercises, direction_always=True).solved >= 10
     steered = {ex.id for ex in exercises if stern_brocot(ex, reply(ex, True)) is not None}
     blind = {ex.id for ex in exercises if stern_brocot(ex, _deaf(reply(ex, True))) is not None}
     assert len(steered - blind) <= 1, steered - blind

@@ -31,6 +31,8 @@ from capital_lux.lessons.exercises import (
     solution_text,
 )
 from capital_lux.lessons.gallery.build import GALLERY, build
+from capital_lux.lessons.problems import assumptions_text
+from capital_lux.lessons.problems.round_end import capital_chance
 from capital_lux.lessons.progress import Progress
 from capital_lux.i18n import LANGUAGES, translator
 from capital_lux.engine.notation import Play
@@ -137,7 +139,7 @@ def test_scholar_answer_counts_the_cards_the_viewer_cannot_see() -> None:
     assert abs(mean - ex.exact()) < Fraction(1, 100)
 
 
-@pytest.mark.parametrize("exercise_id", ["modifiers-positive", "modifiers-expected-limit", "modifier-after-draw"])
+@pytest.mark.parametrize("exercise_id", ["modifiers-expected-limit"])
 def test_modifier_answers_by_every_order_of_the_hidden_modifiers(exercise_id: str) -> None:
     ex = EXERCISES_BY_ID[exercise_id]
     outcomes = [ex.trial(full, random.Random(0)) for full in _modifier_completions(ex.state(), ex.viewer)]
@@ -171,12 +173,14 @@ def test_deck_short_by_every_hand_and_every_move_of_the_last_player() -> None:
             full = _with_hidden_hand(modified, last, hand, ex.viewer)
             full.apply_action(Play(s.hands[ex.viewer][0], "home"))
             assert full.current == last
-            moves = full.legal_actions()
-            for move in moves:
-                after = full.child(move)
-                while after.round == 2:  # anything else is forced or cannot change the deck
-                    after.apply_action(after.legal_actions()[0])
-                total += Fraction(weight * (after.deal_size < hand_size(4)), len(moves))
+            q = capital_chance(ex.view())  # the rule of play the question states
+            assert f"probability {q}, into" in " ".join(assumptions_text(ex, translator("en")))
+            for card in hand:  # either card, with one chance in two; into the Capital with chance q
+                for to, chance in (("capital", q), ("home", 1 - q)):
+                    after = full.child(Play(card, to))
+                    while after.round == 2:  # anything else is forced or cannot change the deck
+                        after.apply_action(after.legal_actions()[0])
+                    total += weight * Fraction(1, len(hand)) * chance * (after.deal_size < hand_size(4))
             ways += weight
     assert ex.exact() == total / ways
 
@@ -299,16 +303,17 @@ def test_app_checks_answers_and_refuses_garbage_without_changing_anything() -> N
     assert app.check() == "invalid"
     assert "fraction like 3/8" in app.feedback.value
     assert app.progress == Progress.empty() and app.simulate_button.disabled
-    app.answer.value = "1/2"  # the chance before the draw: a classic mistake, named
+    ex = app.exercise
+    app.answer.value = format_number(ex.facts(ex.view())["before"])  # the chance before the draw: a classic, named
     assert app.check() == "wrong" and 'data-mistake="prior"' in app.feedback.value
     app.answer.value = "0.9000"  # a second wrong answer: no direction to search with
     assert app.check() == "wrong" and "too high" not in app.feedback.value and "step by step" in app.feedback.value
     assert not app.simulate_button.disabled  # predicted and checked: now see it converge
-    app.answer.value = "33.3%"  # after a first answer, four decimals or the exact fraction
+    app.answer.value = f"{float(ex.exact()) * 100:.1f}%"  # after a first answer, four decimals or the exact fraction
     assert app.check() == "invalid" and "4 decimal places" in app.feedback.value
-    app.answer.value = "33.33%"
+    app.answer.value = f"{float(ex.exact()) * 100:.2f}%"
     assert app.check() == "correct"
-    assert app.progress.solved == {"modifier-after-draw": "33.33%"}
+    assert app.progress.solved == {"modifier-after-draw": f"{float(ex.exact()) * 100:.2f}%"}
     assert "✓" in dict((v, k) for k, v in app.picker.options)["modifier-after-draw"]
     assert f"1 of {len(EXERCISES)}" in app.progress_note.value
 

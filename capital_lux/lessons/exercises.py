@@ -6,8 +6,8 @@ module gathers them under their old names. A learner's progress is in ``lessons.
 
 >>> ex = EXERCISES_BY_ID["modifier-after-draw"]
 >>> ex.exact()
-Fraction(1, 3)
->>> check_answer("1/3", ex.exact()).status, check_answer("33%", ex.exact()).status
+Fraction(7, 32)
+>>> check_answer("7/32", ex.exact()).status, check_answer("21.875%", ex.exact()).status
 ('correct', 'correct')
 >>> check_answer("one third", ex.exact()).status
 'invalid'

@@ -183,22 +183,15 @@ class TutorApp(Page):
         self.tabs.selected_index = len(self.slots) if opening == "free" else 0
         self.tabs.add_class("cl-tabs")
         self.tabs.observe(lambda change: self.open_chapter(change["new"]), names="selected_index")
-        # The page script's liveness check: it writes a number into ``ping``; the kernel echoes it.
-        self.ping = tagged(W.Text(layout=W.Layout(display="none")), "cl-ping")
-        self.pong = W.HTML()
-        self.ping.observe(lambda change: self._pong(str(change["new"])), names="value")
+        self.alive = keep.Liveness()  # the page script's check that this kernel still knows the page
         self.root = page_root("tutor-page", [self.title, self.language], self.free_play.offer, self.tabs,
-                              self.ping, self.pong)
+                              *self.alive.widgets)
         self.free_play.set_language(t)
         self.free_play.on_resume.append(lambda: setattr(self.tabs, "selected_index", len(self.slots)))
         self.free_play.review.open_position = self.open_in_whatif  # the review's key moments open here
         self.relabel()
         self.open_chapter(self.tabs.selected_index)
         self.root.add_class("cl-tutor-ready")  # browser tests wait for this
-
-    def _pong(self, value: str) -> None:
-        if value.isdigit() and len(value) <= 16:  # the page's clock in milliseconds, nothing else
-            self.pong.value = f'<span data-cl-pong="{value}"></span>'
 
     def _tab_titles(self) -> list[str]:
         return [c.title for c in self.chapter_list] + [N_("Free play"), N_("Probability exercises"), N_("What if…")]

@@ -41,6 +41,7 @@ from ..engine.cards import N_
 from ..i18n import Translator, formatting
 from ..lessons.progress import Progress
 from ..lessons.storage import Storage, StorageError, StorageMisconfigured, open_or_why, open_storage
+from . import keep
 from .base import Page, Upload, page_root, tagged
 from .classroom import LearnerPanel
 from ..lessons.table import position_html
@@ -58,6 +59,8 @@ def _number(value: float, t: Translator) -> str:
 class ExercisesApp(Page):
     """The page's parts; every handler is a plain method, so tests call them directly."""
     manual = "learner.html#the-probability-exercises"  # the part of the manual its help link opens
+    #: on a page of its own (``build_app``), the page script's liveness check
+    alive: keep.Liveness | None = None
 
     def __init__(self, lang: str = "en", seed: int = 1, storage: Storage | None = None,
                  numbers: Numbers = OWN, reopen: Callable[[], Storage] | None = None,
@@ -301,5 +304,9 @@ def build_app(lang: str = "en", seed: int = 1, storage: Storage | None = None,
     # a database away may come back (a PostgreSQL restarting): answers wait on the page; a wrong setting never does
     reopen = open_storage if problem is not None and not isinstance(problem, StorageMisconfigured) else None
     app = ExercisesApp(lang, seed, storage, numbers, reopen, problem)
+    # A page of its own: the page script's check that the kernel still knows it (a kernel restarted
+    # empty after a crash does not); inside the tutor's tab, the tutor page's check covers it.
+    app.alive = keep.Liveness()
+    app.root.children = (*app.root.children, *app.alive.widgets)
     app.root._exercises = app
     return app.root

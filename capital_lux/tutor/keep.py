@@ -26,10 +26,13 @@ from html import escape
 from pathlib import Path
 from typing import TypedDict, cast
 
+import ipywidgets as W
+
 from ..engine.cards import N_
 from ..engine.errors import CapitalLuxError, UsageError
 from ..engine.notation import parse_action
 from ..i18n import translator
+from .base import tagged
 from .session import UNDO, Session
 
 LOG = logging.getLogger("capital_lux.tutor")
@@ -170,6 +173,23 @@ def resume(data: Kept) -> Session:
             session.play(parse_action(text))  # refused if it does not fit: the caller says so
     session.seed_shown = session.seed_shown or data.get("seed_shown") is True
     return session
+
+
+class Liveness:
+    """The page script's check that the kernel still knows the page: the script writes its clock
+    into the hidden ``ping`` field and the kernel echoes it into ``pong``. A kernel restarted empty
+    after a crash has no such widgets: the echo stops, and the script tells the learner (a kernel that
+    is gone or dead the script learns from the server). Put ``widgets`` on the page, once."""
+
+    def __init__(self) -> None:
+        self.ping = tagged(W.Text(layout=W.Layout(display="none")), "cl-ping")
+        self.pong = W.HTML()
+        self.ping.observe(lambda change: self.echo(str(change["new"])), names="value")
+        self.widgets: tuple[W.Widget, ...] = (self.ping, self.pong)
+
+    def echo(self, value: str) -> None:
+        if value.isdigit() and len(value) <= 16:  # the page's clock in milliseconds, nothing else
+            self.pong.value = f'<span data-cl-pong="{value}"></span>'
 
 
 def page_script(lang: str, exercises: bool = False, key: str = STORAGE_KEY) -> str:

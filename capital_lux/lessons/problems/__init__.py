@@ -8,7 +8,7 @@ names the classic mistake a wrong answer looks like.
 
 >>> ex = EXERCISES_BY_ID["modifier-after-draw"]
 >>> ex.exact()
-Fraction(1, 3)
+Fraction(7, 32)
 >>> instance("modifier-after-draw", 7) == instance("modifier-after-draw", 7)
 True
 """

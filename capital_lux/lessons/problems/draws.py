@@ -10,10 +10,11 @@ from typing import Sequence
 from . import mistakes as M
 from .core import (
     Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
-    hidden_above, hidden_sums, limits, mean, mods, ngettext, own_modifiers, played_position, reshuffle, share, unseen,
+    hidden_sums, limits, mean, mods, ngettext, played_position, reshuffle, share,
+    table_choice, unseen,
 )
 from ...analysis.risk import hypergeometric, hypergeometric_at_least, unseen_modifiers
-from ...engine.cards import Card, N_, format_modifier
+from ...engine.cards import ALL_CARDS, Card, N_
 from ...engine.game import sample_chance
 from ...engine.notation import Play
 from ...engine.state import GameState
@@ -26,6 +27,8 @@ DECK = N_("The deck has 72 cards, 18 of each colour: in each colour, three 2s, f
 MODIFIER_SET = N_("There are four modifier cards, one of each: -3, -1, +2 and +4.")
 EQUAL_IS_SAFE = N_("A colour exceeds its limit only when its total is strictly more than the limit: a total "
                    "equal to the limit is safe (ruling R7).")
+NOBODY_DRAWS = N_("Nobody else draws a card between your two draws, and every card you cannot see is "
+                  "equally likely to be on top of the deck.")
 PLACED_BLIND = N_("Assume the placements tell you nothing: every modifier you have not seen is equally "
                   "likely to be any face-down one.")
 
@@ -104,44 +107,6 @@ def _scholar_trial(s: GameState, rng: random.Random) -> Fraction:
 
 
 # -- face-down modifiers -------------------------------------------------------------------
-def _threshold(own: Sequence[int]) -> int:
-    """The total the question asks the two modifiers to beat. With 0, every instance had a
-    classic mistake on the right answer (with replacement, or one's own counted): with one's
-    own modifier positive the pairs above -2, with it negative those above 3, tell all apart."""
-    return -2 if sum(own) > 0 else 3
-
-
-def _positive(v: PlayerView) -> Fraction:
-    return share([t > _threshold(own_modifiers(v)) for t in hidden_sums(v, "Y")])
-
-
-def _positive_facts(v: PlayerView) -> dict[str, Fact]:
-    pool = list(unseen_modifiers(v))
-    pairs = [(a, b) for i, a in enumerate(pool) for b in pool[i + 1:]]
-    threshold = _threshold(own_modifiers(v))
-    good = sum(a + b > threshold for a, b in pairs)
-    return {
-        "threshold": threshold,
-        "own": mods(own_modifiers(v)),
-        "pool": mods(pool),
-        "pairs": ", ".join(f"{a:+d} {b:+d} = {a + b:+d}" for a, b in pairs),
-        "good": good,
-        "total": len(pairs),
-        "good_pairs": ngettext("{count} of the {total} pairs adds up to more than {threshold}",
-                               "{count} of the {total} pairs add up to more than {threshold}", good),
-    }
-
-
-def _positive_replaced(v: PlayerView) -> Fraction:
-    pool, threshold = list(unseen_modifiers(v)), _threshold(own_modifiers(v))
-    return share([a + b > threshold for a in pool for b in pool])
-
-
-def _positive_own_counted(v: PlayerView) -> Fraction:
-    pool, threshold = all_modifiers_but_pending(v), _threshold(own_modifiers(v))
-    return share([a + b > threshold for i, a in enumerate(pool) for b in pool[i + 1:]])
-
-
 def _limit_facts(v: PlayerView) -> dict[str, Fact]:
     pool = list(unseen_modifiers(v))
     k = sum(m.value is None for m in v.modifiers_above["Y"])
@@ -162,35 +127,74 @@ def _limit_own_counted(v: PlayerView) -> Fraction:
     return as_int(f["cards"]) + as_int(f["k"]) * mean(all_modifiers_but_pending(v))
 
 
-def _after_draw_facts(v: PlayerView) -> dict[str, Fact]:
-    pool = list(unseen_modifiers(v))
-    before = pool + [v.pending_modifier or 0]
-    owner = next(m.owner for m in v.modifiers_above["Y"] if m.value is None)
-    return {
-        "pending": format_modifier(v.pending_modifier or 0),
-        "seat": owner,
-        "before": share([m < 0 for m in before]),
-        "pool": mods(pool),
-        "negative": mods([m for m in pool if m < 0]) or "-",
-    }
-
-
-def _positive_trial(s: GameState, rng: random.Random) -> Fraction:
-    own = [value for c in s.modifiers_above for owner, value in s.modifiers_above[c] if owner == 0]
-    return Fraction(sum(hidden_above(s, "Y", 0)) > _threshold(own))
-
-
-def _negative_trial(s: GameState, rng: random.Random) -> Fraction:
-    return Fraction(sum(hidden_above(s, "Y", 0)) < 0)
-
-
 def _limit_trial(s: GameState, rng: random.Random) -> Fraction:
     return Fraction(s.capital_total("Y"))
 
 
-def _prior(v: PlayerView) -> Fraction:
+# -- two draws: what can two cards add up to? ----------------------------------------------------
+#: The totals the two-draws question asks the cards to beat: each table states one (``_threshold``).
+SUM_THRESHOLDS: tuple[int, ...] = (5, 6, 7, 8, 9, 10)
+
+
+def _threshold(v: PlayerView) -> int:
+    """The total this table's question asks the two cards drawn to be more than."""
+    return table_choice(v, SUM_THRESHOLDS)
+
+
+def _pairs_over(values: Sequence[int], threshold: int, replaced: bool = False) -> Fraction:
+    """The share of ordered pairs of two different copies (``replaced``: any two, the same one
+    twice too) whose total is more than ``threshold``."""
+    return share([a + b > threshold for i, a in enumerate(values) for j, b in enumerate(values) if replaced or i != j])
+
+
+def _values(v: PlayerView, with_discards: bool = False) -> list[int]:
+    return [c.value for c in unseen(v)] + ([c.value for c in v.discards] if with_discards else [])
+
+
+def _positive(v: PlayerView) -> Fraction:
+    return _pairs_over(_values(v), _threshold(v))
+
+
+def _positive_facts(v: PlayerView) -> dict[str, Fact]:
+    values, threshold = _values(v), _threshold(v)
+    total = len(values) * (len(values) - 1)
+    return {"N": len(values), "threshold": threshold, "pile": discard_pile(v), "total": total,
+            "good": int(_pairs_over(values, threshold) * total),
+            "counts": ", ".join(f"{values.count(x)} × {x}" for x in sorted(set(values)))}
+
+
+def _positive_trial(s: GameState, rng: random.Random) -> Fraction:
+    from ...engine.views import view
+
+    deck = [ALL_CARDS[k].value for k, n in enumerate(s.deck) for _ in range(n)]  # hidden places drawn at random
+    return Fraction(sum(rng.sample(deck, 2)) > _threshold(view(s, 0)))
+
+
+# -- conditional probability: after drawing a card ------------------------------------------------
+def _after_draw_card(v: PlayerView) -> Card:
+    """The card the question says the viewer's Scholar has just drawn: one of their hand's, read from
+    the table (``table_choice``), so that the colour asked about differs from one table to the next."""
+    return table_choice(v, sorted(v.hand))
+
+
+def _after_draw_facts(v: PlayerView) -> dict[str, Fact]:
+    drawn, cards = _after_draw_card(v), unseen(v)
+    k = sum(c.colour == drawn.colour for c in cards)
+    return {"drawn": drawn, "N": len(cards), "K": k, "pile": discard_pile(v),
+            "before": Fraction(k + 1, len(cards) + 1)}
+
+
+def _after_draw(v: PlayerView) -> Fraction:
     f = _after_draw_facts(v)
-    return as_fraction(f["before"])
+    return Fraction(as_int(f["K"]), as_int(f["N"]))
+
+
+def _after_draw_trial(s: GameState, rng: random.Random) -> Fraction:
+    from ...engine.views import view
+
+    colour = _after_draw_card(view(s, 0)).colour
+    top = ALL_CARDS[rng.choice([k for k, n in enumerate(s.deck) for _ in range(n)])]  # hidden places drawn at random
+    return Fraction(top.colour == colour)
 
 
 DRAWS: tuple[Exercise, ...] = (
@@ -252,18 +256,21 @@ DRAWS: tuple[Exercise, ...] = (
                              reshuffle(discards=False, modifiers=False, discard_more=8)),
     ),
     Exercise(
-        "modifiers-positive", N_("Face-down modifiers"), N_("What can two modifiers add up to?"),
+        "modifiers-positive", N_("Sequential draws"), N_("What can two cards add up to?"),
         "modifiers-round-2", 0,
-        N_("Two modifier cards lie face down above the {Merchant}, placed by the other players. You "
-           "placed the {own} yourself, above the {Agent}. What is the probability that the two face-down "
-           "modifiers above the {Merchant} add up to more than {threshold}?"),
-        N_("The modifiers are +4, +2, -1 and -3, one of each. You know where your {own} is, so the two "
-           "face-down ones are two different modifiers among {pool}, every pair equally likely: {pairs}. "
-           "{good_pairs}: {answer}."),
+        N_("You play two {Scholar} cards into the {Capital}, one after the other; each draws the top card of the "
+           "deck. What is the probability that the two cards drawn add up to more than {threshold}?"),
+        N_("The two cards drawn are two different cards among the {N} you cannot see, whose values are {counts} "
+           "(the discard pile, {pile}, is out of the game). Of the {total} ordered pairs of two different cards, "
+           "each equally likely, {good} add up to more than {threshold}: {good}/{total} = {answer}."),
         _positive, _positive_facts, _positive_trial,
-        mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, _positive_replaced),
-                  Mistake("known-unseen", M.KNOWN_UNSEEN, _positive_own_counted)),
-        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False),
+        mistakes=(Mistake("with-replacement", M.WITH_REPLACEMENT, lambda v: _pairs_over(_values(v), _threshold(v), True)),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN,
+                          lambda v: _pairs_over(_values(v, True), _threshold(v)) if v.discards else None)),
+        assumptions=(DECK, NOBODY_DRAWS),
+        vary=played_position(lambda s: s.deck_size() >= 2,
+                             reshuffle(discards=False, modifiers=False, hand_greens=2, discard_more=8)),
+        valid=lambda v: sum(c.colour == "G" for c in v.hand) >= 2,
     ),
     Exercise(
         "modifiers-expected-limit", N_("Face-down modifiers"), N_("The expected limit"),
@@ -282,16 +289,19 @@ DRAWS: tuple[Exercise, ...] = (
         valid=lambda v: len(set(limits(v, "Y"))) > 1,  # every modifier face down there: nothing to expect
     ),
     Exercise(
-        "modifier-after-draw", N_("Conditional probability"), N_("After drawing a modifier"),
-        "agent-drew", 0,
-        N_("Your {Agent} has just drawn the {pending} modifier. Player {seat}'s modifier lies face down "
-           "above the {Merchant}. Before you drew, the chance that it was negative was {before}. What is "
-           "it now?"),
-        N_("Knowing your own card changes the odds: the face-down modifier cannot be the {pending} you "
-           "hold. It is one of {pool}, each equally likely, and the negative ones are: {negative}. So the "
-           "probability is {answer}."),
-        lambda v: share([t < 0 for t in hidden_sums(v, "Y")]), _after_draw_facts, _negative_trial,
-        mistakes=(Mistake("prior", M.PRIOR, _prior),),
-        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False),
+        "modifier-after-draw", N_("Conditional probability"), N_("After drawing a card"),
+        "modifiers-round-2", 0,
+        N_("Your {Scholar} has just drawn {drawn} from the deck into your hand. Before that draw, the chance "
+           "that the top card was of the colour of {drawn} was {before}. What is now the probability that the new "
+           "top card of the deck is of that colour?"),
+        N_("Knowing your own card changes the odds: {drawn} is in your hand, so it is not among the cards that "
+           "can be on top any more. You cannot see {N} cards: the deck and the other players' hands (the discard "
+           "pile, {pile}, is out of the game). {K} of them are of the colour of {drawn}, each card equally likely "
+           "to be on top, so the probability is {K}/{N} = {answer}."),
+        _after_draw, _after_draw_facts, _after_draw_trial,
+        mistakes=(Mistake("prior", M.PRIOR, lambda v: as_fraction(_after_draw_facts(v)["before"])),),
+        assumptions=(DECK, SHUFFLED),
+        vary=played_position(lambda s: s.deck_size() >= 1 and len(s.hands[s.current]) >= 2,
+                             reshuffle(discards=False, modifiers=False, discard_more=8)),
     ),
 )

@@ -36,7 +36,7 @@ EQUAL_EXCEEDS = N_("It looks like you counted a total equal to the limit as exce
                    "when it is strictly above its limit (ruling R7).")
 GOLD_IGNORED = N_("It looks like you left the gold discs out. They can pay the difference (ruling R6).")
 INDEPENDENCE = N_("It looks like you multiplied the two probabilities as if the events were independent. "
-                  "They share the same modifiers, so they are not independent.")
+                  "They are not: once one has happened, it changes the chances of the other.")
 TIE_ORDER = N_("It looks like the tie rule went the wrong way. Tied players take bonus cards in turn order, "
                "starting from the round's starting player (rulings R3 and R5).")
 LIKELIHOOD = N_("This is the chance of the placement given the value, not of the value given the "

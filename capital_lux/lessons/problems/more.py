@@ -10,14 +10,19 @@ from math import ceil, floor
 
 from . import mistakes as M
 from .core import (
-    Exercise, Fact, Mistake, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile, discarded,
-    hidden_above, hidden_sums, limits, mean, mods, ngettext, played_position, reshuffle, share, table_choice, unseen,
+    Exercise, Fact, Mistake, Variation, all_modifiers_but_pending, as_fraction, as_int, deal_position, discard_pile,
+    discarded, hidden_above, hidden_sums, limits, mean, mods, ngettext, played_position, reshuffle, share, table_choice,
+    unseen,
 )
-from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, PLACED_BLIND, SHUFFLED
+from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, NOBODY_DRAWS, PLACED_BLIND, SHUFFLED
+from .round_end import (
+    LAST_TURN, _draw_risk, _draw_valid, _drawn, _lost, _over, _save_none, _scholar_in_hand, to_round_end,
+)
 from ...analysis.risk import unseen_modifiers
-from ...engine.cards import ALL_CARDS, COLOURS, N_, format_modifier
+from ...engine.cards import ALL_CARDS, COLOURS, N_, Card, format_modifier
 from ...engine.game import sample_chance
 from ...engine.notation import Play, TakeLowest
+from ...engine.position import PositionDict
 from ...engine.state import GameState
 from ...engine.views import PlayerView
 
@@ -40,8 +45,6 @@ INTERVALS: tuple[tuple[int, Decimal, Decimal], ...] = tuple(
 PLACEMENT_MODEL = N_("The placement model: a player who draws a negative modifier puts it above the "
                      "{Merchant} with probability {negative_above}, a positive one with probability "
                      "{positive_above}; the modifier drawn is equally likely to be any one you have not seen.")
-NOBODY_DRAWS = N_("Nobody else draws a card between your two draws, and every card you cannot see is "
-                  "equally likely to be on top of the deck.")
 NOW_ONLY = N_("Count only what is on the table now: your {yellow} cards in your {Hometown} and the "
               "{Capital}'s {yellow} total with its modifiers; cards still in hands are left aside.")
 
@@ -96,17 +99,24 @@ def _bayes_trial(s: GameState, rng: random.Random) -> Fraction:
             return Fraction(m < 0)
 
 
-# -- total probability: the first modifier turned ---------------------------------------------
+# -- total probability: the first modifier turned, after a Scholar's draw -------------------------
 def _reveal_parts(v: PlayerView) -> tuple[int, int, list[int]]:
-    card = next(c for c in v.hand if c.colour == "Y")
-    return v.hometown_total(v.viewer, "Y") + card.value, sum(v.capital["Y"]) + v.known_modifiers("Y"), _pool(v)
+    return v.hometown_total(v.viewer, "Y"), sum(v.capital["Y"]) + v.known_modifiers("Y"), _pool(v)
 
 
-def _risk_given(v: PlayerView, first: int) -> Fraction:
-    home, cards, pool = _reveal_parts(v)
+def _limits_given(v: PlayerView, first: int, replaced: bool = False) -> list[int]:
+    """The equally likely yellow limits once the first face-down modifier shows ``first``: the
+    other one is any other unseen modifier (``replaced``: the classic, any one, ``first`` again too)."""
+    _, cards, pool = _reveal_parts(v)
     rest = list(pool)
-    rest.remove(first)
-    return share([home > cards + first + x for x in rest])
+    if not replaced:
+        rest.remove(first)
+    return [cards + first + x for x in rest]
+
+
+def _risk_given(v: PlayerView, first: int, replaced: bool = False) -> Fraction:
+    """The risk once ``first`` is turned: the Scholar's card weighed over every card unseen."""
+    return _draw_risk(v, _over, _limits_given(v, first, replaced))
 
 
 def _revealed(v: PlayerView) -> int:
@@ -120,18 +130,21 @@ def _reveal_facts(v: PlayerView) -> dict[str, Fact]:
     first = _revealed(v)
     rest = list(pool)
     rest.remove(first)
+    seen = unseen(v)
+    values = sorted({c.value for c in seen if c.colour == "Y"})
+
+    def risk(total: int) -> Fraction:
+        return share([total > limit for limit in _limits_given(v, first)])
+
     return {
-        "card": next(c for c in v.hand if c.colour == "Y"), "home": home, "cards": cards,
-        "first": format_modifier(first), "rest": mods(rest),
-        "bad": mods([x for x in rest if home > cards + first + x]) or "-",
+        "round": v.round, "card": v.hand[0], "home": home, "cards": cards, "N": len(seen),
+        "first": format_modifier(first), "rest": mods(rest), "others": sum(c.colour != "Y" for c in seen),
+        "risk0": risk(home),
+        "cases": ", ".join(f"{sum(c.colour == 'Y' and c.value == x for c in seen)} × {x} → {risk(home + x)}"
+                           for x in values),
         "table": ", ".join(f"{m:+d} → {_risk_given(v, m)}" for m in sorted(pool)),
         "overall": mean([_risk_given(v, m) for m in pool]),
     }
-
-
-def _reveal_replaced(v: PlayerView) -> Fraction:
-    home, cards, pool = _reveal_parts(v)
-    return share([home > cards + _revealed(v) + x for x in pool])
 
 
 def _reveal_trial(s: GameState, rng: random.Random) -> Fraction:
@@ -153,9 +166,8 @@ def _reveal_trial(s: GameState, rng: random.Random) -> Fraction:
             values = [first, values[1]]
     for i, value in zip(slots, values):
         s.modifiers_above["Y"][i] = (s.modifiers_above["Y"][i][0], value)
-    card = next(c for c in s.hands[0] if c.colour == "Y")
-    s.apply_action(Play(card, "home"))
-    return Fraction(s.hometown_total(0, "Y") > s.capital_total("Y"))
+    to_round_end(s, Play(s.hands[0][0], "capital"), 0, _save_none, rng)
+    return Fraction(_lost(s, 0, "Y", ("discard", "gold_spent")))
 
 
 def _revealed_in(s: GameState) -> int:
@@ -165,31 +177,41 @@ def _revealed_in(s: GameState) -> int:
 
 
 def _reveal_valid(v: PlayerView) -> bool:
-    return any(c.colour == "Y" for c in v.hand) and 0 < _risk_given(v, _revealed(v)) < 1
+    two = sum(m.value is None for m in v.modifiers_above["Y"]) == 2
+    return _draw_valid(v) and two and 0 < _risk_given(v, _revealed(v)) < 1
 
 
-# -- dependence: two colours share the modifiers ---------------------------------------------------
-def _both_positive(pool: list[int]) -> Fraction:
-    return share([a > 0 and b > 0 for a in pool for b in pool if a is not b])
+# -- dependence: two hidden cards from one deck -------------------------------------------------------
+def _holder_of_two(v: PlayerView) -> int:
+    """The first other player who holds exactly two cards the viewer cannot see."""
+    return next(p for p in range(v.players) if p != v.viewer and v.hand_sizes[p] == 2)
+
+
+def _both_yellow(cards: list[Card]) -> Fraction:
+    y, n = sum(c.colour == "Y" for c in cards), len(cards)
+    return Fraction(y * (y - 1), n * (n - 1))
 
 
 def _dependence_facts(v: PlayerView) -> dict[str, Fact]:
-    pool = _pool(v)
-    pairs = [(a, b) for i, a in enumerate(pool) for j, b in enumerate(pool) if i != j]
-    p = share([m > 0 for m in pool])
-    good = sum(a > 0 and b > 0 for a, b in pairs)
-    return {"pool": mods(pool), "p": p, "product": p * p, "good": good, "total": len(pairs),
-            "good_pairs": ngettext("{count} of the {total} ordered pairs is made of two positive ones",
-                                   "{count} of the {total} ordered pairs are made of two positive ones", good)}
+    cards = unseen(v)
+    y, n = sum(c.colour == "Y" for c in cards), len(cards)
+    p = Fraction(y, n)
+    return {"seat": _holder_of_two(v), "Y": y, "N": n, "Y1": y - 1, "N1": n - 1, "p": p, "product": p * p,
+            "pile": discard_pile(v)}
 
 
 def _dependence(v: PlayerView) -> Fraction:
-    pool = _pool(v)
-    return share([a > 0 and b > 0 for i, a in enumerate(pool) for j, b in enumerate(pool) if i != j])
+    return _both_yellow(unseen(v))
 
 
 def _dependence_trial(s: GameState, rng: random.Random) -> Fraction:
-    return Fraction(sum(hidden_above(s, "Y", 0)) > 0 and sum(hidden_above(s, "G", 0)) > 0)
+    from ...engine.views import view
+
+    return Fraction(all(c.colour == "Y" for c in s.hands[_holder_of_two(view(s, 0))]))
+
+
+def _dependence_ready(s: GameState) -> bool:
+    return any(p != s.current and len(s.hands[p]) == 2 for p in range(s.players))
 
 
 # -- expected value and variance ---------------------------------------------------------------
@@ -361,35 +383,68 @@ def _until_trial(s: GameState, rng: random.Random) -> Fraction:
     return Fraction(colours.index("G") + 1)
 
 
-# -- the Cleric --------------------------------------------------------------------------------
+# -- the Cleric, then a Scholar's draw ---------------------------------------------------------
+OWN_PLAYS_ONLY = N_("Count only your own two plays: what the other players play before the round end is left "
+                    "aside.")
+
+
 def _cleric_parts(v: PlayerView) -> tuple[int, int, int]:
     low = min(v.capital["Y"])
     return v.hometown_total(v.viewer, "Y"), sum(v.capital["Y"]) + v.known_modifiers("Y"), low
 
 
-def _cleric(v: PlayerView, drop: int = 1) -> Fraction:
-    """The risk; with ``drop=0`` the classic half: the card counted on one side only."""
+def _cleric(v: PlayerView, drop: int = 1, discards_unseen: bool = False) -> Fraction:
+    """The risk once the Scholar's card is home; with ``drop=0`` the classic half: the card the
+    Cleric moves counted on one side only; ``discards_unseen``: the discard pile counted as drawable."""
     home, cards, low = _cleric_parts(v)
-    return share([home + low > cards - drop * low + s for s in hidden_sums(v, "Y")])
+    sums = hidden_sums(v, "Y")
+    drawable = unseen(v) + (list(v.discards) if discards_unseen else [])
+    return mean([share([home + low + _drawn(c) > cards - drop * low + s for s in sums]) for c in drawable])
 
 
 def _cleric_facts(v: PlayerView) -> dict[str, Fact]:
     home, cards, low = _cleric_parts(v)
-    sums = hidden_sums(v, "Y")
-    return {"card": next(c for c in v.hand if c.colour == "P"), "low": low, "home": home, "after": home + low,
-            "cards": cards, "left": cards - low, "pool": mods(_pool(v)),
-            "sums": ", ".join(f"{x:+d}" for x in sums),
-            "bad": sum(home + low > cards - low + x for x in sums), "total": len(sums)}
+    sums, seen = hidden_sums(v, "Y"), unseen(v)
+
+    def risk(total: int) -> Fraction:
+        return share([total > cards - low + s for s in sums])
+
+    return {"card": next(c for c in v.hand if c.colour == "P"), "scholar": next(c for c in v.hand if c.colour == "G"),
+            "low": low, "home": home, "after": home + low, "cards": cards, "left": cards - low,
+            "pool": mods(_pool(v)), "sums": ", ".join(f"{x:+d}" for x in sums), "N": len(seen),
+            "others": sum(c.colour != "Y" for c in seen), "risk0": risk(home + low),
+            "cases": ", ".join(f"{sum(c.colour == 'Y' and c.value == x for c in seen)} × {x} → {risk(home + low + x)}"
+                               for x in sorted({c.value for c in seen if c.colour == "Y"}))}
 
 
 def _cleric_trial(s: GameState, rng: random.Random) -> Fraction:
     s.apply_action(Play(next(c for c in s.hands[0] if c.colour == "P"), "capital"))
     s.apply_action(TakeLowest("Y"))  # ruling R2: the player chooses the colour
-    return Fraction(s.hometown_total(0, "Y") > s.capital_total("Y"))
+    drawn = ALL_CARDS[rng.choice([k for k, n in enumerate(s.deck) for _ in range(n)])]  # the hidden places are drawn at random
+    return Fraction(s.hometown_total(0, "Y") + _drawn(drawn) > s.capital_total("Y"))
 
 
 def _cleric_valid(v: PlayerView) -> bool:
-    return any(c.colour == "P" for c in v.hand) and len(v.capital["Y"]) >= 2 and 0 < _cleric(v) < 1
+    colours = sorted(c.colour for c in v.hand)
+    return colours == ["G", "P"] and len(v.capital["Y"]) >= 2 and v.deck_size > 0 and 0 < _cleric(v) < 1
+
+
+def _cleric_and_scholar(then: Variation) -> Variation:
+    """A variation: ``then``, and the viewer's hand made of one {Cleric} and one {Scholar} card
+    from the deck (their other cards go back into it)."""
+
+    def vary(data: PositionDict, rng: random.Random, viewer: int) -> PositionDict:
+        data = then(data, rng, viewer)
+        hand = data["hands"][viewer]
+        data["deck"] += hand
+        hand.clear()
+        for colour in "PG":
+            hand.append(data["deck"].pop(rng.choice([i for i, c in enumerate(data["deck"]) if c[0] == colour])))
+        data["deck"].sort()
+        hand.sort()
+        return data
+
+    return vary
 
 
 MORE: tuple[Exercise, ...] = (
@@ -408,39 +463,46 @@ MORE: tuple[Exercise, ...] = (
         assumptions=(MODIFIER_SET, PLACEMENT_MODEL), vary=reshuffle(discards=False, capital=tuple("BGPY"), hometown=tuple("BGPY")),
     ),
     Exercise(
-        "reveal-conditional", N_("Conditional probability"), N_("The first modifier is turned"),
-        "modifiers-round-2", 0,
-        N_("Suppose you play {card} into your {Hometown}: your {yellow} cards add up to {home}, and the "
-           "{Capital}'s {yellow} cards and known modifiers to {cards}. At the round end the first of the "
-           "two face-down modifiers above the {Merchant} is turned: it is {first}. What is now the "
-           "probability that your {yellow} cards exceed the limit?"),
-        N_("The other face-down modifier is one of {rest}, each equally likely: the {first} cannot come "
-           "twice. You exceed when {home} is more than {cards} + ({first}) + the other one, that is for: "
-           "{bad}. So the probability is {answer}. For every value the first modifier could show, the risk "
-           "is: {table}. By the law of total probability their average, {overall}, is the risk before "
-           "anything is turned."),
+        "reveal-conditional", N_("Conditional probability"), N_("The first modifier is turned"), "last-turn", 0,
+        N_("This is the last turn of round {round}. You play {card} into the {Capital}: your {Scholar} draws the "
+           "top card of the deck, and at the round end that card goes into your {Hometown}, where your {yellow} "
+           "cards add up to {home} now. The {Capital}'s {yellow} cards and known modifiers add up to {cards}. At "
+           "the round end the first of the two face-down modifiers above the {Merchant} is turned: it is "
+           "{first}. What is now the probability that your {yellow} cards exceed the {yellow} limit?"),
+        N_("The other face-down modifier is one of {rest}, each equally likely: the {first} cannot come twice. "
+           "The {yellow} limit is {cards} + ({first}) + the other one. The {Scholar} draws one of the {N} cards you cannot see, each equally likely (the discard pile is out "
+           "of the game). If it is not {yellow} ({others} of the {N}), your total stays {home} and exceeds with "
+           "probability {risk0}. For the {yellow} ones (how many × value → probability): {cases}. Weighing each "
+           "case by its number of cards: {answer}. For every value the first modifier could show, the risk is: "
+           "{table}. By the law of total probability their average, {overall}, is the risk before anything is "
+           "turned."),
         lambda v: _risk_given(v, _revealed(v)), _reveal_facts, _reveal_trial,
         mistakes=(Mistake("prior", M.PRIOR, lambda v: as_fraction(_reveal_facts(v)["overall"])),
-                  Mistake("with-replacement", M.WITH_REPLACEMENT, _reveal_replaced)),
-        assumptions=(MODIFIER_SET, EQUAL_IS_SAFE, PLACED_BLIND, NOW_ONLY), valid=_reveal_valid,
-        vary=reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True),
+                  Mistake("with-replacement", M.WITH_REPLACEMENT, lambda v: _risk_given(v, _revealed(v), True)),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN,
+                          lambda v: _draw_risk(v, _over, _limits_given(v, _revealed(v)), True) if v.discards else None)),
+        assumptions=(DECK, SHUFFLED, MODIFIER_SET, EQUAL_IS_SAFE, PLACED_BLIND, LAST_TURN), valid=_reveal_valid,
+        vary=_scholar_in_hand(reshuffle(capital=("Y",), hometown=("Y",), discard_more=10, yellow_hidden=(2,),
+                                        hand_over_own=True)),
     ),
     Exercise(
-        "two-colours-dependent", N_("Dependence"), N_("Two colours, one set of modifiers"),
+        "two-colours-dependent", N_("Dependence"), N_("Two hidden cards, one deck"),
         "modifiers-round-2", 0,
-        N_("One modifier lies face down above the {Merchant} and another above the {Scholar}, both "
-           "placed by other players. What is the probability that both are positive, so that both the "
-           "{yellow} and the {green} limits rise?"),
-        N_("Each one alone is positive with probability {p}, but they are two different cards among "
-           "{pool}: {good_pairs}, so the probability is "
-           "{answer}. That is not {p} × {p} = {product}: once one is positive, fewer positive ones are left "
-           "for the other. The two events are dependent."),
+        N_("Player {seat} holds two cards you cannot see. What is the probability that both are {yellow} "
+           "cards?"),
+        N_("Each of the two cards alone is {yellow} with probability {Y}/{N}: {Y} of the {N} cards you "
+           "cannot see are {yellow} (the discard pile, {pile}, is out of the game). But once one of them is "
+           "{yellow}, only {Y1} of the other {N1} are, so the probability is {Y}/{N} × {Y1}/{N1} = {answer}. That "
+           "is not {p} × {p} = {product}: the two cards come from one deck, so the two events are dependent."),
         _dependence, _dependence_facts, _dependence_trial,
-        mistakes=(Mistake("independence", M.INDEPENDENCE, lambda v: share([m > 0 for m in _pool(v)]) ** 2),
-                  Mistake("known-unseen", M.KNOWN_UNSEEN, lambda v: _both_positive(all_modifiers_but_pending(v)))),
-        assumptions=(MODIFIER_SET, PLACED_BLIND), vary=reshuffle(discards=False, move_second="G", hand_over_own=True),
-        default_seed=2,
-        valid=lambda v: 0 < _dependence(v) < 1,
+        mistakes=(Mistake("independence", M.INDEPENDENCE, lambda v: Fraction(sum(c.colour == "Y" for c in unseen(v)),
+                                                                             len(unseen(v))) ** 2),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN,
+                          lambda v: _both_yellow(unseen(v) + list(v.discards)) if v.discards else None)),
+        assumptions=(DECK, SHUFFLED),
+        vary=played_position(_dependence_ready, reshuffle(discards=False, modifiers=False, discard_more=8)),
+        default_seed=7,  # an answer a learner may give to three decimals (seed 0's is near 0.02)
+        valid=lambda v: any(p != v.viewer and v.hand_sizes[p] == 2 for p in range(v.players)) and _dependence(v) > 0,
     ),
     Exercise(
         "modifier-variance", N_("Expected value"), N_("How much does a drawn card vary?"), "modifiers-round-2", 0,
@@ -522,16 +584,23 @@ MORE: tuple[Exercise, ...] = (
     ),
     Exercise(
         "cleric-capital", N_("The Cleric"), N_("The Cleric moves a card"), "modifiers-round-2", 0,
-        N_("You play {card} into the {Capital}, and your {Cleric} takes the lowest {yellow} card of the "
-           "{Capital}, a {low}, into your {Hometown} (ruling R2). What is the probability that your "
-           "{yellow} cards then exceed the {yellow} limit?"),
+        N_("You hold {card} and {scholar}. You play {card} into the {Capital}, and your {Cleric} takes the lowest "
+           "{yellow} card of the {Capital}, a {low}, into your {Hometown} (ruling R2). On your last turn you play "
+           "{scholar} into the {Capital}: your {Scholar} draws the top card of the deck, and at the round end that "
+           "card goes into your {Hometown}. What is the probability that your {yellow} cards then exceed the "
+           "{yellow} limit?"),
         N_("The card moves from one side to the other: your {yellow} total goes from {home} to {after}, "
            "and the {Capital}'s {yellow} cards and known modifiers go from {cards} to {left}. The face-down "
-           "modifiers above the {Merchant} add one of: {sums}. You exceed when {after} is more than {left} "
-           "plus that, in {bad} of the {total} cases: {answer}."),
+           "modifiers above the {Merchant} add one of: {sums}. The {Scholar} draws one of the {N} cards you cannot "
+           "see, each equally likely (the discard pile is out of the game). If it is not {yellow} ({others} of the "
+           "{N}), your total stays {after} and exceeds with probability {risk0}. For the {yellow} ones (how many × "
+           "value → probability): {cases}. Weighing each case by its number of cards: {answer}."),
         lambda v: _cleric(v), _cleric_facts, _cleric_trial,
-        mistakes=(Mistake("cleric-half", M.CLERIC_HALF, lambda v: _cleric(v, drop=0)),),
-        assumptions=(MODIFIER_SET, EQUAL_IS_SAFE, PLACED_BLIND, NOW_ONLY), valid=_cleric_valid,
-        vary=reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True),
+        mistakes=(Mistake("cleric-half", M.CLERIC_HALF, lambda v: _cleric(v, drop=0)),
+                  Mistake("discards-unseen", M.DISCARDS_UNSEEN,
+                          lambda v: _cleric(v, discards_unseen=True) if v.discards else None)),
+        assumptions=(DECK, SHUFFLED, MODIFIER_SET, EQUAL_IS_SAFE, PLACED_BLIND, OWN_PLAYS_ONLY), valid=_cleric_valid,
+        vary=_cleric_and_scholar(reshuffle(discards=False, capital=("Y",), hometown=("Y",), hand_over_own=True,
+                                           discard_more=10, capital_more=("Y",))),
     ),
 )

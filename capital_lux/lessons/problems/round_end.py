@@ -10,7 +10,7 @@ from typing import Callable
 from . import mistakes as M
 from .core import (
     Exercise, Fact, Mistake, Variation, as_int, discard_pile, discarded, limits, mean, mods, ngettext, own_modifiers,
-    reshuffle, share, swap, unseen, unseen_slots,
+    reshuffle, share, swap, table_choice, unseen, unseen_slots,
 )
 from .draws import DECK, EQUAL_IS_SAFE, MODIFIER_SET, SHUFFLED
 from ...analysis.risk import unseen_modifiers
@@ -28,9 +28,6 @@ GOLD_PAYS_ALL = N_("To keep a colour that exceeds its limit, you pay the whole d
                    "nothing and discard the colour (ruling R6).")
 TIES_IN_TURN_ORDER = N_("Tied players take bonus cards in turn order, starting with the round's starting player "
                         "(rulings R3 and R5).")
-OTHERS_AT_RANDOM = N_("Every decision of the other players is taken at random among their legal moves, "
-                      "and every card you cannot see is equally likely to be in any hidden place.")
-
 GoldChoice = Callable[[GameState, int], Action]
 
 
@@ -270,6 +267,20 @@ def _bonus_valid(v: PlayerView) -> bool:
 
 
 # -- the deck in round 3 ---------------------------------------------------------------------
+#: The chances the short-deck question states that the last player puts the card they pick into the
+#: Capital. Each table states one (``scholar_model``): with the count of green cards unseen, a class
+#: does not share the few answers one rule of play gives (never 1/2: the old "at random" rule).
+CAPITAL_CHANCES: tuple[Fraction, ...] = tuple(Fraction(q) for q in (
+    "1/10", "1/5", "1/4", "3/10", "1/3", "2/5", "3/5", "2/3", "7/10", "3/4", "4/5", "9/10"))
+LAST_PLAYER_MODEL = N_("The last player's rule of play: they pick one of their two cards at random, and put it "
+                       "into the {Capital} with probability {q}, into their {Hometown} otherwise.")
+
+
+def capital_chance(v: PlayerView) -> Fraction:
+    """The chance this table states that the last player plays into the Capital."""
+    return table_choice(v, CAPITAL_CHANCES)
+
+
 def _short_facts(v: PlayerView) -> dict[str, Fact]:
     last = (v.last_turns or (0,))[0]
     cards = unseen(v)
@@ -278,6 +289,7 @@ def _short_facts(v: PlayerView) -> dict[str, Fact]:
         "card": v.hand[0], "seat": last, "players": v.players, "per": per, "need": per * v.players,
         "deck_size": v.deck_size, "G": sum(c.colour == "G" for c in cards), "N": len(cards),
         "short": (v.deck_size - 1) // v.players, "discards": len(v.discards), "pile": discard_pile(v),
+        "q": capital_chance(v),
     }
 
 
@@ -285,7 +297,7 @@ def _short(v: PlayerView) -> Fraction:
     f = _short_facts(v)
     if v.deck_size - 1 >= as_int(f["need"]):
         return Fraction(0)
-    return Fraction(as_int(f["G"]), 2 * as_int(f["N"]))
+    return Fraction(as_int(f["G"]), as_int(f["N"])) * capital_chance(v)
 
 
 def _short_choice_ignored(v: PlayerView) -> Fraction:
@@ -298,12 +310,16 @@ def _short_with_discards(v: PlayerView) -> Fraction | None:
     f = _short_facts(v)
     if not v.discards:
         return None
-    return Fraction(as_int(f["G"]) + discarded(v, "G"), 2 * (as_int(f["N"]) + len(v.discards)))
+    return Fraction(as_int(f["G"]) + discarded(v, "G"), as_int(f["N"]) + len(v.discards)) * capital_chance(v)
 
 
 def _short_trial(s: GameState, rng: random.Random) -> Fraction:
     viewer = s.current
-    to_round_end(s, Play(view(s, viewer).hand[0], "home"), viewer, lambda s, p: rng.choice(s.legal_actions()), rng)
+    q = capital_chance(view(s, viewer))
+    s.apply_action(Play(view(s, viewer).hand[0], "home"))
+    card = rng.choice(s.hands[s.current])
+    to_round_end(s, Play(card, "capital" if rng.random() < q else "home"), viewer,
+                 lambda s, p: rng.choice(s.legal_actions()), rng)
     return Fraction(s.deal_size < hand_size(s.players))
 
 
@@ -387,16 +403,16 @@ ROUND_END: tuple[Exercise, ...] = (
         "deck-short", N_("A short deck in round 3"), N_("Will round 3 be short?"), "short-deck", 0,
         N_("Round 3 needs {need} cards ({per} for each of the {players} players) and the deck holds "
            "{deck_size}. You play {card} into your {Hometown}; then player {seat}, who holds two cards you "
-           "cannot see, takes the last turn of round 2, choosing at random among their legal moves. What "
-           "is the probability that round 3 starts with a short deal?"),
+           "cannot see, takes the last turn of round 2, following the rule of play below. What is the "
+           "probability that round 3 starts with a short deal?"),
         N_("Only a {Scholar} played into the {Capital} takes a card from the deck, and one draw leaves "
-           "{need} - 1: each player then gets {short} cards (ruling R15). Whatever player {seat}'s two "
-           "cards are, the chance of such a move is (their {green} cards)/4, and each of their cards is "
-           "{green} with probability {G}/{N} (the discard pile, {pile}, is out of the game). So the "
-           "answer is 2 × {G}/{N} / 4 = {answer}."),
+           "{need} - 1: each player then gets {short} cards (ruling R15). The card player {seat} picks is "
+           "either of their two cards, each {green} with probability {G}/{N} (the discard pile, {pile}, is out "
+           "of the game), and it goes into the {Capital} with probability {q}. So the answer is "
+           "{G}/{N} × {q} = {answer}."),
         _short, _short_facts, _short_trial,
         mistakes=(Mistake("choice-ignored", M.CHOICE_IGNORED, _short_choice_ignored),
                   Mistake("discards-unseen", M.DISCARDS_UNSEEN, _short_with_discards)),
-        assumptions=(DECK, OTHERS_AT_RANDOM), vary=reshuffle(modifiers=False, redeal=True),
+        assumptions=(DECK, LAST_PLAYER_MODEL), vary=reshuffle(modifiers=False, redeal=True),
     ),
 )
