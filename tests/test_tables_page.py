@@ -188,3 +188,19 @@ def test_a_draft_choice_half_made_stays_when_another_players_move_redraws_the_pa
     assert controls.chosen == {0} and "cl-selected" in controls.draft.items[0]._dom_classes
     controls._toggle(1)
     assert not controls.confirm_pick.disabled  # her two cards: she can set them aside
+
+
+def test_every_seat_is_named_as_every_page_names_it_in_the_readers_language(storage: Storage) -> None:
+    from capital_lux.i18n import translator
+    from capital_lux.i18n.sentences import player_name
+
+    ada = _page(storage, 0, "fr")
+    ada.seat_count.value = 3
+    ada.seat_kinds[1].value = "rule"
+    ada.open_table()
+    t = translator("fr")
+    assert [w.description for w in ada.seat_kinds] == [player_name(t, s, None, bots=False) for s in (1, 2, 3)]
+    seats = re.sub(r"<[^>]+>", "|", ada.table_text.value)
+    for seat in range(3):  # "Joueur 0 : Ada (vous)", "Joueur 2 : …": the French colon, the names of the game page
+        assert f"{player_name(t, seat, None, bots=False)}\u00a0:" in seats, seats
+    assert "Joueur 0\u00a0: Ada" in seats

@@ -42,6 +42,7 @@ from ..engine.position import dumps_record
 from ..engine.state import GameState, new_game
 from ..engine.views import PlayerView
 from ..i18n import Translator
+from ..i18n.sentences import player_name
 from ..lessons.storage import Storage, StorageError, StorageMisconfigured, open_or_why
 from ..lessons.tables import AIDS, AWAY_SECONDS, POLL_SECONDS, TableInfo, TableRefusal, Tables
 from .base import Page, page_root, tagged
@@ -220,7 +221,7 @@ class TableSeat(ToldSeat):
 
 def player_label(seat: int) -> Callable[[Translator], str]:
     """The label "Player N" of ``seat`` (0-based), said in the page's language."""
-    return lambda t: t.gettext("Player {number}").format(number=seat)  # seats counted as every page counts them
+    return lambda t: player_name(t, seat, None, bots=False)  # the one name of a seat, as every page says it
 
 
 def seats_html(t: Translator, info: TableInfo, me: int | None) -> str:
@@ -234,7 +235,8 @@ def seats_html(t: Translator, info: TableInfo, me: int | None) -> str:
         else:
             who = escape(t.gettext("free seat"))
         mark = " " + escape(t.gettext("(you)")) if me == s.seat else ""
-        rows.append(f"<li>{escape(t.gettext('Player {number}').format(number=s.seat))}: {who}{mark}</li>")
+        rows.append("<li>{}</li>".format(t.gettext("{player}: {value}").format(
+            player=escape(player_name(t, s.seat, None, bots=False)), value=who + mark)))
     return '<ul class="cl-seats">' + "".join(rows) + "</ul>"
 
 
