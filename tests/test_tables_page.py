@@ -204,3 +204,19 @@ def test_every_seat_is_named_as_every_page_names_it_in_the_readers_language(stor
     for seat in range(3):  # "Joueur 0 : Ada (vous)", "Joueur 2 : …": the French colon, the names of the game page
         assert f"{player_name(t, seat, None, bots=False)}\u00a0:" in seats, seats
     assert "Joueur 0\u00a0: Ada" in seats
+
+
+@pytest.mark.parametrize("setting, seconds", [("0.15", 0.15), ("fast", None), ("0", None), ("9", None)])
+def test_the_pages_poll_is_set_by_the_environment_and_a_bad_setting_is_named(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch, setting: str, seconds: float | None) -> None:
+    from capital_lux.lessons.tables import POLL_SECONDS
+    from capital_lux.tutor.tables_app import POLL_SECONDS_VARIABLE
+
+    monkeypatch.setenv(POLL_SECONDS_VARIABLE, setting)
+    app = _page(storage, 0, "fr")
+    if seconds is not None:
+        assert app.poll_seconds == seconds and "cl-error" not in app.message.value
+        return
+    assert app.poll_seconds == POLL_SECONDS  # the usual pace, and the page says why
+    said = _text(app)
+    assert f"{POLL_SECONDS_VARIABLE}={setting}" in said and "0,05" in said and "rythme habituel" in said
