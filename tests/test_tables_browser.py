@@ -1,14 +1,15 @@
 """Class tables in real browsers: four learners, each in a browser context of their own, play a
 whole game at one table under Voila (``tables_browser.whole_game``: the teacher's aids, sitting
-by code and from the list, a reload mid-draft, a page closed and its seat played by the bot then
-returned, every decision clicked through three rounds, the same final scores on every page, the
-record read by ``capital-lux review``, and every byte each browser received scanned for the
-other seats' hidden cards).
+by code and from the list, a page closed mid-game and its seat played by the bot, its learner
+back in her seat on a new page, every decision clicked through three rounds, the same final
+scores on every page, the record read by ``capital-lux review``, and every byte each browser
+received scanned for the other seats' hidden cards).
 
-The module's one server keeps its class database on PostgreSQL, as JupyterHub does, started from
-Debian's binaries by ``test_storage``'s fixture; where that cannot be, on SQLite, and the test
-that says the pages ran on PostgreSQL is skipped with the reason. The pages learn of a move by
-their poll (``tables_app``), here at ``POLL_SECONDS_VARIABLE``'s pace.
+The module's one server keeps its class database on PostgreSQL, as JupyterHub does, started
+from Debian's binaries by ``test_storage``'s fixture; where that cannot be, on SQLite, and the
+test that says the pages ran on PostgreSQL is skipped with the reason. The pages poll at their
+usual pace (0.4 s): a faster one (``CAPITAL_LUX_TABLES_POLL`` = 0.15) cost more CPU and no
+less wall time on this 2-core machine.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from typing import Any, Iterator
 import pytest
 
 from capital_lux.lessons.classroom import TEACHER_KEY_VARIABLE
-from capital_lux.tutor.tables_app import POLL_SECONDS_VARIABLE
 import browser as B
 from tables_browser import TEACHER_KEY, enrol, whole_game
 from test_storage import postgres  # noqa: F401  (the fixture: a throwaway PostgreSQL server)
@@ -57,7 +57,6 @@ def school(class_database: str) -> Iterator[tuple[str, str, Any]]:
         patch.setattr(B, "NOTEBOOK", "notebooks")
         patch.setenv("CAPITAL_LUX_DB", class_database)
         patch.setenv(TEACHER_KEY_VARIABLE, TEACHER_KEY)
-        patch.setenv(POLL_SECONDS_VARIABLE, "0.15")
         B.ROOT.joinpath("test-artifacts").mkdir(exist_ok=True)
         with B.voila_server(B.ROOT / "test-artifacts" / "voila-tables.log") as url, \
                 sync_api.sync_playwright() as p:
