@@ -30,7 +30,7 @@ from capital_lux.engine.state import GameState, new_game
 from capital_lux.engine.views import view
 from capital_lux.lessons.classroom import TEACHER_KEY_VARIABLE, add_to_roster
 from capital_lux.lessons.storage import Storage
-from capital_lux.lessons.tables import Tables
+from capital_lux.lessons.tables import Frame, Tables
 import browser as B
 
 READY = ".cl-tables.cl-ready"
@@ -186,11 +186,11 @@ class Driver:
             clicked = True
         return clicked
 
-    def choose(self, frame: Any) -> Action:
+    def choose(self, frame: Frame) -> Action:
         """The kind of decision made least so far; until a gold decision has come, one from which
         the game, played on that way, reaches one this round (the test's copy of the game, its
         chance included, tells: the class database's game in this process)."""
-        order = sorted(frame.choices, key=lambda a: (self.used[kind(a)], str(a)))
+        order: list[Action] = sorted(frame.choices, key=lambda a: (self.used[kind(a)], str(a)))
         game = self.tables._live[self.table].game  # brought up to this frame's move by ``frames``
         if not self.used["save"] + self.used["save none"] and game.state.current == frame.seat:
             for action in order:
@@ -198,7 +198,7 @@ class Driver:
                     return action
         return order[0]
 
-    def decide(self, page: Any, frame: Any) -> None:
+    def decide(self, page: Any, frame: Frame) -> None:
         action = self.choose(frame)
         self.used[kind(action)] += 1
         if page.locator(GAME + ".cl-continue").is_visible():  # a round end read first
@@ -218,7 +218,7 @@ class Driver:
             page.locator(GAME + ".cl-hand-card").nth(list(v.hand).index(action.card)).click()
             page.click(GAME + (".cl-to-home" if action.to == "home" else ".cl-to-capital"))
         else:
-            others = [a for a in frame.choices if isinstance(a, (PlaceModifier, TakeLowest, SaveWithGold))]
+            others: list[Action] = [a for a in frame.choices if isinstance(a, (PlaceModifier, TakeLowest, SaveWithGold))]
             page.locator(GAME + ".cl-choice").nth(others.index(action)).click()
 
     def play(self, until: Any, seats: Collection[int] | None = None, minutes: float = 8) -> None:
