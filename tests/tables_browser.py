@@ -353,8 +353,8 @@ def whole_game(url: str, database: str, browser: Any, folder: Path) -> dict[str,
 
     - the teacher allows the risk lines and the review only; the opener's page offers no other,
       and she keeps only the review: no seat's page has the risk lines, the hint or the comparison;
-    - two sit by the table's code, one from the list of open tables; each page draws exactly its
-      own draft cards;
+    - two sit by the table's code, one from the list of open tables (her page was drawn before
+      the table was opened: the list follows the class); each page draws exactly its own draft cards;
     - every decision clicked on the pages (the draft, the Agent, the Scholar, the Cleric, gold, three
       rounds: ``EVERY_KIND``); in round 2 Dora's page is closed without a goodbye (her kernel lives
       on), the rule-of-thumb bot plays her seat after the table's 10 s, the others' pages say so,
@@ -365,7 +365,7 @@ def whole_game(url: str, database: str, browser: Any, folder: Path) -> dict[str,
 
     Returns the game's figures."""
     teacher_allows(browser, url, database, ("risk", "review"))
-    learners = [learner(browser, url, name) for name in NAMES[:3]]
+    learners = [learner(browser, url, name) for name in NAMES[:4]]
     pages: list[Any] = [page for page, _ in learners]
     received = [got for _, got in learners]
     ana = pages[0]
@@ -376,9 +376,7 @@ def whole_game(url: str, database: str, browser: Any, folder: Path) -> dict[str,
     code = open_table(ana, aids=("review",))  # the opener keeps the review only: four kernels drawing little
     for page in pages[1:3]:
         sit(page, code)
-    dora, got = learner(browser, url, "Dora")  # she finds the table in the list of open tables
-    pages.append(dora)
-    received.append(got)
+    dora = pages[3]  # she joined the class before the table was opened: her list follows the class
     listed = dora.locator(f".cl-tables-list option:has-text('{code}')")
     listed.wait_for(state="attached", timeout=30_000)
     dora.select_option(".cl-tables-list select", label=listed.inner_text())

@@ -220,3 +220,20 @@ def test_the_pages_poll_is_set_by_the_environment_and_a_bad_setting_is_named(
     assert app.poll_seconds == POLL_SECONDS  # the usual pace, and the page says why
     said = _text(app)
     assert f"{POLL_SECONDS_VARIABLE}={setting}" in said and "0,05" in said and "rythme habituel" in said
+
+
+def test_the_list_of_open_tables_follows_the_class_while_a_learner_waits_and_keeps_their_choice(
+        storage: Storage) -> None:
+    ada, bo = _page(storage, 0), _page(storage, 1)
+    assert bo.pulse.playing and bo.open_list.options == ()  # joined the class: the page ticks
+    ada.seat_count.value = 2
+    ada.open_table()
+    code = ada.tables.info(ada.seat.table).code
+    assert bo.open_list.options == ()  # nothing drawn since
+    bo.pulse.value += 1  # a tick from Bo's browser
+    assert [value for _, value in bo.open_list.options] == [code]
+    bo.open_list.value = code
+    bo.pulse.value += 1
+    assert bo.open_list.value == code  # the same list: the choice stays
+    bo.join_listed.click()
+    assert bo.seat is not None and bo.seat.seat == 1

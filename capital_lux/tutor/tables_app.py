@@ -352,6 +352,7 @@ class TablesApp(Page):
                 self._sit(info.id, seat)
                 return
         self.render()
+        self.pulse.playing = True  # the list of open tables follows the class from now on (``_ticked``)
 
     # -- acts ----------------------------------------------------------------------------------------
     def _need_learner(self) -> tuple[Tables, str]:
@@ -420,6 +421,8 @@ class TablesApp(Page):
         if seat is not None and tables is not None and who is not None:
             self._guard(lambda: tables.seen(seat.table, who))
             self._start_polling()
+        elif seat is None:
+            self._guard(self._list_open_tables)  # a table opened since shows in the list
 
     def gone(self) -> bool:
         """The browser has ticked, and not for ``GONE_SECONDS``: the page was closed."""
@@ -484,9 +487,8 @@ class TablesApp(Page):
     def render(self) -> None:
         self._show_notice()
         t = self.t
-        if self.tables is not None:
-            open_tables = self.tables.open_tables()
-            self.open_list.options = [(self._listed(t, info), info.code) for info in open_tables]
+        if self.seat is None:
+            self._list_open_tables()
         seated = self.seat is not None
         self.lobby.layout.display = "none" if seated else None
         allowed = self.tables.lesson_aids() if self.tables is not None and not seated else AIDS
@@ -513,6 +515,15 @@ class TablesApp(Page):
                 self.panel.render()
                 if "review" in self.aids:
                     self.review.show(t, self.seat)  # type: ignore[arg-type]  # a seat reads as a session
+
+    def _list_open_tables(self) -> None:
+        """The list of open tables, as the class database has it now; set only when it changed
+        (setting it would drop the learner's choice in it)."""
+        if self.tables is None:
+            return
+        listed = tuple((self._listed(self.t, info), info.code) for info in self.tables.open_tables())
+        if listed != tuple(tuple(option) for option in self.open_list.options):
+            self.open_list.options = listed
 
     @staticmethod
     def _listed(t: Translator, info: TableInfo) -> str:
