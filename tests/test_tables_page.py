@@ -188,3 +188,52 @@ def test_a_draft_choice_half_made_stays_when_another_players_move_redraws_the_pa
     assert controls.chosen == {0} and "cl-selected" in controls.draft.items[0]._dom_classes
     controls._toggle(1)
     assert not controls.confirm_pick.disabled  # her two cards: she can set them aside
+
+
+def test_every_seat_is_named_as_every_page_names_it_in_the_readers_language(storage: Storage) -> None:
+    from capital_lux.i18n import translator
+    from capital_lux.i18n.sentences import player_name
+
+    ada = _page(storage, 0, "fr")
+    ada.seat_count.value = 3
+    ada.seat_kinds[1].value = "rule"
+    ada.open_table()
+    t = translator("fr")
+    assert [w.description for w in ada.seat_kinds] == [player_name(t, s, None, bots=False) for s in (1, 2, 3)]
+    seats = re.sub(r"<[^>]+>", "|", ada.table_text.value)
+    for seat in range(3):  # "Joueur 0 : Ada (vous)", "Joueur 2 : …": the French colon, the names of the game page
+        assert f"{player_name(t, seat, None, bots=False)}\u00a0:" in seats, seats
+    assert "Joueur 0\u00a0: Ada" in seats
+
+
+@pytest.mark.parametrize("setting, seconds", [("0.15", 0.15), ("fast", None), ("0", None), ("9", None)])
+def test_the_pages_poll_is_set_by_the_environment_and_a_bad_setting_is_named(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch, setting: str, seconds: float | None) -> None:
+    from capital_lux.lessons.tables import POLL_SECONDS
+    from capital_lux.tutor.tables_app import POLL_SECONDS_VARIABLE
+
+    monkeypatch.setenv(POLL_SECONDS_VARIABLE, setting)
+    app = _page(storage, 0, "fr")
+    if seconds is not None:
+        assert app.poll_seconds == seconds and "cl-error" not in app.message.value
+        return
+    assert app.poll_seconds == POLL_SECONDS  # the usual pace, and the page says why
+    said = _text(app)
+    assert f"{POLL_SECONDS_VARIABLE}={setting}" in said and "0,05" in said and "rythme habituel" in said
+
+
+def test_the_list_of_open_tables_follows_the_class_while_a_learner_waits_and_keeps_their_choice(
+        storage: Storage) -> None:
+    ada, bo = _page(storage, 0), _page(storage, 1)
+    assert bo.pulse.playing and bo.open_list.options == ()  # joined the class: the page ticks
+    ada.seat_count.value = 2
+    ada.open_table()
+    code = ada.tables.info(ada.seat.table).code
+    assert bo.open_list.options == ()  # nothing drawn since
+    bo.pulse.value += 1  # a tick from Bo's browser
+    assert [value for _, value in bo.open_list.options] == [code]
+    bo.open_list.value = code
+    bo.pulse.value += 1
+    assert bo.open_list.value == code  # the same list: the choice stays
+    bo.join_listed.click()
+    assert bo.seat is not None and bo.seat.seat == 1

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import os
 import threading
 import time
 from html import escape
@@ -42,6 +43,7 @@ from ..engine.position import dumps_record
 from ..engine.state import GameState, new_game
 from ..engine.views import PlayerView
 from ..i18n import Translator
+from ..i18n.sentences import player_name
 from ..lessons.storage import Storage, StorageError, StorageMisconfigured, open_or_why
 from ..lessons.tables import AIDS, AWAY_SECONDS, POLL_SECONDS, TableInfo, TableRefusal, Tables
 from .base import Page, page_root, tagged
@@ -59,6 +61,10 @@ PULSE_MS = 2000
 #: runs a hidden tab's timers as rarely as once a minute, so well past that; a tick after it (a tab
 #: woken) starts the poll again.
 GONE_SECONDS = 150.0
+#: The environment variable that sets the pages' poll, in seconds, from 0.05 to 5 (``POLL_SECONDS``
+#: when unset): a faster pace where a few tables share a machine, and for the browser tests, whose
+#: waits are the poll's.
+POLL_SECONDS_VARIABLE = "CAPITAL_LUX_TABLES_POLL"
 #: What a seat may be given before the start: a learner, or one of the bots.
 SEAT_KINDS = ("learner", "random", "rule", "search")
 
@@ -220,7 +226,7 @@ class TableSeat(ToldSeat):
 
 def player_label(seat: int) -> Callable[[Translator], str]:
     """The label "Player N" of ``seat`` (0-based), said in the page's language."""
-    return lambda t: t.gettext("Player {number}").format(number=seat)  # seats counted as every page counts them
+    return lambda t: player_name(t, seat, None, bots=False)  # the one name of a seat, as every page says it
 
 
 def seats_html(t: Translator, info: TableInfo, me: int | None) -> str:
@@ -234,7 +240,8 @@ def seats_html(t: Translator, info: TableInfo, me: int | None) -> str:
         else:
             who = escape(t.gettext("free seat"))
         mark = " " + escape(t.gettext("(you)")) if me == s.seat else ""
-        rows.append(f"<li>{escape(t.gettext('Player {number}').format(number=s.seat))}: {who}{mark}</li>")
+        rows.append("<li>{}</li>".format(t.gettext("{player}: {value}").format(
+            player=escape(player_name(t, s.seat, None, bots=False)), value=who + mark)))
     return '<ul class="cl-seats">' + "".join(rows) + "</ul>"
 
 
@@ -307,6 +314,18 @@ class TablesApp(Page):
         self._stop = threading.Event()
         self._poller: threading.Thread | None = None
         self.poll = poll
+        self.poll_seconds = POLL_SECONDS
+        setting = os.environ.get(POLL_SECONDS_VARIABLE, "").strip()
+        if setting:
+            try:
+                self.poll_seconds = float(setting)
+            except ValueError:
+                self.poll_seconds = -1.0
+            if not 0.05 <= self.poll_seconds <= 5:
+                self.poll_seconds = POLL_SECONDS
+                self._say(N_("The setting {variable}={value} is not a number of seconds from 0.05 to 5, so the "
+                             "page looks for the others' moves at its usual pace."), error=True,
+                          variable=POLL_SECONDS_VARIABLE, value=setting)
         if self.tables is None:
             self._say(N_("The class database cannot be used, so there are no class tables: {reason}"), error=True,
                       reason=(error.what if isinstance(error, StorageMisconfigured) else error) or "")
@@ -333,6 +352,7 @@ class TablesApp(Page):
                 self._sit(info.id, seat)
                 return
         self.render()
+        self.pulse.playing = True  # the list of open tables follows the class from now on (``_ticked``)
 
     # -- acts ----------------------------------------------------------------------------------------
     def _need_learner(self) -> tuple[Tables, str]:
@@ -401,6 +421,8 @@ class TablesApp(Page):
         if seat is not None and tables is not None and who is not None:
             self._guard(lambda: tables.seen(seat.table, who))
             self._start_polling()
+        elif seat is None:
+            self._guard(self._list_open_tables)  # a table opened since shows in the list
 
     def gone(self) -> bool:
         """The browser has ticked, and not for ``GONE_SECONDS``: the page was closed."""
@@ -419,7 +441,7 @@ class TablesApp(Page):
         return changed
 
     def _poll_loop(self) -> None:
-        while not self._stop.wait(POLL_SECONDS) and not self.gone():
+        while not self._stop.wait(self.poll_seconds) and not self.gone():
             self._guard(self.check)
 
     def stop(self) -> None:
@@ -465,9 +487,8 @@ class TablesApp(Page):
     def render(self) -> None:
         self._show_notice()
         t = self.t
-        if self.tables is not None:
-            open_tables = self.tables.open_tables()
-            self.open_list.options = [(self._listed(t, info), info.code) for info in open_tables]
+        if self.seat is None:
+            self._list_open_tables()
         seated = self.seat is not None
         self.lobby.layout.display = "none" if seated else None
         allowed = self.tables.lesson_aids() if self.tables is not None and not seated else AIDS
@@ -494,6 +515,15 @@ class TablesApp(Page):
                 self.panel.render()
                 if "review" in self.aids:
                     self.review.show(t, self.seat)  # type: ignore[arg-type]  # a seat reads as a session
+
+    def _list_open_tables(self) -> None:
+        """The list of open tables, as the class database has it now; set only when it changed
+        (setting it would drop the learner's choice in it)."""
+        if self.tables is None:
+            return
+        listed = tuple((self._listed(self.t, info), info.code) for info in self.tables.open_tables())
+        if listed != tuple(tuple(option) for option in self.open_list.options):
+            self.open_list.options = listed
 
     @staticmethod
     def _listed(t: Translator, info: TableInfo) -> str:
