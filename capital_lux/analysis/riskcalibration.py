@@ -26,6 +26,7 @@ from ..engine.state import DRAFT, PLAY
 from ..engine.views import PlayerView
 from .forward import iter_forward_risk
 from .review import decisions_of, placements_of
+from .riskdraft import draft_knowledge
 from .stats import wilson_interval
 
 Figures = dict[str, float]
@@ -82,8 +83,9 @@ def shown_risk(v: PlayerView, placement_views: dict[tuple[str, int], PlayerView]
     return {c: last.colours[c].p_exceed.mean for c in COLOURS}, last.exact
 
 
-def cases_of(record: GameRecord, every: int = 2, **model_options: object) -> list[Case]:
-    """Every ``every``-th draft pick or play of the record (all seats), one case per colour."""
+def cases_of(record: GameRecord, every: int = 2, draft: bool = True, **model_options: object) -> list[Case]:
+    """Every ``every``-th draft pick or play of the record (all seats), one case per colour;
+    ``draft``: with what the seat saw of the others' cards in the round's draft (as the panel)."""
     happened = exceeded(record)
     placed = placements_of(record)
     found = []
@@ -91,6 +93,8 @@ def cases_of(record: GameRecord, every: int = 2, **model_options: object) -> lis
                                       and d[1].round >= 1):
         if k % every:
             continue
+        if draft:
+            model_options["draft"] = draft_knowledge(record.players, record.actions[:index], v.viewer)
         shown, exact = shown_risk(v, placed.get(index) or None, v.round, **model_options)
         hidden = any(m.value is None for c in COLOURS for m in v.modifiers_above[c])
         found += [Case(shown[c], exact, hidden, (v.round, v.viewer, c) in happened, v.phase) for c in COLOURS]
@@ -140,11 +144,12 @@ def summary(cases: list[Case], prefix: str = "") -> Figures:
     return figures
 
 
-def calibration(games: int = 12, every: int = 2, seed: int = 0, prefix: str = "",
+def calibration(games: int = 12, every: int = 2, seed: int = 0, prefix: str = "", draft: bool = True,
                 **model_options: object) -> Figures:
-    """``summary`` over ``games`` seeded rule-of-thumb games, with the CPU and wall seconds."""
+    """``summary`` over ``games`` seeded rule-of-thumb games, with the CPU and wall seconds;
+    ``draft=False``: the others' hands dealt at random from the unseen cards (the model before)."""
     cpu, wall = time.process_time(), time.perf_counter()
-    cases = [case for g in range(games) for case in cases_of(rule_game(seed + g), every, **model_options)]
+    cases = [case for g in range(games) for case in cases_of(rule_game(seed + g), every, draft, **model_options)]
     figures = summary(cases, prefix)
     figures[f"{prefix}cpu_s"] = round(time.process_time() - cpu, 1)
     figures[f"{prefix}wall_s"] = round(time.perf_counter() - wall, 1)
@@ -152,4 +157,6 @@ def calibration(games: int = 12, every: int = 2, seed: int = 0, prefix: str = ""
 
 
 def figures(games: int = 30, every: int = 2) -> Figures:
-    return {"games": float(games), "every": float(every), **calibration(games, every)}
+    """The panel's model (the draft as the seat saw it), then the others' hands dealt at random."""
+    return {"games": float(games), "every": float(every), **calibration(games, every),
+            **calibration(games, every, prefix="random_hands_", draft=False)}
