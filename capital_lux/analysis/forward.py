@@ -73,7 +73,7 @@ __all__ = [
     "MODELS", "PLACEMENTS", "EXACT_MS", "DEFAULT_SAMPLES", "exact_by_engine", "Estimate", "ForwardColour",
     "ForwardRisk", "GameEnd", "HORIZONS", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "decider", "play_round",
     "Ranking", "RankOptions", "rank_moves", "RANK_GAMES", "EQUIVALENT_POINTS",
-    "rollout", "KERNEL_MODELS",
+    "rollout", "KERNEL_MODELS", "binding_draft",
 ]
 
 PLACEMENTS = ("bayes", "random")
@@ -496,7 +496,7 @@ def iter_forward_risk(
     _check(v, model, placement)
     if samples <= 0 or batch <= 0:
         raise UsageError("simulation needs at least one game")
-    draft = _binding(v, draft)
+    draft = binding_draft(v, draft)
     prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
     exact = None if draft is not None else _exact_figures(v, model, prior, [None], exact_ms, should_stop)
     if exact is not None:
@@ -515,9 +515,9 @@ def iter_forward_risk(
             return
 
 
-def _binding(v: PlayerView, draft: DraftKnowledge | None) -> DraftKnowledge | None:
+def binding_draft(v: PlayerView, draft: DraftKnowledge | None) -> DraftKnowledge | None:
     """``draft`` when it says something of this view's hidden cards (its round, the viewer's,
-    a phase the simulation deals from the view), else None."""
+    a phase the simulation deals from the view), else None: the page says which model it read."""
     if draft is None or draft.empty or draft.round != v.round or v.phase not in _DIRECT_PHASES:
         return None
     if draft.viewer != v.viewer or draft.players != v.players:
@@ -681,7 +681,7 @@ def rank_moves(
     progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
     partial: Callable[[Ranking], None] | None = None, min_games: int = RANK_MIN_GAMES, horizon: str = "round",
     neutral: bool = False, enough: Callable[[], bool] | None = None, remeasure: bool = False,
-    exact_clock: Callable[[], float] | None = None,
+    exact_clock: Callable[[], float] | None = None, draft: DraftKnowledge | None = None,
 ) -> Ranking:
     """The one ranking of the viewer's legal moves (see ``Ranking``).
 
@@ -705,12 +705,14 @@ def rank_moves(
     luck that chose it, and may be below 0 (another move as good or better, by chance).
     ``gaps`` holds each move's paired difference from the first on the games its figures are of.
     ``exact_clock`` (a ``WorkClock``) counts ``exact_ms`` in the search's work, not in CPU time.
+    ``draft``: as ``forward_risk``'s (the ranking is then simulated).
     """
     _check(v, model, placement, horizon, moves=True)
     if not v.legal_actions:
         raise PositionError(N_("Player {seat} has no decision to make now."), seat=v.viewer)
+    draft = binding_draft(v, draft)
     prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
-    exact = None if horizon == "game" else _exact_moves(v, model, placement, prior, exact_ms, should_stop,
+    exact = None if horizon == "game" or draft is not None else _exact_moves(v, model, placement, prior, exact_ms, should_stop,
                                                         exact_clock)
     if exact is not None:
         if progress is not None:
@@ -722,7 +724,7 @@ def rank_moves(
         top = exact[chosen[0]].risk.score_change.mean
         return Ranking([exact[k] for k in chosen], len(group), exact[chosen[0]].risk, 0,
                        gaps=tuple((top - points[k], 0.0) for k in chosen))
-    sampler = _Sampler(v, prior, model)
+    sampler = _Sampler(v, prior, model, draft)
     outcomes: list[list[Outcome]] = [[] for _ in v.legal_actions]
     finals: list[list[Final]] | None = [[] for _ in v.legal_actions] if horizon == "game" else None
     most = max(min_games, games // len(v.legal_actions))
