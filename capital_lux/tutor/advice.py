@@ -26,7 +26,6 @@ CLERIC_COLOURS = ("B", "G", "Y")
 
 if TYPE_CHECKING:  # the analysis is imported when a hint is first asked: the first screen does without it
     from ..analysis.forward import Ranking
-    from ..analysis.riskdraft import DraftKnowledge
     from ..players.bots import Hint
 
 
@@ -134,7 +133,7 @@ class Advice:
 
 
 def advise(v: PlayerView, placement_views: dict[tuple[str, int], PlayerView] | None = None,
-           games: int | None = None, draft: DraftKnowledge | None = None) -> Advice:
+           games: int | None = None) -> Advice:
     """The hint: the one ranking's first move (the others playing like the rule of thumb),
     and the rule of thumb's own choice if it differs. With the gold to pay at the round
     end the cards are all revealed and nothing is left to rank on to the round end: the
@@ -149,7 +148,7 @@ def advise(v: PlayerView, placement_views: dict[tuple[str, int], PlayerView] | N
     from ..analysis.forward import RANK_GAMES, rank_moves
 
     ranking = rank_moves(v, "rule", "bayes", seed=comparison_seed(v), games=games or RANK_GAMES,
-                         placement_views=placement_views, draft=draft)
+                         placement_views=placement_views)
     thumb = rule_of_thumb(v)
     return Advice(ranking.best.action, ranking, None if thumb == ranking.best.action else thumb)
 

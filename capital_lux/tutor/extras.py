@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import ipywidgets as W
 
@@ -13,9 +13,6 @@ from ..engine.views import PlayerView
 from .advice import Advice, advice_headline, advice_reasons, advise, move_text, rule_of_thumb
 from .base import guarded, tagged
 from .riskpanel import RiskPanel  # the panel lives beside its forward figures
-
-if TYPE_CHECKING:  # the analysis is imported when a hint is first asked
-    from ..analysis.riskdraft import DraftKnowledge
 
 __all__ = ["RiskPanel", "HintPanel"]
 
@@ -39,13 +36,11 @@ class HintPanel:
         self._advice: Advice | None = None
         self._suggested: Action | None = None
         self._placement_views: dict[tuple[str, int], PlayerView] | None = None
-        self._draft: DraftKnowledge | None = None
 
     def render(self, t: Translator, v: PlayerView,
-               placement_views: dict[tuple[str, int], PlayerView] | None = None,
-               draft: DraftKnowledge | None = None) -> None:
-        """A new position; ``placement_views`` and ``draft`` as the risk panel's, so both read one ranking."""
-        self._t, self._view, self._placement_views, self._draft = t, v, placement_views, draft
+               placement_views: dict[tuple[str, int], PlayerView] | None = None) -> None:
+        """A new position; ``placement_views`` as the risk panel's, so both read one ranking."""
+        self._t, self._view, self._placement_views = t, v, placement_views
         self._advice = None  # a new position: a new ranking when asked
         self.button.description = t.gettext("Hint")
         self.follow.description = t.gettext("Play the suggested move")
@@ -68,7 +63,7 @@ class HintPanel:
         if v is None or not v.legal_actions:
             return None
         if self._advice is None:
-            self._advice = advise(v, self._placement_views, draft=self._draft)
+            self._advice = advise(v, self._placement_views)
         return self._advice
 
     def _hint(self) -> None:

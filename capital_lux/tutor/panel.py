@@ -24,7 +24,6 @@ from ..engine.notation import Action
 from ..engine.views import LogItem
 from ..engine.state import GOLD
 from .base import Page, guarded, tagged
-from .riskline import seen_in_draft
 from .controls import Controls
 from .extras import HintPanel, RiskPanel
 from .roundend import REPORTED, RoundEndReport, gold_decision_html, paused_table, report_html
@@ -171,11 +170,10 @@ class GamePanel(Page):
                     part.render(t, shown)
         elif report is None:
             placement_views = s.placement_views()  # for the guess from where modifiers lie
-            draft = seen_in_draft(s)  # where the cards the learner passed went
             if self.risk is not None:
-                self.risk.render(t, v, placement_views, draft)
+                self.risk.render(t, v, placement_views)
             if self.hint is not None:
-                self.hint.render(t, v, placement_views, draft)
+                self.hint.render(t, v, placement_views)
         # Last: a browser that sees the new table (its data-move) sees every other part updated.
         bots = not self.people
         self.table.value = (table_html(t, shown, s.moves, bots, doing=False) if shown

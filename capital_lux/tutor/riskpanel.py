@@ -33,7 +33,6 @@ from .work import Job, WorkRunner, page_runner
 if TYPE_CHECKING:  # the analysis is imported when first used: the first screen does without it
     from ..analysis.forward import ForwardRisk, MoveRisk, RankOptions, Ranking
     from ..analysis.risk import RoundEndRisk
-    from ..analysis.riskdraft import DraftKnowledge
     from ..analysis.stats import Estimate
 
 LOG = logging.getLogger("capital_lux.tutor")
@@ -191,7 +190,6 @@ class RiskPanel:
                            self.compare_button, self.comparison.box, self.table_box])
         self._last: tuple[Translator, PlayerView] | None = None
         self._placement_views: dict[tuple[str, int], PlayerView] | None = None
-        self._draft: DraftKnowledge | None = None
         self._compared: tuple[PlayerView, str, str] | None = None
         self._worker = _Worker()
         self._previous: PlayerView | None = None
@@ -202,13 +200,11 @@ class RiskPanel:
             control.observe(lambda _: None if self._quiet else self._redraw(), names="value")
 
     def render(self, t: Translator, v: PlayerView,
-               placement_views: dict[tuple[str, int], PlayerView] | None = None,
-               draft: DraftKnowledge | None = None) -> None:
+               placement_views: dict[tuple[str, int], PlayerView] | None = None) -> None:
         """Show ``v``'s risk; ``placement_views`` (``Session.placement_views()``) gives the learner's
-        view just before each face-down modifier was placed, for the guess from where it lies;
-        ``draft`` (``seen_in_draft``) where the cards the learner passed in the draft went."""
+        view just before each face-down modifier was placed, for the guess from where it lies."""
         self._last = (t, v)
-        self._placement_views, self._draft = placement_views, draft
+        self._placement_views = placement_views
         self._redraw()
 
     def compare(self) -> Job[Ranking | None] | None:
@@ -219,7 +215,7 @@ class RiskPanel:
         model, placement = str(self.model.value), str(self.placement.value)
         self._compared = (v, model, placement)
         return self.comparison.start(t, v, model, placement, placement_views=self._placement_views,
-                                     draft=self._draft, **self.compare_options)
+                                     **self.compare_options)
 
     def _fold(self, comparing: bool) -> None:
         """The risk table folds while a comparison is on show, and comes back when it closes."""
@@ -278,14 +274,14 @@ class RiskPanel:
         bot = model_name(t, str(model))
         self.lines.value = risk_lines_html(t, v, None, bot)
         mine = bool(v.legal_actions) and v.phase == PLAY
-        placement_views, draft = self._placement_views, self._draft
+        placement_views = self._placement_views
 
         def work(stale: Callable[[], bool]) -> None:
             from ..analysis.forward import iter_forward_risk
 
             for risk in iter_forward_risk(v, model, placement, samples=self.samples, seed=v.round,
                                           exact_ms=self.exact_ms, placement_views=placement_views,
-                                          batch=200, target=self.target, should_stop=stale, draft=draft):
+                                          batch=200, target=self.target, should_stop=stale):
                 if stale():
                     return
                 self.html.value = self._table(t, v, now, risk)
@@ -347,7 +343,7 @@ class RiskPanel:
             gold = t.gettext("Chance that your gold is too little to keep every colour that exceeds: {now} if the "
                              "round ended now, {forward} at the round end.").format(
                 now=short_now, forward=chance(risk.p_gold_keeps_all.complement(), t, approx=not risk.exact))
-            notes = [hands_sentence(t, v, self._draft, risk), *modifier_sentences(t, v, risk)]
+            notes = [hands_sentence(t), *modifier_sentences(t, v, risk)]
         title = t.gettext("Risk of exceeding the {capital}'s totals").format(capital=t.term("Capital"))
         extra = "".join(f'<div class="cl-note cl-risk-modifier">{escape(x)}</div>' for x in notes)
         return (
@@ -433,7 +429,7 @@ class MoveComparison:
 
     def start(self, t: Translator, v: PlayerView, model: str = "rule", placement: str = "bayes",
               placement_views: dict[tuple[str, int], PlayerView] | None = None,
-              draft: DraftKnowledge | None = None, **options: Unpack[RankOptions]) -> Job[Ranking | None]:
+              **options: Unpack[RankOptions]) -> Job[Ranking | None]:
         """Compare every legal move of ``v`` under ``model`` and ``placement``, as a job."""
         from ..analysis.charts import forward_move_chart
 
@@ -468,8 +464,7 @@ class MoveComparison:
 
             try:
                 ranking = rank_moves(v, model, placement, seed=comparison_seed(v), placement_views=placement_views,
-                                     progress=progress, should_stop=job.stopping, partial=partial, draft=draft,
-                                     **options)
+                                     progress=progress, should_stop=job.stopping, partial=partial, **options)
             except Cancelled:  # WorkStopped too: the one cancellation
                 with self._lock:
                     if not job.cancelled and self._request is mine:  # over the session's time budget: say so
