@@ -83,9 +83,10 @@ def shown_risk(v: PlayerView, placement_views: dict[tuple[str, int], PlayerView]
     return {c: last.colours[c].p_exceed.mean for c in COLOURS}, last.exact
 
 
-def cases_of(record: GameRecord, every: int = 2, draft: bool = True, **model_options: object) -> list[Case]:
+def cases_of(record: GameRecord, every: int = 2, draft: bool = False, **model_options: object) -> list[Case]:
     """Every ``every``-th draft pick or play of the record (all seats), one case per colour;
-    ``draft``: with what the seat saw of the others' cards in the round's draft (as the panel)."""
+    ``draft``: with what the seat saw of the others' cards in the round's draft (``riskdraft``;
+    the panel deals them at random)."""
     happened = exceeded(record)
     placed = placements_of(record)
     found = []
@@ -144,10 +145,10 @@ def summary(cases: list[Case], prefix: str = "") -> Figures:
     return figures
 
 
-def calibration(games: int = 12, every: int = 2, seed: int = 0, prefix: str = "", draft: bool = True,
+def calibration(games: int = 12, every: int = 2, seed: int = 0, prefix: str = "", draft: bool = False,
                 **model_options: object) -> Figures:
     """``summary`` over ``games`` seeded rule-of-thumb games, with the CPU and wall seconds;
-    ``draft=False``: the others' hands dealt at random from the unseen cards (the model before)."""
+    ``draft=True``: the others' cards dealt where the seat's draft says they went (``riskdraft``)."""
     cpu, wall = time.process_time(), time.perf_counter()
     cases = [case for g in range(games) for case in cases_of(rule_game(seed + g), every, draft, **model_options)]
     figures = summary(cases, prefix)
@@ -157,6 +158,6 @@ def calibration(games: int = 12, every: int = 2, seed: int = 0, prefix: str = ""
 
 
 def figures(games: int = 30, every: int = 2) -> Figures:
-    """The panel's model (the draft as the seat saw it), then the others' hands dealt at random."""
+    """The panel's model (the others' hands dealt at random), then with the draft's knowledge."""
     return {"games": float(games), "every": float(every), **calibration(games, every),
-            **calibration(games, every, prefix="random_hands_", draft=False)}
+            **calibration(games, every, prefix="draft_", draft=True)}
