@@ -1,4 +1,4 @@
-"""The forward risk deals the others' cards where the draft put them, as the viewer saw it:
+"""The forward risk can deal the others' cards where the draft put them, as the viewer saw it:
 what the viewer passed last is in the next seat's hand, what it passed first in the next two
 seats' (with two players, the other's pick is known), minus what they have played since."""
 

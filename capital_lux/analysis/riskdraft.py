@@ -10,10 +10,11 @@ seen as the player saw them (its own draft hands and picks, and the cards played
 since), never the others' hidden cards.
 
 ``impose`` then deals a sampled world again so that these cards are where the player knows
-they are, every other unseen card dealt at random as before. The model's limit, said where
-the figures are shown: which two of the cards it passed first the next seat picked is drawn
-uniformly, not as the next seat's way of drafting would choose them, and the cards the
-others were dealt and picked unseen are dealt at random.
+they are, every other unseen card dealt at random as before. The model's limit: which two of
+the cards it passed first the next seat picked is drawn uniformly, not as the next seat's way
+of drafting would choose them, and the cards the others were dealt and picked unseen are
+dealt at random. ``bench risk_calibration`` measures it beside the panel's model (the others'
+hands at random); the page does not use it (it costs the exact figures for little gain).
 """
 
 from __future__ import annotations
