@@ -144,3 +144,16 @@ def test_the_panel_lines_show_the_tables_figures_and_the_gold_as_a_chance_of_los
     assert "keeps every colour" not in table and "too little to keep every colour that exceeds" in table
     panel.show.value = False
     assert panel.lines.value == ""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_gold_is_never_said_to_keep_a_colour_no_game_saw_exceed(lang: str) -> None:
+    """A simulated 0% ("under 1%") with nothing lost: no gold kept anything, in either form of
+    the line, with or without gold; the two forms come from one table of sentences."""
+    t = translator(lang)
+    unseen = figures(estimate(0.0), points(0.0))
+    for gold in (0, 2):
+        for now in (None, Fraction(1, 10)):
+            line = colour_line(t, "Y", unseen, gold=gold, approx=True, now=now)
+            assert GOLD[lang] not in line, line
+            assert chance(estimate(0.0), t, approx=True) in line

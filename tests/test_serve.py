@@ -22,7 +22,7 @@ import uuid
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import psutil
 import pytest
@@ -225,8 +225,10 @@ def test_the_served_settings_cull_a_closed_page_within_two_minutes_and_keep_open
     assert kernels["cull_connected"] is False
 
 
-def _replies(socket: websocket.WebSocket, seconds: float) -> list[bytes]:
-    """Every frame the kernel sends in the next ``seconds``."""
+def _replies(socket: websocket.WebSocket, seconds: float, until: Callable[[bytes], bool] | None = None,
+             then: float = 2.0) -> list[bytes]:
+    """Every frame the kernel sends in the next ``seconds``; with ``until``, only until the frames
+    received satisfy it (a loaded machine answers late) and ``then`` seconds more."""
     frames: list[bytes] = []
     socket.settimeout(0.5)
     deadline = time.monotonic() + seconds
@@ -235,6 +237,8 @@ def _replies(socket: websocket.WebSocket, seconds: float) -> list[bytes]:
             frames.append(socket.recv())
         except websocket.WebSocketTimeoutException:
             continue
+        if until is not None and until(b"".join(frames)):
+            deadline, until = min(deadline, time.monotonic() + then), None
     return frames
 
 

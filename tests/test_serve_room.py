@@ -173,7 +173,8 @@ def test_no_frame_tells_a_page_of_the_servers_inside_nor_echoes_an_oversized_ans
                 "comm_id": answer, "data": {"method": "update", "state": {"value": sent}, "buffer_paths": []}}))
             socket.send_binary(_frame("comm_msg", content={  # a click whose callback fails
                 "comm_id": button, "data": {"method": "custom", "content": {"event": "click"}}}))
-            frames = _replies(socket, 6)
+            # until both answers came (6 s sufficed on a quiet machine, not at load 20), and 2 s more
+            frames = _replies(socket, 120, until=lambda seen: b"comm_close" in seen and b'"error"' in seen)
         finally:
             socket.close()
     seen = b"".join(frames)

@@ -72,14 +72,13 @@ def secrets(session: Session, ever_seen: set[int]) -> tuple[list[re.Pattern[str]
 
 def test_whole_game_by_clicking_leaks_nothing(server: str, chromium: Any) -> None:
     frames: list[str] = []
-    page, load = B.open_tutor(chromium, f"{server}?players={PLAYERS}&seed={SEED}&bots=rule")
+    page, _ = B.open_tutor(chromium, f"{server}?players={PLAYERS}&seed={SEED}&bots=rule")
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else "")))
     # the socket opened before we listened: reload so every message is seen from the start
     page.reload()
     page.wait_for_selector(B.READY, timeout=60_000)
     page.wait_for_selector(f"{B.TABLE}[data-move]")
     shot(page, "tutor-start")
-    assert load < 30
     assert page.locator(".cl-freeplay .cl-draft-card").first.is_visible()
 
     local = Session.new(PLAYERS, SEED, "rule")

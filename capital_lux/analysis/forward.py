@@ -64,6 +64,7 @@ from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY
 from ..engine.views import PlayerView, determinize
 from . import endgame
 from .modifiers import ModifierPrior, modifier_posterior
+from .riskdraft import DraftKnowledge, impose
 from .reveal import (FIGURES, KERNEL_MODELS, MODELS, QUICK, Final, Outcome, Start, decider, exact_choices,
                      game_kernel, game_rollout, play_round, reckon, rollout, rollout_kernel)
 from .stats import Z95, Estimate
@@ -72,7 +73,7 @@ __all__ = [
     "MODELS", "PLACEMENTS", "EXACT_MS", "DEFAULT_SAMPLES", "exact_by_engine", "Estimate", "ForwardColour",
     "ForwardRisk", "GameEnd", "HORIZONS", "MoveRisk", "Cancelled", "forward_risk", "iter_forward_risk", "decider", "play_round",
     "Ranking", "RankOptions", "rank_moves", "RANK_GAMES", "EQUIVALENT_POINTS",
-    "rollout", "KERNEL_MODELS",
+    "rollout", "KERNEL_MODELS", "binding_draft",
 ]
 
 PLACEMENTS = ("bayes", "random")
@@ -392,8 +393,8 @@ class _Sampler:
     played by the engine, still goes through ``_state``.
     """
 
-    def __init__(self, v: PlayerView, prior: ModifierPrior, model: str) -> None:
-        self.v, self.prior, self.model = v, prior, model
+    def __init__(self, v: PlayerView, prior: ModifierPrior, model: str, draft: DraftKnowledge | None = None) -> None:
+        self.v, self.prior, self.model, self.draft = v, prior, model, draft
         self.direct = model in KERNEL_MODELS and v.phase in _DIRECT_PHASES
         self.decide = None if self.direct else decider(model)
         if not self.direct:
@@ -415,6 +416,8 @@ class _Sampler:
         values = self.prior.draw(rng)
         if self.direct:
             ks = self.sample(rng, values)
+            if self.draft is not None:  # the others' cards where the draft put them, as the viewer saw
+                ks = impose(self.draft, ks, rng)
             if to_end:
                 return game_kernel(ks, self.model, rng, self.v.viewer, self.score, first)
             return rollout_kernel(ks, self.model, rng, self.v.viewer, self.score, first), None
@@ -484,6 +487,7 @@ def iter_forward_risk(
     v: PlayerView, model: str = "rule", placement: str = "bayes", samples: int = DEFAULT_SAMPLES, seed: int = 0,
     exact_ms: float = EXACT_MS, placement_views: dict[tuple[str, int], PlayerView] | None = None,
     batch: int = 250, target: float = 0.0, should_stop: Callable[[], bool] | None = None,
+    draft: DraftKnowledge | None = None,
 ) -> Iterator[ForwardRisk]:
     """``forward_risk`` as partial results: the exact answer once, or the simulation so far
     after every ``batch`` games, until ``samples`` games or every probability's 95% interval
@@ -492,12 +496,13 @@ def iter_forward_risk(
     _check(v, model, placement)
     if samples <= 0 or batch <= 0:
         raise UsageError("simulation needs at least one game")
+    draft = binding_draft(v, draft)
     prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
-    exact = _exact_figures(v, model, prior, [None], exact_ms, should_stop)
+    exact = None if draft is not None else _exact_figures(v, model, prior, [None], exact_ms, should_stop)
     if exact is not None:
         yield _exact_summary(exact[0], model, placement, prior)
         return
-    sampler = _Sampler(v, prior, model)
+    sampler = _Sampler(v, prior, model, draft)
     outcomes: list[Outcome] = []
     while len(outcomes) < samples:
         for i in range(len(outcomes), min(samples, len(outcomes) + batch)):
@@ -510,21 +515,33 @@ def iter_forward_risk(
             return
 
 
+def binding_draft(v: PlayerView, draft: DraftKnowledge | None) -> DraftKnowledge | None:
+    """``draft`` when it says something of this view's hidden cards (its round, the viewer's,
+    a phase the simulation deals from the view), else None: the page says which model it read."""
+    if draft is None or draft.empty or draft.round != v.round or v.phase not in _DIRECT_PHASES:
+        return None
+    if draft.viewer != v.viewer or draft.players != v.players:
+        raise UsageError(f"the draft seen by seat {draft.viewer} of {draft.players} is not seat {v.viewer}'s")
+    return draft
+
+
 def forward_risk(
     v: PlayerView, model: str = "rule", placement: str = "bayes", samples: int = DEFAULT_SAMPLES, seed: int = 0,
     exact_ms: float = EXACT_MS, placement_views: dict[tuple[str, int], PlayerView] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    should_stop: Callable[[], bool] | None = None, draft: DraftKnowledge | None = None,
 ) -> ForwardRisk:
     """The viewer's risk at the real round end, every seat playing like ``model``.
 
     Exact when the rest of the round is enumerated within ``exact_ms`` milliseconds of CPU
     time (``exact_ms=0`` forces simulation), else ``samples`` seeded games. ``placement_views`` gives, for a
     face-down modifier (colour, index), the viewer's view just before it was placed; the
-    current table stands in for missing ones.
+    current table stands in for missing ones. ``draft`` (``riskdraft.draft_knowledge``): the
+    cards the viewer passed in this round's draft, dealt where it knows they went; the figures
+    are then simulated (the exact search deals the others' hands at random).
     """
     last: ForwardRisk | None = None
     for last in iter_forward_risk(v, model, placement, samples, seed, exact_ms, placement_views,
-                                  batch=samples, should_stop=should_stop):
+                                  batch=samples, should_stop=should_stop, draft=draft):
         pass
     assert last is not None
     return last
@@ -664,7 +681,7 @@ def rank_moves(
     progress: Callable[[float], None] | None = None, should_stop: Callable[[], bool] | None = None,
     partial: Callable[[Ranking], None] | None = None, min_games: int = RANK_MIN_GAMES, horizon: str = "round",
     neutral: bool = False, enough: Callable[[], bool] | None = None, remeasure: bool = False,
-    exact_clock: Callable[[], float] | None = None,
+    exact_clock: Callable[[], float] | None = None, draft: DraftKnowledge | None = None,
 ) -> Ranking:
     """The one ranking of the viewer's legal moves (see ``Ranking``).
 
@@ -688,12 +705,14 @@ def rank_moves(
     luck that chose it, and may be below 0 (another move as good or better, by chance).
     ``gaps`` holds each move's paired difference from the first on the games its figures are of.
     ``exact_clock`` (a ``WorkClock``) counts ``exact_ms`` in the search's work, not in CPU time.
+    ``draft``: as ``forward_risk``'s (the ranking is then simulated).
     """
     _check(v, model, placement, horizon, moves=True)
     if not v.legal_actions:
         raise PositionError(N_("Player {seat} has no decision to make now."), seat=v.viewer)
+    draft = binding_draft(v, draft)
     prior = modifier_posterior(v, model if placement == "bayes" else "random", placement_views)
-    exact = None if horizon == "game" else _exact_moves(v, model, placement, prior, exact_ms, should_stop,
+    exact = None if horizon == "game" or draft is not None else _exact_moves(v, model, placement, prior, exact_ms, should_stop,
                                                         exact_clock)
     if exact is not None:
         if progress is not None:
@@ -705,7 +724,7 @@ def rank_moves(
         top = exact[chosen[0]].risk.score_change.mean
         return Ranking([exact[k] for k in chosen], len(group), exact[chosen[0]].risk, 0,
                        gaps=tuple((top - points[k], 0.0) for k in chosen))
-    sampler = _Sampler(v, prior, model)
+    sampler = _Sampler(v, prior, model, draft)
     outcomes: list[list[Outcome]] = [[] for _ in v.legal_actions]
     finals: list[list[Final]] | None = [[] for _ in v.legal_actions] if horizon == "game" else None
     most = max(min_games, games // len(v.legal_actions))

@@ -86,6 +86,7 @@ def calibration(tables: int = 12, players: int = 4, horizon: str = DEFAULT_HORIZ
     show: random seats' mistakes at least twice as frequent as the rule of thumb's, and the
     hint's seats the most accurate. Keys end in ``_game`` or ``_round`` (the horizon)."""
     tally: dict[str, list[float]] = {}  # decisions, best or good, mistakes or blunders, points lost
+    phases: dict[tuple[str, str], list[int]] = {}  # (kind, phase): decisions, mistakes or blunders
     depths = [0, 0]  # decisions judged to the asked horizon, in all
     cpu = []
     for seed in range(tables):
@@ -104,6 +105,9 @@ def calibration(tables: int = 12, players: int = 4, horizon: str = DEFAULT_HORIZ
                 row[1] += d.verdict in ("best", "good")
                 row[2] += d.verdict in ("mistake", "blunder")
                 row[3] += d.loss
+                by_phase = phases.setdefault((kind, d.phase), [0, 0])
+                by_phase[0] += 1
+                by_phase[1] += d.verdict in ("mistake", "blunder")
     end = f"_{horizon}"
     figures: Figures = {"games": tables, "players": players,
                         f"judged_to_the_horizon_share{end}": round(depths[0] / max(1, depths[1]), 3),
@@ -123,6 +127,9 @@ def calibration(tables: int = 12, players: int = 4, horizon: str = DEFAULT_HORIZ
             f"{kind}_mistakes_low{end}": round(bad_low, 3), f"{kind}_mistakes_high{end}": round(bad_high, 3),
             f"{kind}_points_lost_per_decision{end}": round(lost / count, 3),
         })
+    for (kind, phase), (n, bad) in sorted(phases.items()):  # where each kind's mistakes are
+        figures[f"{kind}_{phase}_decisions{end}"] = float(n)
+        figures[f"{kind}_{phase}_mistakes_per_decision{end}"] = round(bad / max(1, n), 3)
     if "random" in rates and "rule" in rates:
         figures[f"random_over_rule_mistakes{end}"] = round(rates["random"][1] / max(rates["rule"][1], 1e-9), 2)
     if "hint" in rates:

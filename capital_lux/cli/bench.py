@@ -316,6 +316,15 @@ def review(repeats: int = 3, games: int = 12) -> Figures:
     return reviewbench.figures(repeats, games)
 
 
+def risk_calibration(games: int = 30, every: int = 2) -> Figures:
+    """The risk panel's chances against what happened: seeded rule-of-thumb games, every
+    ``every``-th draft pick or play of every seat, by bin of the chance shown, the observed
+    frequency with its 95% interval, the Brier score (``analysis.riskcalibration``)."""
+    from ..analysis import riskcalibration
+
+    return riskcalibration.figures(games, every)
+
+
 def hint(games: int = 3, players: int = 4, rank_games: int | None = None, rounds: int = 3) -> Figures:
     """The hint's latency by decision kind (target under 1 s): over seeded games of rule-of-thumb
     bots, ``advise`` at every decision of seat 0 with more than one legal move, CPU and wall
@@ -541,6 +550,7 @@ BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "review": review, "tutor": tutor, "load": load,
     "long_run": long_run, "classdb": classdb, "worksheet": worksheet, "numbers": numbers, "sweep": sweep,
     "capitol": capitol, "capitol_search": capitol_search, "hint": hint,
+    "risk_calibration": risk_calibration,
 }
 
 def tables(tables: int = 8, seats: int = 4) -> Figures:

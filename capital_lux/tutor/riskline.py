@@ -21,7 +21,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from ..analysis.stats import Estimate
-from ..engine.cards import COLOURS
+from ..engine.cards import COLOURS, N_
 from ..engine.views import PlayerView
 from ..i18n import Translator, format_chance, format_number
 from ..i18n.sentences import colour_text
@@ -65,54 +65,57 @@ def points_text(x: float, t: Translator) -> str:
     return format_number(x, t.lang, 1)
 
 
+#: Each colour's sentence by case, without and with the "now" figure (``colour_line``): one
+#: table, so the two forms of a line can never say different things of the same figures.
+LINES: dict[str, tuple[str, str]] = {
+    "none": (N_("{colour}: no chance of exceeding its limit."),
+             N_("{colour}: {now} now, none at the round end.")),
+    # the simulated games took gold later: not the learner's now
+    "gold_later": (N_("{colour}: {p} chance of exceeding its limit; you have no gold now, but in the simulated "
+                      "games gold taken before the round end keeps it."),
+                   N_("{colour}: {now} now, {p} at the round end, kept by gold taken later in the simulated "
+                      "games.")),
+    "gold_keeps": (N_("{colour}: {p} chance of exceeding its limit; your gold would keep it."),
+                   N_("{colour}: {now} now, {p} at the round end; your gold would keep it.")),
+    "nothing_lost": (N_("{colour}: {p} chance of exceeding its limit."),
+                     N_("{colour}: {now} now, {p} at the round end.")),
+    "no_gold": (N_("{colour}: {p} chance of exceeding its limit; with no gold, you lose {points} points on "
+                   "average."),
+                N_("{colour}: {now} now, {p} at the round end; with no gold, you lose {points} points on "
+                   "average.")),
+    "short_of_gold": (N_("{colour}: {p} chance of exceeding its limit; even with your gold, you lose {points} "
+                         "points on average."),
+                      N_("{colour}: {now} now, {p} at the round end; even with your gold, you lose {points} points "
+                         "on average.")),
+}
+
+
+def line_case(p: Estimate, lost: float, gold: int) -> str:
+    """Which sentence of ``LINES`` fits a colour's round-end figures: no chance at all; a chance
+    whose points gold keeps (the learner's gold, or, with none, gold the simulated games took
+    later); a chance of nothing lost (a simulated 0); points lost without gold or despite it."""
+    if p.exact == 0:
+        return "none"
+    if lost == 0 and p.mean > 0:
+        return "gold_later" if gold == 0 else "gold_keeps"
+    if lost == 0:
+        return "nothing_lost"
+    return "no_gold" if gold == 0 else "short_of_gold"
+
+
 def colour_line(t: Translator, colour: str, figures: ForwardColour, gold: int, approx: bool,
                 now: Fraction | None = None) -> str:
     """One colour's sentence: its chance of exceeding at the round end and what gold does; with
     ``now`` (the exact chance with the learner's cards as they stand: Hometown and hand, ruling
     R9), the part the learner's own choice of cards holds first, then the round end once the
-    others' cards and the draws, which the learner does not control, have come in."""
+    others' cards and the draws, which the learner does not control, have come in. One row
+    beside the hand ("at the round end" is the heading's in the first form)."""
     p, lost = figures.p_exceed, figures.points_lost.mean
     values = {"colour": colour_text(t, colour), "p": chance(p, t, approx), "points": points_text(lost, t)}
-    # "at the round end" is the heading's: each line stays short enough for one row beside the hand
-    if p.exact == 0 and not now:
-        text = t.gettext("{colour}: no chance of exceeding its limit.")
-    elif now is not None:
-        return _split_line(t, values, now, p, lost, gold)
-    elif lost == 0 and p.mean > 0 and gold == 0:  # the simulated games took gold later: not the learner's now
-        text = t.gettext("{colour}: {p} chance of exceeding its limit; you have no gold now, but in the simulated "
-                         "games gold taken before the round end keeps it.")
-    elif lost == 0 and p.mean > 0:
-        text = t.gettext("{colour}: {p} chance of exceeding its limit; your gold would keep it.")
-    elif lost == 0:
-        text = t.gettext("{colour}: {p} chance of exceeding its limit.")
-    elif gold == 0:
-        text = t.gettext("{colour}: {p} chance of exceeding its limit; with no gold, you lose {points} points on "
-                         "average.")
-    else:
-        text = t.gettext("{colour}: {p} chance of exceeding its limit; even with your gold, you lose {points} "
-                         "points on average.")
-    return text.format(**values)
-
-
-def _split_line(t: Translator, values: dict[str, str], now: Fraction, p: Estimate, lost: float, gold: int) -> str:
-    """A colour's line: the chance "now", with the learner's cards as they stand (what their
-    choice of cards changes; exact), then at the round end, once the others' cards and the draws
-    (what they do not control) have come in, and what gold does about it. One row beside the hand."""
-    values = {**values, "now": chance(now, t)}
-    if p.exact == 0:
-        text = t.gettext("{colour}: {now} now, none at the round end.")
-    elif lost == 0 and gold == 0:  # the simulated games took gold later: not the learner's now
-        text = t.gettext("{colour}: {now} now, {p} at the round end, kept by gold taken later in the simulated "
-                         "games.")
-    elif lost == 0:
-        text = t.gettext("{colour}: {now} now, {p} at the round end; your gold would keep it.")
-    elif gold == 0:
-        text = t.gettext("{colour}: {now} now, {p} at the round end; with no gold, you lose {points} points on "
-                         "average.")
-    else:
-        text = t.gettext("{colour}: {now} now, {p} at the round end; even with your gold, you lose {points} points "
-                         "on average.")
-    return text.format(**values)
+    split = now is not None and not (p.exact == 0 and now == 0)  # nothing now nor later: one short sentence
+    if now is not None:
+        values["now"] = chance(now, t)
+    return t.gettext(LINES[line_case(p, lost, gold)][split]).format(**values)
 
 
 def heading(t: Translator, risk: ForwardRisk | None, bot: str) -> str:
@@ -149,3 +152,11 @@ def risk_lines_html(t: Translator, v: PlayerView, risk: ForwardRisk | None, bot:
     rows = "".join(f'<li data-colour="{c}">{escape(line)}</li>' for c, line in zip(COLOURS, lines))
     return (f'<div class="cl-risklines" role="status"><b>{escape(head)}</b>'
             f'{f"<ul>{rows}</ul>" if rows else ""}</div>')
+
+
+def hands_sentence(t: Translator) -> str:
+    """How the figures deal the others' cards, and the model's limit: at random from the unseen
+    cards; what the learner passed in the draft and how the others chose is not used
+    (``bench risk_calibration`` measured the draft's knowledge: no gain worth the exact figures)."""
+    return t.gettext("The others' cards are dealt at random among the cards you cannot see now: where the cards "
+                     "you passed in the draft went, and how the others chose in the draft, are not used.")

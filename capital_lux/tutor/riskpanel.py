@@ -27,7 +27,7 @@ from ..engine.views import PlayerView
 from ..i18n import Translator, format_chance, format_number
 from ..i18n.sentences import action_label, colour_text, model_name
 from .base import tagged
-from .riskline import chance, points as points, points_text, risk_lines_html
+from .riskline import chance, hands_sentence, points as points, points_text, risk_lines_html
 from .work import Job, WorkRunner, page_runner
 
 if TYPE_CHECKING:  # the analysis is imported when first used: the first screen does without it
@@ -343,7 +343,7 @@ class RiskPanel:
             gold = t.gettext("Chance that your gold is too little to keep every colour that exceeds: {now} if the "
                              "round ended now, {forward} at the round end.").format(
                 now=short_now, forward=chance(risk.p_gold_keeps_all.complement(), t, approx=not risk.exact))
-            notes = modifier_sentences(t, v, risk)
+            notes = [hands_sentence(t), *modifier_sentences(t, v, risk)]
         title = t.gettext("Risk of exceeding the {capital}'s totals").format(capital=t.term("Capital"))
         extra = "".join(f'<div class="cl-note cl-risk-modifier">{escape(x)}</div>' for x in notes)
         return (

@@ -1,0 +1,51 @@
+"""A smoke of ``bench risk_calibration``: the risk panel's chances set beside what happened at
+each reveal, by bin, over seeded rule-of-thumb games (the whole benchmark runs 30 games)."""
+
+from __future__ import annotations
+
+from capital_lux.analysis import riskcalibration
+from capital_lux.analysis.riskcalibration import BINS, Case, exceeded, rule_game, summary
+from capital_lux.engine.cards import COLOURS
+from capital_lux.engine.rules import excess
+from capital_lux.engine.state import GOLD, new_game
+
+
+def test_what_happened_at_each_reveal_is_what_the_rules_say() -> None:
+    """Wherever the game waits on a gold decision, the reveal's table is on show: every colour
+    above its limit then is one ``exceeded`` counts, and no other colour of that round is."""
+    record = rule_game(3)
+    found = exceeded(record)
+    checked = 0
+    s = new_game(record.players)
+    for action in record.actions:
+        before = s.phase
+        s.apply_action(action)
+        if s.phase == GOLD and before != GOLD:  # just revealed, nothing paid or discarded yet
+            over = {(s.round, q, c) for q in range(s.players) for c in COLOURS if excess(s, q, c)}
+            assert over == {key for key in found if key[0] == s.round}
+            checked += 1
+    assert checked  # seed 3 pauses on gold at least once
+    assert {rnd for rnd, _, _ in found} <= {1, 2, 3}
+
+
+def test_bins_hold_every_case_and_their_intervals_their_frequency() -> None:
+    cases = [Case(p / 20, False, p % 2 == 0, p % 3 == 0, "play") for p in range(21)]
+    figures = summary(cases)
+    counts = [figures[k] for k in figures if k.startswith("bin_") and k.endswith("_count")]
+    assert len(counts) == len(BINS) and sum(counts) == len(cases)  # 1.0 falls in the last bin
+    assert figures["bin_90_100_count"] == 3  # 0.90, 0.95 and 1.0
+    assert figures["bin_90_100_observed"] == round(1 / 3, 4)  # only 0.90 (p = 18) came true
+    assert figures["small_count"] == 1  # 0.05 only: 0 is not a small chance, and 0.10 is the next bin
+    assert figures["brier"] == round(sum((c.shown - c.happened) ** 2 for c in cases) / len(cases), 4)
+
+
+def test_a_short_run_gives_every_figure_and_never_contradicts_a_certainty() -> None:
+    figures = riskcalibration.calibration(games=1, every=8)
+    assert figures["cases"] > 0 and figures["cases"] % len(COLOURS) == 0
+    assert sum(figures[f"bin_{round(lo * 100)}_{round(hi * 100)}_count"]
+               for lo, hi in zip((0.0, *BINS[:-1]), BINS)) == figures["cases"]
+    for key, value in figures.items():
+        if key.endswith("_observed"):
+            assert figures[f"{key}_low"] <= value <= figures[f"{key}_high"]
+    assert figures["certain_wrong"] == 0  # an exact 0% never happened, an exact 100% always did
+    assert 0 <= figures["brier"] <= 1 and figures["cpu_s"] >= 0
