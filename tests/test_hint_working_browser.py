@@ -7,8 +7,7 @@ them, naming the rule of thumb's move for this very position, and come before th
 
 from __future__ import annotations
 
-import os
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -20,19 +19,12 @@ from capital_lux.tutor.session import Session
 
 pytestmark = [pytest.mark.browser]
 
-ARTIFACTS = B.ROOT / "test-artifacts"
 FREE = ".cl-freeplay "
-
-if not os.path.exists(B.CHROMIUM):
-    pytest.skip(f"no Chromium at {B.CHROMIUM}", allow_module_level=True)
-pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with B.voila_server(ARTIFACTS / "voila-hint-working.log") as url:
-        yield url
+def server(tutor_server: str) -> str:
+    return tutor_server
 
 
 #: Records every text the hint's box shows, in order, from now on.
