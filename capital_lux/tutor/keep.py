@@ -256,6 +256,12 @@ def cannot_keep_html(lang: str) -> str:
     return f'<div class="cl-note cl-cannot-keep" role="status">{escape(sorry)}</div>'
 
 
+def pong_html(ping: str) -> str | None:
+    """The kernel's echo of the page script's liveness ping (the page's clock in milliseconds,
+    nothing else: None for anything other)."""
+    return f'<span data-cl-pong="{ping}"></span>' if ping.isdigit() and len(ping) <= 16 else None
+
+
 def offer_html(lang: str) -> str:
     t = translator(lang)
     text = t.gettext("This browser was playing a free game here before the page was reloaded. "
