@@ -225,13 +225,15 @@ class CapitolApp(Page):
         self.offer = tagged(W.VBox([self.offer_text, self.resume_button], layout=W.Layout(display="none")),
                             "cl-resume-offer")
         self._kept: tuple[str, keep.Kept] | None = None
+        # The page script's liveness check: it writes a number into ``ping``; the kernel echoes it.
+        self.alive = keep.Liveness()
         setup = W.HBox([self.players_pick, self.bots_pick, self.new_game], layout=W.Layout(**ROW))
         choose = W.VBox([W.HBox([self.moves, self.play_button], layout=W.Layout(**ROW)),
                          W.HBox([self.typed, self.try_typed], layout=W.Layout(**ROW)), self.message])
         auction = W.HBox([self.chart, self.chance], layout=W.Layout(**ROW))
         self.root = page_root("capitol", [self.title, self.language], W.HTML(CSS), self.offer, intro, setup,
                               self.phase, self.lesson, choose, auction, self.board, self.seat_info, self.why_not,
-                              self.log, self.token_in, self.tag)
+                              self.log, self.token_in, self.tag, *self.alive.widgets)
         self.relabel()
         self._said: Say = lambda t: ""
         self._chances: tuple[int, list[tuple[Bid, Chance]]] | None = None
