@@ -41,7 +41,7 @@ from ..capitol.state import BID, BUILD, District, State, new_game
 from ..capitol.texts import large_text, move_text, phase_lesson, phase_text
 from ..capitol.views import PlayerView, view
 from ..engine.cards import N_
-from ..engine.errors import CapitalLuxError
+from ..engine.errors import CapitalLuxError, PositionError
 from ..i18n import Translator, format_exact, format_interval, format_list, format_number, sentences
 from ..i18n.sentences import LEARNER, TERMINAL
 from . import keep
@@ -328,7 +328,7 @@ class CapitolApp(Page):
         def replay() -> None:
             players, bots = int(data["players"]), str(data["bots"])
             if players not in (2, 3, 4) or bots not in BOT_KINDS:
-                raise ValueError(f"a kept Capitol game has {players} players and {bots!r} bots")
+                raise PositionError(f"a kept Capitol game has {players} players and {bots!r} bots")
             with self.quietly():
                 self.players_pick.value, self.bots_pick.value = players, bots
             self.start(int(data["seed"]))
