@@ -312,11 +312,7 @@ class CapitolApp(Page):
 
     def _offered(self, token: str) -> None:
         """The token a reloaded page hands back: offer to resume its game, unless one is under way."""
-        data = keep.look_up(token, "capitol")
-        if data is None or self.script:  # nothing kept, or a game is already under way
-            return
-        self._kept = (token, data)
-        self.offer.layout.display = None
+        self._kept = keep.offered(token, "capitol", bool(self.script), self.offer) or self._kept
 
     def resume(self) -> None:
         """The kept game replayed: its settings, seed and the learner's moves (the bots' follow)."""
