@@ -15,7 +15,7 @@ from typing import Callable, Iterator
 
 from capital_lux.lessons.pace import Pace
 from capital_lux.lessons.problems import EXERCISES, Exercise, check, instance
-from capital_lux.lessons.problems.checker import Checked, classic_values, tolerance
+from capital_lux.lessons.problems.checker import ANSWER_BUDGET, Checked, classic_values, tolerance
 from capital_lux.tutor.classroom import CHECK_BURST, CHECKS_PER_MINUTE
 
 #: The answers a search may give to one exercise.
@@ -31,7 +31,8 @@ def reply(ex: Exercise, fractions_only: bool = False, direction_always: bool = F
     oracle that also says higher or lower after every wrong answer, as the checker once did (to
     show what the searches can do with it)."""
     def answer(text: str, given: int) -> Checked:
-        checked = check(ex, text, "en", fractions_only, given)
+        # the oracle, as the checker once was, checks every answer (no ``ANSWER_BUDGET``)
+        checked = check(ex, text, "en", fractions_only, min(given, ANSWER_BUDGET - 1) if direction_always else given)
         if not direction_always or checked.status != "wrong" or checked.value is None:
             return checked
         way = "too high" if checked.value > ex.exact() else "too low"

@@ -76,3 +76,11 @@ def test_a_kept_game_that_does_not_replay_is_refused_with_a_sentence(saves: Path
 def test_the_page_script_keeps_capitols_token_apart_from_the_tutors() -> None:
     script = page_script("fr")
     assert json.dumps(STORAGE_KEY) in script and json.dumps(keep.STORAGE_KEY) not in script
+
+
+def test_the_kernel_echoes_the_page_scripts_ping_and_nothing_else() -> None:
+    page = CapitolApp("en", players=2, seed=3)
+    page.alive.ping.value = "1700000000000"
+    assert page.alive.pong.value == '<span data-cl-pong="1700000000000"></span>'
+    page.alive.ping.value = '"><script>'
+    assert page.alive.pong.value == '<span data-cl-pong="1700000000000"></span>'

@@ -169,7 +169,10 @@ def test_c16_bids_are_hidden_until_all_are_made_and_revealed_highest_first() -> 
     other = view(s, 1)
     assert other.bids_made == (True, False) and other.my_bid is None and other.my_offer == ()
     assert other.history[-4:] == ("offer ?",) * 3 + ("stop",) and all(str(c) not in other.history[-1] for c in cards)
-    assert replace(other, hand=(), hand_sizes=()) == replace(view(replace(s, bids=(Bid(()), None)), 1), hand=(),
+    # another bid of as many cards looks the same: the pile's height is on the table, its cards are not
+    elsewhere = bid(s.hands[0][3:6])
+    assert elsewhere != s.bids[0] and len(elsewhere.cards) == 3
+    assert replace(other, hand=(), hand_sizes=()) == replace(view(replace(s, bids=(elsewhere, None)), 1), hand=(),
                                                             hand_sizes=(), history=other.history)
     s = apply(s, Stop())
     revealed = s.auctions[-1].bids[0]

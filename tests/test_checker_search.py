@@ -1,7 +1,8 @@
 """The checker cannot be searched to "Correct": a bisection on decimals, and a Stern–Brocot
 walk under "exact fractions only", each at the page's pace and reading every reply, solve at
 most one of a learner's 21 exercises within 20 answers (they solve most of them with an
-oracle that says higher or lower every time, as the checker once did)."""
+oracle that says higher or lower every time and checks every answer, as the checker once did).
+Past ``ANSWER_BUDGET`` answers to one exercise the page checks no number."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from capital_lux.lessons.problems import EXERCISES
 from classmates import learner_instance
 from searching import BUDGET, bisection, minutes_at_the_pages_pace, reply, search, stern_brocot
 
-CLASSES = (0, 1, 3)
+#: Class 10 is the worst of the 20 the benchmark measures (two landings before ``ANSWER_BUDGET``).
+CLASSES = (0, 1, 3, 10)
 
 
 def _learners_exercises(class_seed: int) -> list:
@@ -32,6 +34,7 @@ def test_a_stern_brocot_walk_learns_nothing_from_the_replies(class_seed: int) ->
     solves (the kinds whose answers are few, ``test_own_numbers.NOT_YET``), plus at most one
     exercise from the one direction a far first answer hears."""
     exercises = _learners_exercises(class_seed)
+    assert search("stern-brocot", exercises).solved <= 1  # the issue's bound, under "exact fractions only" too
     # the walk itself works: told the direction every time it solves half of them (fewer than once:
     # the kinds that now vary more have fractions deeper in the tree than twenty steps)
     assert search("stern-brocot", exercises, direction_always=True).solved >= 10

@@ -12,7 +12,7 @@ import pytest
 
 from capital_lux.engine.cards import COPIES, MODIFIERS
 from capital_lux.i18n import LANGUAGES, translator
-from capital_lux.lessons.problems import EXERCISES, assumptions_text, check, diagnose, instance
+from capital_lux.lessons.problems import EXERCISES, EXERCISES_BY_ID, assumptions_text, check, diagnose, instance
 from capital_lux.lessons.problems.checker import AGAIN, STRICT_AFTER, check_answer, paper_rule, tolerance_text
 from capital_lux.lessons.problems.draws import DECK, MODIFIER_SET
 from capital_lux.lessons.problems.precision import MAX_DECIMALS
@@ -105,3 +105,22 @@ def test_paper_carries_no_screen_rule(lang: str) -> None:
         assert tolerance_text(ex, t) not in sheet  # the screen's rule, with its tolerance
         assert paper_rule(ex, t) in sheet
     assert "counts as correct" not in worksheet_html(instances, "en")
+
+
+def test_past_the_answer_budget_no_number_is_checked_and_a_classic_is_still_named() -> None:
+    """A search ends: from the ``ANSWER_BUDGET``-th answer on, even the exact answer is not
+    checked (status invalid: not counted, not stored), the sentence says why and what to do, in
+    the learner's language; a classic mistake is still named, as the method's diagnosis."""
+    from capital_lux.lessons.problems.checker import ANSWER_BUDGET, classic_values, format_number
+
+    ex = EXERCISES_BY_ID["deal-any-six"]
+    exact = format_number(ex.exact())
+    assert check(ex, exact, "en", previous=ANSWER_BUDGET - 1).status == "correct"
+    late = check(ex, exact, "en", previous=ANSWER_BUDGET)
+    assert late.status == "invalid" and "no longer checks numbers" in late.message
+    assert f"{ANSWER_BUDGET} answers" in late.message
+    assert check(ex, exact, "fr", previous=ANSWER_BUDGET).message != late.message  # in French
+    mistake, value = classic_values(ex)[0]
+    named = check(ex, format_number(value), "en", previous=ANSWER_BUDGET)
+    assert named.status == "wrong" and named.mistake == mistake.id
+    assert check(ex, "a lot", "en", previous=ANSWER_BUDGET).status == "invalid"  # unreadable: as before

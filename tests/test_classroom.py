@@ -96,9 +96,9 @@ def _upload(text: str | bytes) -> tuple[dict[str, Any], ...]:
 def test_progress_counts_answers_but_not_garbage_and_round_trips() -> None:
     progress = Progress.empty()
     ex = EXERCISES_BY_ID["modifier-after-draw"]
-    for answer in ("1/2", "garbage", "1/3", "0.333"):
+    for answer in ("1/2", "garbage", "7/32", "0.2188"):
         progress.record(ex.id, answer, check_answer(answer, ex.exact()))
-    assert progress.attempts == {ex.id: 3} and progress.solved == {ex.id: "1/3"}
+    assert progress.attempts == {ex.id: 3} and progress.solved == {ex.id: "7/32"}
     assert Progress.from_json(progress.to_json(SERVER_KEY, "Ana"), SERVER_KEY, "Ana") == progress
 
 
@@ -229,13 +229,13 @@ def test_a_lesson_code_keeps_others_out_and_a_new_lesson_starts_empty(
 
 def test_the_teacher_merges_two_rows_of_one_learner_and_removes_a_stray_one(
         storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
-    ana, typo, stray = _answered(storage, [("Ana", ["1/2"]), ("Anna", ["0.90", "1/3"]), ("test", ["0.99"])])
+    ana, typo, stray = _answered(storage, [("Ana", ["1/2"]), ("Anna", ["0.900", "7/32"]), ("test", ["0.990"])])
     teacher = _teacher(storage, monkeypatch)
     teacher.key.value = KEY
     assert teacher.unlock() and "Learners: 3. Answers checked: 4." in teacher.summary.value
     teacher.row_picker.value, teacher.into_picker.value = typo.learner.session, ana.learner.session
     assert teacher.merge_rows() and teacher.confirm()  # asked, then done (test_roster: undone)
-    assert storage.progress(ana.learner.session) == ({"modifier-after-draw": 3}, {"modifier-after-draw": "1/3"})
+    assert storage.progress(ana.learner.session) == ({"modifier-after-draw": 3}, {"modifier-after-draw": "7/32"})
     figures = teacher._figures()
     assert figures is not None and figures.summaries["modifier-after-draw"].outcomes[2] == 1  # solved at the 3rd
     teacher.row_picker.value = stray.learner.session
@@ -256,7 +256,7 @@ def test_a_learner_without_a_name_is_asked_for_one_and_still_counted(storage: St
 def test_progress_leaves_by_download_and_comes_back_by_upload(storage: Storage) -> None:
     app = _learner(storage)
     app.picker.value = "modifier-after-draw"
-    app.answer.value = "33.3%"
+    app.answer.value = "21.9%"
     app.check()
     link = app.learner.download.value
     assert 'download="capital_lux_progress.json"' in link
@@ -267,7 +267,7 @@ def test_progress_leaves_by_download_and_comes_back_by_upload(storage: Storage) 
     later = _learner(storage)  # another day, another page
     later.load_upload(_upload(text))
     assert later.progress == app.progress and f"1 of {len(EXERCISES)}" in later.progress_note.value
-    assert storage.progress(later.learner.session) == ({"modifier-after-draw": 1}, {"modifier-after-draw": "33.3%"})
+    assert storage.progress(later.learner.session) == ({"modifier-after-draw": 1}, {"modifier-after-draw": "21.9%"})
     later.load_upload(_upload("{broken"))
     assert "Not loaded" in later.learner.note.value and later.progress == app.progress
 
@@ -307,10 +307,10 @@ def test_wrong_keys_are_refused_then_the_page_locks(storage: Storage, monkeypatc
 
 def test_the_dashboard_shows_the_class_and_exports_it(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     set_class_numbers(storage, "class", 7)  # everyone the same cards: the same number is the same answer
-    [ana] = _answered(storage, [("Ana", ["1/2", "1/3"])])
+    [ana] = _answered(storage, [("Ana", ["8/33", "7/32"])])  # 8/33: the chance before the draw, a classic
     again = _learner(storage)  # Ana again, after a reload: her code and name continue her row
     again.learner.code.value = ana.learner.personal_code
-    _answered(storage, [("Ana", ["1/2"]), ("=cmd|' /C calc'!A0", ["1/4", "1/2", "1/3"])], page=again)
+    _answered(storage, [("Ana", ["8/33"]), ("=cmd|' /C calc'!A0", ["1/4", "8/33", "7/32"])], page=again)
     teacher = _teacher(storage, monkeypatch)
     teacher.key.value = KEY
     assert teacher.unlock() is True and teacher.key.value == ""
@@ -318,7 +318,7 @@ def test_the_dashboard_shows_the_class_and_exports_it(storage: Storage, monkeypa
     row = teacher.table.value.split('data-exercise="modifier-after-draw">')[1].split("</tr>")[0]
     cells = [c.split("</td>")[0] for c in row.split("<td>")[1:]]
     assert cells[1:4] == ["2", "2", "2.5"]  # answered, solved, median answers to solve (2, 3)
-    assert cells[4].startswith("1/2 (2×)")
+    assert cells[4].startswith("8/33 (2×)")
     assert len(teacher.charts.children) == 1 and teacher.charts.children[0].value[:4] == b"\x89PNG"
     assert teacher.learners.value.count("Ana") == 1 and "&#x27;" in teacher.learners.value  # names escaped
     teacher.solutions.value = "never"
@@ -329,12 +329,12 @@ def test_the_dashboard_shows_the_class_and_exports_it(storage: Storage, monkeypa
     data = base64.b64decode(teacher.csv_link.value.split("base64,")[1].split('"')[0]).decode()
     assert data.startswith("\ufeff")  # a spreadsheet reads the accents as UTF-8
     rows = list(csv.DictReader(io.StringIO(data[1:])))
-    assert len(rows) == 6 and rows[0]["Answer"] == "1/2" and {r["Learner"] for r in rows} >= {"Ana"}
+    assert len(rows) == 6 and rows[0]["Answer"] == "8/33" and {r["Learner"] for r in rows} >= {"Ana"}
     assert all(not r["Learner"].startswith("=") for r in rows)  # no formula runs in a spreadsheet
     exact = format_number(EXERCISES_BY_ID["modifier-after-draw"].exact())
     assert {r["Right answer"] for r in rows} == {exact} and {r["Exercise number"] for r in rows} == {"7"}
     assert [r["Score"] for r in rows] == ["1" if r["Answer"] == exact else "0" for r in rows]
-    assert {r["Mistake"] for r in rows if r["Answer"] == "1/2"} == {"prior"}  # its id, not its sentence
+    assert {r["Mistake"] for r in rows if r["Answer"] == "8/33"} == {"prior"}  # its id, not its sentence
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", next(v for k, v in r.items() if k.startswith("Time ("))) for r in rows)
     teacher.language.value = "fr"
     assert translator("fr").gettext("Most common wrong answers") in teacher.table.value
@@ -636,7 +636,7 @@ def test_the_simulation_keeps_the_answer_until_solved_and_the_teacher_sees_who_r
     app.learner.name.value = "Ana"
     app.picker.value = "modifier-after-draw"
     exact = app.exercise.exact()
-    app.answer.value = "0.99"
+    app.answer.value = "0.990"
     assert app.check() == "wrong"  # one attempt opens the simulation (the default policy)
     app.run_simulation()
     assert 'data-exact="0"' in app.simulation.value and format_number(exact) not in app.simulation.value
@@ -715,7 +715,7 @@ def test_the_gradebook_has_one_row_per_learner_and_one_column_per_exercise(
         storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     ana, bea = _learner(storage), _learner(storage)
     ana.learner.name.value, bea.learner.name.value = "Ana", "Béa"
-    for app, exercise, answers in ((ana, "modifier-after-draw", ["1/2", "1/3"]), (ana, "scholar-green", ["1/2"]),
+    for app, exercise, answers in ((ana, "modifier-after-draw", ["1/2", "7/32"]), (ana, "scholar-green", ["1/2"]),
                                    (bea, "scholar-green", [])):
         app.picker.value = exercise
         for answer in answers or [format_number(app.exercise.exact())]:

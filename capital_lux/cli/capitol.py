@@ -105,7 +105,8 @@ def simulate(players: int, names: list[str], games: int, seed: int, t: Translato
         totals = [a + b for a, b in zip(totals, final.scores)]
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     lang = t.lang
-    write(t.gettext("{games} games of Capitol with {players} players, seeds {first} to {last}.").format(
+    write(t.ngettext("{games} game of Capitol with {players} players, seeds {first} to {last}.",
+                     "{games} games of Capitol with {players} players, seeds {first} to {last}.", games).format(
         games=format_number(games, lang), players=players, first=seed, last=seed + games - 1) + "\n")
     for p in range(players):
         write(t.gettext("Seat {seat} ({bot}): {wins} wins, mean score {mean}.").format(

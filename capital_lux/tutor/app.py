@@ -119,11 +119,7 @@ class FreePlay(Page):
         return keep.cannot_keep_html(self.t.lang)
 
     def _offered(self, token: str) -> None:
-        data = keep.look_up(token)
-        if data is None or self.panel.session.moves:  # nothing kept, or a game is already under way
-            return
-        self._kept = (token, data)
-        self.offer.layout.display = None
+        self._kept = keep.offered(token, "", bool(self.panel.session.moves), self.offer) or self._kept
 
     def resume(self) -> None:
         if self._kept is None:

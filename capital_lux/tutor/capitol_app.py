@@ -41,7 +41,7 @@ from ..capitol.state import BID, BUILD, District, State, new_game
 from ..capitol.texts import large_text, move_text, phase_lesson, phase_text
 from ..capitol.views import PlayerView, view
 from ..engine.cards import N_
-from ..engine.errors import CapitalLuxError
+from ..engine.errors import CapitalLuxError, PositionError
 from ..i18n import Translator, format_exact, format_interval, format_list, format_number, sentences
 from ..i18n.sentences import LEARNER, TERMINAL
 from . import keep
@@ -225,13 +225,15 @@ class CapitolApp(Page):
         self.offer = tagged(W.VBox([self.offer_text, self.resume_button], layout=W.Layout(display="none")),
                             "cl-resume-offer")
         self._kept: tuple[str, keep.Kept] | None = None
+        # The page script's liveness check: it writes a number into ``ping``; the kernel echoes it.
+        self.alive = keep.Liveness()
         setup = W.HBox([self.players_pick, self.bots_pick, self.new_game], layout=W.Layout(**ROW))
         choose = W.VBox([W.HBox([self.moves, self.play_button], layout=W.Layout(**ROW)),
                          W.HBox([self.typed, self.try_typed], layout=W.Layout(**ROW)), self.message])
         auction = W.HBox([self.chart, self.chance], layout=W.Layout(**ROW))
         self.root = page_root("capitol", [self.title, self.language], W.HTML(CSS), self.offer, intro, setup,
                               self.phase, self.lesson, choose, auction, self.board, self.seat_info, self.why_not,
-                              self.log, self.token_in, self.tag)
+                              self.log, self.token_in, self.tag, *self.alive.widgets)
         self.relabel()
         self._said: Say = lambda t: ""
         self._chances: tuple[int, list[tuple[Bid, Chance]]] | None = None
@@ -310,11 +312,7 @@ class CapitolApp(Page):
 
     def _offered(self, token: str) -> None:
         """The token a reloaded page hands back: offer to resume its game, unless one is under way."""
-        data = keep.look_up(token, "capitol")
-        if data is None or self.script:  # nothing kept, or a game is already under way
-            return
-        self._kept = (token, data)
-        self.offer.layout.display = None
+        self._kept = keep.offered(token, "capitol", bool(self.script), self.offer) or self._kept
 
     def resume(self) -> None:
         """The kept game replayed: its settings, seed and the learner's moves (the bots' follow)."""
@@ -326,7 +324,7 @@ class CapitolApp(Page):
         def replay() -> None:
             players, bots = int(data["players"]), str(data["bots"])
             if players not in (2, 3, 4) or bots not in BOT_KINDS:
-                raise ValueError(f"a kept Capitol game has {players} players and {bots!r} bots")
+                raise PositionError(f"a kept Capitol game has {players} players and {bots!r} bots")
             with self.quietly():
                 self.players_pick.value, self.bots_pick.value = players, bots
             self.start(int(data["seed"]))

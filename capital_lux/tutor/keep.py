@@ -161,6 +161,17 @@ def look_up(token: str, game: str = "") -> Kept | None:
     return data if data is not None and data.get("game", "") == game else None
 
 
+def offered(token: str, game: str, under_way: bool, offer: W.Box) -> tuple[str, Kept] | None:
+    """A page's offer to resume: the token its reloaded page handed back and the game of ``game``
+    kept under it, the ``offer`` box shown; None (nothing shown) when nothing of that game is kept
+    or a game is already under way on the page."""
+    data = look_up(token, game)
+    if data is None or under_way:
+        return None
+    offer.layout.display = None
+    return token, data
+
+
 def resume(data: Kept) -> Session:
     """The kept game replayed: the same seed, bots, decisions and undos give the same table."""
     session = Session.new(int(data["players"]), int(data["seed"]), str(data["bots"]))

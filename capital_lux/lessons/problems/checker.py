@@ -42,6 +42,11 @@ TOLERANCE = ABSOLUTE
 STRICT_AFTER: Final = 1
 #: How far (a share of 1, or of an expected value's size) a first wrong answer must be to be told which way.
 FAR: Final = Fraction(1, 4)
+#: The answers to one exercise the page checks. Past them a number is no longer checked (a classic
+#: mistake is still named), so that trying numbers ends: measured on 20 classes (``bench numbers``),
+#: a bisection's sweep and a Stern-Brocot walk landed on "Correct" at their 10th to 19th answer
+#: in a few exercises, two in one learner's 21; an honest learner is flagged to the teacher at 6.
+ANSWER_BUDGET: Final = 8
 #: Every wrong answer after the first that looks like no classic mistake hears these words,
 #: wherever it lies: nothing a search can steer by.
 AGAIN: Final = N_("Not yet: this is not the exact answer. Go through your method again, step by step.")
@@ -240,7 +245,8 @@ def check_answer(text: str, exact: Fraction, lang: str = "en", probability: bool
     the answer without the method. Other wrong answers hear the same words (``AGAIN``) wherever
     they lie, unless they look like a classic mistake; and from the ``STRICT_AFTER``-th answer
     on, a decimal counts only as the exact value to ``MAX_DECIMALS`` decimals, so that trying
-    numbers a tolerance apart finds nothing either."""
+    numbers a tolerance apart finds nothing either. From the ``ANSWER_BUDGET``-th answer on, a
+    number is not checked at all (status ``invalid``, not counted), a classic mistake still named."""
     t = translator(lang)
     classics = classics or []
     try:
@@ -258,6 +264,14 @@ def check_answer(text: str, exact: Fraction, lang: str = "en", probability: bool
                        value, mistake.id)
     if probability and not 0 <= value <= 1:
         return Checked("invalid", t.gettext("A probability is between 0 and 1 (0% and 100%)."), value)
+    if previous >= ANSWER_BUDGET:  # not counted: the box keeps it, the teacher has the answers checked
+        return Checked("invalid", t.ngettext(
+            "You have checked {count} answer to this exercise: the page no longer checks numbers for it, so "
+            "that trying numbers cannot find the answer. Read the worked solution, or work it out on paper and "
+            "show your teacher.",
+            "You have checked {count} answers to this exercise: the page no longer checks numbers for it, so "
+            "that trying numbers cannot find the answer. Read the worked solution, or work it out on paper and "
+            "show your teacher.", previous).format(count=i18n_number(previous, t.lang)), value)
     if value == exact and form == "fraction":
         return Checked("correct", t.gettext("Correct! The exact answer is {answer}.").format(
             answer=format_number(exact)), value)
