@@ -323,8 +323,10 @@ class CapitolApp(Page):
 
         def replay() -> None:
             players, bots = int(data["players"]), str(data["bots"])
-            if players not in (2, 3, 4) or bots not in BOT_KINDS:
-                raise PositionError(f"a kept Capitol game has {players} players and {bots!r} bots")
+            if players not in (2, 3, 4):
+                raise PositionError(N_("A Capitol record needs \"players\": 2, 3 or 4."))
+            if bots not in BOT_KINDS:
+                raise PositionError(N_("{name} is not a Capitol bot: choose random, rule or search"), name=repr(bots))
             with self.quietly():
                 self.players_pick.value, self.bots_pick.value = players, bots
             self.start(int(data["seed"]))
