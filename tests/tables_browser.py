@@ -281,7 +281,9 @@ def scan(text: str, state: GameState, seat: int, seen: Seen) -> int:
         found = pattern.search(text)
         assert not found, f"seat {seat} was sent {found.group(0)}: {text[max(0, found.start() - 300):found.end() + 100]}"
     for value in mods:
-        shown = re.compile(rf"(?::\s*|>){re.escape(value)}(?![\d])")  # "Bea: +4", ">+4<" as the table writes it
+        # "Bea: +4", ">+4<" as the table writes a modifier; not a colour's "limit: -1 + ?", the sum of
+        # the Capital's cards and the modifiers this seat knows, which may happen to equal one it does not
+        shown = re.compile(rf"(?:(?<!limit):\s*|>){re.escape(value)}(?![\d])")
         found = shown.search(text)
         assert not found, f"seat {seat} was sent the modifier {value}: {text[max(0, found.start() - 400):found.end() + 200]}"
     return len(patterns) + len(mods)
