@@ -34,7 +34,8 @@ import ipywidgets as W
 from ..analysis.capitol_auction import Chance, bid_chance_chart, bid_chances
 from ..analysis.charts import figure_png
 from ..capitol.bots import BOT_KINDS, Bot, RandomBot, RuleOfThumbBot, make_bot
-from ..capitol.components import COLOURS, DISTRICTS, FLOOR_KIND, PILES, ROOF_KIND, SMALL_SQUARES, colour_of
+from ..capitol.components import (COLOURS, DISTRICTS, FLOOR_KIND, MAX_PLAYERS, MIN_PLAYERS, PILES, ROOF_KIND,
+                                  SMALL_SQUARES, colour_of)
 from ..capitol.notation import Action, Bid, parse_action
 from ..capitol.rules import apply, card_refusal, placement_refusal
 from ..capitol.state import BID, BUILD, District, State, new_game
@@ -181,7 +182,7 @@ class CapitolApp(Page):
             "hear why the rules refuse it.")) + "</p>", "value")
         self.players_pick = self.labels.choice(tagged(W.Dropdown(value=None, layout=W.Layout(width="auto")),
                                                       "cl-capitol-players"),
-                                               lambda t: [(str(n), n) for n in (2, 3, 4)], players)
+                                               lambda t: [(str(n), n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)], players)
         self.labels(self.players_pick, N_("Players"))
         self.bots_pick = self.labels.choice(tagged(W.Dropdown(value=None, layout=W.Layout(width="auto")),
                                                    "cl-capitol-bots"),
@@ -323,7 +324,7 @@ class CapitolApp(Page):
 
         def replay() -> None:
             players, bots = int(data["players"]), str(data["bots"])
-            if players not in (2, 3, 4):
+            if not MIN_PLAYERS <= players <= MAX_PLAYERS:
                 raise PositionError(N_("A Capitol record needs \"players\": 2, 3 or 4."))
             if bots not in BOT_KINDS:
                 raise PositionError(N_("{name} is not a Capitol bot: choose random, rule or search"), name=repr(bots))
