@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from capital_lux.i18n import translator
 from capital_lux.tutor import keep
 from capital_lux.tutor.capitol_app import STORAGE_KEY, CapitolApp, page_script
 
@@ -84,3 +85,15 @@ def test_the_kernel_echoes_the_page_scripts_ping_and_nothing_else() -> None:
     assert page.alive.pong.value == '<span data-cl-pong="1700000000000"></span>'
     page.alive.ping.value = '"><script>'
     assert page.alive.pong.value == '<span data-cl-pong="1700000000000"></span>'
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "pt"])
+def test_capitols_sentences_name_its_game_and_the_tutorials_its_free_game(lang: str) -> None:
+    t = translator(lang)
+    capitol_lost, tutorial_lost = t.gettext(keep.LOST["capitol"]), t.gettext(keep.LOST["tutorial"])
+    assert json.dumps(capitol_lost) in page_script(lang) and json.dumps(tutorial_lost) in keep.page_script(lang)
+    for sentence in (capitol_lost, t.gettext(keep.OFFER["capitol"])):
+        assert "Capitol" in sentence
+    assert "Capitol" not in tutorial_lost + t.gettext(keep.OFFER["tutorial"])
+    page = CapitolApp(lang, players=2, seed=3)
+    assert "Capitol" in page.offer_text.value

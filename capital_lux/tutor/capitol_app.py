@@ -220,7 +220,7 @@ class CapitolApp(Page):
         self.tag = W.HTML()
         self.token_in = tagged(W.Text(layout=W.Layout(display="none")), "cl-resume-token")
         self.token_in.observe(lambda change: self._offered(str(change["new"])), names="value")
-        self.offer_text = self.labels(W.HTML(), lambda t: keep.offer_html(t.lang), "value")
+        self.offer_text = self.labels(W.HTML(), lambda t: keep.offer_html(t.lang, "capitol"), "value")
         self.resume_button = self.labels(tagged(W.Button(button_style="info"), "cl-resume"), N_("Resume my game"))
         self.resume_button.on_click(lambda _: self.resume())
         self.offer = tagged(W.VBox([self.offer_text, self.resume_button], layout=W.Layout(display="none")),
@@ -476,7 +476,7 @@ def options_from_query(query: str) -> CapitolOptions:
 
 def page_script(lang: str) -> str:
     """The page's script (``keep.page_script``) with Capitol's own key for the kept token."""
-    return keep.page_script(lang, key=STORAGE_KEY)
+    return keep.page_script(lang, "capitol", key=STORAGE_KEY)
 
 
 def build_app(lang: str = "en", players: int = 3, seed: int | None = None, bots: str = "rule") -> W.VBox:

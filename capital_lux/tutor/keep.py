@@ -24,7 +24,7 @@ import stat
 import tempfile
 from html import escape
 from pathlib import Path
-from typing import TypedDict, cast
+from typing import Final, TypedDict, cast
 
 import ipywidgets as W
 
@@ -203,18 +203,35 @@ class Liveness:
             self.pong.value = f'<span data-cl-pong="{value}"></span>'
 
 
-def page_script(lang: str, exercises: bool = False, key: str = STORAGE_KEY) -> str:
+#: Each page's sentence when its kernel is lost: the tutorial's free game and Capitol's game are
+#: kept, the exercises page keeps the answers checked and the one being typed stays on the page.
+LOST: Final = {
+    "tutorial": N_("The connection to the tutor's server was lost, so this page cannot play any more "
+                   "(the server may have stopped or restarted your session). Reload the page: your free "
+                   "game is kept, and you can resume it."),
+    "capitol": N_("The connection to the tutor's server was lost, so this page cannot play any more "
+                  "(the server may have stopped or restarted your session). Reload the page: your game "
+                  "of Capitol is kept, and you can resume it."),
+    "exercises": N_("The connection to the tutor's server was lost, so this page cannot check answers any more "
+                    "(the server may have stopped or restarted your session). The answers you checked are kept: "
+                    "copy the answer you are typing, reload the page and join again."),
+}
+#: Each page's offer to resume the game its browser kept.
+OFFER: Final = {
+    "tutorial": N_("This browser was playing a free game here before the page was reloaded. "
+                   "It is kept: do you want to resume it?"),
+    "capitol": N_("This browser was playing a game of Capitol here before the page was reloaded. "
+                  "It is kept: do you want to resume it?"),
+}
+
+
+def page_script(lang: str, page: str = "tutorial", key: str = STORAGE_KEY) -> str:
     """The page's small script: hands a kept token to the tutor, stores new ones, and
-    watches the kernel (a sentence and a reload button if it is gone). ``exercises``: the
-    exercises page's sentence (the page stays as it is, so an answer being typed can be copied).
+    watches the kernel (a sentence and a reload button if it is gone). ``page``: whose sentence
+    (``LOST``: the exercises page stays as it is, so an answer being typed can be copied).
     ``key``: where the browser keeps the token (one per page that keeps a game)."""
     t = translator(lang)
-    lost = (t.gettext("The connection to the tutor's server was lost, so this page cannot check answers any more "
-                      "(the server may have stopped or restarted your session). The answers you checked are kept: "
-                      "copy the answer you are typing, reload the page and join again.") if exercises else
-            t.gettext("The connection to the tutor's server was lost, so this page cannot play any more "
-                      "(the server may have stopped or restarted your session). Reload the page: your free "
-                      "game is kept, and you can resume it."))
+    lost = t.gettext(LOST[page])
     reload_label = t.gettext("Reload the page")
     return f"""<script>
 (() => {{
@@ -287,8 +304,6 @@ def cannot_keep_html(lang: str) -> str:
     return f'<div class="cl-note cl-cannot-keep" role="status">{escape(sorry)}</div>'
 
 
-def offer_html(lang: str) -> str:
-    t = translator(lang)
-    text = t.gettext("This browser was playing a free game here before the page was reloaded. "
-                     "It is kept: do you want to resume it?")
+def offer_html(lang: str, page: str = "tutorial") -> str:
+    text = translator(lang).gettext(OFFER[page])
     return f'<div class="cl-note">{escape(text)}</div>'
