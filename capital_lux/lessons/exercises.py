@@ -32,6 +32,8 @@ from .problems.checker import (
     TOLERANCE,
     AnswerError,
     Checked,
+    budget_left,
+    budget_rule,
     check_answer,
     format_number,
     parse_answer,
@@ -42,7 +44,7 @@ from .problems.core import Exercise, Mistake, hidden_sums, limits, share, unseen
 
 __all__ = [
     "EXERCISES", "EXERCISES_BY_ID", "TOLERANCE", "AnswerError", "Checked", "Exercise", "Fraction", "Mistake",
-    "assumptions_text", "check", "check_answer", "diagnose", "format_number",
+    "assumptions_text", "budget_left", "budget_rule", "check", "check_answer", "diagnose", "format_number",
     "hidden_sums", "instance", "limits", "parse_answer", "question_text",
     "share", "simulate", "solution_text", "tolerance", "tolerance_text", "unseen",
 ]

@@ -29,6 +29,8 @@ from ..lessons.exercises import (
     Checked,
     Exercise,
     assumptions_text,
+    budget_left,
+    budget_rule,
     check,
     diagnose,
     format_number,
@@ -191,7 +193,7 @@ class ExercisesApp(Page):
                 else t.gettext("Answer with a number (an expected value)."))
         assumptions = "".join(f"<li>{escape(a)}</li>" for a in assumptions_text(ex, t))
         rule = (t.gettext("Your teacher asks for exact fractions today: write your answer like 3/8.")
-                if self.learner.fractions_only() else tolerance_text(ex, t))
+                if self.learner.fractions_only() else tolerance_text(ex, t)) + " " + budget_rule(t)
         self.question.value = (
             f"<h3>{escape(t.gettext(ex.title))}</h3><p>{question_text(ex, t)}</p>"
             + (f'<ul class="cl-note cl-ex-assumptions">{assumptions}</ul>' if assumptions else "")
@@ -237,8 +239,10 @@ class ExercisesApp(Page):
         self.learner.record(ex.id, self.answer.value, checked, self.numbers, diagnosed.id if diagnosed else None)
         if checked.status == "wrong":  # a second wrong answer with the same verdict must not look like no answer
             self.attempts[ex.id] = self.attempts.get(ex.id, 0) + 1
-            self._feedback(checked, self.t.gettext("Attempt {n}: you wrote {answer}. {verdict}").format(
-                n=self.attempts[ex.id], answer=self.answer.value.strip(), verdict=checked.message))
+            told = self.t.gettext("Attempt {n}: you wrote {answer}. {verdict}").format(
+                n=self.attempts[ex.id], answer=self.answer.value.strip(), verdict=checked.message)
+            left = budget_left(self.t, self._answered(ex.id))  # few checks left: said before they run out
+            self._feedback(checked, f"{told} {left}" if left else told)
         else:
             self._feedback(checked, checked.message)
         if checked.status != "invalid":

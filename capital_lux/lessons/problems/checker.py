@@ -111,6 +111,26 @@ def tolerance_text(ex: Exercise, t: Translator) -> str:
         decimals=i18n_number(MAX_DECIMALS, t.lang))  # STRICT_AFTER answers: one
 
 
+def budget_rule(t: Translator) -> str:
+    """The page's budget of checked answers, stated under every question before it is reached."""
+    return t.ngettext("The page checks at most {count} answer to each exercise.",
+                      "The page checks at most {count} answers to each exercise.",
+                      ANSWER_BUDGET).format(count=i18n_number(ANSWER_BUDGET, t.lang))
+
+
+def budget_left(t: Translator, answered: int) -> str:
+    """After a wrong answer, the checks left to this exercise once few are ("" while many are)."""
+    left = ANSWER_BUDGET - answered
+    if left > 3:
+        return ""
+    if left <= 0:
+        return t.gettext("That was the last answer the page checks for this exercise: read the worked solution, "
+                         "or work it out on paper and show your teacher.")
+    return t.ngettext("The page will check {count} more answer to this exercise.",
+                      "The page will check {count} more answers to this exercise.",
+                      left).format(count=i18n_number(left, t.lang))
+
+
 def paper_rule(ex: Exercise, t: Translator) -> str:
     """What a printed sheet asks for: the exact fraction, or enough decimals. The screen's
     marking rule (how near counts as correct) is the checker's, not the paper's."""
