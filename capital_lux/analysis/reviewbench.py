@@ -16,19 +16,24 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from ..engine.game import Game, GameRecord
 from ..engine.state import GOLD
 from ..engine.views import view
-from .forward import rank_moves
-from .review import DEFAULT_HORIZON, REVIEW_BUDGET, REVIEW_GAMES, Decision, decisions_of, review_game
+from .forward import RANK_MIN_GAMES, rank_moves
+from .review import DEFAULT_HORIZON, REVIEW_BUDGET, Decision, Review, decisions_of, review_game
 from .stats import wilson_interval
 
 Figures = dict[str, float]
+#: Games the hint's seat ranks its moves on (the ranking then plays 100 per move: ``rank_moves``).
+HINT_GAMES = 200
 
 
-def game_record(players: int, seed: int, kinds: list[str], hint_games: int = REVIEW_GAMES) -> GameRecord:
-    """A seeded game: each seat "random", "rule" or "hint" (the ranking's move, on ``hint_games``)."""
+def game_record(players: int, seed: int, kinds: list[str], hint_games: int = HINT_GAMES) -> GameRecord:
+    """A seeded game: each seat "random", "rule" or "hint" (the ranking's move, on ``hint_games``
+    games shared among the moves, each move played on ``RANK_MIN_GAMES`` at least, or on
+    ``hint_games`` if fewer: a smoke's small table stays small)."""
     from ..players.bots import RandomBot, RuleOfThumbBot  # players sit below the analysis
 
     game, rng = Game(players, seed), random.Random(seed)
@@ -37,7 +42,8 @@ def game_record(players: int, seed: int, kinds: list[str], hint_games: int = REV
         v = view(game.state, game.state.current)
         kind = kinds[v.viewer]
         if kind == "hint" and v.phase != GOLD and len(v.legal_actions) > 1:
-            game.play(rank_moves(v, seed=seed, games=hint_games).best.action)
+            game.play(rank_moves(v, seed=seed, games=hint_games,
+                                 min_games=min(hint_games, RANK_MIN_GAMES)).best.action)
         else:
             game.play((random_bot if kind == "random" else rule_bot).choose(v, rng))
     return game.record()
@@ -76,30 +82,57 @@ def speed(repeats: int = 3, seed: int = 1, horizon: str = DEFAULT_HORIZON) -> Fi
 CALIBRATION_KINDS = ("hint", "rule", "random", "rule")
 
 
+def table(seed: int, players: int = 4, horizon: str = DEFAULT_HORIZON, budget: float | None = REVIEW_BUDGET,
+          hint_games: int = HINT_GAMES, **budget_options: float) -> tuple[list[str], Review, float]:
+    """Calibration table ``seed``: its seats' kinds, the review of its record, and the review's
+    seconds of CPU."""
+    turn = seed % players
+    kinds = [CALIBRATION_KINDS[(seat + turn) % len(CALIBRATION_KINDS)] for seat in range(players)]
+    record = game_record(players, seed, kinds, hint_games)
+    began = time.process_time()
+    review = review_game(record, 0, seed=seed, horizon=horizon, budget=budget, **budget_options)  # type: ignore[arg-type]
+    return kinds, review, time.process_time() - began
+
+
+def _table(args: tuple[int, int, str, float | None, int, dict[str, float]]) -> tuple[list[str], Review, float]:
+    seed, players, horizon, budget, hint_games, options = args
+    return table(seed, players, horizon, budget, hint_games, **options)
+
+
 def calibration(tables: int = 12, players: int = 4, horizon: str = DEFAULT_HORIZON, budget: float | None = REVIEW_BUDGET,
-                hint_games: int = REVIEW_GAMES, **budget_options: float) -> Figures:
+                hint_games: int = HINT_GAMES, workers: int = 1, **budget_options: float) -> Figures:
     """The verdicts against play of known strength: over ``tables`` seeded games where a seat
     following the hint (the ranking's move), rule-of-thumb seats and a seat playing uniformly at
     random share the table (``CALIBRATION_KINDS``, turned one seat per game), each kind's share of
     decisions judged best or good and share judged mistakes or blunders, each with its count and
     95% (Wilson) interval, and its points lost per decision; then the ratios the verdicts must
     show: random seats' mistakes at least twice as frequent as the rule of thumb's, and the
-    hint's seats the most accurate. Keys end in ``_game`` or ``_round`` (the horizon)."""
-    tally: dict[str, list[float]] = {}  # decisions, best or good, mistakes or blunders, points lost
+    hint's seats the most accurate. Keys end in ``_game`` or ``_round`` (the horizon). The
+    tables are played and reviewed in ``workers`` processes (each review on its own CPU clock:
+    the same figures as in one)."""
+    asked = [(seed, players, horizon, budget, hint_games, dict(budget_options)) for seed in range(tables)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            reviewed = list(pool.map(_table, asked))
+    else:
+        reviewed = [_table(args) for args in asked]
+    return tally(reviewed, players, horizon)
+
+
+def tally(reviewed: list[tuple[list[str], Review, float]], players: int = 4,
+          horizon: str = DEFAULT_HORIZON) -> Figures:
+    """``calibration``'s figures from its tables' reviews (``table``)."""
+    tables = len(reviewed)
+    counts: dict[str, list[float]] = {}  # decisions, best or good, mistakes or blunders, points lost
     phases: dict[tuple[str, str], list[int]] = {}  # (kind, phase): decisions, mistakes or blunders
     depths = [0, 0]  # decisions judged to the asked horizon, in all
     cpu = []
-    for seed in range(tables):
-        turn = seed % players
-        kinds = [CALIBRATION_KINDS[(seat + turn) % len(CALIBRATION_KINDS)] for seat in range(players)]
-        record = game_record(players, seed, kinds, hint_games)
-        began = time.process_time()
-        review = review_game(record, 0, seed=seed, horizon=horizon, budget=budget, **budget_options)  # type: ignore[arg-type]
-        cpu.append(time.process_time() - began)
+    for kinds, review, spent in reviewed:
+        cpu.append(spent)
         depths[0] += sum(review.depth_of(d) == review.horizon for d in review.decisions)
         depths[1] += len(review.decisions)
         for seat, kind in enumerate(kinds):
-            row = tally.setdefault(kind, [0.0, 0.0, 0.0, 0.0])
+            row = counts.setdefault(kind, [0.0, 0.0, 0.0, 0.0])
             for d in review.of_seat(seat):
                 row[0] += 1
                 row[1] += d.verdict in ("best", "good")
@@ -114,7 +147,7 @@ def calibration(tables: int = 12, players: int = 4, horizon: str = DEFAULT_HORIZ
                         f"review_cpu_s_median{end}": round(statistics.median(cpu), 2) if cpu else 0.0,
                         f"review_cpu_s_max{end}": round(max(cpu), 2) if cpu else 0.0}
     rates: dict[str, tuple[float, float]] = {}
-    for kind, (n, good, bad, lost) in sorted(tally.items()):
+    for kind, (n, good, bad, lost) in sorted(counts.items()):
         count = max(1, int(n))
         low, high = wilson_interval(good, count)
         bad_low, bad_high = wilson_interval(bad, count)
@@ -159,4 +192,4 @@ def spread(seed: int = 1, every: int = 6, games: int = 100) -> Figures:
 
 
 def figures(repeats: int = 3, games: int = 12) -> Figures:
-    return {**speed(repeats), **calibration(games), **spread()}
+    return {**speed(repeats), **calibration(games, workers=2), **spread()}  # two processes: the machine's two cores
