@@ -94,9 +94,9 @@ REVIEW_EXACT_MS: Final = 30.0
 FEWEST_GAMES: Final = 10
 #: The default budget of a whole review, in seconds of the reviewing thread's CPU: every decision
 #: is judged within it, to the game's end where that fits and to the round's end where it does
-#: not (``Decision.horizon`` says which). A 4-player game's review takes about 22 s of CPU at the
-#: defaults (``bench review``), so the budget does not bind there and the same record gives the same
-#: review; it bounds a slower machine's review under the issue's 30 s.
+#: not (``Decision.horizon`` says which). A 4-player game's review takes about 21 s of CPU at the
+#: defaults, 25.5 s at most over ``bench review``'s twelve tables, so the budget does not bind there
+#: and the same record gives the same review; it bounds a slower machine's review under 30 s.
 REVIEW_BUDGET: Final = 28.0
 #: A move whose chance of some colour exceeding is this much above the best's is called risky.
 RISKIER: Final = 0.1
