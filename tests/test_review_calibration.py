@@ -40,9 +40,9 @@ def test_the_game_s_end_spreads_a_paired_difference_wider_than_the_round_s_end()
 def test_the_calibration_s_tables_give_the_same_figures_in_two_processes_as_in_one() -> None:
     """``bench review`` reviews its tables in two processes: the verdicts and counts are those of one
     (every review is seeded and untimed here; only the CPU seconds may differ)."""
-    small = {"games": 8, "min_games": 8, "exact_ms": 2.0}
-    one = reviewbench.calibration(1, 2, "round", None, hint_games=8, **small)
-    two = reviewbench.calibration(1, 2, "round", None, hint_games=8, workers=2, **small)
+    small = {"games": 4, "min_games": 4, "exact_ms": 1.0}
+    one = reviewbench.calibration(1, 2, "round", None, hint_games=4, **small)
+    two = reviewbench.calibration(1, 2, "round", None, hint_games=4, workers=2, **small)
     assert one["hint_decisions"] > 0 and one["rule_decisions"] > 0
     timed = {key for key in one if "_cpu_s_" in key}
     assert {k: v for k, v in one.items() if k not in timed} == {k: v for k, v in two.items() if k not in timed}

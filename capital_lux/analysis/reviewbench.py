@@ -8,7 +8,11 @@ does it tell good play from bad?
   playing uniformly at random share the table, each kind's share of decisions judged best or
   good and of mistakes or blunders, with counts and 95% intervals, points lost per decision, the
   ratio of random to rule-of-thumb mistakes, whether the hint's seats are the most accurate, and
-  the share of decisions the budget let the review judge to the game's end.
+  the share of decisions the budget let the review judge to the game's end (the tables played
+  and reviewed in two processes);
+* without the review: what picking at random at one phase (draft picks, plays, Agent, Cleric,
+  gold) costs a rule-of-thumb seat in final points, so the calibration's figures by phase can be
+  read against how much each phase's choices matter.
 """
 
 from __future__ import annotations
