@@ -86,7 +86,8 @@ THRESHOLDS: Final = {"good": EQUIVALENT_POINTS, "inaccuracy": 1.5, "mistake": 3.
 #: again on 100 fresh ones: a loss's 95% interval is then about 1.5 points wide each side (the paired
 #: spread to the round's end is about 7.6 points, ``reviewbench.spread``), against 2.4 on 40 games,
 #: so fewer verdicts read from its low end are milder than the loss (``bench review``'s calibration:
-#: random seats' mistakes per decision 2.2 times the rule of thumb's on 100 games, 1.97 on 40).
+#: random seats' mistakes per decision 2.17 times the rule of thumb's on 100 games, 1.97 on 40; the
+#: same tables reviewed on other seeds give 1.89, so the ratio is near 2, not safely above).
 REVIEW_GAMES: Final = 100
 REVIEW_MIN_GAMES: Final = 100
 REVIEW_EXACT_MS: Final = 30.0
