@@ -51,6 +51,7 @@ from ..engine.errors import Cancelled, PositionError, UsageError
 from ..engine.game import GameRecord
 from ..engine.notation import Action, PlaceModifier, SaveWithGold, parse_action
 from ..engine.rules import excess, gold_options, must_decide_gold
+from ..engine.phases import ROUNDS
 from ..engine.state import AGENT, GOLD, GameState, new_game
 from ..engine.views import PlayerView, determinize, view
 from .forward import EQUIVALENT_POINTS, MODELS, ForwardRisk, WorkClock, rank_moves
@@ -560,6 +561,15 @@ def round_ends_of(record: GameRecord) -> tuple[RoundEnd, ...]:
     return tuple(ends)
 
 
+def _work(v: PlayerView, horizon: str) -> int:
+    """A decision's work, in proportion: its legal moves times the cards still to be played in
+    the round, and to the game's end those of every round after (a deal of six each, at most)."""
+    cards = sum(v.hand_sizes) + sum(v.draft_hand_sizes) + sum(v.draft_pick_counts)
+    if horizon == "game":
+        cards += max(0, ROUNDS - v.round) * v.players * 6
+    return len(v.legal_actions) * (1 + cards)
+
+
 class ReviewOptions(TypedDict, total=False):
     """``review_game``'s model, seed, budget and horizon, as a page passes them on (``**options``)."""
 
@@ -611,10 +621,11 @@ def review_game(
     placed = placements_of(record)  # where the others' face-down modifiers went: the posterior reads it
     judged = []
     deadline = None if budget is None else clock() + budget
-    # A decision's work grows with its legal moves and, to the game's end, with the rounds still to
-    # play: its share of the budget is in proportion, and costs are measured per unit of that work
-    # and per game a move is played on.
-    weights = [len(v.legal_actions) * (max(1, 4 - v.round) if horizon == "game" else 1) for _, v, _ in todo]
+    # A decision's work grows with its legal moves and the cards still to be played (each a turn of
+    # every game played out): its share of the budget is in proportion, and costs are measured per
+    # unit of that work and per game a move is played on, so the decisions before foretell the
+    # cost of those after and the budget cuts games only when the whole review would not fit.
+    weights = [_work(v, horizon) for _, v, _ in todo]
     left_weight = float(sum(weights))
     game_cost: dict[str, list[float]] = {"game": [], "round": []}  # seconds per unit of work per game
     for n, (index, v, action) in enumerate(todo, 1):

@@ -58,6 +58,7 @@ def game_record(players: int, seed: int, kinds: list[str], hint_games: int = HIN
 def speed(repeats: int = 3, seed: int = 1, horizon: str = DEFAULT_HORIZON) -> Figures:
     record = game_record(4, seed, ["random", "rule", "rule", "rule"])
     cpu, wall, first_cpu, first_wall, decisions = [], [], [], [], 0
+    reviews = []
     for _ in range(repeats):
         c, w = time.process_time(), time.perf_counter()
         first: list[tuple[float, float]] = []
@@ -72,16 +73,18 @@ def speed(repeats: int = 3, seed: int = 1, horizon: str = DEFAULT_HORIZON) -> Fi
         first_cpu.append(first[0][0])
         first_wall.append(first[0][1])
         decisions = len(review.decisions)
+        reviews.append(review)
     end = f"_{horizon}"
     figures = {
         "decisions_4_players": decisions,
+        # 1: every repeat gave the very same review (the budget, on the CPU clock, never bound)
+        "same_review_every_repeat": float(all(r == reviews[0] for r in reviews)),
         "review_cpu_s_median": round(statistics.median(cpu), 2), "review_wall_s_median": round(statistics.median(wall), 2),
         "review_cpu_s_max": round(max(cpu), 2), "review_wall_s_max": round(max(wall), 2),
         "first_decision_cpu_s_median": round(statistics.median(first_cpu), 3),
         "first_decision_wall_s_median": round(statistics.median(first_wall), 3),
     }
-    return {key if key == "decisions_4_players" else key.replace("_s_", f"{end}_s_"): value
-            for key, value in figures.items()}
+    return {key.replace("_s_", f"{end}_s_") if "_s_" in key else key: value for key, value in figures.items()}
 
 
 #: The calibration's tables: every game seats each kind of player, in turn at each seat.
@@ -132,11 +135,14 @@ def tally(reviewed: list[tuple[list[str], Review, float]], players: int = 4,
     counts: dict[str, list[float]] = {}  # decisions, best or good, mistakes or blunders, points lost
     phases: dict[tuple[str, str], list[int]] = {}  # (kind, phase): decisions, mistakes or blunders
     depths = [0, 0]  # decisions judged to the asked horizon, in all
+    fewer = [0, 0]  # simulated decisions judged on fewer games than asked (the budget bound), in all
     cpu = []
     for kinds, review, spent in reviewed:
         cpu.append(spent)
         depths[0] += sum(review.depth_of(d) == review.horizon for d in review.decisions)
         depths[1] += len(review.decisions)
+        fewer[0] += sum(0 < d.games < review.games for d in review.decisions)
+        fewer[1] += sum(d.games > 0 for d in review.decisions)
         for seat, kind in enumerate(kinds):
             row = counts.setdefault(kind, [0.0, 0.0, 0.0, 0.0])
             for d in review.of_seat(seat):
@@ -150,6 +156,8 @@ def tally(reviewed: list[tuple[list[str], Review, float]], players: int = 4,
     end = f"_{horizon}"
     figures: Figures = {"games": tables, "players": players,
                         f"judged_to_the_horizon_share{end}": round(depths[0] / max(1, depths[1]), 3),
+                        # 0 at the defaults (games = min_games): no decision cut short by the budget
+                        f"judged_on_fewer_games_share{end}": round(fewer[0] / max(1, fewer[1]), 3),
                         f"review_cpu_s_median{end}": round(statistics.median(cpu), 2) if cpu else 0.0,
                         f"review_cpu_s_max{end}": round(max(cpu), 2) if cpu else 0.0}
     rates: dict[str, tuple[float, float]] = {}
