@@ -127,3 +127,32 @@ def test_the_review_reads_where_the_others_placed_their_modifiers() -> None:
             assert before.viewer == seat and before.current == s.modifiers_above[c][i][0]
             seen_any = True
     assert seen_any
+
+
+def test_a_budget_short_of_the_games_judges_each_decision_on_as_many_as_its_share_pays_for(monkeypatch: Any) -> None:
+    """On a clock that charges each decision for the games it played (a machine of known speed:
+    deterministic), a budget half of what every game would cost still judges every decision:
+    the first on all their games, later ones on as many as their share of what is left pays for,
+    never fewer than ``FEWEST_GAMES``, and each says how many it was judged on."""
+    from capital_lux.analysis import review as module
+
+    record = played_game(2, 3, ["random", "rule"])
+    now = [0.0]
+    judge = module.judge
+
+    def charged(v: Any, *args: Any, **kwargs: Any) -> Any:
+        decision = judge(v, *args, **kwargs)
+        now[0] += 0.001 * len(v.legal_actions) * decision.games  # a millisecond a game a move
+        return decision
+
+    monkeypatch.setattr(module, "judge", charged)
+    games = 40
+    found = decisions_of(record)
+    every_game = 0.001 * games * sum(len(v.legal_actions) for _, v, _ in found)
+    review = review_game(record, 0, games=games, min_games=games, exact_ms=10.0, budget=every_game / 2,
+                         clock=lambda: now[0])
+    assert [d.index for d in review.decisions] == [i for i, _, _ in found]
+    simulated = [d.games for d in review.decisions if d.games]
+    assert all(module.FEWEST_GAMES <= n <= games for n in simulated)
+    assert simulated[0] == games and min(simulated) < games
+    assert any(module.FEWEST_GAMES < n < games for n in simulated)  # as many as paid for, not all or the fewest

@@ -34,3 +34,29 @@ def test_the_game_s_end_spreads_a_paired_difference_wider_than_the_round_s_end()
     """Why the review judges to the round's end by default (``bench review``'s spread figure, small)."""
     figures = reviewbench.spread(seed=1, every=30, games=30)
     assert 0 < figures["paired_spread_points_median_round"] < figures["paired_spread_points_median_game"]
+
+
+@pytest.mark.slow
+def test_the_calibration_s_tables_give_the_same_figures_in_two_processes_as_in_one() -> None:
+    """``bench review`` reviews its tables in two processes: the verdicts and counts are those of one
+    (every review is seeded and untimed here; only the CPU seconds may differ)."""
+    small = {"games": 4, "min_games": 4, "exact_ms": 1.0}
+    one = reviewbench.calibration(1, 2, "round", None, hint_games=4, **small)
+    two = reviewbench.calibration(1, 2, "round", None, hint_games=4, workers=2, **small)
+    assert one["hint_decisions"] > 0 and one["rule_decisions"] > 0
+    timed = {key for key in one if "_cpu_s_" in key}
+    assert {k: v for k, v in one.items() if k not in timed} == {k: v for k, v in two.items() if k not in timed}
+
+
+def test_random_picks_at_one_phase_are_set_beside_the_rule_of_thumb_s_on_the_same_seeded_games() -> None:
+    """``bench review``'s check without the review (small): what picking at random at one phase
+    costs a rule-of-thumb seat. Plays are where it costs most: a card is lost or kept there."""
+    figures = reviewbench.random_at_one_phase(games=40, players=3)
+    assert figures["random_at_one_phase_games"] == 40
+    phases = list(reviewbench.KERNEL_PHASES)
+    for phase in phases:
+        for figure in ("points", "margin"):
+            assert figures[f"random_at_{phase}_{figure}_change_half"] > 0
+    assert figures["random_at_play_points_change"] + figures["random_at_play_points_change_half"] < 0
+    assert all(figures["random_at_play_points_change"] < figures[f"random_at_{p}_points_change"]
+               for p in phases if p != "play")

@@ -51,6 +51,7 @@ from ..engine.errors import Cancelled, PositionError, UsageError
 from ..engine.game import GameRecord
 from ..engine.notation import Action, PlaceModifier, SaveWithGold, parse_action
 from ..engine.rules import excess, gold_options, must_decide_gold
+from ..engine.phases import ROUNDS
 from ..engine.state import AGENT, GOLD, GameState, new_game
 from ..engine.views import PlayerView, determinize, view
 from .forward import EQUIVALENT_POINTS, MODELS, ForwardRisk, WorkClock, rank_moves
@@ -58,7 +59,7 @@ from .stats import Estimate
 
 __all__ = [
     "FORMAT", "VERSION", "HORIZON", "GAME_HORIZON", "HORIZONS", "DEFAULT_HORIZON", "VERDICTS", "THRESHOLDS", "REVIEW_GAMES", "REVIEW_MIN_GAMES", "REVIEW_EXACT_MS",
-    "REVIEW_BUDGET",
+    "REVIEW_BUDGET", "FEWEST_GAMES",
     "Points", "Decision", "Summary", "RoundEnd", "ChartPoint", "Review", "ReviewOptions", "review_game", "verdict_of",
     "round_ends_of",
     "Cancelled",
@@ -81,16 +82,24 @@ VERDICTS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
 #: cannot tell and names the worst verdict the interval allows (``Decision.worst``).
 THRESHOLDS: Final = {"good": EQUIVALENT_POINTS, "inaccuracy": 1.5, "mistake": 3.0}
 #: The default budget of one decision's ranking: games per move at most (shared as rank_moves
-#: shares them), the fewest before it may stop, and the exact search's milliseconds of CPU. A
-#: 4-player game has about a hundred decisions; these keep its whole review near 25 s of CPU.
-REVIEW_GAMES: Final = 200
-REVIEW_MIN_GAMES: Final = 40
+#: shares them), the fewest before it may stop, and the exact search's milliseconds of CPU. With
+#: both at 100 every simulated decision is ranked on 100 games per move in one batch, then measured
+#: again on 100 fresh ones: a loss's 95% interval is then about 1.5 points wide each side (the paired
+#: spread to the round's end is about 7.6 points, ``reviewbench.spread``), against 2.4 on 40 games,
+#: so fewer verdicts read from its low end are milder than the loss (``bench review``'s calibration:
+#: random seats' mistakes per decision 2.17 times the rule of thumb's on 100 games, 1.97 on 40; the
+#: same tables reviewed on other seeds give 1.89, so the ratio is near 2, not safely above).
+REVIEW_GAMES: Final = 100
+REVIEW_MIN_GAMES: Final = 100
 REVIEW_EXACT_MS: Final = 30.0
+#: The fewest games per move a decision is judged on when the budget cannot pay for more.
+FEWEST_GAMES: Final = 10
 #: The default budget of a whole review, in seconds of the reviewing thread's CPU: every decision
 #: is judged within it, to the game's end where that fits and to the round's end where it does
-#: not (``Decision.horizon`` says which). A 4-player game's review then takes under 30 s of CPU
-#: (``bench review``).
-REVIEW_BUDGET: Final = 20.0
+#: not (``Decision.horizon`` says which). A 4-player game's review takes about 21 s of CPU at the
+#: defaults, 25.5 s at most over ``bench review``'s twelve tables, so the budget does not bind there
+#: and the same record gives the same review; it bounds a slower machine's review under 30 s.
+REVIEW_BUDGET: Final = 28.0
 #: A move whose chance of some colour exceeding is this much above the best's is called risky.
 RISKIER: Final = 0.1
 KEY_MOMENTS: Final = 3
@@ -552,6 +561,15 @@ def round_ends_of(record: GameRecord) -> tuple[RoundEnd, ...]:
     return tuple(ends)
 
 
+def _work(v: PlayerView, horizon: str) -> int:
+    """A decision's work, in proportion: its legal moves times the cards still to be played in
+    the round, and to the game's end those of every round after (a deal of six each, at most)."""
+    cards = sum(v.hand_sizes) + sum(v.draft_hand_sizes) + sum(v.draft_pick_counts)
+    if horizon == "game":
+        cards += max(0, ROUNDS - v.round) * v.players * 6
+    return len(v.legal_actions) * (1 + cards)
+
+
 class ReviewOptions(TypedDict, total=False):
     """``review_game``'s model, seed, budget and horizon, as a page passes them on (``**options``)."""
 
@@ -582,10 +600,11 @@ def review_game(
 
     ``budget``: seconds of ``clock`` (the thread's CPU unless told; a page passes a wall clock)
     for the whole review, or None for no limit. Every decision is judged within it: each gets
-    an even share of what is left, its ranking ends when the share is spent (after one batch of
-    ``min_games`` at least), and a decision whose share cannot pay for one batch to the game's
-    end, as measured on the decisions before, is judged to the round's end instead
-    (``Decision.horizon``); with nothing left, to the round's end on the fewest games.
+    a share of what is left in proportion to its work, its ranking ends when the share is spent
+    (after one batch at least), and a decision whose share cannot pay for ``min_games`` games per
+    move to the game's end, as measured on the decisions before, is judged to the round's end
+    instead (``Decision.horizon``); one whose share cannot pay for them to the round's end is
+    judged on as many as it can (``FEWEST_GAMES`` at least; ``Decision.games`` says how many).
     ``progress(share)`` and ``on_decision(decision)`` are
     called as each decision is judged, so a page can show them as they come; ``should_stop()``
     raises ``Cancelled``.
@@ -602,11 +621,13 @@ def review_game(
     placed = placements_of(record)  # where the others' face-down modifiers went: the posterior reads it
     judged = []
     deadline = None if budget is None else clock() + budget
-    # A decision's work to the game's end grows with its legal moves and the rounds still to play:
-    # its share of the budget is in proportion, and costs are measured per unit of that work.
-    weights = [len(v.legal_actions) * max(1, 4 - v.round) for _, v, _ in todo]
+    # A decision's work grows with its legal moves and the cards still to be played (each a turn of
+    # every game played out): its share of the budget is in proportion, and costs are measured per
+    # unit of that work and per game a move is played on, so the decisions before foretell the
+    # cost of those after and the budget cuts games only when the whole review would not fit.
+    weights = [_work(v, horizon) for _, v, _ in todo]
     left_weight = float(sum(weights))
-    batch_cost: dict[str, list[float]] = {"game": [], "round": []}  # seconds per unit of work per batch
+    game_cost: dict[str, list[float]] = {"game": [], "round": []}  # seconds per unit of work per game
     for n, (index, v, action) in enumerate(todo, 1):
         if should_stop is not None and should_stop():
             raise Cancelled
@@ -618,20 +639,23 @@ def review_game(
             end = now + share
             enough = lambda end=end: clock() >= end  # noqa: E731 - one share per decision
 
-            def affordable(h: str) -> bool:
-                costs = batch_cost[h]
-                return not costs or statistics.median(costs) * weight <= share
+            def affordable(h: str) -> float:
+                """Games per move the share pays for at horizon ``h`` (unknown yet: all)."""
+                costs = game_cost[h]
+                return math.inf if not costs else share / (statistics.median(costs) * weight)
 
-            if depth == "game" and not affordable("game"):
+            if depth == "game" and affordable("game") < min_games:
                 depth = "round"
-            if share <= 0 or not affordable("round"):
-                depth, fewest, exact = "round", min(min_games, 10), min(exact_ms, 5.0)
+            if share <= 0 or affordable("round") < min_games:
+                paid = affordable("round") if share > 0 else 0.0
+                depth, fewest, exact = "round", max(min(min_games, FEWEST_GAMES), min(min_games, int(paid))), min(
+                    exact_ms, 5.0)
         began = clock()
         decision = judge(v, action, index, model, seed * 1_000_003 + index, games if fewest == min_games else fewest,
                          fewest, exact, should_stop, depth, enough, placed.get(index) or None)
         left_weight -= weight
         if decision.games:
-            batch_cost[depth].append((clock() - began) / (weight * math.ceil(decision.games / fewest)))
+            game_cost[depth].append((clock() - began) / (weight * decision.games))
         judged.append(decision)
         if on_decision is not None:
             on_decision(decision)

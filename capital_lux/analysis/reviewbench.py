@@ -8,7 +8,11 @@ does it tell good play from bad?
   playing uniformly at random share the table, each kind's share of decisions judged best or
   good and of mistakes or blunders, with counts and 95% intervals, points lost per decision, the
   ratio of random to rule-of-thumb mistakes, whether the hint's seats are the most accurate, and
-  the share of decisions the budget let the review judge to the game's end.
+  the share of decisions the budget let the review judge to the game's end (the tables played
+  and reviewed in two processes);
+* without the review: what picking at random at one phase (draft picks, plays, Agent, Cleric,
+  gold) costs a rule-of-thumb seat in final points, so the calibration's figures by phase can be
+  read against how much each phase's choices matter.
 """
 
 from __future__ import annotations
@@ -16,19 +20,26 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable
 
+from ..engine import kernel
 from ..engine.game import Game, GameRecord
 from ..engine.state import GOLD
 from ..engine.views import view
-from .forward import rank_moves
-from .review import DEFAULT_HORIZON, REVIEW_BUDGET, REVIEW_GAMES, Decision, decisions_of, review_game
-from .stats import wilson_interval
+from .forward import RANK_MIN_GAMES, rank_moves
+from .review import DEFAULT_HORIZON, REVIEW_BUDGET, Decision, Review, decisions_of, review_game
+from .stats import Estimate, wilson_interval
 
 Figures = dict[str, float]
+#: Games the hint's seat ranks its moves on (the ranking then plays 100 per move: ``rank_moves``).
+HINT_GAMES = 200
 
 
-def game_record(players: int, seed: int, kinds: list[str], hint_games: int = REVIEW_GAMES) -> GameRecord:
-    """A seeded game: each seat "random", "rule" or "hint" (the ranking's move, on ``hint_games``)."""
+def game_record(players: int, seed: int, kinds: list[str], hint_games: int = HINT_GAMES) -> GameRecord:
+    """A seeded game: each seat "random", "rule" or "hint" (the ranking's move, on ``hint_games``
+    games shared among the moves, each move played on ``RANK_MIN_GAMES`` at least, or on
+    ``hint_games`` if fewer: a smoke's small table stays small)."""
     from ..players.bots import RandomBot, RuleOfThumbBot  # players sit below the analysis
 
     game, rng = Game(players, seed), random.Random(seed)
@@ -37,7 +48,8 @@ def game_record(players: int, seed: int, kinds: list[str], hint_games: int = REV
         v = view(game.state, game.state.current)
         kind = kinds[v.viewer]
         if kind == "hint" and v.phase != GOLD and len(v.legal_actions) > 1:
-            game.play(rank_moves(v, seed=seed, games=hint_games).best.action)
+            game.play(rank_moves(v, seed=seed, games=hint_games,
+                                 min_games=min(hint_games, RANK_MIN_GAMES)).best.action)
         else:
             game.play((random_bot if kind == "random" else rule_bot).choose(v, rng))
     return game.record()
@@ -46,6 +58,7 @@ def game_record(players: int, seed: int, kinds: list[str], hint_games: int = REV
 def speed(repeats: int = 3, seed: int = 1, horizon: str = DEFAULT_HORIZON) -> Figures:
     record = game_record(4, seed, ["random", "rule", "rule", "rule"])
     cpu, wall, first_cpu, first_wall, decisions = [], [], [], [], 0
+    reviews = []
     for _ in range(repeats):
         c, w = time.process_time(), time.perf_counter()
         first: list[tuple[float, float]] = []
@@ -60,46 +73,78 @@ def speed(repeats: int = 3, seed: int = 1, horizon: str = DEFAULT_HORIZON) -> Fi
         first_cpu.append(first[0][0])
         first_wall.append(first[0][1])
         decisions = len(review.decisions)
+        reviews.append(review)
     end = f"_{horizon}"
     figures = {
         "decisions_4_players": decisions,
+        # 1: every repeat gave the very same review (the budget, on the CPU clock, never bound)
+        "same_review_every_repeat": float(all(r == reviews[0] for r in reviews)),
         "review_cpu_s_median": round(statistics.median(cpu), 2), "review_wall_s_median": round(statistics.median(wall), 2),
         "review_cpu_s_max": round(max(cpu), 2), "review_wall_s_max": round(max(wall), 2),
         "first_decision_cpu_s_median": round(statistics.median(first_cpu), 3),
         "first_decision_wall_s_median": round(statistics.median(first_wall), 3),
     }
-    return {key if key == "decisions_4_players" else key.replace("_s_", f"{end}_s_"): value
-            for key, value in figures.items()}
+    return {key.replace("_s_", f"{end}_s_") if "_s_" in key else key: value for key, value in figures.items()}
 
 
 #: The calibration's tables: every game seats each kind of player, in turn at each seat.
 CALIBRATION_KINDS = ("hint", "rule", "random", "rule")
 
 
+def table(seed: int, players: int = 4, horizon: str = DEFAULT_HORIZON, budget: float | None = REVIEW_BUDGET,
+          hint_games: int = HINT_GAMES, **budget_options: float) -> tuple[list[str], Review, float]:
+    """Calibration table ``seed``: its seats' kinds, the review of its record, and the review's
+    seconds of CPU."""
+    turn = seed % players
+    kinds = [CALIBRATION_KINDS[(seat + turn) % len(CALIBRATION_KINDS)] for seat in range(players)]
+    record = game_record(players, seed, kinds, hint_games)
+    began = time.process_time()
+    review = review_game(record, 0, seed=seed, horizon=horizon, budget=budget, **budget_options)  # type: ignore[arg-type]
+    return kinds, review, time.process_time() - began
+
+
+def _table(args: tuple[int, int, str, float | None, int, dict[str, float]]) -> tuple[list[str], Review, float]:
+    seed, players, horizon, budget, hint_games, options = args
+    return table(seed, players, horizon, budget, hint_games, **options)
+
+
 def calibration(tables: int = 12, players: int = 4, horizon: str = DEFAULT_HORIZON, budget: float | None = REVIEW_BUDGET,
-                hint_games: int = REVIEW_GAMES, **budget_options: float) -> Figures:
+                hint_games: int = HINT_GAMES, workers: int = 1, **budget_options: float) -> Figures:
     """The verdicts against play of known strength: over ``tables`` seeded games where a seat
     following the hint (the ranking's move), rule-of-thumb seats and a seat playing uniformly at
     random share the table (``CALIBRATION_KINDS``, turned one seat per game), each kind's share of
     decisions judged best or good and share judged mistakes or blunders, each with its count and
     95% (Wilson) interval, and its points lost per decision; then the ratios the verdicts must
     show: random seats' mistakes at least twice as frequent as the rule of thumb's, and the
-    hint's seats the most accurate. Keys end in ``_game`` or ``_round`` (the horizon)."""
-    tally: dict[str, list[float]] = {}  # decisions, best or good, mistakes or blunders, points lost
+    hint's seats the most accurate. Keys end in ``_game`` or ``_round`` (the horizon). The
+    tables are played and reviewed in ``workers`` processes (each review on its own CPU clock:
+    the same figures as in one)."""
+    asked = [(seed, players, horizon, budget, hint_games, dict(budget_options)) for seed in range(tables)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            reviewed = list(pool.map(_table, asked))
+    else:
+        reviewed = [_table(args) for args in asked]
+    return tally(reviewed, players, horizon)
+
+
+def tally(reviewed: list[tuple[list[str], Review, float]], players: int = 4,
+          horizon: str = DEFAULT_HORIZON) -> Figures:
+    """``calibration``'s figures from its tables' reviews (``table``)."""
+    tables = len(reviewed)
+    counts: dict[str, list[float]] = {}  # decisions, best or good, mistakes or blunders, points lost
     phases: dict[tuple[str, str], list[int]] = {}  # (kind, phase): decisions, mistakes or blunders
     depths = [0, 0]  # decisions judged to the asked horizon, in all
+    fewer = [0, 0]  # simulated decisions judged on fewer games than asked (the budget bound), in all
     cpu = []
-    for seed in range(tables):
-        turn = seed % players
-        kinds = [CALIBRATION_KINDS[(seat + turn) % len(CALIBRATION_KINDS)] for seat in range(players)]
-        record = game_record(players, seed, kinds, hint_games)
-        began = time.process_time()
-        review = review_game(record, 0, seed=seed, horizon=horizon, budget=budget, **budget_options)  # type: ignore[arg-type]
-        cpu.append(time.process_time() - began)
+    for kinds, review, spent in reviewed:
+        cpu.append(spent)
         depths[0] += sum(review.depth_of(d) == review.horizon for d in review.decisions)
         depths[1] += len(review.decisions)
+        fewer[0] += sum(0 < d.games < review.games for d in review.decisions)
+        fewer[1] += sum(d.games > 0 for d in review.decisions)
         for seat, kind in enumerate(kinds):
-            row = tally.setdefault(kind, [0.0, 0.0, 0.0, 0.0])
+            row = counts.setdefault(kind, [0.0, 0.0, 0.0, 0.0])
             for d in review.of_seat(seat):
                 row[0] += 1
                 row[1] += d.verdict in ("best", "good")
@@ -111,10 +156,12 @@ def calibration(tables: int = 12, players: int = 4, horizon: str = DEFAULT_HORIZ
     end = f"_{horizon}"
     figures: Figures = {"games": tables, "players": players,
                         f"judged_to_the_horizon_share{end}": round(depths[0] / max(1, depths[1]), 3),
+                        # 0 at the defaults (games = min_games): no decision cut short by the budget
+                        f"judged_on_fewer_games_share{end}": round(fewer[0] / max(1, fewer[1]), 3),
                         f"review_cpu_s_median{end}": round(statistics.median(cpu), 2) if cpu else 0.0,
                         f"review_cpu_s_max{end}": round(max(cpu), 2) if cpu else 0.0}
     rates: dict[str, tuple[float, float]] = {}
-    for kind, (n, good, bad, lost) in sorted(tally.items()):
+    for kind, (n, good, bad, lost) in sorted(counts.items()):
         count = max(1, int(n))
         low, high = wilson_interval(good, count)
         bad_low, bad_high = wilson_interval(bad, count)
@@ -158,5 +205,54 @@ def spread(seed: int = 1, every: int = 6, games: int = 100) -> Figures:
     return found
 
 
+class _RandomAt:
+    """A kernel seat playing the rule of thumb, except at ``phases``, where it picks uniformly."""
+
+    random_below: Callable[[int], int] | None = None  # never inline: ``decide`` chooses the policy
+    random_bits: Callable[[int], int] | None = None
+
+    def __init__(self, rng: random.Random, phases: tuple[int, ...]) -> None:
+        from ..players.policies import make  # players sit below the analysis
+
+        self.rule, self.uniform, self.phases = make("rule", rng), kernel.RandomPolicy(rng), phases
+
+    def decide(self, ks: kernel.KState) -> kernel.Decision:
+        return (self.uniform if ks.phase in self.phases else self.rule).decide(ks)
+
+
+#: The kernel's decision phases, by the review's names for them.
+KERNEL_PHASES = {"draft": kernel.DRAFT, "play": kernel.PLAY, "agent": kernel.AGENT, "cleric": kernel.CLERIC,
+                 "gold": kernel.GOLD}
+
+
+def random_at_one_phase(games: int = 20_000, players: int = 4) -> Figures:
+    """What each kind of decision is worth to the rule of thumb, without the review: seat 0 plays
+    the rule of thumb but for one phase, where it picks uniformly at random, against rule-of-thumb
+    seats; its final points and final margin over the best other seat, minus the same seeded
+    games' with seat 0 playing the rule of thumb throughout, each with its 95% half-width. Where
+    random picks lose nothing, a review is right to find no more mistakes in them than in the
+    rule of thumb's."""
+    def results(phases: tuple[int, ...]) -> list[tuple[int, int]]:
+        found = []
+        for seed in range(games):
+            rng = random.Random(seed)
+            ks = kernel.new_state(players)
+            kernel.play_out(ks, [_RandomAt(rng, phases if seat == 0 else ()) for seat in range(players)], rng)
+            points = kernel.standings(ks)[0]
+            found.append((points[0], points[0] - max(points[1:])))
+        return found
+
+    figures: Figures = {"random_at_one_phase_games": games}
+    rule = results(())
+    for name, phase in KERNEL_PHASES.items():
+        changed = results((phase,))
+        for k, figure in enumerate(("points", "margin")):
+            estimate = Estimate.of_values([a[k] - b[k] for a, b in zip(changed, rule)])
+            figures[f"random_at_{name}_{figure}_change"] = round(estimate.mean, 2)
+            figures[f"random_at_{name}_{figure}_change_half"] = round(estimate.half_width, 2)
+    return figures
+
+
 def figures(repeats: int = 3, games: int = 12) -> Figures:
-    return {**speed(repeats), **calibration(games), **spread()}
+    return {**speed(repeats), **calibration(games, workers=2), **spread(),  # two processes: the machine's two cores
+            **random_at_one_phase()}
