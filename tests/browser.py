@@ -139,6 +139,23 @@ def open_tutor(browser: Any, url: str, timeout_ms: float = 60_000,
     return page, time.perf_counter() - start
 
 
+#: The page script's watch on its kernel (``capital_lux.tutor.keep.page_script``) looks every 5 s.
+WATCH_PERIOD_MS = 5_000
+
+
+def until_told_lost(page: Any, seconds: float = 90.0) -> None:
+    """Move the page's clock on (``page.clock``, installed before the page was loaded) one
+    period of its kernel watch at a time until the page says its kernel is lost. The watch's
+    own rule decides, on the page's clock (a ping unanswered 15 s while the kernel is idle);
+    the test does not wait out those seconds in real time. Each step lets the watch's request
+    to the server, and a pong the kernel would send, arrive before the next one."""
+    deadline = time.monotonic() + seconds
+    while page.query_selector(".cl-kernel-lost") is None:
+        assert time.monotonic() < deadline, "the page never said its kernel was lost"
+        page.clock.fast_forward(WATCH_PERIOD_MS)
+        time.sleep(0.5)
+
+
 def table_move(page: Any, scope: str = ".cl-freeplay") -> int:
     return int(page.get_attribute(f"{scope} {TABLE}", "data-move"))
 
