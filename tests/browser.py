@@ -45,6 +45,11 @@ ONE_WARM = "--VoilaConfiguration.default_pool_size=1"
 #: kept warm (``make class --learners=1``) and no other notebook's (with ``ONE_WARM`` the tutorial,
 #: the tables and pass-and-play would each run a kernel no test of the exercises opens).
 EXERCISES_WARM = ("--VoilaConfiguration.default_pool_size=0", "--ClassKernels.learners_expected=1")
+#: No kernel kept warm, not even the teacher's page's (``ClassKernels.first_notebook``): for a
+#: test whose pages are few and known, each page's kernel starts when it is asked for. A warm
+#: pool is refilled as each page takes a kernel, so the pool's last kernels ran their notebooks
+#: for nothing (the tables' test started 11 kernels for its 6 pages).
+NONE_WARM = ("--VoilaConfiguration.default_pool_size=0", "--ClassKernels.first_notebook=")
 
 
 def voila_command(port: int, *options: str) -> list[str]:
