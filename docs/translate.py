@@ -33,7 +33,7 @@ def templates(out: Path) -> dict[str, Catalog]:
     """Each translated page's template, from Sphinx's gettext builder."""
     # Only pages are read, not the API reference: its docstrings are not translated, and
     # importing every module for it would be most of the time.
-    skip = "exclude_patterns=_build,notes,locale,README.md,api.md"
+    skip = "exclude_patterns=_build,notes,locale,README.md,api.md,api"
     done = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "gettext", "-D", skip, str(DOCS), str(out)],
                           capture_output=True, text=True)
     if done.returncode:

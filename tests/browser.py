@@ -45,6 +45,11 @@ ONE_WARM = "--VoilaConfiguration.default_pool_size=1"
 #: kept warm (``make class --learners=1``) and no other notebook's (with ``ONE_WARM`` the tutorial,
 #: the tables and pass-and-play would each run a kernel no test of the exercises opens).
 EXERCISES_WARM = ("--VoilaConfiguration.default_pool_size=0", "--ClassKernels.learners_expected=1")
+#: No kernel kept warm, not even the teacher's page's (``ClassKernels.first_notebook``): for a
+#: test whose pages are few and known, each page's kernel starts when it is asked for. A warm
+#: pool is refilled as each page takes a kernel, so the pool's last kernels ran their notebooks
+#: for nothing (the tables' test started 11 kernels for its 6 pages).
+NONE_WARM = ("--VoilaConfiguration.default_pool_size=0", "--ClassKernels.first_notebook=")
 
 
 def voila_command(port: int, *options: str) -> list[str]:
@@ -137,6 +142,23 @@ def open_tutor(browser: Any, url: str, timeout_ms: float = 60_000,
     page.wait_for_selector(READY, timeout=timeout_ms)
     page.wait_for_selector(f"{TABLE}[data-move]", state="attached", timeout=timeout_ms)  # drawn, in any tab
     return page, time.perf_counter() - start
+
+
+#: The page script's watch on its kernel (``capital_lux.tutor.keep.page_script``) looks every 5 s.
+WATCH_PERIOD_MS = 5_000
+
+
+def until_told_lost(page: Any, seconds: float = 90.0) -> None:
+    """Move the page's clock on (``page.clock``, installed before the page was loaded) one
+    period of its kernel watch at a time until the page says its kernel is lost. The watch's
+    own rule decides, on the page's clock (a ping unanswered 15 s while the kernel is idle);
+    the test does not wait out those seconds in real time. Each step lets the watch's request
+    to the server, and a pong the kernel would send, arrive before the next one."""
+    deadline = time.monotonic() + seconds
+    while page.query_selector(".cl-kernel-lost") is None:
+        assert time.monotonic() < deadline, "the page never said its kernel was lost"
+        page.clock.fast_forward(WATCH_PERIOD_MS)
+        time.sleep(0.5)
 
 
 def table_move(page: Any, scope: str = ".cl-freeplay") -> int:

@@ -71,18 +71,27 @@ class Received:
         return text
 
 
-def learner(browser: Any, url: str, name: str, page: Any = None) -> tuple[Any, Received | None]:
-    received = None
-    if page is None:
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        page = context.new_page()
-        received = Received(page)
-    page.goto(f"{url}voila/render/tables.ipynb", timeout=120_000)
-    page.wait_for_selector(READY, timeout=90_000)
+def arrive(browser: Any, url: str) -> tuple[Any, Received]:
+    """A learner's browser (a context of its own) asks for the tables' page; it loads on while
+    the next one arrives, as a class's pages do (each page's kernel runs the notebook)."""
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    received = Received(page)
+    page.goto(f"{url}voila/render/tables.ipynb", wait_until="commit", timeout=120_000)
+    return page, received
+
+
+def join(page: Any, name: str) -> None:
+    """The learner on ``page`` (``arrive``) joins the class with her name and personal code."""
+    page.wait_for_selector(READY, timeout=120_000)
     page.fill(".cl-learner-name input", name)
     page.fill(".cl-learner-code input", CODES[name])
     page.click(".cl-learner-join")
     page.wait_for_selector(f".cl-learner-note:has-text('{name}')", timeout=30_000)
+
+
+def learner(browser: Any, url: str, name: str) -> tuple[Any, Received]:
+    page, received = arrive(browser, url)
+    join(page, name)
     return page, received
 
 
@@ -367,9 +376,11 @@ def whole_game(url: str, database: str, browser: Any, folder: Path) -> dict[str,
 
     Returns the game's figures."""
     teacher_allows(browser, url, database, ("risk", "review"))
-    learners = [learner(browser, url, name) for name in NAMES[:4]]
+    learners = [arrive(browser, url) for _ in NAMES[:4]]  # the four pages load at once
+    for (page, _), name in zip(learners, NAMES):
+        join(page, name)
     pages: list[Any] = [page for page, _ in learners]
-    received = [got for _, got in learners]
+    received: list[Received | None] = [got for _, got in learners]
     ana = pages[0]
     assert ana.locator(".cl-tables-aid-hint").is_hidden() and ana.locator(".cl-tables-aid-compare").is_hidden()
     assert ana.locator(".cl-tables-aid-risk").is_visible() and ana.locator(".cl-tables-aid-review").is_visible()

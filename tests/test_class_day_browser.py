@@ -74,6 +74,7 @@ def test_a_crashed_kernel_is_told_on_the_exercises_page_which_keeps_what_was_typ
     url, _, browser, database = school
     context = browser.new_context()
     learner = context.new_page()
+    learner.clock.install()  # the page's clock, moved on by the test once the kernel has crashed
     learner.goto(f"{url}voila/render/probability_exercises.ipynb?lang=en", timeout=120_000)
     learner.wait_for_selector(".cl-exercises.cl-ready", timeout=90_000)
     learner.fill(".cl-learner-name input", "Bea")
@@ -90,7 +91,7 @@ def test_a_crashed_kernel_is_told_on_the_exercises_page_which_keeps_what_was_typ
     victims = [p for p in psutil.process_iter(["cmdline"]) if any(kernel in part for part in p.info["cmdline"] or [])]
     assert len(victims) == 1
     victims[0].kill()
-    learner.wait_for_selector(".cl-kernel-lost", timeout=90_000)
+    B.until_told_lost(learner)
     assert "cannot check answers" in learner.inner_text(".cl-kernel-lost")
     assert learner.input_value(".cl-ex-answer input") == "2/7"  # what was typed stays, to be copied
     with Storage(str(database)) as storage:

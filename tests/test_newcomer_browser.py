@@ -192,11 +192,14 @@ def test_a_lost_kernel_is_told_and_the_reloaded_page_resumes_the_game(server: st
 def test_a_crashed_kernel_restarted_empty_is_told(server: str, chromium: Any) -> None:
     import psutil
 
-    page = open_page(chromium, f"{server}?open=free")
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    page.clock.install()  # the page's clock, moved on by the test once the kernel has crashed
+    page.goto(f"{server}?open=free", timeout=180_000)
+    page.wait_for_selector(B.READY, timeout=120_000)
     page.wait_for_selector(".cl-freeplay .cl-draft-card")
     kernel = page.evaluate("JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
     victims = [p for p in psutil.process_iter(["cmdline"]) if any(kernel in part for part in p.info["cmdline"] or [])]
     assert len(victims) == 1
     victims[0].kill()  # the server restarts it empty: it answers, but knows nothing of this page
-    page.wait_for_selector(".cl-kernel-lost", timeout=90_000)
+    B.until_told_lost(page)
     page.close()

@@ -591,11 +591,14 @@ def test_a_page_opened_while_postgresql_is_down_keeps_the_answers_and_sends_them
         server.remove()
 
 
-def test_a_sqlite_file_held_by_another_program_keeps_the_answer_on_the_page(tmp_path: Path) -> None:
+def test_a_sqlite_file_held_by_another_program_keeps_the_answer_on_the_page(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     import sqlite3
 
+    from capital_lux.lessons import storage as S
     from capital_lux.tutor.exercises_app import build_app
 
+    monkeypatch.setattr(S, "BUSY_TIMEOUT", 1.0)  # SQLite's wait for the lock, given up after 1 s instead of 20 s
     path = tmp_path / "class.sqlite3"
     with Storage(str(path), timeout=0.2) as storage:
         app = build_app("en", storage=storage)._exercises

@@ -58,7 +58,7 @@ def school(class_database: str) -> Iterator[tuple[str, str, Any]]:
         patch.setenv("CAPITAL_LUX_DB", class_database)
         patch.setenv(TEACHER_KEY_VARIABLE, TEACHER_KEY)
         B.ROOT.joinpath("test-artifacts").mkdir(exist_ok=True)
-        with B.voila_server(B.ROOT / "test-artifacts" / "voila-tables.log") as url, \
+        with B.voila_server(B.ROOT / "test-artifacts" / "voila-tables.log", options=(B.UNPACED, *B.NONE_WARM)) as url, \
                 sync_api.sync_playwright() as p:
             browser = B.launch(p)
             try:
