@@ -27,11 +27,11 @@ from ..engine.cards import COLOURS
 from ..engine.game import Game, GameRecord
 from ..engine.state import DRAFT, PLAY, GameState, new_game
 from ..engine.views import PlayerView
-from .forward import _simulated_summary as simulated_summary, iter_forward_risk
+from .forward import _simulated_summary as simulated_summary, binding_draft, iter_forward_risk
 from .modifiers import hidden_modifiers, modifier_posterior
 from .reveal import Outcome, rollout_kernel
 from .review import decisions_of, placements_of
-from .riskdraft import draft_knowledge
+from .riskdraft import Drafted, draft_knowledge
 from .stats import Z95, wilson_interval
 
 Figures = dict[str, float]
@@ -53,6 +53,7 @@ class Case:
     happened: bool
     phase: str
     game: int = 0  # the seed of its game: the cases of one game are not independent (``game_interval``)
+    drafted: bool = False  # the others' cards dealt from what the draft told (not at random)
 
 
 def rule_game(seed: int, players: int = 4) -> GameRecord:
@@ -128,11 +129,12 @@ def oracle_risk(v: PlayerView, truth: GameState, hands: bool, modifiers: bool,
 WORLDS = {"panel": None, "true_hands": (True, False), "true_modifiers": (False, True), "truth": (True, True)}
 
 
-def cases_of(record: GameRecord, every: int = 2, draft: bool = False, game: int = 0, world: str = "panel",
+def cases_of(record: GameRecord, every: int = 2, draft: str | None = None, game: int = 0, world: str = "panel",
              **model_options: object) -> list[Case]:
     """Every ``every``-th draft pick or play of the record (all seats), one case per colour,
     each marked with ``game`` (its seed); ``draft``: with what the seat saw of the others'
-    cards in the round's draft (``riskdraft``; the panel deals them at random); ``world``:
+    cards in the round's draft, under that model (``riskdraft.DRAFT_MODELS``; the panel deals
+    them at random); ``world``:
     one of ``WORLDS``, the panel's model or an oracle (``oracle_risk``)."""
     happened = exceeded(record)
     placed = placements_of(record)
@@ -142,8 +144,11 @@ def cases_of(record: GameRecord, every: int = 2, draft: bool = False, game: int 
                                       and d[1].round >= 1):
         if k % every:
             continue
-        if draft:
-            model_options["draft"] = draft_knowledge(record.players, record.actions[:index], v.viewer)
+        drafted = False
+        if draft is not None:
+            known = draft_knowledge(record.players, record.actions[:index], v.viewer, model=draft)
+            model_options["draft"] = known
+            drafted = binding_draft(v, known) is not None and (draft != "likelihood" or Drafted(known).fits_often(v))
         oracle = WORLDS[world]
         if oracle is None:
             shown, exact = shown_risk(v, placed.get(index) or None, v.round, **model_options)
@@ -153,7 +158,7 @@ def cases_of(record: GameRecord, every: int = 2, draft: bool = False, game: int 
             at = index
             shown, exact = oracle_risk(v, truth, *oracle, placed.get(index) or None, v.round), False
         hidden = any(m.value is None for c in COLOURS for m in v.modifiers_above[c])
-        found += [Case(shown[c], exact, hidden, (v.round, v.viewer, c) in happened, v.phase, game)
+        found += [Case(shown[c], exact, hidden, (v.round, v.viewer, c) in happened, v.phase, game, drafted)
                   for c in COLOURS]
     return found
 
@@ -269,24 +274,38 @@ def summary(cases: list[Case], prefix: str = "") -> Figures:
     return figures
 
 
-def calibration(games: int = 12, every: int = 2, seed: int = 0, prefix: str = "", draft: bool = False,
-                world: str = "panel", **model_options: object) -> Figures:
-    """``summary`` over ``games`` seeded rule-of-thumb games, with the CPU and wall seconds;
-    ``draft=True``: the others' cards dealt where the seat's draft says they went (``riskdraft``);
-    ``world``: as ``cases_of``'s."""
+def _cases(games: int, every: int, seed: int, draft: str | None, world: str,
+           **model_options: object) -> tuple[list[Case], float, float]:
+    """``cases_of`` over ``games`` seeded rule-of-thumb games, with their CPU and wall seconds."""
     cpu, wall = time.process_time(), time.perf_counter()
     cases = [case for g in range(seed, seed + games)
              for case in cases_of(rule_game(g), every, draft, g, world, **model_options)]
-    figures = summary(cases, prefix)
-    figures[f"{prefix}cpu_s"] = round(time.process_time() - cpu, 1)
-    figures[f"{prefix}wall_s"] = round(time.perf_counter() - wall, 1)
-    return figures
+    return cases, time.process_time() - cpu, time.perf_counter() - wall
+
+
+def calibration(games: int = 12, every: int = 2, seed: int = 0, prefix: str = "", draft: str | None = None,
+                world: str = "panel", **model_options: object) -> Figures:
+    """``summary`` over ``games`` seeded rule-of-thumb games, with the CPU and wall seconds;
+    ``draft``: the others' cards dealt from what the seat saw of the draft, by that model
+    (``riskdraft.DRAFT_MODELS``); ``world``: as ``cases_of``'s."""
+    cases, cpu, wall = _cases(games, every, seed, draft, world, **model_options)
+    return {**summary(cases, prefix), f"{prefix}cpu_s": round(cpu, 1), f"{prefix}wall_s": round(wall, 1)}
 
 
 def figures(games: int = 30, every: int = 2) -> Figures:
-    """The panel's model (the others' hands dealt at random), then with the draft's knowledge."""
-    return {"games": float(games), "every": float(every), **calibration(games, every),
-            **calibration(games, every, prefix="draft_", draft=True)}
+    """The panel's model (the others' hands dealt at random), then with the draft's likelihood
+    (``riskdraft.Drafted``; ``likelihood_``), and the two on the cases where that model dealt
+    from the draft rather than at random (``drafted_panel_``, ``drafted_likelihood_``)."""
+    found: Figures = {"games": float(games), "every": float(every)}
+    panel, cpu, wall = _cases(games, every, 0, None, "panel")
+    found.update({**summary(panel), "cpu_s": round(cpu, 1), "wall_s": round(wall, 1)})
+    drafted, cpu, wall = _cases(games, every, 0, "likelihood", "panel")
+    found.update({**summary(drafted, "likelihood_"), "likelihood_cpu_s": round(cpu, 1),
+                  "likelihood_wall_s": round(wall, 1)})
+    found["likelihood_drafted_share"] = round(statistics.mean(c.drafted for c in drafted), 3)
+    found.update(summary([c for c, d in zip(panel, drafted) if d.drafted], "drafted_panel_"))
+    found.update(summary([d for d in drafted if d.drafted], "drafted_likelihood_"))
+    return found
 
 
 def diagnosis(games: int = 30, every: int = 2) -> Figures:
