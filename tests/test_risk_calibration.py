@@ -44,15 +44,22 @@ def test_bins_hold_every_case_and_their_intervals_their_frequency() -> None:
 
 
 def test_a_short_run_gives_every_figure_and_never_contradicts_a_certainty() -> None:
-    figures = riskcalibration.calibration(games=1, every=8)
-    assert figures["cases"] > 0 and figures["cases"] % len(COLOURS) == 0
-    assert sum(figures[f"bin_{round(lo * 100)}_{round(hi * 100)}_count"]
-               for lo, hi in zip((0.0, *BINS[:-1]), BINS)) == figures["cases"]
+    """The benchmark on one game: the panel's model, the draft's likelihood, and the two on the
+    cases where the likelihood dealt from the draft (the same cases, so the same count)."""
+    figures = riskcalibration.figures(games=1, every=8)
+    for prefix in ("", "likelihood_"):
+        assert figures[f"{prefix}cases"] > 0 and figures[f"{prefix}cases"] % len(COLOURS) == 0
+        assert sum(figures[f"{prefix}bin_{round(lo * 100)}_{round(hi * 100)}_count"]
+                   for lo, hi in zip((0.0, *BINS[:-1]), BINS)) == figures[f"{prefix}cases"]
+        assert figures[f"{prefix}certain_wrong"] == 0  # an exact 0% never happened, an exact 100% always did
+        assert 0 <= figures[f"{prefix}brier"] <= 1 and figures[f"{prefix}cpu_s"] >= 0
     for key, value in figures.items():
         if key.endswith("_observed"):
             assert figures[f"{key}_low"] <= value <= figures[f"{key}_high"]
-    assert figures["certain_wrong"] == 0  # an exact 0% never happened, an exact 100% always did
-    assert 0 <= figures["brier"] <= 1 and figures["cpu_s"] >= 0
+            assert figures[f"{key[:-len('observed')]}games_low"] <= value <= figures[f"{key[:-len('observed')]}games_high"]
+    assert 0 < figures["likelihood_drafted_share"] < 1
+    assert figures["drafted_panel_cases"] == figures["drafted_likelihood_cases"] > 0
+    assert figures["likelihood_exact_share"] <= figures["exact_share"]  # a drafted world is simulated
 
 
 def test_the_interval_over_games_is_wider_where_a_games_cases_go_together() -> None:
