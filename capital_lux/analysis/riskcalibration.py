@@ -11,6 +11,15 @@ the mean shown, the observed frequency with its 95% Wilson interval, and whether
 shown lies inside it; the Brier score against the base rate's; the chances under 10% apart,
 with and without a face-down modifier the viewer cannot see (where the issue found them
 under-stated).
+
+The cases of one game are not independent: the colours of one position and the positions of
+one round share a reveal. Over 30 games they are worth about a fifth of their count (the
+design effect), so each frequency also gets its interval on the count of independent cases
+(``game_interval``), and the mean over-statement (``bias``) its interval over games: the
+honest ones. ``figures`` then measures the draft's likelihood (``riskdraft.Drafted``) on the
+same cases, and ``diagnosis`` (``bench risk_oracle``) the oracles: the same chances with the
+others' true hands, the true face-down modifiers, or both, which say what the panel's misses
+come from.
 """
 
 from __future__ import annotations

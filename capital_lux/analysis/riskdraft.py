@@ -9,12 +9,19 @@ kept them (with two players those come back, so the other's two are known too). 
 seen as the player saw them (its own draft hands and picks, and the cards played face up
 since), never the others' hidden cards.
 
-``impose`` then deals a sampled world again so that these cards are where the player knows
-they are, every other unseen card dealt at random as before. The model's limit: which two of
-the cards it passed first the next seat picked is drawn uniformly, not as the next seat's way
-of drafting would choose them, and the cards the others were dealt and picked unseen are
-dealt at random. ``bench risk_calibration`` measures it beside the panel's model (the others'
-hands at random); the page does not use it (it costs the exact figures for little gain).
+Two models deal a sampled world from it (``DraftKnowledge.model``, ``dealer``):
+
+* ``"passes"`` (``impose``): these cards where the player knows they are, every other unseen
+  card at random. Its limit: which two of the cards it passed first the next seat picked is
+  drawn uniformly, and the cards the others were dealt and picked unseen are dealt at random.
+* ``"likelihood"`` (``Drafted``): the others' hands as their draft made them. Each world
+  deals the hands of the draft's start, plays the draft with the others' rule of thumb, and
+  is kept only if it passes the player what it saw and lets the others hold what they have
+  played since. Its limit: how the others played since is not weighed, and a few plays into
+  a round such worlds are too rare to find, so it deals at random there.
+
+``bench risk_calibration`` measures the likelihood model beside the panel's (the others'
+hands at random); the page does not use either (see ``docs/notes/risk.md``).
 """
 
 from __future__ import annotations
