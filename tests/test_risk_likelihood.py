@@ -24,7 +24,7 @@ def kinds(cards: object) -> list[int]:
 
 
 def drafts(players: int, seed: int) -> list[tuple[GameState, dict[int, list[int]], DraftKnowledge]]:
-    """Every draft pick (its second step) or play of a seeded rule-of-thumb game: the state, the
+    """Every draft pick or play of a seeded rule-of-thumb game: the state, the
     hands every seat was dealt that round (the truth, which only a test reads) and the knowledge
     of the seat to move, for the draft's likelihood."""
     record = rule_game(seed, players)
@@ -32,7 +32,7 @@ def drafts(players: int, seed: int) -> list[tuple[GameState, dict[int, list[int]
     for i, action in enumerate(record.actions):
         if not s.is_chance_node() and s.phase == DRAFT and s.draft_step == 1 and not any(s.draft_picks):
             dealt = {q: kinds(s.draft_hands[q]) for q in range(players)}
-        if not s.is_chance_node() and s.phase in (DRAFT, PLAY) and s.round >= 1 and (s.phase == PLAY or s.draft_step == 2):
+        if not s.is_chance_node() and s.phase in (DRAFT, PLAY) and s.round >= 1:
             found.append((s.clone(), dealt, draft_knowledge(players, record.actions[:i], s.current_player(),
                                                             model="likelihood")))
         s.apply_action(action)
@@ -72,11 +72,14 @@ def test_the_true_draft_is_one_the_model_keeps_and_it_deals_the_true_hands(playe
         true = from_state(s)
         world = model._world(true.copy(), made, random.Random(0))
         assert world is not None
+        if s.phase == DRAFT:  # the others' picks made so far, and the hands they hold
+            assert (world.draft_picks, world.draft_hands) == (true.draft_picks, true.draft_hands)
+            checked += 1
         if s.phase == PLAY and all(len(world.hands[q]) + len(k.played.get(q, ())) == len(dealt[q])
                                    for q in range(players)):  # no Scholar's draw yet
             assert world.hands == true.hands
             checked += 1
-    assert checked >= 3
+    assert checked >= 6
 
 
 def test_a_world_keeps_every_card_once_and_the_viewer_s_own_and_is_seeded() -> None:

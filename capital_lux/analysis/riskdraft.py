@@ -77,7 +77,8 @@ class DraftKnowledge:
 
     @property
     def empty(self) -> bool:
-        return not self.first and not self.last
+        """Nothing to deal by: no card passed yet, and (for the likelihood) no draft begun."""
+        return not self.first and not self.last and (self.model != "likelihood" or self.start is None)
 
 
 def _kinds(cards: Sequence[Card]) -> tuple[int, ...]:
@@ -131,6 +132,8 @@ def draft_knowledge(players: int, actions: Sequence[Action], viewer: int,
                 returned = received[-1]
         elif isinstance(action, Play) and seat not in (-1, viewer) and s.phase != DRAFT:
             played.setdefault(seat, []).append(KIND[action.card])
+    if seen is None and s.phase == DRAFT and s.draft_step == 1 and not s.is_chance_node():
+        seen = view(s, viewer)  # the viewer's first pick to come: the others' made before it follow their hands
     return DraftKnowledge(viewer, players, rnd, first, taken, last, returned,
                           {q: tuple(cards) for q, cards in played.items()}, seen, tuple(own_picks),
                           tuple(received), model)
@@ -275,7 +278,10 @@ class Drafted:
         dealt = {**dealt, p: sorted(KIND[c] for c in known.start.draft_hand)}
         if known.received and _minus(dealt[before], self.pick(before, dealt[before], [])) != list(known.received[0]):
             return None
-        first_picks = {q: list(known.picks[0]) if q == p else list(self.pick(q, dealt[q], [])) for q in range(n)}
+        first_picks = {q: list(self.pick(q, dealt[q], [])) for q in range(n) if q != p}
+        if not known.picks:  # the viewer's first pick to come: the others' first picks are all there is
+            return dealt, first_picks, {}, {}, {}
+        first_picks[p] = list(known.picks[0])
         passed = {q: _minus(dealt[q], first_picks[q]) for q in range(n)}
         held = {q: passed[(q - 1) % n] for q in range(n)}
         second_picks = {q: list(self.pick(q, held[q], first_picks[q])) for q in range(n) if q != p}
