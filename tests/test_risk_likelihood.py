@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from capital_lux.analysis.forward import forward_risk
+from capital_lux.analysis.forward import binding_draft, forward_risk
 from capital_lux.analysis.riskcalibration import rule_game
 from capital_lux.analysis.riskdraft import DraftKnowledge, Drafted, dealer, draft_knowledge
 from capital_lux.engine.cards import KIND
@@ -118,3 +118,20 @@ def test_the_risk_with_the_draft_s_likelihood_is_seeded_and_says_where_it_fell_b
     assert model.usable and model.worlds == 20 and model.fallbacks == 0
     with pytest.raises(UsageError):
         draft_knowledge(4, [], 0, model="mind reading")
+
+
+def test_late_in_a_round_the_likelihood_gives_way_and_the_exact_figures_stay() -> None:
+    """Where worlds that fit the draft are too rare to find (here, the last plays of a round),
+    the draft's likelihood is not used: the figures are the panel's own, exact where they were."""
+    checked = 0
+    for s, _, k in drafts(4, 3):
+        if s.phase == PLAY and len(s.hands[k.viewer]) == 1 and k.played:
+            v = view(s, k.viewer)
+            assert binding_draft(v, k) is None
+            plain = forward_risk(v, samples=200, seed=1, exact_ms=500)
+            if plain.exact:
+                assert forward_risk(v, samples=200, seed=1, exact_ms=500, draft=k) == plain
+                checked += 1
+        if checked == 2:
+            break
+    assert checked == 2

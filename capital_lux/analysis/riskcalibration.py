@@ -40,7 +40,7 @@ from .forward import _simulated_summary as simulated_summary, binding_draft, ite
 from .modifiers import hidden_modifiers, modifier_posterior
 from .reveal import Outcome, rollout_kernel
 from .review import decisions_of, placements_of
-from .riskdraft import Drafted, draft_knowledge
+from .riskdraft import draft_knowledge
 from .stats import Z95, wilson_interval
 
 Figures = dict[str, float]
@@ -157,7 +157,7 @@ def cases_of(record: GameRecord, every: int = 2, draft: str | None = None, game:
         if draft is not None:
             known = draft_knowledge(record.players, record.actions[:index], v.viewer, model=draft)
             model_options["draft"] = known
-            drafted = binding_draft(v, known) is not None and (draft != "likelihood" or Drafted(known).fits_often(v))
+            drafted = binding_draft(v, known) is not None
         oracle = WORLDS[world]
         if oracle is None:
             shown, exact = shown_risk(v, placed.get(index) or None, v.round, **model_options)
