@@ -3,6 +3,8 @@ each reveal, by bin, over seeded rule-of-thumb games (the whole benchmark runs 3
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from capital_lux.analysis import riskcalibration
@@ -57,6 +59,8 @@ def test_a_short_run_gives_every_figure_and_never_contradicts_a_certainty() -> N
         if key.endswith("_observed"):
             assert figures[f"{key}_low"] <= value <= figures[f"{key}_high"]
             assert figures[f"{key[:-len('observed')]}games_low"] <= value <= figures[f"{key[:-len('observed')]}games_high"]
+    assert all(math.isfinite(value) for value in figures.values())  # printed as JSON
+    assert "bias" in figures and "bias_low" not in figures  # one game: no interval over games
     assert 0 < figures["likelihood_drafted_share"] < 1
     assert figures["drafted_panel_cases"] == figures["drafted_likelihood_cases"] > 0
     assert figures["likelihood_exact_share"] <= figures["exact_share"]  # a drafted world is simulated

@@ -256,10 +256,11 @@ def summary(cases: list[Case], prefix: str = "") -> Figures:
     # over- (above 0) or under-statement of every chance shown, in points of probability, with
     # its 95% interval over games
     bias = statistics.mean(c.shown - c.happened for c in cases)
+    figures[f"{prefix}bias"] = round(bias, 4)
     variance = _cluster_variance(cases, lambda c: c.shown - c.happened)
-    half = math.inf if variance is None else Z95 * math.sqrt(variance)
-    figures.update({f"{prefix}bias": round(bias, 4), f"{prefix}bias_low": round(bias - half, 4),
-                    f"{prefix}bias_high": round(bias + half, 4)})
+    if variance is not None:  # from one game, no interval over games
+        half = Z95 * math.sqrt(variance)
+        figures.update({f"{prefix}bias_low": round(bias - half, 4), f"{prefix}bias_high": round(bias + half, 4)})
     base = statistics.mean(c.happened for c in cases)
     figures[f"{prefix}brier"] = round(statistics.mean((c.shown - c.happened) ** 2 for c in cases), 4)
     figures[f"{prefix}brier_base_rate"] = round(statistics.mean((base - c.happened) ** 2 for c in cases), 4)
