@@ -64,7 +64,7 @@ from ..engine.state import AGENT, CHANCE_PHASES, CLERIC, DRAFT, GOLD, OVER, PLAY
 from ..engine.views import PlayerView, determinize
 from . import endgame
 from .modifiers import ModifierPrior, modifier_posterior
-from .riskdraft import DraftKnowledge, impose
+from .riskdraft import DraftKnowledge, Drafted, dealer
 from .reveal import (FIGURES, KERNEL_MODELS, MODELS, QUICK, Final, Outcome, Start, decider, exact_choices,
                      game_kernel, game_rollout, play_round, reckon, rollout, rollout_kernel)
 from .stats import Z95, Estimate
@@ -395,6 +395,7 @@ class _Sampler:
 
     def __init__(self, v: PlayerView, prior: ModifierPrior, model: str, draft: DraftKnowledge | None = None) -> None:
         self.v, self.prior, self.model, self.draft = v, prior, model, draft
+        self.redeal = None if draft is None else dealer(draft)
         self.direct = model in KERNEL_MODELS and v.phase in _DIRECT_PHASES
         self.decide = None if self.direct else decider(model)
         if not self.direct:
@@ -416,8 +417,8 @@ class _Sampler:
         values = self.prior.draw(rng)
         if self.direct:
             ks = self.sample(rng, values)
-            if self.draft is not None:  # the others' cards where the draft put them, as the viewer saw
-                ks = impose(self.draft, ks, rng)
+            if self.redeal is not None:  # the others' cards where the draft put them, as the viewer saw
+                ks = self.redeal(ks, rng)
             if to_end:
                 return game_kernel(ks, self.model, rng, self.v.viewer, self.score, first)
             return rollout_kernel(ks, self.model, rng, self.v.viewer, self.score, first), None
@@ -517,11 +518,14 @@ def iter_forward_risk(
 
 def binding_draft(v: PlayerView, draft: DraftKnowledge | None) -> DraftKnowledge | None:
     """``draft`` when it says something of this view's hidden cards (its round, the viewer's,
-    a phase the simulation deals from the view), else None: the page says which model it read."""
+    a phase the simulation deals from the view; for the draft's likelihood, where worlds that
+    fit are found), else None: the page says which model it read."""
     if draft is None or draft.empty or draft.round != v.round or v.phase not in _DIRECT_PHASES:
         return None
     if draft.viewer != v.viewer or draft.players != v.players:
         raise UsageError(f"the draft seen by seat {draft.viewer} of {draft.players} is not seat {v.viewer}'s")
+    if draft.model == "likelihood" and not Drafted(draft).fits_often(v):
+        return None  # it would deal at random: the exact search may then answer
     return draft
 
 

@@ -325,6 +325,15 @@ def risk_calibration(games: int = 30, every: int = 2) -> Figures:
     return riskcalibration.figures(games, every)
 
 
+def risk_oracle(games: int = 30, every: int = 2) -> Figures:
+    """``risk_calibration``'s cases with some of the truth given, to find what its misses come
+    from: the others' true hands, the face-down modifiers' true values, both
+    (``riskcalibration.diagnosis``)."""
+    from ..analysis import riskcalibration
+
+    return riskcalibration.diagnosis(games, every)
+
+
 def hint(games: int = 3, players: int = 4, rank_games: int | None = None, rounds: int = 3) -> Figures:
     """The hint's latency by decision kind (target under 1 s): over seeded games of rule-of-thumb
     bots, ``advise`` at every decision of seat 0 with more than one legal move, CPU and wall
@@ -550,7 +559,7 @@ BENCHMARKS: dict[str, Callable[[], Figures]] = {
     "review": review, "tutor": tutor, "load": load,
     "long_run": long_run, "classdb": classdb, "worksheet": worksheet, "numbers": numbers, "sweep": sweep,
     "capitol": capitol, "capitol_search": capitol_search, "hint": hint,
-    "risk_calibration": risk_calibration,
+    "risk_calibration": risk_calibration, "risk_oracle": risk_oracle,
 }
 
 def tables(tables: int = 8, seats: int = 4) -> Figures:
