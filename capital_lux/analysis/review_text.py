@@ -237,6 +237,14 @@ def method_sentences(t: Translator, review: Review) -> list[str]:
             "instead, and its verdict says so.",
             "The review's time did not reach the game's end for {count} decisions: they are judged to the round's "
             "end instead, and their verdicts say so.", short).format(count=short))
+    fewer = [d.games for d in review.decisions if 0 < d.games < review.games]
+    if fewer:  # the budget paid for fewer games than the review's own (a loaded server, a page's clock)
+        sentences.append(t.ngettext(
+            "The review's time paid for fewer than its {games} games a move for {count} decision (as few as "
+            "{fewest}): its interval is wider, so it says “cannot tell” more often.",
+            "The review's time paid for fewer than its {games} games a move for {count} decisions (as few as "
+            "{fewest}): their intervals are wider, so they say “cannot tell” more often.", len(fewer)).format(
+            games=review.games, count=len(fewer), fewest=min(fewer)))
     if review.horizon != GAME_HORIZON:
         sentences.append(t.gettext(
             "The round's end is where a move's consequences land, at the reveal: there two moves' points can be told "
