@@ -51,7 +51,7 @@ from ..engine.errors import Cancelled, PositionError, UsageError
 from ..engine.game import GameRecord
 from ..engine.notation import Action, PlaceModifier, SaveWithGold, parse_action
 from ..engine.rules import excess, gold_options, must_decide_gold
-from ..engine.phases import ROUNDS
+from ..engine.phases import ROUNDS, hand_size
 from ..engine.state import AGENT, GOLD, GameState, new_game
 from ..engine.views import PlayerView, determinize, view
 from .forward import EQUIVALENT_POINTS, MODELS, ForwardRisk, WorkClock, rank_moves
@@ -285,6 +285,10 @@ class Review:
     #: False: some decisions were not judged (a review stopped on the way); the chart then ends
     #: at the last decision judged.
     judged_all: bool = True
+
+    def cut_short(self) -> list[Decision]:
+        """The simulated decisions the budget paid fewer games a move for than the review's own."""
+        return [d for d in self.decisions if 0 < d.games < self.games]
 
     def depth_of(self, d: Decision) -> str:
         """How far ``d`` was judged: its own horizon, or the review's."""
@@ -563,10 +567,10 @@ def round_ends_of(record: GameRecord) -> tuple[RoundEnd, ...]:
 
 def _work(v: PlayerView, horizon: str) -> int:
     """A decision's work, in proportion: its legal moves times the cards still to be played in
-    the round, and to the game's end those of every round after (a deal of six each, at most)."""
+    the round, and to the game's end those of every round after (a full deal each)."""
     cards = sum(v.hand_sizes) + sum(v.draft_hand_sizes) + sum(v.draft_pick_counts)
     if horizon == "game":
-        cards += max(0, ROUNDS - v.round) * v.players * 6
+        cards += max(0, ROUNDS - v.round) * v.players * hand_size(v.players)
     return len(v.legal_actions) * (1 + cards)
 
 

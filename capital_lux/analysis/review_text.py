@@ -237,7 +237,7 @@ def method_sentences(t: Translator, review: Review) -> list[str]:
             "instead, and its verdict says so.",
             "The review's time did not reach the game's end for {count} decisions: they are judged to the round's "
             "end instead, and their verdicts say so.", short).format(count=short))
-    fewer = [d.games for d in review.decisions if 0 < d.games < review.games]
+    fewer = [d.games for d in review.cut_short()]
     if fewer:  # the budget paid for fewer games than the review's own (a loaded server, a page's clock)
         sentences.append(t.ngettext(
             "The review's time paid for fewer than its {games} games a move for {count} decision (as few as "

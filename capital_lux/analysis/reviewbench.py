@@ -21,6 +21,7 @@ import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from typing import Callable
 
 from ..engine import kernel
@@ -92,20 +93,15 @@ CALIBRATION_KINDS = ("hint", "rule", "random", "rule")
 
 
 def table(seed: int, players: int = 4, horizon: str = DEFAULT_HORIZON, budget: float | None = REVIEW_BUDGET,
-          hint_games: int = HINT_GAMES, **budget_options: float) -> tuple[list[str], Review, float]:
-    """Calibration table ``seed``: its seats' kinds, the review of its record, and the review's
-    seconds of CPU."""
+          hint_games: int = HINT_GAMES, budget_options: dict[str, float] | None = None) -> tuple[list[str], Review, float]:
+    """Calibration table ``seed``: its seats' kinds, the review of its record (``budget_options``:
+    ``review_game``'s games, min_games, exact_ms), and the review's seconds of CPU."""
     turn = seed % players
     kinds = [CALIBRATION_KINDS[(seat + turn) % len(CALIBRATION_KINDS)] for seat in range(players)]
     record = game_record(players, seed, kinds, hint_games)
     began = time.process_time()
-    review = review_game(record, 0, seed=seed, horizon=horizon, budget=budget, **budget_options)  # type: ignore[arg-type]
+    review = review_game(record, 0, seed=seed, horizon=horizon, budget=budget, **(budget_options or {}))  # type: ignore[arg-type]
     return kinds, review, time.process_time() - began
-
-
-def _table(args: tuple[int, int, str, float | None, int, dict[str, float]]) -> tuple[list[str], Review, float]:
-    seed, players, horizon, budget, hint_games, options = args
-    return table(seed, players, horizon, budget, hint_games, **options)
 
 
 def calibration(tables: int = 12, players: int = 4, horizon: str = DEFAULT_HORIZON, budget: float | None = REVIEW_BUDGET,
@@ -119,12 +115,13 @@ def calibration(tables: int = 12, players: int = 4, horizon: str = DEFAULT_HORIZ
     hint's seats the most accurate. Keys end in ``_game`` or ``_round`` (the horizon). The
     tables are played and reviewed in ``workers`` processes (each review on its own CPU clock:
     the same figures as in one)."""
-    asked = [(seed, players, horizon, budget, hint_games, dict(budget_options)) for seed in range(tables)]
+    one = partial(table, players=players, horizon=horizon, budget=budget, hint_games=hint_games,
+                  budget_options=budget_options)
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            reviewed = list(pool.map(_table, asked))
+            reviewed = list(pool.map(one, range(tables)))
     else:
-        reviewed = [_table(args) for args in asked]
+        reviewed = [one(seed) for seed in range(tables)]
     return tally(reviewed, players, horizon)
 
 
@@ -141,7 +138,7 @@ def tally(reviewed: list[tuple[list[str], Review, float]], players: int = 4,
         cpu.append(spent)
         depths[0] += sum(review.depth_of(d) == review.horizon for d in review.decisions)
         depths[1] += len(review.decisions)
-        fewer[0] += sum(0 < d.games < review.games for d in review.decisions)
+        fewer[0] += len(review.cut_short())
         fewer[1] += sum(d.games > 0 for d in review.decisions)
         for seat, kind in enumerate(kinds):
             row = counts.setdefault(kind, [0.0, 0.0, 0.0, 0.0])

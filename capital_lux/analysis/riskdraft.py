@@ -21,7 +21,7 @@ Two models deal a sampled world from it (``DraftKnowledge.model``, ``dealer``):
   a round such worlds are too rare to find, so it deals at random there.
 
 ``bench risk_calibration`` measures the likelihood model beside the panel's (the others'
-hands at random); the page does not use either (see ``docs/notes/risk.md``).
+hands at random); the page does not use either (the figures: ``docs/benchmarks.md``, "The risk").
 """
 
 from __future__ import annotations
