@@ -27,7 +27,7 @@ CAUTION = 1.0
 #: Cards still in hand count for less than cards already down: plans change.
 HAND_DISCOUNT = 0.85
 #: How much the leading opponent's gains count against one's own.
-LEADER_WEIGHT = 0.5
+LEADER_WEIGHT = 0.0
 
 
 @dataclass
@@ -240,7 +240,7 @@ def rule_choice(t: Table, phase: str, legal: Sequence[Action], pending: int | No
     """The rule of thumb's decision from a ``Table``: the one decision code of the view-based
     bot and of the kernel's rule policy (``policies.RulePolicy``)."""
     if phase == DRAFT:
-        return max(legal, key=lambda pick: _draft_worth(t, pick))
+        return max(legal, key=lambda pick: (_points(pick), _draft_worth(t, pick)))  # the most points, then the plan
     if phase == PLAY:
         own = _OwnMoveJudge(t)
         scored = [(judge_after_play(t, a, own), a) for a in legal if isinstance(a, Play)]
@@ -253,6 +253,11 @@ def rule_choice(t: Table, phase: str, legal: Sequence[Action], pending: int | No
     if phase == GOLD:
         return max(legal, key=lambda action: _gold_worth(t, action))
     return legal[0]
+
+
+def _points(pick: Action) -> int:
+    assert isinstance(pick, Pick)
+    return sum(card.value for card in pick.cards)
 
 
 def _draft_worth(t: Table, pick: Action) -> float:

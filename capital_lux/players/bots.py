@@ -138,17 +138,12 @@ class RuleOfThumbBot:
         if len(cards) == 1:
             return Hint(best, N_("Keeps {card}, the only card left to choose."), {"card": str(cards[0])})
         mine = t.home[t.me]
-        fits = [k for k in cards if k.value <= t.limit[COLOURS.index(k.colour)] - mine[COLOURS.index(k.colour)]]
         params: dict[str, str | int] = {"card": str(cards[0]), "card2": str(cards[1])}
-        if len(fits) == 2:
-            return Hint(best, N_("Keeps {card} and {card2}: both fit within the {capital}'s limits."), params)
-        if fits:
-            return Hint(
-                best,
-                N_("Keeps {card} and {card2}: one fits in your {hometown}, the other earns a special action."),
-                params,
-            )
-        return Hint(best, N_("Keeps {card} and {card2} for their special actions in the {capital}."), params)
+        if all(k.value <= t.limit[COLOURS.index(k.colour)] - mine[COLOURS.index(k.colour)] for k in cards):
+            return Hint(best, N_("Keeps {card} and {card2}, the highest values on offer: both fit within the "
+                                 "{capital}'s limits."), params)
+        return Hint(best, N_("Keeps {card} and {card2}, the highest values on offer: the {capital}'s limits "
+                             "are low now, and rise as the round's cards are played there."), params)
 
     def _explain_play(self, t: Table, play: Play) -> Hint:
         card, colour, me = play.card, play.card.colour, t.me
