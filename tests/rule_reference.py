@@ -28,6 +28,8 @@ CAUTION = 1.0
 HAND_DISCOUNT = 0.85
 #: How much the leading opponent's gains count against one's own.
 LEADER_WEIGHT = 0.0
+#: How far each limit is expected to rise before the round ends, per card still in any hand.
+LATER_PER_CARD = 0.25
 
 
 @dataclass
@@ -43,11 +45,12 @@ class Table:
     hand: list[Card]
     deck: int
     modifier_deck: int
+    later: float = 0.0  # the rise each limit is expected to take before the round ends
 
     def copy(self) -> Table:
         return Table(
             self.me, [dict(h) for h in self.home], {c: v[:] for c, v in self.capital.items()},
-            dict(self.limit), self.gold[:], self.gold_pile, self.hand[:], self.deck, self.modifier_deck,
+            dict(self.limit), self.gold[:], self.gold_pile, self.hand[:], self.deck, self.modifier_deck, self.later,
         )
 
 
@@ -92,6 +95,7 @@ def table_of(v: PlayerView) -> Table:
         hand=hand,
         deck=v.deck_size,
         modifier_deck=v.modifier_deck_size,
+        later=LATER_PER_CARD * sum(v.hand_sizes),
     )
 
 
@@ -134,7 +138,7 @@ _value = itemgetter(1)  # a card's value
 
 def plan_hand(t: Table) -> float:
     """What the cards in hand are worth: high cards home while they fit, the others to the capital."""
-    room = {c: t.limit[c] - t.home[t.me][c] for c in COLOURS}
+    room = {c: t.limit[c] - t.home[t.me][c] + t.later for c in COLOURS}
     worth = 0.0
     for card in sorted(t.hand, key=_value, reverse=True):  # highest first, a stable sort
         if card.value <= room[card.colour]:

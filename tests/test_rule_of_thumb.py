@@ -33,7 +33,7 @@ def as_fast(t: ref.Table) -> fast.Table:
     return fast.Table(
         me=t.me, home=[[town[c] for c in COLOURS] for town in t.home], capital=[list(t.capital[c]) for c in COLOURS],
         limit=[t.limit[c] for c in COLOURS], gold=list(t.gold), gold_pile=t.gold_pile,
-        hand=[KIND[card] for card in t.hand], deck=t.deck, modifier_deck=t.modifier_deck,
+        hand=[KIND[card] for card in t.hand], deck=t.deck, modifier_deck=t.modifier_deck, later=t.later,
     )
 
 
@@ -98,6 +98,7 @@ def random_table(rng: random.Random, players: int) -> ref.Table:
         me=rng.randrange(players), home=home, capital=capital, limit=limit,
         gold=[rng.choice([0, 0, 1, 2, 3, 5, 9]) for _ in range(players)], gold_pile=rng.choice([0, 1, 4, 8]),
         hand=hand, deck=rng.choice([0, 10]), modifier_deck=rng.choice([0, 2]),
+        later=rng.choice([0.0, 0.0, 0.25, 1.5, 3.75]),  # the rise a quarter point a card in hand brings
     )
 
 
@@ -150,7 +151,7 @@ def test_one_table_judged_hand_after_hand_decides_as_each_hand_alone() -> None:
     for _ in range(300):
         table = as_fast(random_table(rng, rng.choice([2, 3, 4])))
         judged = fast.Judged(fast.Table(table.me, table.home, table.capital, table.limit, table.gold,
-                                        table.gold_pile, [], table.deck, table.modifier_deck))
+                                        table.gold_pile, [], table.deck, table.modifier_deck, table.later))
         cleric = [c for c in kernel.CLERIC_COLOURS if table.capital[c]]
         for _ in range(8):
             hand = sorted(rng.choices(range(len(ALL_CARDS)), k=rng.randrange(1, 4)))

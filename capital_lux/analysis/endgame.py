@@ -330,21 +330,21 @@ class Search:
         """The rule of thumb's decision, taken on ``shown`` (``ks`` with the seat's own values),
         one of ``of`` branches."""
         child, left = ks.copy(), undealt[:]
-        self._decide(child, left, self._rule_decision(shown, _deck_size(ks, undealt)))
+        self._decide(child, left, self._rule_decision(shown, _deck_size(ks, undealt), _in_hands(ks, undealt)))
         return self._child(child, left, alive, of)
 
-    def _rule_decision(self, shown: KState, deck: int) -> kernel.Decision:
+    def _rule_decision(self, shown: KState, deck: int, in_hands: int) -> kernel.Decision:
         """The rule of thumb's decision for the seat to move in ``shown``, the deck holding
-        ``deck`` cards (the pool less the cards not dealt)."""
+        ``deck`` cards (the pool less the cards not dealt), the hands ``in_hands``."""
         choices = kernel.options(shown)
-        return choices[rule_index(shown, choices, deck, len(shown.modifier_deck) - self.root.hidden)]
+        return choices[rule_index(shown, choices, deck, len(shown.modifier_deck) - self.root.hidden, in_hands)]
 
-    def _rule_hands(self, shown: KState, deck: int) -> Callable[[list[int]], kernel.Decision]:
+    def _rule_hands(self, shown: KState, deck: int, in_hands: int) -> Callable[[list[int]], kernel.Decision]:
         """``_rule_decision`` for the seat to move in ``shown`` with each hand it is given in
         turn (``shown``'s hand set to it), the rest of ``shown`` judged once (``RuleHands``):
         the rule of thumb's last plays ask it for every hand or kind the seat's unseen cards
         may be (seed 29's rule 140: 24,787 decisions in 119 positions)."""
-        decide = RuleHands(shown, deck, len(shown.modifier_deck) - self.root.hidden)
+        decide = RuleHands(shown, deck, len(shown.modifier_deck) - self.root.hidden, in_hands)
         cur = shown.current
 
         def decision(hand: list[int]) -> kernel.Decision:
@@ -485,7 +485,7 @@ class Search:
         seen = self._as_seen(ks, alive)
         for shown, group in seen:
             plays: dict[kernel.Decision, list[int]] = {}  # each play: the filter on the card kept
-            decide = self._rule_hands(shown, deck)
+            decide = self._rule_hands(shown, deck, _in_hands(ks, undealt))
             for hand, _ in self._hands(ks.deck, 2):
                 decision = decide(hand)
                 filtered = plays.setdefault(decision, [0] * len(COLOUR_OF))
@@ -518,7 +518,7 @@ class Search:
         branches: list[tuple[int, list[int]]] = []
         for shown, group in seen:
             narrowed: dict[kernel.Decision, list[int]] = {}  # each decision: the filter on the kinds that make it
-            decide = self._rule_hands(shown, deck)
+            decide = self._rule_hands(shown, deck, _in_hands(ks, undealt))
             for kind in _counts(ks.deck):
                 if weights[kind]:
                     narrowed.setdefault(decide([kind]), [0] * len(COLOUR_OF))[kind] = weights[kind]
@@ -542,7 +542,7 @@ class Search:
         of = len(seen) * (len(pool) + 1)  # at most
         for shown, group in seen:
             home = [0] * len(COLOUR_OF)  # the filter: the cards it plays home
-            decide = self._rule_hands(shown, deck)
+            decide = self._rule_hands(shown, deck, _in_hands(ks, undealt))
             for kind, copies in pool.items():
                 decision = decide([kind])
                 if decision[1]:  # a play: (kind, to_home)
@@ -1560,6 +1560,17 @@ def _settles(ks: KState, deck: int) -> bool:
     """Whether ``Search._settle`` reckons this round end (a deck of ``deck`` cards left):
     not when a next round would have no cards to deal and end at once (ruling R15)."""
     return ks.round == ROUNDS or deck >= ks.players
+
+
+def _in_hands(ks: KState, undealt: list[int]) -> int:
+    """The cards in every hand as the game has them (the rule of thumb's ``later`` reads it):
+    those dealt, those not dealt yet, and those going home at the round end, which the rule
+    of thumb's seats keep in hand until then (a seat moving at random, whose cards played home
+    wait there too, decides nothing that reads it)."""
+    count = 0
+    for q in range(ks.players):
+        count += len(ks.hands[q]) + undealt[q] + undealt[ks.players + q]
+    return count
 
 
 def _deck_size(ks: KState, undealt: list[int]) -> int:

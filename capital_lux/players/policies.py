@@ -27,17 +27,18 @@ from ..engine import kernel
 from ..engine.kernel import AGENT, DRAFT, GOLD, OVER, KState, total
 from ..engine.state import PHASES
 from .quick_rule import QuickRule
-from .rule_of_thumb import Judged, Table, estimate_limits, rule_decision
+from .rule_of_thumb import LATER_PER_CARD, Judged, Table, estimate_limits, rule_decision
 
 
-def table_for(ks: KState, seat: int, deck: int = -1, modifier_deck: int = -1) -> Table:
+def table_for(ks: KState, seat: int, deck: int = -1, modifier_deck: int = -1, in_hands: int = -1) -> Table:
     """The ``Table`` seat ``seat`` reasons with, equal to ``table_of(view(state, seat))``.
 
     It shares the state's lists of capital cards, gold and the seat's own cards (the rule
     of thumb only reads a table): use it before the state changes. ``deck`` and
     ``modifier_deck`` are the decks' sizes when ``ks`` holds more there (the exact search
     keeps the cards not dealt yet with the deck, and the hidden modifiers' values with
-    the modifier deck)."""
+    the modifier deck); ``in_hands`` the cards in every hand, when the state's hands hold
+    fewer (the exact search's undealt cards)."""
     phase = ks.phase
     revealed = phase == GOLD or phase == OVER
     capital = ks.capital
@@ -47,9 +48,13 @@ def table_for(ks: KState, seat: int, deck: int = -1, modifier_deck: int = -1) ->
     pending = ks.pending if phase == AGENT and ks.current == seat else None
     held = ks.draft_picks[seat] if phase == DRAFT else ks.hands[seat]
     home = [[total(b), total(g), total(p), total(y)] for b, g, p, y in ks.home]
-    return Table(  # me, home, capital, limit, gold, gold_pile, hand, deck, modifier_deck
+    if in_hands < 0:
+        in_hands = 0
+        for h in ks.hands:
+            in_hands += len(h)
+    return Table(  # me, home, capital, limit, gold, gold_pile, hand, deck, modifier_deck, later
         seat, home, capital, estimate_limits(capital, seen, pending), ks.gold, ks.gold_pile, held, len(ks.deck) if deck < 0 else deck,
-        len(ks.modifier_deck) if modifier_deck < 0 else modifier_deck,
+        len(ks.modifier_deck) if modifier_deck < 0 else modifier_deck, LATER_PER_CARD * in_hands,
     )
 
 
@@ -69,24 +74,25 @@ class RulePolicy:
         return choices[rule_index(ks, choices)]
 
 
-def rule_index(ks: KState, choices: list[kernel.Decision], deck: int = -1, modifier_deck: int = -1) -> int:
+def rule_index(ks: KState, choices: list[kernel.Decision], deck: int = -1, modifier_deck: int = -1,
+               in_hands: int = -1) -> int:
     """The rule of thumb's choice for the seat to move, as an index into ``choices``
-    (``kernel.options(ks)``); ``deck`` and ``modifier_deck`` as for ``table_for``."""
+    (``kernel.options(ks)``); ``deck``, ``modifier_deck`` and ``in_hands`` as for ``table_for``."""
     phase = ks.phase
     pending = ks.pending if phase == AGENT else None
-    return rule_decision(table_for(ks, ks.current, deck, modifier_deck), PHASES[phase], choices, pending)
+    return rule_decision(table_for(ks, ks.current, deck, modifier_deck, in_hands), PHASES[phase], choices, pending)
 
 
 class RuleHands:
     """``rule_index`` for the seat to move in ``ks`` with one hand after another in place of
     its own (the exact search asks what a seat would do with each hand its unseen cards may
-    be), the table built and judged once (``rule_of_thumb.Judged``); ``deck`` and
-    ``modifier_deck`` as for ``table_for``. ``ks`` is not to change while it is asked."""
+    be), the table built and judged once (``rule_of_thumb.Judged``); ``deck``,
+    ``modifier_deck`` and ``in_hands`` as for ``table_for``. ``ks`` is not to change while it is asked."""
 
-    def __init__(self, ks: KState, deck: int = -1, modifier_deck: int = -1) -> None:
+    def __init__(self, ks: KState, deck: int = -1, modifier_deck: int = -1, in_hands: int = -1) -> None:
         self.phase = PHASES[ks.phase]
         self.pending = ks.pending if ks.phase == AGENT else None
-        self.judged = Judged(table_for(ks, ks.current, deck, modifier_deck))
+        self.judged = Judged(table_for(ks, ks.current, deck, modifier_deck, in_hands))
 
     def index(self, hand: list[int], choices: list[kernel.Decision]) -> int:
         """The rule of thumb's choice among ``choices`` (``kernel.options`` with ``hand`` in hand)."""
