@@ -94,7 +94,7 @@ def test_independent_cases_keep_their_count_and_a_bias_shows_with_its_interval()
 def test_an_oracle_takes_the_same_cases_and_the_truth_sharpens_them() -> None:
     """``bench risk_oracle``'s worlds: the same decisions and reveals as the panel's; given the
     others' hands and the face-down modifiers, the chances are sharper (a lower Brier score)."""
-    record = rule_game(2)  # a game where some colour exceeds at the decisions taken
+    record = rule_game(3)  # a game where some colour exceeds at the decisions taken
     panel = cases_of(record, every=8, world="panel")
     truth = cases_of(record, every=8, world="truth")
     assert [c.happened for c in panel] == [c.happened for c in truth] and any(c.happened for c in panel)

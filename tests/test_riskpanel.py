@@ -280,8 +280,8 @@ def test_the_game_panel_gives_the_risk_panel_the_sessions_placement_views(monkey
 
     given: list[object] = []
     monkeypatch.setattr(RiskPanel, "_redraw", lambda self: given.append(self._placement_views))
-    session = Session.new(4, seed=2, bot_kind="rule")
-    bot, rng = RuleOfThumbBot(), random.Random(2)
+    session = Session.new(4, seed=3, bot_kind="rule")  # a seed where another player places a modifier in round 1
+    bot, rng = RuleOfThumbBot(), random.Random(3)
     while not session.placement_views() and session.state.round == 1:
         session.play(bot.choose(session.view(), rng))
     assert session.placement_views()  # another player's modifier lies face down
