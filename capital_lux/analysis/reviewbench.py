@@ -12,7 +12,8 @@ does it tell good play from bad?
   and reviewed in two processes);
 * without the review: what picking at random at one phase (draft picks, plays, Agent, Cleric,
   gold) costs a rule-of-thumb seat in final points, so the calibration's figures by phase can be
-  read against how much each phase's choices matter.
+  read against how much each phase's choices matter; and what the rule of thumb's own choices
+  are worth against what it did before (``rule_variants``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Callable
 
 from ..engine import kernel
 from ..engine.game import Game, GameRecord
-from ..engine.state import GOLD
+from ..engine.state import GOLD, PHASES
 from ..engine.views import view
 from .forward import RANK_MIN_GAMES, rank_moves
 from .review import DEFAULT_HORIZON, REVIEW_BUDGET, Decision, Review, decisions_of, review_game
@@ -222,6 +223,58 @@ KERNEL_PHASES = {"draft": kernel.DRAFT, "play": kernel.PLAY, "agent": kernel.AGE
                  "gold": kernel.GOLD}
 
 
+class _RuleWithout:
+    """A kernel seat playing the rule of thumb as it was before one of its measured changes:
+    ``"plan_draft"`` drafts by its plan alone (not the highest values first), ``"limits_now"``
+    plans its hand against the limits as they stand (not as expected at the round's end)."""
+
+    random_below: Callable[[int], int] | None = None
+    random_bits: Callable[[int], int] | None = None
+
+    def __init__(self, rng: random.Random, variant: str) -> None:
+        self.variant = variant  # the rule of thumb draws nothing: ``rng`` is the seats' signature
+
+    def decide(self, ks: kernel.KState) -> kernel.Decision:
+        from ..players.policies import table_for  # players sit below the analysis
+        from ..players.rule_of_thumb import _draft_worth, rule_decision
+
+        choices = kernel.options(ks)
+        if self.variant == "plan_draft" and ks.phase == kernel.DRAFT:
+            worth = _draft_worth(table_for(ks, ks.current), choices)
+            return choices[max(range(len(choices)), key=worth.__getitem__)]
+        t = table_for(ks, ks.current, in_hands=0 if self.variant == "limits_now" else -1)
+        pending = ks.pending if ks.phase == kernel.AGENT else None
+        return choices[rule_decision(t, PHASES[ks.phase], choices, pending)]
+
+
+def _seat_zero_change(name: str, seat_zero: Callable[[random.Random], kernel.KernelPolicy], games: int,
+                      players: int, rule: list[tuple[int, int]]) -> Figures:
+    """Seat 0's final points and final margin over the best other seat with ``seat_zero`` against
+    rule-of-thumb seats, minus ``rule``'s (the same seeded games with the rule of thumb throughout),
+    each with its 95% half-width: ``{name}_points_change`` and ``{name}_margin_change``."""
+    changed = _seat_zero_results(seat_zero, games, players)
+    figures: Figures = {}
+    for k, figure in enumerate(("points", "margin")):
+        estimate = Estimate.of_values([a[k] - b[k] for a, b in zip(changed, rule)])
+        figures[f"{name}_{figure}_change"] = round(estimate.mean, 2)
+        figures[f"{name}_{figure}_change_half"] = round(estimate.half_width, 2)
+    return figures
+
+
+def _seat_zero_results(seat_zero: Callable[[random.Random], kernel.KernelPolicy], games: int,
+                       players: int) -> list[tuple[int, int]]:
+    """Seat 0's final points and margin in each seeded game, ``seat_zero`` at seat 0."""
+    found = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        ks = kernel.new_state(players)
+        seats = [seat_zero(rng) if seat == 0 else _RandomAt(rng, ()) for seat in range(players)]
+        kernel.play_out(ks, seats, rng)
+        points = kernel.standings(ks)[0]
+        found.append((points[0], points[0] - max(points[1:])))
+    return found
+
+
 def random_at_one_phase(games: int = 20_000, players: int = 4) -> Figures:
     """What each kind of decision is worth to the rule of thumb, without the review: seat 0 plays
     the rule of thumb but for one phase, where it picks uniformly at random, against rule-of-thumb
@@ -229,27 +282,26 @@ def random_at_one_phase(games: int = 20_000, players: int = 4) -> Figures:
     games' with seat 0 playing the rule of thumb throughout, each with its 95% half-width. Where
     random picks lose nothing, a review is right to find no more mistakes in them than in the
     rule of thumb's."""
-    def results(phases: tuple[int, ...]) -> list[tuple[int, int]]:
-        found = []
-        for seed in range(games):
-            rng = random.Random(seed)
-            ks = kernel.new_state(players)
-            kernel.play_out(ks, [_RandomAt(rng, phases if seat == 0 else ()) for seat in range(players)], rng)
-            points = kernel.standings(ks)[0]
-            found.append((points[0], points[0] - max(points[1:])))
-        return found
-
     figures: Figures = {"random_at_one_phase_games": games}
-    rule = results(())
+    rule = _seat_zero_results(lambda rng: _RandomAt(rng, ()), games, players)
     for name, phase in KERNEL_PHASES.items():
-        changed = results((phase,))
-        for k, figure in enumerate(("points", "margin")):
-            estimate = Estimate.of_values([a[k] - b[k] for a, b in zip(changed, rule)])
-            figures[f"random_at_{name}_{figure}_change"] = round(estimate.mean, 2)
-            figures[f"random_at_{name}_{figure}_change_half"] = round(estimate.half_width, 2)
+        figures.update(_seat_zero_change(f"random_at_{name}", partial(_RandomAt, phases=(phase,)), games, players,
+                                         rule))
+    return figures
+
+
+def rule_variants(games: int = 6_000, players: int = 4) -> Figures:
+    """What two of the rule of thumb's choices are worth, as ``random_at_one_phase`` measures:
+    seat 0 playing the rule of thumb as before each change (``_RuleWithout``) against rule-of-
+    thumb seats: drafting by its plan alone (``without_values_draft_…``), planning against the
+    limits as they stand (``without_later_…``). Negative: the change scores more."""
+    figures: Figures = {"rule_variants_games": games}
+    rule = _seat_zero_results(lambda rng: _RandomAt(rng, ()), games, players)
+    for name, variant in (("without_values_draft", "plan_draft"), ("without_later", "limits_now")):
+        figures.update(_seat_zero_change(name, partial(_RuleWithout, variant=variant), games, players, rule))
     return figures
 
 
 def figures(repeats: int = 3, games: int = 12) -> Figures:
     return {**speed(repeats), **calibration(games, workers=2), **spread(),  # two processes: the machine's two cores
-            **random_at_one_phase()}
+            **random_at_one_phase(), **rule_variants()}
