@@ -49,6 +49,8 @@ CSS = """<style>
 /* is in the heading and the tooltip), so a late round's table leaves the hand in view. */
 .cl-tutor .cl-freeplay .cl-table-wrap .cl-role{display:none}
 .cl-tutor .cl-freeplay .cl-table-wrap td,.cl-tutor .cl-freeplay .cl-table-wrap th{padding:2px 6px;line-height:1.2}
+/* and four cards of a colour, or four bonus cards, share one line at 1280 px */
+.cl-tutor .cl-freeplay .cl-table-wrap .cl-card{padding:1px 3px}
 .cl-tutor .cl-risklines{font:13px sans-serif;margin:4px 0}
 .cl-tutor .cl-risklines ul{list-style:none;margin:2px 0;padding:0}
 .cl-tutor .cl-risklines li{margin:1px 0}
