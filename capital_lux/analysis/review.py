@@ -87,8 +87,8 @@ THRESHOLDS: Final = {"good": EQUIVALENT_POINTS, "inaccuracy": 1.5, "mistake": 3.
 #: again on 100 fresh ones: a loss's 95% interval is then about 1.5 points wide each side (the paired
 #: spread to the round's end is about 7.6 points, ``reviewbench.spread``), against 2.4 on 40 games,
 #: so fewer verdicts read from its low end are milder than the loss (``bench review``'s calibration:
-#: random seats' mistakes per decision 2.17 times the rule of thumb's on 100 games, 1.97 on 40; the
-#: same tables reviewed on other seeds give 1.89, so the ratio is near 2, not safely above).
+#: random seats' mistakes per decision 2.05 times the rule of thumb's; the same tables reviewed on
+#: other seeds give 2.03, twelve other tables 1.94, so the ratio is near 2, not safely above).
 REVIEW_GAMES: Final = 100
 REVIEW_MIN_GAMES: Final = 100
 REVIEW_EXACT_MS: Final = 30.0
@@ -96,9 +96,10 @@ REVIEW_EXACT_MS: Final = 30.0
 FEWEST_GAMES: Final = 10
 #: The default budget of a whole review, in seconds of the reviewing thread's CPU: every decision
 #: is judged within it, to the game's end where that fits and to the round's end where it does
-#: not (``Decision.horizon`` says which). A 4-player game's review takes about 21 s of CPU at the
-#: defaults, 25.5 s at most over ``bench review``'s twelve tables, so the budget does not bind there
-#: and the same record gives the same review; it bounds a slower machine's review under 30 s.
+#: not (``Decision.horizon`` says which). A 4-player game's review takes 21 to 24 s of CPU at the
+#: defaults (medians of ``bench review``'s twelve tables on three sets), 26.7 s at most, so the
+#: budget rarely binds there (0.1 to 0.5% of decisions judged on fewer games, each review then
+#: saying so) and it bounds a slower machine's review under 30 s.
 REVIEW_BUDGET: Final = 28.0
 #: A move whose chance of some colour exceeding is this much above the best's is called risky.
 RISKIER: Final = 0.1
