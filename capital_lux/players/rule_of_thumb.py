@@ -51,9 +51,9 @@ LEADER_WEIGHT: Final = 0.0
 
 #: How far each capital colour's total is expected to rise before the round ends, per card still
 #: in any hand: the plan keeps a card home while it fits the limit as it will be, not as it is.
-#: Planning with the limits as they stood scored 1.6 points a game less (seat 0 of 2,500 seeded
-#: 4-player games against rule-of-thumb seats); from a quarter to three quarters of a point a card
-#: the gain was 1.0 to 1.6 points, an eighth 0.6.
+#: Planning with the limits as they stand scores 1.05 ± 0.40 points a game less (``bench review``'s
+#: ``rule_variants``: seat 0 of 6,000 seeded 4-player games against rule-of-thumb seats); from a
+#: quarter to three quarters of a point a card the gain was about the same, an eighth about half.
 LATER_PER_CARD: Final = 0.25
 
 _WORTH: Final = tuple(ACTION_WORTH[c] for c in COLOURS)
@@ -637,8 +637,8 @@ def _points(pick: tuple[int, ...]) -> int:
     are played there, so at the draft the limits the plan reads are far below the round's end,
     and a plan that counts only the cards fitting them now drafted worse than picking at random
     (random picks scored 0.87 final points more on a 4-player table). Drafting the highest
-    values, the plan breaking ties, scored 4.6 points a game more than that plan did, and random
-    picks now score less than the rule of thumb's (``bench review``'s ``random_at_draft``)."""
+    values, the plan breaking ties, scores 5.6 points a game more than the plan alone
+    (``bench review``'s ``rule_variants``), and random picks 4.2 less (``random_at_draft``)."""
     total = 0
     for kind in pick:
         total += VALUE_OF[kind]
