@@ -26,8 +26,6 @@ ACTION_WORTH: dict[str, float] = {"B": 1.5, "G": 2.0, "P": 0.0, "Y": 1.0}
 CAUTION = 1.0
 #: Cards still in hand count for less than cards already down: plans change.
 HAND_DISCOUNT = 0.85
-#: How much the leading opponent's gains count against one's own.
-LEADER_WEIGHT = 0.0
 #: How far each limit is expected to rise before the round ends, per card still in any hand.
 LATER_PER_CARD = 0.25
 
@@ -157,9 +155,9 @@ def leader(t: Table) -> int:
 
 
 def judge(t: Table) -> float:
-    """One number for a position: own points kept and in hand, less part of the leader's."""
+    """One number for a position: own points kept and in hand."""
     everyone = [kept_totals(t, q) for q in range(len(t.home))]
-    return secured(t, t.me, everyone) + plan_hand(t) - LEADER_WEIGHT * secured(t, leader(t), everyone)
+    return secured(t, t.me, everyone) + plan_hand(t)
 
 
 class _OwnMoveJudge:
@@ -171,7 +169,6 @@ class _OwnMoveJudge:
     """
 
     def __init__(self, t: Table) -> None:
-        self.leader = leader(t)
         self.others: dict[tuple[float, ...], list[tuple[dict[str, float], int]]] = {}
 
     def __call__(self, t: Table) -> float:
@@ -181,7 +178,7 @@ class _OwnMoveJudge:
             everyone = self.others[key] = [kept_totals(t, q) for q in range(len(t.home))]
         everyone = everyone[:]
         everyone[t.me] = kept_totals(t, t.me)
-        return secured(t, t.me, everyone) + plan_hand(t) - LEADER_WEIGHT * secured(t, self.leader, everyone)
+        return secured(t, t.me, everyone) + plan_hand(t)
 
 
 def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:

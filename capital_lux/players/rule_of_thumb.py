@@ -43,12 +43,6 @@ ACTION_WORTH: Final[dict[str, float]] = {"B": 1.5, "G": 2.0, "P": 0.0, "Y": 1.0}
 CAUTION: Final = 1.0
 #: Cards still in hand count for less than cards already down: plans change.
 HAND_DISCOUNT: Final = 0.85
-#: How much the leading opponent's gains count against one's own: none. At 0.5 the rule of thumb
-#: gave up its own points to deny the leader theirs, and scored 1.9 points a game less for it (seat 0
-#: of 4,000 seeded 4-player games against rule-of-thumb seats; its margin over the best other seat
-#: 1.4 points less); the review, which counts a seat's own points, called those trades mistakes.
-LEADER_WEIGHT: Final = 0.0
-
 #: How far each capital colour's total is expected to rise before the round ends, per card still
 #: in any hand: the plan keeps a card home while it fits the limit as it will be, not as it is.
 #: Planning with the limits as they stand scores 1.05 ± 0.40 points a game less (``bench review``'s
@@ -477,8 +471,7 @@ class _Judge:
                 found = self.points_after_two(c, h, lim, b, colour, mine, limit, best, gold)
             if secured is not None:
                 secured[move] = found
-        points, lead_points = found
-        return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
+        return found[0] + plan * HAND_DISCOUNT
 
     def play(self, kind: int, to_home: bool) -> tuple[float, int | None]:
         """The move's worth: ``judge`` after it, a Scholar's draw and an Agent's modifier at
@@ -493,8 +486,8 @@ class _Judge:
         if to_home:
             mine += value
             plan += _plan_colour(limit - mine + t.later, values, _WORTH[colour], value)
-            points, lead_points = self._after_one(kind << 3 | 1, colour, mine, limit, self.best[colour], gold)
-            return points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points, None
+            points = self._after_one(kind << 3 | 1, colour, mine, limit, self.best[colour], gold)[0]
+            return points + plan * HAND_DISCOUNT, None
         limit += value
         plan += _plan_colour(limit - mine + t.later, values, _WORTH[colour], value)
         change = (colour, mine, limit, max(self.best[colour], value))
@@ -509,8 +502,7 @@ class _Judge:
                         top, take = worth, c
             if take >= 0:
                 return top, take
-        points, lead_points = self._after_one(kind << 3, colour, mine, limit, change[3], gold)
-        worth = points + plan * HAND_DISCOUNT - LEADER_WEIGHT * lead_points
+        worth = self._after_one(kind << 3, colour, mine, limit, change[3], gold)[0] + plan * HAND_DISCOUNT
         if colour == G and t.deck:
             worth += _WORTH[G]
         elif colour == B and t.modifier_deck:
@@ -550,9 +542,14 @@ def _keep_one(h: int, limit: float, gold: int) -> tuple[int, int]:
 
 
 def judge(t: Table) -> float:
-    """One number for a position: own points kept and in hand, less part of the leader's."""
+    """One number for a position: own points kept and in hand. The leader's points are not
+    counted against them: weighed at a half, the rule of thumb gave up its own points to deny
+    the leader theirs and scored 1.9 points a game less for it (seat 0 of 4,000 seeded 4-player
+    games against rule-of-thumb seats; its margin over the best other seat 1.4 points less), and
+    the review, which counts a seat's own points, called those trades mistakes. The Agent's
+    placement still weighs them (``_agent_worth``)."""
     j = _Judge(t)
-    return j.points + j.plan * HAND_DISCOUNT - LEADER_WEIGHT * j.lead_points
+    return j.points + j.plan * HAND_DISCOUNT
 
 
 def cleric_take(t: Table, kind: int) -> int | None:
