@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -29,11 +30,37 @@ READY = ".cl-tutor-ready"
 TABLE = ".cl-table-wrap"
 
 
+def _handed_out() -> tuple[int, int]:
+    """The ports the system hands out to a socket bound to port 0 or connecting out (Linux's
+    ``ip_local_port_range``; the usual range where that file is missing)."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
 def free_port() -> int:
-    with socket.socket() as s:
+    """A port free on every address now, below the range the system hands out for port 0.
+
+    A port taken from that range (by binding to port 0) can be handed to someone else
+    before the server this is for binds it: a kernel's ZMQ socket took one once, and the
+    server's first answer was ZMQ's greeting (``BadStatusLine``). Ports below it are only
+    taken by asking for them; ``serving`` still tries another if one is taken meanwhile."""
+    low, _ = _handed_out()
+    draw = random.SystemRandom()
+    for _ in range(200):
+        port = draw.randrange(max(1024, low - 12000), low)
+        with socket.socket() as s:
+            try:
+                s.bind(("", port))  # free on every address: a class server may listen on them all
+            except OSError:
+                continue
+            return port
+    with socket.socket() as s:  # the range below is full: let the system choose
         s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+        chosen: int = s.getsockname()[1]
+        return chosen
 
 
 #: Switches off the pace at which one address may open pages (``capital_lux.serve.app``).
@@ -83,38 +110,60 @@ def shared_tutor_log(name: str = "tutor") -> Path:
 def serving(folder: Path, notebook: str, log_path: Path | None = None, timeout: float = 60.0,
             options: tuple[str, ...] = (), environment: dict[str, str] | None = None,
             ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """The class server on ``notebook`` (a path from ``folder``, where it starts); yields its URL and process."""
-    port = free_port()
-    command = voila_command(port, *options)
-    command[command.index(NOTEBOOK)] = notebook
+    """The class server on ``notebook`` (a path from ``folder``, where it starts); yields its URL and process.
+
+    Started again on another port if the one chosen was taken before the server bound it
+    (the server exits, or something else answers there), up to three times."""
     log = open(log_path, "w") if log_path else subprocess.DEVNULL
-    proc = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT,
-                            env={**os.environ, **environment} if environment else None)
-    url = f"http://127.0.0.1:{port}/"
+    proc: subprocess.Popen[bytes] | None = None
     try:
-        deadline = time.monotonic() + timeout
-        while True:  # poll until the server answers (it prints nothing we could wait on portably)
-            if proc.poll() is not None:
-                raise RuntimeError(f"voila exited with code {proc.returncode}")
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-                connection.request("HEAD", "/api/status")  # any answer will do; it does not start a kernel
-                connection.getresponse()
-                connection.close()
+        for attempt in range(3):
+            port = free_port()
+            command = voila_command(port, *options)
+            command[command.index(NOTEBOOK)] = notebook
+            proc = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT,
+                                    env={**os.environ, **environment} if environment else None)
+            if _answers(proc, port, timeout):
                 break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise TimeoutError("voila did not start") from None
-                time.sleep(0.1)
-        yield url, proc
+            _stop(proc)
+            if attempt == 2:
+                raise RuntimeError(f"voila did not start on three ports (exit code {proc.returncode})")
+        yield f"http://127.0.0.1:{port}/", proc
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        if proc is not None:
+            _stop(proc)
         if log_path:
             log.close()  # type: ignore[union-attr]
+
+
+def _answers(proc: subprocess.Popen[bytes], port: int, timeout: float) -> bool:
+    """Polls until the server on ``port`` answers HTTP (True), or exits, or another program
+    answers there (False: the port was taken); raises ``TimeoutError`` after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:  # it prints nothing we could wait on portably
+        if proc.poll() is not None:
+            return False
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("HEAD", "/api/status")  # any answer will do; it does not start a kernel
+            connection.getresponse()
+            connection.close()
+            return True
+        except OSError:  # nobody listens yet (a connection closed unanswered is one too)
+            if time.monotonic() > deadline:
+                raise TimeoutError("voila did not start") from None
+            time.sleep(0.1)
+        except http.client.HTTPException:  # not HTTP: another program holds the port
+            return False
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def outside_requests(page: Any) -> list[str]:

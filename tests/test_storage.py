@@ -28,6 +28,7 @@ from typing import Iterator
 
 import pytest
 
+from browser import free_port
 from capital_lux.lessons.exercises import format_number
 from capital_lux.lessons.storage import MIGRATIONS, SCHEMA_VERSION, Storage, StorageError, clean_name, new_session
 
@@ -56,13 +57,6 @@ def _install_postgresql() -> str:
     return "" if _pg_bin() is not None else "apt-get installed postgresql but no initdb was found"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class PostgresServer:
     """A throwaway PostgreSQL server on 127.0.0.1 that a test can stop and start again."""
 
@@ -86,7 +80,7 @@ class PostgresServer:
                 pytest.skip("running as root without runuser to start PostgreSQL as the postgres user")
             shutil.chown(self.folder, "postgres", "postgres")
             self.run_as = ["runuser", "-u", "postgres", "--"]
-        self.port = _free_port()
+        self.port = free_port()
         self.log = self.folder / "server.log"
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
         try:
