@@ -411,10 +411,10 @@ class MoveComparison:
             self._request = None
             if self.job is not None:
                 self.job.cancel()
+            self._opened(False)  # the risk table back first: the page never shows neither of them
             self._busy(False)
             self.html.value = ""
             self.image.layout.display = "none"
-            self._opened(False)
 
     def cancel(self) -> None:
         self.clear()
