@@ -3,6 +3,7 @@ classic mistakes each on its own wrong value, the stated tolerance, and workshee
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from fractions import Fraction
@@ -618,3 +619,15 @@ def test_questions_say_what_changes_the_answer_and_nothing_to_play() -> None:
     assert "Add up the points" in question_text(instance("gold-or-hometown", 7), t, html=False)
     sheet = worksheet_html([instance(ex.id, 1) for ex in EXERCISES], "fr")
     assert "cl-doing" not in sheet and "Jouez une carte" not in sheet
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda e: e.id)
+def test_every_variation_passes_the_schema_it_is_read_without(exercise: Exercise) -> None:
+    """Exercises read their own variations without the schema (``own_position``): each drawn
+    here passes it, and is read to the same position with it as without."""
+    from capital_lux.engine.position import dumps_position, loads_position, own_position
+
+    for seed in SEEDS[1:]:
+        layout = exercise.instance(seed).layout
+        assert layout is not None  # a seed always draws a variation
+        assert dumps_position(loads_position(layout)) == dumps_position(own_position(json.loads(layout)))

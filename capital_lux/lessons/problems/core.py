@@ -29,7 +29,7 @@ from .. import gallery
 from ...analysis.risk import unseen_modifiers
 from ...engine.cards import ALL_CARDS, COLOURS, MODIFIERS, Card, CapitalLuxError, N_, format_modifier
 from ...engine.game import sample_chance
-from ...engine.position import ModifiersDict, PlacedModifierDict, PositionDict, loads_position
+from ...engine.position import ModifiersDict, PlacedModifierDict, PositionDict, own_position
 from ...engine.state import DEAL, PLAY, GameState, new_game
 from ...engine.views import PlayerView, view
 
@@ -151,7 +151,8 @@ class InstanceError(CapitalLuxError):
 
 @lru_cache(maxsize=512)
 def _parsed(text: str) -> GameState:
-    return loads_position(text)
+    """A gallery's table or a variation of one: this program's own text (``own_position``)."""
+    return own_position(json.loads(text))
 
 
 def _state(text: str) -> GameState:
