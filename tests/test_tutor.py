@@ -476,6 +476,7 @@ def test_hint_and_risk_panel_work_at_every_decision_of_a_game() -> None:
     app = tutor(build_app(players=4, seed=17, bot_kind="rule"))
     panel = app.free_play.panel
     assert panel.hint is not None and panel.risk is not None
+    panel.hint.games = 800  # every decision advised, each on fewer games (``bench hint`` times the default)
     rng = random.Random(2)
     while not panel.session.is_over():
         if panel.paused_on() is not None:

@@ -36,6 +36,7 @@ class HintPanel:
         self._advice: Advice | None = None
         self._suggested: Action | None = None
         self._placement_views: dict[tuple[str, int], PlayerView] | None = None
+        self.games: int | None = None  # the ranking's games in all (None: ``rank_moves``' own; tests settle for less)
 
     def render(self, t: Translator, v: PlayerView,
                placement_views: dict[tuple[str, int], PlayerView] | None = None) -> None:
@@ -63,7 +64,7 @@ class HintPanel:
         if v is None or not v.legal_actions:
             return None
         if self._advice is None:
-            self._advice = advise(v, self._placement_views)
+            self._advice = advise(v, self._placement_views, self.games)
         return self._advice
 
     def _hint(self) -> None:
