@@ -128,6 +128,7 @@ def serving(folder: Path, notebook: str, log_path: Path | None = None, timeout: 
             _stop(proc)
             if attempt == 2:
                 raise RuntimeError(f"voila did not start on three ports (exit code {proc.returncode})")
+        assert proc is not None
         yield f"http://127.0.0.1:{port}/", proc
     finally:
         if proc is not None:
