@@ -36,16 +36,7 @@ def positions(players: int, seed: int, every: int) -> list[PlayerView]:
 
 @pytest.mark.parametrize("players, seed", [(3, 2026), (2, 5)])
 def test_the_hint_names_the_panels_first_move_never_beaten_on_both_points_and_risk(
-        players: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Exact or not by the search's work, not by the CPU time it got: on a loaded machine the
-    # hint's ranking could otherwise be simulated where the comparison asked after it is exact.
-    searched = forward._exact_figures
-
-    def by_work(v: PlayerView, model: str, prior: object, firsts: object, exact_ms: float,
-                should_stop: object = None, clock: object = None) -> object:
-        return searched(v, model, prior, firsts, exact_ms, should_stop, forward.WorkClock() if clock is None else clock)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(forward, "_exact_figures", by_work)
+        players: int, seed: int) -> None:
     t = translator("en")
     views = positions(players, seed, every=7)[:4]
     assert len(views) >= 3
@@ -58,7 +49,7 @@ def test_the_hint_names_the_panels_first_move_never_beaten_on_both_points_and_ri
         advice = panel.advice()
         assert advice is not None and advice.ranking is not None
         # the risk panel's comparison, asked as the panel asks it: the same ranking, the same first move
-        shown = rank_moves(v, "rule", "bayes", seed=comparison_seed(v))
+        shown = rank_moves(v, "rule", "bayes", seed=comparison_seed(v), exact_clock=forward.WorkClock())
         assert [m.action for m in shown.moves] == [m.action for m in advice.ranking.moves]
         assert hinted.group(1) == escape(move_text(t, advice.action)) and advice.action == shown.best.action
         first = shown.best.risk
@@ -75,6 +66,29 @@ def test_the_hint_names_the_panels_first_move_never_beaten_on_both_points_and_ri
             assert "about as good for your points" in panel.html.value and "About as good" in panel.html.value
         if advice.rule_of_thumb is not None:
             assert "rule of thumb" in panel.html.value and "plays every move on" in panel.html.value
+
+
+def test_the_hint_and_the_comparison_quote_the_same_exact_figures_on_a_loaded_machine(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether the exact search fits is told by its own work: a machine whose CPU time runs 50
+    times faster than the work done (a loaded one, exaggerated) gives the hint and the
+    comparison the same exact ranking as a quiet one."""
+    import time
+
+    from capital_lux.tutor.riskpanel import MoveComparison
+    from capital_lux.tutor.work import WorkRunner
+
+    v = positions(3, 2026, every=1)[7]  # its search takes some 70 ms of CPU: 3.5 s on that clock
+    real = time.thread_time
+    began = real()
+    with monkeypatch.context() as loaded:
+        loaded.setattr(time, "thread_time", lambda: began + 50 * (real() - began))
+        hinted = advise(v).ranking  # asked first, on the loaded clock
+        compared = MoveComparison(WorkRunner(budget_seconds=300)).start(translator("en"), v).result(60)
+    quiet = advise(v).ranking  # and again once the machine is quiet
+    assert hinted is not None and compared is not None and quiet is not None
+    figures = [[(m.action, m.risk.points.exact) for m in r.moves] for r in (hinted, compared, quiet)]
+    assert hinted.games == compared.games == quiet.games == 0 and figures[0] == figures[1] == figures[2]
 
 
 def test_the_ranking_says_when_moves_are_as_good_as_each_other_and_chooses_without_noise() -> None:

@@ -30,7 +30,11 @@ if TYPE_CHECKING:  # the analysis is imported when a hint is first asked: the fi
 
 
 def comparison_seed(v: PlayerView) -> int:
-    """The same position always draws the same deals: asking twice gives the same answer."""
+    """The same position always draws the same deals: asking twice gives the same answer.
+
+    The hint and the comparison both rank with this seed and decide whether the exact search
+    fits by its own work (``forward.WorkClock``), not by the CPU time it got: on a loaded
+    machine one could otherwise quote exact figures and the other simulated ones."""
     return v.round * 1000 + len(v.hand) * 10 + len(v.draft_hand)
 
 
@@ -145,10 +149,10 @@ def advise(v: PlayerView, placement_views: dict[tuple[str, int], PlayerView] | N
 
         hint = RuleOfThumbBot().advise(v)
         return Advice(hint.action, None, None, hint)
-    from ..analysis.forward import RANK_GAMES, rank_moves
+    from ..analysis.forward import RANK_GAMES, WorkClock, rank_moves
 
     ranking = rank_moves(v, "rule", "bayes", seed=comparison_seed(v), games=games or RANK_GAMES,
-                         placement_views=placement_views)
+                         placement_views=placement_views, exact_clock=WorkClock())  # see comparison_seed
     thumb = rule_of_thumb(v)
     return Advice(ranking.best.action, ranking, None if thumb == ranking.best.action else thumb)
 
