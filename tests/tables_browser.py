@@ -157,7 +157,7 @@ class Driver:
         self.learners = [s.learner for s in info.seats]
         self.used: Counter[str] = Counter()
         self.clicks: Counter[int] = Counter()  # decisions clicked, by seat
-        self.clicked: dict[int, tuple[int, float]] = {}  # seat: (its turn clicked, when)
+        self.clicked: dict[int, tuple[int, float, str]] = {}  # seat: (its turn clicked, when, what)
         self.checks = 0
         self._frames: dict[int, Any] = {}
         self._moves = -1
@@ -184,14 +184,15 @@ class Driver:
             last = self.clicked.get(seat)
             if last is not None and last[0] == frame.turn and time.monotonic() - last[1] < 60:
                 continue  # clicked, not stored yet
-            if last is not None and last[0] == frame.turn:
-                STALLED.append(f"seat {seat}: " + page.inner_text(".cl-tables-message"))
+            if last is not None and last[0] == frame.turn:  # what was clicked, the page's move and message
+                STALLED.append(f"seat {seat}: {last[2]} at move {frame.moves}, the page at {move_number(page)}: "
+                               + page.inner_text(".cl-tables-message"))
                 assert len(STALLED) < 5, STALLED
             if move_number(page) != str(frame.moves):
                 continue  # the page has not drawn this move yet (or drew a later one: read again)
-            self.decide(page, frame)
+            action = self.decide(page, frame)
             self.clicks[seat] += 1
-            self.clicked[seat] = (frame.turn, time.monotonic())
+            self.clicked[seat] = (frame.turn, time.monotonic(), str(action))
             clicked = True
         return clicked
 
@@ -207,7 +208,8 @@ class Driver:
                     return action
         return order[0]
 
-    def decide(self, page: Any, frame: Frame) -> None:
+    def decide(self, page: Any, frame: Frame) -> Action:
+        """Clicks ``choose``'s decision on the page; returns it."""
         action = self.choose(frame)
         self.used[kind(action)] += 1
         if page.locator(GAME + ".cl-continue").is_visible():  # a round end read first
@@ -229,6 +231,7 @@ class Driver:
         else:
             others: list[Action] = [a for a in frame.choices if isinstance(a, (PlaceModifier, TakeLowest, SaveWithGold))]
             page.locator(GAME + ".cl-choice").nth(others.index(action)).click()
+        return action
 
     def play(self, until: Any, seats: Collection[int] | None = None, minutes: float = 8) -> None:
         """Decide at the learners' seats until ``until()`` holds."""
