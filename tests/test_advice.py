@@ -8,14 +8,13 @@ from html import escape
 
 import pytest
 
-from capital_lux.analysis import forward
 from capital_lux.analysis.forward import rank_moves
 from capital_lux.engine.cards import Card
 from capital_lux.engine.notation import CAPITAL, PlaceModifier, Play, TakeLowest
 from capital_lux.engine.state import AGENT, CLERIC, PLAY
 from capital_lux.engine.views import PlayerView
 from capital_lux.i18n import format_number, translator
-from capital_lux.tutor.advice import advice_text, advise, comparison_seed, effect_text, move_text
+from capital_lux.tutor.advice import advice_text, advise, effect_text, move_text, one_ranking
 from capital_lux.tutor.extras import HintPanel
 from capital_lux.tutor.session import Session
 
@@ -49,7 +48,7 @@ def test_the_hint_names_the_panels_first_move_never_beaten_on_both_points_and_ri
         advice = panel.advice()
         assert advice is not None and advice.ranking is not None
         # the risk panel's comparison, asked as the panel asks it: the same ranking, the same first move
-        shown = rank_moves(v, "rule", "bayes", seed=comparison_seed(v), exact_clock=forward.WorkClock())
+        shown = one_ranking(v)
         assert [m.action for m in shown.moves] == [m.action for m in advice.ranking.moves]
         assert hinted.group(1) == escape(move_text(t, advice.action)) and advice.action == shown.best.action
         first = shown.best.risk

@@ -12,7 +12,7 @@ Merchant's gold, a modifier's effect on a limit.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine.cards import COLOURS, Card, format_modifier
 from ..engine.notation import CAPITAL, Action, Pick, PlaceModifier, Play, SaveWithGold, TakeLowest
@@ -30,12 +30,18 @@ if TYPE_CHECKING:  # the analysis is imported when a hint is first asked: the fi
 
 
 def comparison_seed(v: PlayerView) -> int:
-    """The same position always draws the same deals: asking twice gives the same answer.
-
-    The hint and the comparison both rank with this seed and decide whether the exact search
-    fits by its own work (``forward.WorkClock``), not by the CPU time it got: on a loaded
-    machine one could otherwise quote exact figures and the other simulated ones."""
+    """The same position always draws the same deals: asking twice gives the same answer."""
     return v.round * 1000 + len(v.hand) * 10 + len(v.draft_hand)
+
+
+def one_ranking(v: PlayerView, model: str = "rule", placement: str = "bayes", **options: Any) -> Ranking:
+    """``rank_moves`` as the hint and the comparison both ask it, so that they quote one set of
+    figures: the position's own seed (``comparison_seed``), and whether the exact search fits
+    told by its own work (``forward.WorkClock``), not by the CPU time it got, which on a loaded
+    machine gave one of them simulated figures where the other's were exact."""
+    from ..analysis.forward import WorkClock, rank_moves
+
+    return rank_moves(v, model, placement, seed=comparison_seed(v), exact_clock=WorkClock(), **options)
 
 
 def rule_of_thumb(v: PlayerView) -> Action:
@@ -149,10 +155,9 @@ def advise(v: PlayerView, placement_views: dict[tuple[str, int], PlayerView] | N
 
         hint = RuleOfThumbBot().advise(v)
         return Advice(hint.action, None, None, hint)
-    from ..analysis.forward import RANK_GAMES, WorkClock, rank_moves
+    from ..analysis.forward import RANK_GAMES
 
-    ranking = rank_moves(v, "rule", "bayes", seed=comparison_seed(v), games=games or RANK_GAMES,
-                         placement_views=placement_views, exact_clock=WorkClock())  # see comparison_seed
+    ranking = one_ranking(v, games=games or RANK_GAMES, placement_views=placement_views)
     thumb = rule_of_thumb(v)
     return Advice(ranking.best.action, ranking, None if thumb == ranking.best.action else thumb)
 

@@ -444,8 +444,7 @@ class MoveComparison:
 
         def work(job: Job[Ranking | None]) -> Ranking | None:
             from ..analysis.charts import figure_png
-            from ..analysis.forward import WorkClock, rank_moves
-            from .advice import comparison_seed  # the hint's games and clock: one ranking, one voice
+            from .advice import one_ranking  # the hint's: one ranking, one voice
 
             bot = model_name(t, model)
             so_far: list[Ranking] = []
@@ -463,9 +462,8 @@ class MoveComparison:
                         self.progress.value = job.progress
 
             try:
-                ranking = rank_moves(v, model, placement, seed=comparison_seed(v), placement_views=placement_views,
-                                     progress=progress, should_stop=job.stopping, partial=partial,
-                                     exact_clock=WorkClock(), **options)
+                ranking = one_ranking(v, model, placement, placement_views=placement_views, progress=progress,
+                                      should_stop=job.stopping, partial=partial, **options)
             except Cancelled:  # WorkStopped too: the one cancellation
                 with self._lock:
                     if not job.cancelled and self._request is mine:  # over the session's time budget: say so
