@@ -58,7 +58,7 @@ def free_port() -> int:
                 continue
             return port
     with socket.socket() as s:  # the range below is full: let the system choose
-        s.bind(("127.0.0.1", 0))
+        s.bind(("", 0))
         chosen: int = s.getsockname()[1]
         return chosen
 

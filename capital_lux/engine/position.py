@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 __all__ = [
     "JSON", "MAX_DEPTH", "MAX_INPUT_BYTES", "POSITION_FORMAT", "RECORD_FORMAT", "VERSION", "PositionDict",
     "PositionError", "RecordDict", "arrange", "cards", "dumps_position", "dumps_record", "import_jsonschema",
-    "loads_position", "loads_record", "own_position", "position_dict", "position_from_dict", "record_dict", "schema", "seed_mismatch",
-    "validate", "parse_json",
+    "loads_position", "loads_record", "own_position", "position_dict", "position_from_dict", "record_dict", "schema",
+    "seed_mismatch", "validate", "parse_json",
 ]
 
 POSITION_FORMAT = "capital-lux-position"
@@ -376,7 +376,7 @@ def position_from_dict(data: PositionDict | JSON) -> GameState:
     untrusted = cast(JSON, data)  # a PositionDict is a JSON object too (to mypy, a TypedDict is no dict[str, JSON])
     _check_schema(untrusted, "position")
     _refuse_floats(untrusted)
-    return own_position(cast(PositionDict, data))  # what the schema has just checked: they agree key for key
+    return own_position(cast(PositionDict, data))  # as the schema checked it: key for key (test_position)
 
 
 def own_position(data: PositionDict) -> GameState:
