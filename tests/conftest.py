@@ -4,6 +4,7 @@ and keeps the server's key (used without a database) in a file of its own."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import tempfile
 from pathlib import Path
@@ -12,10 +13,14 @@ from typing import Any, Iterator
 import pytest
 
 
+_FOLDERS: list[Path] = []
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # Set before any notebook kernel or Voila server starts, so none of them writes
     # the class database in the home folder or into a teacher's real database.
     folder = Path(tempfile.mkdtemp(prefix="capital-lux-test-db-"))
+    _FOLDERS.append(folder)
     os.environ["CAPITAL_LUX_DB"] = str(folder / "class.sqlite3")
     os.environ["CAPITAL_LUX_KEY_FILE"] = str(folder / "server.key")  # never the home folder's
     os.environ["CAPITAL_LUX_OUTBOX"] = str(folder / "outbox")  # answers kept while a database is away
@@ -25,6 +30,13 @@ def pytest_configure(config: pytest.Config) -> None:
     # terminal instead.
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    # The process's servers and kernels have stopped with its fixtures: its folder goes too
+    # (a run left one behind per worker before, over a thousand of them in a day's /tmp).
+    while _FOLDERS:
+        shutil.rmtree(_FOLDERS.pop(), ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
