@@ -183,6 +183,63 @@ def launch(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
+#: Every origin a profile page of this process has shown: their storage is cleared before each
+#: profile page, whichever launch of the profile stored it.
+_ORIGINS: set[str] = set()
+
+
+def _seen(frame: Any) -> None:
+    scheme, _, rest = frame.url.partition("://")
+    if scheme in ("http", "https"):
+        _ORIGINS.add(f"{scheme}://{rest.split('/', 1)[0]}")
+
+
+class Profile:
+    """Chromium on a profile kept on disk, used as a ``Browser`` (``new_page``, ``new_context``,
+    ``close``): each browser module launches one (``conftest.chromium``) on its test process's
+    profile folder.
+
+    A learner's browser keeps the scripts it compiled; a fresh context (what ``Browser.new_page``
+    gives) compiles Voila's 5 MB of them again at every page, about 1.3 s of Chromium's CPU of the
+    2.5 s a tutor page costs it. So a page opened alone is opened in the profile, which keeps them,
+    with every page's storage (the kept game, cookies) cleared first: it starts as a new visitor's
+    page would, with a browser's cache. A page opened while another is open, or with settings of
+    its own, gets a fresh context as before, so pages open together never share a storage."""
+
+    def __init__(self, playwright: Any, folder: Path) -> None:
+        self._profile = playwright.chromium.launch_persistent_context(
+            str(folder), executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        self._keeper = self._profile.pages[0]  # the profile's first tab, kept open: the browser lives with it
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._profile.browser, name)
+
+    def _forget_storage(self) -> None:
+        self._profile.clear_cookies()
+        session = self._profile.new_cdp_session(self._keeper)
+        for origin in _ORIGINS:
+            session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "cookies,local_storage,indexeddb,service_workers,cache_storage"})
+        session.detach()
+
+    def new_page(self, viewport: dict[str, int] | None = None, **settings: Any) -> Any:
+        alone = not [page for page in self._profile.pages if page is not self._keeper]
+        if settings or not alone:
+            page = self._profile.browser.new_page(viewport=viewport, **settings)
+        else:
+            self._forget_storage()
+            page = self._profile.new_page()
+            page.on("framenavigated", _seen)
+            if viewport:
+                page.set_viewport_size(viewport)
+        return page
+
+    def new_context(self, **settings: Any) -> Any:
+        return self._profile.browser.new_context(**settings)
+
+    def close(self) -> None:
+        self._profile.close()
+
+
 def open_tutor(browser: Any, url: str, timeout_ms: float = 60_000,
                viewport: tuple[int, int] = (1400, 1000)) -> tuple[Any, float]:
     """A new page on the tutor, and the seconds from navigation to an interactive app."""

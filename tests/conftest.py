@@ -39,17 +39,23 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(_FOLDERS.pop(), ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def _profile_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("chromium-profile")
+
+
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium, headless, for one module's browser tests (``browser.launch``): launched
-    once for the module, each test opening pages or contexts of its own in it."""
+def chromium(_profile_folder: Path) -> Iterator[Any]:
+    """Debian's Chromium, headless, for one module's browser tests: launched once for the module
+    on the test process's profile (``browser.Profile``: the scripts compiled by the modules before
+    it kept, every page's storage cleared), each test opening pages or contexts of its own in it."""
     import browser as B
 
     if not os.path.exists(B.CHROMIUM):
         pytest.skip(f"no Chromium at {B.CHROMIUM}")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        launched = B.launch(p)
+        launched = B.Profile(p, _profile_folder)
         yield launched
         launched.close()
 
