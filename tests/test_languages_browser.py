@@ -1,8 +1,9 @@
-"""A whole game in the tutor, in French and in Brazilian Portuguese, read back from the page.
+"""A whole game in the tutor, in French, Brazilian Portuguese and Spanish, read back from the page.
 
 Voila on loopback, Debian's Chromium driven by Playwright (the harness of
-``tests/browser.py``). The learner clicks through a whole seeded 2-player game;
-then the game log shown on the page is read in full: every word that is an English word
+``tests/browser.py``). The learner clicks through a whole seeded 2-player game in French;
+then the game log shown on the page is read in full, in French and again in each language the
+page's picker switches to: every word that is an English word
 of the project's texts must be one the language rightly shares with English
 (``glossary.SHARED_WITH_ENGLISH``).
 """
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from capital_lux.i18n import load_template, translator
+from capital_lux.i18n import LANGUAGE_NAMES, load_template, translator
 from capital_lux.i18n.glossary import SHARED_WITH_ENGLISH
 import browser as B
 
@@ -48,16 +49,25 @@ def server(tutor_server: str) -> str:
     return tutor_server
 
 
-@pytest.mark.parametrize("lang", ["fr", "pt"])
-def test_a_whole_game_log_reads_in_the_language(server: str, chromium: Any, lang: str) -> None:
-    page, _ = B.open_tutor(chromium, f"{server}?lang={lang}&players=2&seed=7&bots=rule")
+def test_a_whole_game_log_reads_in_each_language(server: str, chromium: Any) -> None:
+    """The game is played once, in French; the language picker then redraws the same log in
+    Brazilian Portuguese and in Spanish, each read in full as the French one was."""
+    page, _ = B.open_tutor(chromium, f"{server}?lang=fr&players=2&seed=7&bots=rule")
     move = 0
     while B.learner_move(page, move):
         move += 1
         assert move < 200
-    log = page.inner_text(".cl-freeplay .cl-log")
-    lines = [line for line in log.splitlines() if line.strip()]
+    assert move > 20  # the whole game: three rounds of picks, plays and round ends
+    read = {}
+    for lang in ("fr", "pt", "es"):
+        over = translator(lang).gettext("The game is over after round 3.")
+        if lang != "fr":
+            page.select_option(".cl-language select", label=LANGUAGE_NAMES[lang])
+        page.wait_for_selector(f".cl-freeplay .cl-log:has-text({over!r})")
+        read[lang] = page.inner_text(".cl-freeplay .cl-log")
     page.close()
-    assert move > 20 and len(lines) > 60  # the whole game: three rounds of picks, plays and round ends
-    assert translator(lang).gettext("The game is over after round 3.") in log
-    assert not english_left(log, lang), sorted(english_left(log, lang))
+    for lang, log in read.items():
+        lines = [line for line in log.splitlines() if line.strip()]
+        assert len(lines) > 60, lang
+        assert not english_left(log, lang), (lang, sorted(english_left(log, lang)))
+    assert len(set(read.values())) == 3  # three texts, not one read three times

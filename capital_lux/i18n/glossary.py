@@ -131,7 +131,7 @@ SHARED_WITH_ENGLISH: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
     "fr": frozenset({"agent", "bonus", "en", "face", "or", "place", "plus", "total", "six", "on", "a", "as",
                      "message", "normal", "minimum", "maximum", "robot", "robots", "secret",
                      "simulation", "simulations"}),
-    "es": frozenset({"bot", "bots", "capital", "en", "es", "final", "has", "no", "total", "a", "normal"}),
+    "es": frozenset({"bot", "bots", "capital", "decide", "en", "es", "final", "has", "no", "total", "a", "normal"}),
     "pt": frozenset({"as", "capital", "decide", "do", "final", "total", "no", "a", "normal"}),
 })
 
