@@ -60,6 +60,21 @@ def chromium(_profile_folder: Path) -> Iterator[Any]:
         launched.close()
 
 
+@pytest.fixture(autouse=True)
+def _pages_of_the_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test's profile pages close when it ends (a module fixture's stay), so that the next
+    test's page is opened alone in the profile, with its cache (``browser.Profile``)."""
+    if "chromium" not in request.fixturenames:
+        yield
+        return
+    profile = request.getfixturevalue("chromium")
+    before = profile.pages()
+    yield
+    for page in profile.pages():
+        if page not in before:
+            page.close()
+
+
 def _shared_tutor(name: str, environment: dict[str, str]) -> Iterator[str]:
     import browser as B
 
