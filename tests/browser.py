@@ -222,8 +222,7 @@ class Profile:
         session.detach()
 
     def new_page(self, viewport: dict[str, int] | None = None, **settings: Any) -> Any:
-        alone = not [page for page in self._profile.pages if page is not self._keeper]
-        if settings or not alone:
+        if settings or self.pages():
             page = self._profile.browser.new_page(viewport=viewport, **settings)
         else:
             self._forget_storage()
@@ -235,6 +234,10 @@ class Profile:
 
     def new_context(self, **settings: Any) -> Any:
         return self._profile.browser.new_context(**settings)
+
+    def pages(self) -> list[Any]:
+        """The profile's pages open now (its first tab aside)."""
+        return [page for page in self._profile.pages if page is not self._keeper]
 
     def close(self) -> None:
         self._profile.close()
@@ -273,7 +276,10 @@ def table_move(page: Any, scope: str = ".cl-freeplay") -> int:
 
 
 def visible(page: Any, selector: str) -> list[Any]:
-    return [e for e in page.query_selector_all(selector) if e.is_visible()]
+    """The elements ``selector`` (one selector, no list) finds that are visible, in one request
+    to the page (asking each element whether it is visible cost a request apiece: a move of a
+    whole game by clicking asked some thirty)."""
+    return page.query_selector_all(f"{selector}:visible")
 
 
 #: Installed in the page: the time from the last click to the next change of the table's data-move.
@@ -319,7 +325,7 @@ def learner_move(
     before = table_move(page, where)
     draft = visible(page, scope + ".cl-draft-card")
     confirm = visible(page, scope + ".cl-confirm-pick")
-    hand = [b for b in visible(page, scope + ".cl-hand-card") if b.is_enabled()]
+    hand = visible(page, scope + ".cl-hand-card:enabled")
     choices = visible(page, scope + ".cl-choice")
     if draft and confirm:
         need = int("".join(ch for ch in confirm[0].inner_text() if ch.isdigit()) or "2")
