@@ -3,9 +3,11 @@ and keeps the server's key (used without a database) in a file of its own."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator
@@ -24,12 +26,37 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["CAPITAL_LUX_DB"] = str(folder / "class.sqlite3")
     os.environ["CAPITAL_LUX_KEY_FILE"] = str(folder / "server.key")  # never the home folder's
     os.environ["CAPITAL_LUX_OUTBOX"] = str(folder / "outbox")  # answers kept while a database is away
+    _served_kernel(config, folder)
     # Run in the background of a non-interactive shell (as a CI job is), pytest inherits SIGINT
     # ignored, and so would every process a test starts: a JupyterHub stopping then waits 30 s
     # for its idle-culler, which ends on SIGINT, before it sends SIGTERM. Started as from a
     # terminal instead.
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+#: The kernel the notebooks run in (nbval) unless another is named: started as the class server
+#: starts its kernels, with its extension (``serve.kernel``).
+SERVED_KERNEL = "capital-lux-served"
+
+
+def _served_kernel(config: pytest.Config, folder: Path) -> None:
+    """Run the notebooks (``--nbval-lax notebooks``) in kernels started as the class server
+    starts its own: with ``serve.kernel.KERNEL_ARGUMENTS``. Each notebook imports
+    ``voila.utils`` and so jsonschema, which without the extension builds its IRI grammars:
+    that import took 5.2 to 5.8 s of a kernel's CPU, 0.4 to 0.5 s with it (the seven notebooks
+    took 38.8 and 40.6 busy core-seconds, 14.9 and 15.2 with it). A kernel named on the command
+    line is kept."""
+    from capital_lux.serve.kernel import KERNEL_ARGUMENTS
+
+    spec = folder / "kernels" / SERVED_KERNEL
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}", *KERNEL_ARGUMENTS],
+        "display_name": "Python 3 (as the class server starts it)", "language": "python"}))
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(folder), os.environ.get("JUPYTER_PATH")) if p)
+    if getattr(config.option, "nbval_kernel_name", "") is None:
+        config.option.nbval_kernel_name = SERVED_KERNEL
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -28,12 +28,10 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from tornado import web
 from traitlets import Float, Int, Unicode
 
+from .kernel import KERNEL_ARGUMENTS  # each kernel's command line (the extension keeps failing comms in the log)
+
 #: The only websocket protocol the class's pages speak (Jupyter's binary v1 framing).
 V1: Final = "v1.kernel.websocket.jupyter.org"
-#: Every kernel of a class wrote the same IPython history file, and under load its thread
-#: printed "database is locked" into learners' pages: a served page keeps no history. The
-#: extension keeps a page's failing comm messages in the server's log (``serve.kernel``).
-KERNEL_ARGUMENTS: Final = ("--HistoryManager.enabled=False", "--IPKernelApp.extensions=capital_lux.serve.kernel")
 #: Memory kept for the server and the system when the ceiling is derived from the machine's.
 RESERVED_MIB: Final = 1024
 #: The address of the client whose page request is being served (set by the page handler, in

@@ -17,12 +17,19 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..engine.position import import_jsonschema
 
 if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
+
+#: What the class server adds to each kernel's command line (``guards.ClassKernels``). Every
+#: kernel of a class wrote the same IPython history file, and under load its thread printed
+#: "database is locked" into learners' pages: a served page keeps no history. The extension is
+#: this module. Kept here, beside what it loads, so that a process can start kernels as the
+#: server does without importing the server (the notebooks' tests: ``tests/conftest.py``).
+KERNEL_ARGUMENTS: Final = ("--HistoryManager.enabled=False", "--IPKernelApp.extensions=capital_lux.serve.kernel")
 
 #: The loggers that report a page's failing comm messages, and the project's own (the class
 #: database's troubles): with no handler, Python's logging wrote them into the page's stderr.

@@ -30,7 +30,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
-from .guards import KERNEL_ARGUMENTS
+from .kernel import KERNEL_ARGUMENTS
 
 Figures = dict[str, float]
 CHECKOUT = Path(__file__).resolve().parents[2]
