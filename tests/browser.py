@@ -188,6 +188,10 @@ def launch(playwright: Any) -> Any:
 _ORIGINS: set[str] = set()
 
 
+#: What a page could keep between visits (not the HTTP cache nor the compiled scripts).
+_STORAGE = "cookies,local_storage,indexeddb,service_workers,cache_storage"
+
+
 def _seen(frame: Any) -> None:
     scheme, _, rest = frame.url.partition("://")
     if scheme in ("http", "https"):
@@ -218,7 +222,7 @@ class Profile:
         self._profile.clear_cookies()
         session = self._profile.new_cdp_session(self._keeper)
         for origin in _ORIGINS:
-            session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "cookies,local_storage,indexeddb,service_workers,cache_storage"})
+            session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": _STORAGE})
         session.detach()
 
     def new_page(self, viewport: dict[str, int] | None = None, **settings: Any) -> Any:
