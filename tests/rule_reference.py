@@ -9,7 +9,8 @@ many positions of seeded games and many random tables. Do not optimise it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import permutations
 from operator import itemgetter
 from typing import Callable, Mapping, Sequence
 
@@ -28,6 +29,9 @@ CAUTION = 1.0
 HAND_DISCOUNT = 0.85
 #: How far each limit is expected to rise before the round ends, per card still in any hand.
 LATER_PER_CARD = 0.25
+#: A move's change in the chances of keeping one's colours is counted in 24ths (every count of
+#: ordered draws from at most four modifiers divides 24), so that it adds up exactly.
+CHANCE_PARTS = 24
 
 
 @dataclass
@@ -44,11 +48,14 @@ class Table:
     deck: int
     modifier_deck: int
     later: float = 0.0  # the rise each limit is expected to take before the round ends
+    #: the capital totals each colour may have, one per equally likely draw of its unseen modifiers
+    chances: dict[str, list[int]] = field(default_factory=lambda: {c: [] for c in COLOURS})
 
     def copy(self) -> Table:
         return Table(
             self.me, [dict(h) for h in self.home], {c: v[:] for c, v in self.capital.items()},
             dict(self.limit), self.gold[:], self.gold_pile, self.hand[:], self.deck, self.modifier_deck, self.later,
+            {c: v[:] for c, v in self.chances.items()},
         )
 
 
@@ -79,6 +86,24 @@ def estimate_limits(
     return limits
 
 
+def limit_chances(
+    capital: Mapping[str, Sequence[int]], seen: Mapping[str, Sequence[int | None]], pending: int | None,
+) -> dict[str, list[int]]:
+    """For each colour with unseen modifiers, its capital total for every ordered draw of them
+    from the modifiers the seat has not seen."""
+    pool = list(MODIFIERS)
+    for value in [value for c in COLOURS for value in seen[c] if value is not None] + [pending]:
+        if value in pool:
+            pool.remove(value)
+    chances: dict[str, list[int]] = {}
+    for c in COLOURS:
+        hidden = sum(value is None for value in seen[c])
+        known = sum(capital[c]) + sum(value for value in seen[c] if value is not None)
+        draws = permutations(pool, min(hidden, len(pool))) if hidden else []
+        chances[c] = [known + sum(draw) for draw in draws]
+    return chances
+
+
 def table_of(v: PlayerView) -> Table:
     """The table as the viewer sees it (``policies.table_for`` builds the same from a kernel state)."""
     hand = list(v.hand) if v.phase != DRAFT else list(v.draft_picks)
@@ -94,6 +119,7 @@ def table_of(v: PlayerView) -> Table:
         deck=v.deck_size,
         modifier_deck=v.modifier_deck_size,
         later=LATER_PER_CARD * sum(v.hand_sizes),
+        chances=limit_chances(v.capital, seen, v.pending_modifier),
     )
 
 
@@ -148,6 +174,31 @@ def plan_hand(t: Table) -> float:
     return worth * HAND_DISCOUNT
 
 
+def keep_one(total: int, limit: float, gold: int) -> int:
+    """What a hometown total keeps alone at the limit check, with ``gold`` to save it."""
+    if total <= limit:
+        return total
+    cost = math.ceil(total - limit)
+    return total - cost if cost <= gold and cost < total else 0
+
+
+def chance_parts(t: Table) -> int:
+    """What one's own colours keep, summed over the capital totals the unseen modifiers may
+    make, less what they keep at the estimated limits: in ``CHANCE_PARTS``ths of a draw."""
+    parts = 0
+    home, gold = t.home[t.me], t.gold[t.me]
+    for c in COLOURS:
+        if t.chances[c]:
+            kept = sum(keep_one(home[c], total, gold) for total in t.chances[c])
+            parts += kept * (CHANCE_PARTS // len(t.chances[c])) - keep_one(home[c], t.limit[c], gold) * CHANCE_PARTS
+    return parts
+
+
+def with_chances(t: Table, judge: Callable[[Table], float]) -> Callable[[Table], float]:
+    """``judge`` of a table a move leads to from ``t``, plus the move's change in ``chance_parts``."""
+    return lambda new: judge(new) + (chance_parts(new) - chance_parts(t)) / CHANCE_PARTS
+
+
 def leader(t: Table) -> int:
     """The opponent with the most points on the table."""
     others = [q for q in range(len(t.home)) if q != t.me]
@@ -183,7 +234,7 @@ class _OwnMoveJudge:
 
 def after_play(t: Table, play: Play) -> tuple[Table, TakeLowest | None]:
     """The table after ``play`` (and the best Cleric take, if it leads to one)."""
-    new, take, _ = _after_play_judged(t, play, judge)
+    new, take, _ = _after_play_judged(t, play, with_chances(t, judge))
     return new, take
 
 
@@ -199,6 +250,7 @@ def _after_play_judged(
         return new, None, None
     new.capital[card.colour].append(card.value)
     new.limit[card.colour] += card.value
+    new.chances[card.colour] = [total + card.value for total in new.chances[card.colour]]
     if card.colour == "Y" and new.gold_pile:
         new.gold[me] += 1
         new.gold_pile -= 1
@@ -217,12 +269,15 @@ def after_take(t: Table, colour: str) -> Table:
     value = min(new.capital[colour])
     new.capital[colour].remove(value)
     new.limit[colour] -= value
+    new.chances[colour] = [total - value for total in new.chances[colour]]
     new.home[t.me][colour] += value
     return new
 
 
 def judge_after_play(t: Table, play: Play, judge: Callable[[Table], float] = judge) -> float:
-    """``judge`` after a play; a Scholar's draw and an Agent's modifier count at ``ACTION_WORTH``."""
+    """``judge`` after a play, with the play's change in the chances of keeping one's colours
+    (``with_chances``); a Scholar's draw and an Agent's modifier count at ``ACTION_WORTH``."""
+    judge = with_chances(t, judge)
     new, _, judged = _after_play_judged(t, play, judge)
     bonus = 0.0
     if play.to == CAPITAL:
@@ -278,7 +333,7 @@ def _agent_worth(t: Table, modifier: int, action: Action) -> float:
 
 def _cleric_worth(t: Table, action: Action) -> float:
     assert isinstance(action, TakeLowest)
-    return judge(after_take(t, action.colour))
+    return with_chances(t, judge)(after_take(t, action.colour))
 
 
 def _gold_costs(t: Table) -> tuple[dict[str, int], dict[str, int]]:

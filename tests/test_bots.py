@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -21,11 +22,12 @@ from capital_lux.engine import kernel
 from capital_lux.players import policies
 from capital_lux.engine.game import play_game, sample_chance
 from capital_lux.i18n import LANGUAGES, translator
-from capital_lux.engine.notation import Play, SaveWithGold
+from capital_lux.engine.cards import COLOURS
+from capital_lux.engine.notation import CAPITAL, Play, SaveWithGold
 from capital_lux.players.policies import table_for
 from capital_lux.players.rule_of_thumb import table_of
 from capital_lux.players.search import quick_move
-from capital_lux.engine.state import GameState, new_game
+from capital_lux.engine.state import PLAY, GameState, new_game
 from capital_lux.engine.views import PlayerView, sample_hidden, view
 
 BOTS_SOURCE = Path(__file__).resolve().parents[1] / "capital_lux" / "players" / "bots.py"
@@ -236,3 +238,30 @@ def test_rule_of_thumb_spends_gold_only_when_the_cards_are_worth_it() -> None:
         for colour in choice.colours:
             cost = v.hometown_total(v.viewer, colour) - (v.capital_total(colour) or 0)
             assert v.hometown_total(v.viewer, colour) > cost
+
+
+def test_a_card_kept_out_of_the_hometown_by_a_face_down_modifier_is_explained_so() -> None:
+    """Where the rule of thumb plays into the capital a card that would fit its hometown at the
+    estimated limit, because a face-down modifier may put that limit lower, the hint says so
+    in every language, with the total the card would make and the estimate."""
+    bot = RuleOfThumbBot()
+    found = 0
+    for players, seed in ((3, 2), (4, 5), (4, 7)):
+        for state in decision_states(players, seed):
+            v = own_view(state)
+            if v.phase != PLAY:
+                continue
+            hint = bot.advise(v)
+            if "face-down modifier may put" not in hint.reason:
+                continue
+            found += 1
+            play, t = hint.action, table_of(v)
+            assert isinstance(play, Play) and play.to == CAPITAL
+            c = COLOURS.index(play.card.colour)
+            total = t.home[t.me][c] + play.card.value
+            assert total <= t.limit[c] and any(capital < total for capital, _ in t.chances[c])
+            assert (hint.params["total"], hint.params["limit"]) == (total, math.floor(t.limit[c]))
+            for lang in LANGUAGES:
+                text = hint.text(translator(lang))
+                assert str(total) in text and "{" not in text
+    assert found >= 3

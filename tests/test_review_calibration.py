@@ -64,10 +64,11 @@ def test_random_picks_at_one_phase_are_set_beside_the_rule_of_thumb_s_on_the_sam
 
 def test_the_rule_of_thumb_s_measured_changes_are_set_beside_it_on_the_same_seeded_games() -> None:
     """``bench review``'s ``rule_variants`` (small): seat 0 playing the rule of thumb as before
-    a change (its plan alone at the draft, the limits as they stand) plays other games than
+    a change (its plan alone at the draft, the limits as they stand, the estimated limits alone
+    in play) plays other games than
     the rule of thumb on the same seeds, each figure with its interval."""
     figures = reviewbench.rule_variants(games=30, players=3)
     assert figures["rule_variants_games"] == 30
-    for name in ("without_values_draft", "without_later"):
+    for name in ("without_values_draft", "without_later", "without_chances"):
         for figure in ("points", "margin"):
             assert figures[f"{name}_{figure}_change_half"] > 0  # some game went otherwise

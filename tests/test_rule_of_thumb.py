@@ -10,6 +10,7 @@ share, ties, odd limits from face-down modifiers, empty capitals).
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from itertools import combinations
 
 import pytest
@@ -34,7 +35,14 @@ def as_fast(t: ref.Table) -> fast.Table:
         me=t.me, home=[[town[c] for c in COLOURS] for town in t.home], capital=[list(t.capital[c]) for c in COLOURS],
         limit=[t.limit[c] for c in COLOURS], gold=list(t.gold), gold_pile=t.gold_pile,
         hand=[KIND[card] for card in t.hand], deck=t.deck, modifier_deck=t.modifier_deck, later=t.later,
+        chances=[as_fast_chances(t.chances[c]) for c in COLOURS],
     )
+
+
+def as_fast_chances(totals: list[int]) -> list[tuple[int, int]]:
+    """The reference's capital totals, one per draw, as the fast table holds them: each total
+    once, lowest first, with its share of the draws in ``CHANCE_PARTS``ths."""
+    return [(total, totals.count(total) * ref.CHANCE_PARTS // len(totals)) for total in sorted(set(totals))]
 
 
 def mixed_game_states(players: int, seed: int) -> list[GameState]:
@@ -99,6 +107,7 @@ def random_table(rng: random.Random, players: int) -> ref.Table:
         gold=[rng.choice([0, 0, 1, 2, 3, 5, 9]) for _ in range(players)], gold_pile=rng.choice([0, 1, 4, 8]),
         hand=hand, deck=rng.choice([0, 10]), modifier_deck=rng.choice([0, 2]),
         later=rng.choice([0.0, 0.0, 0.25, 1.5, 3.75]),  # the rise a quarter point a card in hand brings
+        chances=ref.limit_chances(capital, seen, pending),
     )
 
 
@@ -151,7 +160,8 @@ def test_one_table_judged_hand_after_hand_decides_as_each_hand_alone() -> None:
     for _ in range(300):
         table = as_fast(random_table(rng, rng.choice([2, 3, 4])))
         judged = fast.Judged(fast.Table(table.me, table.home, table.capital, table.limit, table.gold,
-                                        table.gold_pile, [], table.deck, table.modifier_deck, table.later))
+                                        table.gold_pile, [], table.deck, table.modifier_deck, table.later,
+                                        table.chances))
         cleric = [c for c in kernel.CLERIC_COLOURS if table.capital[c]]
         for _ in range(8):
             hand = sorted(rng.choices(range(len(ALL_CARDS)), k=rng.randrange(1, 4)))
@@ -207,3 +217,36 @@ def test_a_pink_play_takes_the_card_that_fits() -> None:
         gold=[0, 0], gold_pile=8, hand=[KIND[Card("P", 3)], KIND[Card("B", 6)]], deck=10, modifier_deck=2,
     )
     assert fast.cleric_take(t, KIND[Card("P", 3)]) == COLOURS.index("B")
+
+
+def test_the_chances_are_every_draw_of_the_modifiers_the_seat_has_not_seen() -> None:
+    """Blue's capital of 12 hides one modifier. The seat sees the -1 (in green) and holds the 4
+    (its Agent's draw), so the hidden one is the -3 or the 2: a total of 9 or 14, one time in two
+    each. The estimate takes it as their mean less the caution."""
+    limits, chances = fast.estimate_limits([[6, 6], [], [], []], [[None], [-1], [], []], 4)
+    half = fast.CHANCE_PARTS // 2
+    assert chances == [[(9, half), (14, half)], [], [], []]
+    assert limits == [12 + (-3 + 2) / 2 - fast.CAUTION, -1.0, 0.0, 0.0]
+    # Two hidden, nothing seen: every ordered pair of the four, each sum with its share.
+    _, chances = fast.estimate_limits([[], [], [], []], [[None, None], [], [], []], None)
+    pairs = [a + b for a in MODIFIERS for b in MODIFIERS if a != b]
+    assert chances[0] == [(total, pairs.count(total) * fast.CHANCE_PARTS // len(pairs)) for total in sorted(set(pairs))]
+
+
+def test_a_play_home_weighs_the_chance_that_a_hidden_modifier_pushes_its_colour_over() -> None:
+    """Blue's capital of 12 hides one modifier of the four, so the estimate is 11.5 and a blue 5
+    joining the hometown's 6 (11) counts as kept. But the -3 would make the limit 9: the 11 is
+    lost one time in four, and kept on average 3/4 of 11. The play home is worth exactly that
+    much less than at the estimate; the play into the capital, which keeps the 6 at every draw,
+    no less."""
+    def table(chances: bool) -> fast.Table:
+        limits, hidden = fast.estimate_limits([[6, 6], [], [], []], [[None], [], [], []], None)
+        return fast.Table(me=0, home=[[6, 0, 0, 0], [0, 0, 0, 0]], capital=[[6, 6], [], [], []], limit=limits,
+                          gold=[0, 0], gold_pile=8, hand=[KIND[Card("B", 5)]], deck=10, modifier_deck=2,
+                          chances=hidden if chances else None)
+    assert table(True).limit[0] == 11.5
+    five = KIND[Card("B", 5)]
+    home = fast._Judge(table(True)).play(five, True)[0] - fast._Judge(table(False)).play(five, True)[0]
+    kept = Fraction(sum(11 for limit in (12 + m for m in MODIFIERS) if 11 <= limit), len(MODIFIERS))
+    assert home == kept - 11 == Fraction(-11, 4)
+    assert fast._Judge(table(True)).play(five, False)[0] == fast._Judge(table(False)).play(five, False)[0]

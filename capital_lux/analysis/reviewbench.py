@@ -226,7 +226,9 @@ KERNEL_PHASES = {"draft": kernel.DRAFT, "play": kernel.PLAY, "agent": kernel.AGE
 class _RuleWithout:
     """A kernel seat playing the rule of thumb as it was before one of its measured changes:
     ``"plan_draft"`` drafts by its plan alone (not the highest values first), ``"limits_now"``
-    plans its hand against the limits as they stand (not as expected at the round's end)."""
+    plans its hand against the limits as they stand (not as expected at the round's end),
+    ``"estimate_only"`` judges its plays by the estimated limits alone (not weighing the
+    chances of the capital's unseen modifiers)."""
 
     random_below: Callable[[int], int] | None = None
     random_bits: Callable[[int], int] | None = None
@@ -243,6 +245,8 @@ class _RuleWithout:
             worth = _draft_worth(table_for(ks, ks.current), choices)
             return choices[max(range(len(choices)), key=worth.__getitem__)]
         t = table_for(ks, ks.current, in_hands=0 if self.variant == "limits_now" else -1)
+        if self.variant == "estimate_only":
+            t.chances = [[], [], [], []]
         pending = ks.pending if ks.phase == kernel.AGENT else None
         return choices[rule_decision(t, PHASES[ks.phase], choices, pending)]
 
@@ -294,10 +298,12 @@ def rule_variants(games: int = 6_000, players: int = 4) -> Figures:
     """What two of the rule of thumb's choices are worth, as ``random_at_one_phase`` measures:
     seat 0 playing the rule of thumb as before each change (``_RuleWithout``) against rule-of-
     thumb seats: drafting by its plan alone (``without_values_draft_…``), planning against the
-    limits as they stand (``without_later_…``). Negative: the change scores more."""
+    limits as they stand (``without_later_…``), playing by the estimated limits alone
+    (``without_chances_…``). Negative: the change scores more."""
     figures: Figures = {"rule_variants_games": games}
     rule = _seat_zero_results(lambda rng: _RandomAt(rng, ()), games, players)
-    for name, variant in (("without_values_draft", "plan_draft"), ("without_later", "limits_now")):
+    for name, variant in (("without_values_draft", "plan_draft"), ("without_later", "limits_now"),
+                          ("without_chances", "estimate_only")):
         figures.update(_seat_zero_change(name, partial(_RuleWithout, variant=variant), games, players, rule))
     return figures
 

@@ -14,15 +14,24 @@ only what the move changes: one's own hometown and gold, the capital and limit o
 one colour (two with a Cleric's take), the opponents' kept cards only where they
 exceed a changed limit, the hand's plan only in the colours touched.
 
+A play also weighs the chance of keeping each colour it changes (``_Judge.kept_parts``):
+the estimated limit takes each unseen modifier as one number, so a total just under it
+would count as safe and one just over it as lost, where the chances may be near even.
+So a move's worth adds what its colours keep on average over every draw the unseen
+modifiers may be, less what they keep at the estimate. Where nothing is hidden, that is
+nothing. It made the bot's plays stronger and its mistakes, as the review finds them,
+fewer (``docs/benchmarks.md``, the review).
+
 The numbers are those of judging a copied table per move, to the last bit: totals,
 card values and gold are ints, a plan's worth is a sum of halves (exact in any
-order), and every float operation on a limit or a room is the one the copied table
-made. ``tests/rule_reference.py`` keeps that straightforward judge, and the tests
-check that both make the same choices.
+order), chances are counted in 24ths as ints, and every float operation on a limit or
+a room is the one the copied table made. ``tests/rule_reference.py`` keeps that
+straightforward judge, and the tests check that both make the same choices.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Final, Sequence
@@ -50,6 +59,10 @@ HAND_DISCOUNT: Final = 0.85
 #: quarter to three quarters of a point a card the gain was about the same, an eighth about half.
 LATER_PER_CARD: Final = 0.25
 
+#: The chances a move changes are counted in parts of this many (``_Judge.kept_parts``): every
+#: count of equally likely draws of unseen modifiers (in order, from at most four) divides it.
+CHANCE_PARTS: Final = 24
+
 _WORTH: Final = tuple(ACTION_WORTH[c] for c in COLOURS)
 
 
@@ -72,25 +85,33 @@ class Table:
     deck: int
     modifier_deck: int
     later: float  # the rise each limit is expected to take before the round ends (``LATER_PER_CARD``)
+    chances: list[list[tuple[int, int]]]  # by colour, the capital's totals and their chances (``estimate_limits``)
 
     def __init__(self, me: int, home: list[list[int]], capital: list[list[int]], limit: list[float], gold: list[int],
-                 gold_pile: int, hand: list[int], deck: int, modifier_deck: int, later: float = 0.0) -> None:
+                 gold_pile: int, hand: list[int], deck: int, modifier_deck: int, later: float = 0.0,
+                 chances: list[list[tuple[int, int]]] | None = None) -> None:
         self.me, self.home, self.capital, self.limit, self.gold = me, home, capital, limit, gold
         self.gold_pile, self.hand, self.deck, self.modifier_deck = gold_pile, hand, deck, modifier_deck
         self.later = later
+        self.chances = [[], [], [], []] if chances is None else chances
 
 
 def estimate_limits(
     capital: list[list[int]], seen: list[list[int | None]], pending: int | None, caution: float = CAUTION,
-) -> list[float]:
-    """Each capital colour's total as far as a seat can tell, cautiously.
+) -> tuple[list[float], list[list[tuple[int, int]]]]:
+    """Each capital colour's total as far as a seat can tell: cautiously, and by its chances.
 
     ``seen`` holds the modifiers above each colour as the seat sees them (None when face
-    down to it) and ``pending`` its own Agent draw not yet placed; each unseen modifier
-    counts as the average of those the seat has not seen, less ``caution``.
+    down to it) and ``pending`` its own Agent draw not yet placed. In the first list, each
+    unseen modifier counts as the average of those the seat has not seen, less ``caution``.
+    The second lists, by colour, each total the capital may have once its unseen modifiers
+    are turned, with its chance in ``CHANCE_PARTS``ths (the modifiers the seat has not seen,
+    drawn in order, each draw as likely); none for a colour with none unseen.
     """
     limits: list[float] = []
-    unseen_mean: float | None = None
+    chances: list[list[tuple[int, int]]] = [[], [], [], []]
+    pool: tuple[int, ...] | None = None
+    mean = 0.0
     for c in range(4):
         total = hidden = 0  # the cards and the modifiers seen; the modifiers unseen
         for value in capital[c]:
@@ -103,14 +124,35 @@ def estimate_limits(
         if not hidden:  # hidden * (mean - caution) would be 0 * (0.0 - caution), a zero
             limits.append(float(total))
             continue
-        if unseen_mean is None:
-            unseen_mean = _unseen_mean(seen, pending)
-        limits.append(total + hidden * (unseen_mean - caution))
-    return limits
+        if pool is None:
+            pool = _unseen(seen, pending)
+            mean = _mean(pool)
+        limits.append(total + hidden * (mean - caution))
+        chances[c] = [(total + offset, parts) for offset, parts in _draws(pool, hidden)]
+    return limits, chances
 
 
-def _unseen_mean(seen: list[list[int | None]], pending: int | None) -> float:
-    """The mean of the modifiers (each value once) neither in ``seen`` nor ``pending``; 0 if none."""
+#: ``_draws`` by its arguments: there are few pools and counts, and a table is built at every decision
+_DRAWS: Final[dict[tuple[tuple[int, ...], int], list[tuple[int, int]]]] = {}
+
+
+def _draws(pool: tuple[int, ...], hidden: int) -> list[tuple[int, int]]:
+    """The sums of ``hidden`` modifiers drawn in order from ``pool`` (all of it if fewer), each
+    sum once with its chance in ``CHANCE_PARTS``ths, the lowest sum first."""
+    found = _DRAWS.get((pool, hidden))
+    if found is None:
+        counts: dict[int, int] = {}
+        draws = 0
+        for draw in itertools.permutations(pool, min(hidden, len(pool))):
+            counts[sum(draw)] = counts.get(sum(draw), 0) + 1
+            draws += 1
+        assert CHANCE_PARTS % draws == 0, f"{draws} draws do not divide CHANCE_PARTS"
+        found = _DRAWS[(pool, hidden)] = [(total, n * (CHANCE_PARTS // draws)) for total, n in sorted(counts.items())]
+    return found
+
+
+def _unseen(seen: list[list[int | None]], pending: int | None) -> tuple[int, ...]:
+    """The modifiers (each value once) neither in ``seen`` nor ``pending``."""
     pool = list(MODIFIERS)
     for above in seen:
         for modifier in above:
@@ -118,6 +160,11 @@ def _unseen_mean(seen: list[list[int | None]], pending: int | None) -> float:
                 pool.remove(modifier)
     if pending is not None and pending in pool:
         pool.remove(pending)
+    return tuple(pool)
+
+
+def _mean(pool: tuple[int, ...]) -> float:
+    """The mean of ``pool``; 0 if empty."""
     total = 0
     for modifier in pool:
         total += modifier
@@ -128,17 +175,20 @@ def table_of(v: PlayerView) -> Table:
     """The table as the viewer sees it (``policies.table_for`` builds the same from a kernel state)."""
     held = v.hand if v.phase != DRAFT else v.draft_picks
     capital = [list(v.capital[c]) for c in COLOURS]
+    limits, chances = estimate_limits(capital, [[m.value for m in v.modifiers_above[c]] for c in COLOURS],
+                                      v.pending_modifier)
     return Table(
         me=v.viewer,
         home=[[sum(town[c]) for c in COLOURS] for town in v.hometowns],
         capital=capital,
-        limit=estimate_limits(capital, [[m.value for m in v.modifiers_above[c]] for c in COLOURS], v.pending_modifier),
+        limit=limits,
         gold=list(v.gold),
         gold_pile=v.gold_pile,
         hand=[KIND[card] for card in held],
         deck=v.deck_size,
         modifier_deck=v.modifier_deck_size,
         later=LATER_PER_CARD * sum(v.hand_sizes),
+        chances=chances,
     )
 
 
@@ -302,6 +352,12 @@ class _Judge:
         self.mine_parts, self.lead_parts = mine_parts, lead_parts
         self.points = mine_parts[0] + mine_parts[1] + mine_parts[2] + mine_parts[3] + left
         self.lead_points = lead_parts[0] + lead_parts[1] + lead_parts[2] + lead_parts[3] + lead_left
+        chances = t.chances
+        #: whether some colour's capital hides a modifier from the seat: otherwise no chances to weigh
+        self.hidden = hidden = bool(chances[0] or chances[1] or chances[2] or chances[3])
+        mine, my_gold = home[me], gold[me]
+        #: ``kept_parts`` of each colour as it stands
+        self.chance_now = [self.kept_parts(c, mine[c], limit[c], 0, my_gold) if hidden else 0 for c in range(4)]
 
     def hold(self, hand: list[int]) -> None:
         """Judge with ``hand`` in hand: its cards' values by colour and their plan (``plan_hand``)."""
@@ -450,10 +506,41 @@ class _Judge:
         i = self.lead_index
         return _secured(own, left, _most(others), _most(others[:i] + others[i + 1:]), others[i], lead_left, best)
 
-    def take(self, colour: int, change: Change | None, gold: int, plan: float, move: int) -> float:
+    def kept_parts(self, c: int, mine: int, limit: float, shift: int, gold: int) -> int:
+        """What one's own hometown total ``mine`` of colour ``c`` keeps at the limit check,
+        weighed over the capital's totals its unseen modifiers may make (``Table.chances``,
+        each moved by ``shift``: a move's change to the capital), less what it keeps at the
+        estimate ``limit``; in ``CHANCE_PARTS``ths, so that sums of them are exact."""
+        chances = self.t.chances[c]
+        if not chances:
+            return 0
+        kept = 0
+        for total, parts in chances:
+            cost = mine - total - shift  # totals are ints: the gold a total over its limit costs
+            if cost <= 0:
+                kept += mine * parts
+            elif cost <= gold and cost < mine:
+                kept += (mine - cost) * parts
+        return kept - _keep_one(mine, limit, gold)[0] * CHANCE_PARTS
+
+    def chance_change(self, c: int, mine: int, limit: float, shift: int, gold: int) -> int:
+        """The change in ``kept_parts`` over every colour after a move that leaves colour ``c``
+        at ``mine``, ``limit`` and ``shift`` and one's own gold at ``gold``."""
+        t = self.t
+        now = self.chance_now
+        change = self.kept_parts(c, mine, limit, shift, gold) - now[c]
+        if gold != t.gold[t.me]:  # gold saves a colour over its limit: every colour's chance moves
+            home = t.home[t.me]
+            for d in range(4):
+                if d != c and t.chances[d]:
+                    change += self.kept_parts(d, home[d], t.limit[d], 0, gold) - now[d]
+        return change
+
+    def take(self, colour: int, change: Change | None, gold: int, plan: float, move: int, chance: int = 0) -> float:
         """The worth of the table after a Cleric brings the lowest ``colour`` card home (after
-        ``change``, its play into the capital, if given) with one's own gold at ``gold``;
-        ``move`` tells it apart in ``secured`` (``play``)."""
+        ``change``, its play into the capital, if given, and ``chance``, that play's
+        ``chance_change``) with one's own gold at ``gold``; ``move`` tells it apart in
+        ``secured`` (``play``)."""
         t = self.t
         cards = t.capital[colour]
         value = cards[0]
@@ -471,7 +558,9 @@ class _Judge:
                 found = self.points_after_two(c, h, lim, b, colour, mine, limit, best, gold)
             if secured is not None:
                 secured[move] = found
-        return found[0] + plan * HAND_DISCOUNT
+        if self.hidden:
+            chance += self.chance_change(colour, mine, limit, -value, gold)
+        return found[0] + plan * HAND_DISCOUNT + chance / CHANCE_PARTS
 
     def play(self, kind: int, to_home: bool) -> tuple[float, int | None]:
         """The move's worth: ``judge`` after it, a Scholar's draw and an Agent's modifier at
@@ -487,22 +576,25 @@ class _Judge:
             mine += value
             plan += _plan_colour(limit - mine + t.later, values, _WORTH[colour], value)
             points = self._after_one(kind << 3 | 1, colour, mine, limit, self.best[colour], gold)[0]
-            return points + plan * HAND_DISCOUNT, None
+            chance = self.chance_change(colour, mine, limit, 0, gold) if self.hidden else 0
+            return points + plan * HAND_DISCOUNT + chance / CHANCE_PARTS, None
         limit += value
         plan += _plan_colour(limit - mine + t.later, values, _WORTH[colour], value)
         change = (colour, mine, limit, max(self.best[colour], value))
         if colour == Y and t.gold_pile:
             gold += 1
-        elif colour == P:
+        chance = self.chance_change(colour, mine, limit, value, gold) if self.hidden else 0
+        if colour == P:
             top, take = 0.0, -1
             for c in CLERIC_COLOURS:
                 if t.capital[c]:
-                    worth = self.take(c, change, gold, plan, kind << 3 | 4 + c)
+                    worth = self.take(c, change, gold, plan, kind << 3 | 4 + c, chance)
                     if take < 0 or worth > top:
                         top, take = worth, c
             if take >= 0:
                 return top, take
         worth = self._after_one(kind << 3, colour, mine, limit, change[3], gold)[0] + plan * HAND_DISCOUNT
+        worth += chance / CHANCE_PARTS
         if colour == G and t.deck:
             worth += _WORTH[G]
         elif colour == B and t.modifier_deck:
