@@ -48,14 +48,16 @@ class Table:
     deck: int
     modifier_deck: int
     later: float = 0.0  # the rise each limit is expected to take before the round ends
-    #: the capital totals each colour may have, one per equally likely draw of its unseen modifiers
+    #: each colour's capital total as the seat sees it (cards and modifiers face up to it)
+    known: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COLOURS, 0))
+    #: what each colour's unseen modifiers add, one sum per equally likely draw of them
     chances: dict[str, list[int]] = field(default_factory=lambda: {c: [] for c in COLOURS})
 
     def copy(self) -> Table:
         return Table(
             self.me, [dict(h) for h in self.home], {c: v[:] for c, v in self.capital.items()},
             dict(self.limit), self.gold[:], self.gold_pile, self.hand[:], self.deck, self.modifier_deck, self.later,
-            {c: v[:] for c, v in self.chances.items()},
+            dict(self.known), {c: v[:] for c, v in self.chances.items()},
         )
 
 
@@ -88,26 +90,28 @@ def estimate_limits(
 
 def limit_chances(
     capital: Mapping[str, Sequence[int]], seen: Mapping[str, Sequence[int | None]], pending: int | None,
-) -> dict[str, list[int]]:
-    """For each colour with unseen modifiers, its capital total for every ordered draw of them
-    from the modifiers the seat has not seen."""
+) -> tuple[dict[str, int], dict[str, list[int]]]:
+    """Each colour's capital total as the seat sees it, and what its unseen modifiers add for
+    every ordered draw of them from the modifiers the seat has not seen."""
     pool = list(MODIFIERS)
     for value in [value for c in COLOURS for value in seen[c] if value is not None] + [pending]:
         if value in pool:
             pool.remove(value)
+    known: dict[str, int] = {}
     chances: dict[str, list[int]] = {}
     for c in COLOURS:
         hidden = sum(value is None for value in seen[c])
-        known = sum(capital[c]) + sum(value for value in seen[c] if value is not None)
+        known[c] = sum(capital[c]) + sum(value for value in seen[c] if value is not None)
         draws = permutations(pool, min(hidden, len(pool))) if hidden else []
-        chances[c] = [known + sum(draw) for draw in draws]
-    return chances
+        chances[c] = [sum(draw) for draw in draws]
+    return known, chances
 
 
 def table_of(v: PlayerView) -> Table:
     """The table as the viewer sees it (``policies.table_for`` builds the same from a kernel state)."""
     hand = list(v.hand) if v.phase != DRAFT else list(v.draft_picks)
     seen = {c: [m.value for m in v.modifiers_above[c]] for c in COLOURS}
+    known, chances = limit_chances(v.capital, seen, v.pending_modifier)
     return Table(
         me=v.viewer,
         home=[{c: sum(town[c]) for c in COLOURS} for town in v.hometowns],
@@ -119,7 +123,8 @@ def table_of(v: PlayerView) -> Table:
         deck=v.deck_size,
         modifier_deck=v.modifier_deck_size,
         later=LATER_PER_CARD * sum(v.hand_sizes),
-        chances=limit_chances(v.capital, seen, v.pending_modifier),
+        known=known,
+        chances=chances,
     )
 
 
@@ -189,7 +194,7 @@ def chance_parts(t: Table) -> int:
     home, gold = t.home[t.me], t.gold[t.me]
     for c in COLOURS:
         if t.chances[c]:
-            kept = sum(keep_one(home[c], total, gold) for total in t.chances[c])
+            kept = sum(keep_one(home[c], t.known[c] + added, gold) for added in t.chances[c])
             parts += kept * (CHANCE_PARTS // len(t.chances[c])) - keep_one(home[c], t.limit[c], gold) * CHANCE_PARTS
     return parts
 
@@ -250,7 +255,7 @@ def _after_play_judged(
         return new, None, None
     new.capital[card.colour].append(card.value)
     new.limit[card.colour] += card.value
-    new.chances[card.colour] = [total + card.value for total in new.chances[card.colour]]
+    new.known[card.colour] += card.value
     if card.colour == "Y" and new.gold_pile:
         new.gold[me] += 1
         new.gold_pile -= 1
@@ -269,7 +274,7 @@ def after_take(t: Table, colour: str) -> Table:
     value = min(new.capital[colour])
     new.capital[colour].remove(value)
     new.limit[colour] -= value
-    new.chances[colour] = [total - value for total in new.chances[colour]]
+    new.known[colour] -= value
     new.home[t.me][colour] += value
     return new
 

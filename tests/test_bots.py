@@ -259,7 +259,7 @@ def test_a_card_kept_out_of_the_hometown_by_a_face_down_modifier_is_explained_so
             assert isinstance(play, Play) and play.to == CAPITAL
             c = COLOURS.index(play.card.colour)
             total = t.home[t.me][c] + play.card.value
-            assert total <= t.limit[c] and any(capital < total for capital, _ in t.chances[c])
+            assert total <= t.limit[c] and any(t.known[c] + added < total for added, _ in t.chances[c])
             assert (hint.params["total"], hint.params["limit"]) == (total, math.floor(t.limit[c]))
             for lang in LANGUAGES:
                 text = hint.text(translator(lang))

@@ -3,9 +3,13 @@ thumb, uniformly random) at one table, each kind's verdicts counted with their i
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from capital_lux.analysis import reviewbench
+from capital_lux.analysis.stats import ratio_interval
+from capital_lux.engine.errors import UsageError
 from capital_lux.analysis.review import decisions_of
 from test_review import QUICK
 
@@ -26,7 +30,23 @@ def test_the_calibration_counts_every_kind_s_verdicts_with_their_intervals() -> 
         assert figures[f"{kind}_mistakes_low_round"] <= rate <= figures[f"{kind}_mistakes_high_round"]
         assert figures[f"{kind}_points_lost_per_decision_round"] >= 0  # no negative loss, on average or alone
     assert figures["judged_to_the_horizon_share_round"] == 1.0  # no budget: every decision to the horizon
-    assert figures["hint_most_accurate_round"] in (0.0, 1.0) and "random_over_rule_mistakes_round" in figures
+    assert figures["hint_most_accurate_round"] in (0.0, 1.0)
+    ratio = figures["random_over_rule_mistakes_round"]
+    assert figures["random_over_rule_mistakes_low_round"] <= ratio <= figures["random_over_rule_mistakes_high_round"]
+
+
+def test_the_ratio_of_mistakes_carries_an_interval_that_narrows_with_the_decisions() -> None:
+    """Random seats' mistakes over the rule of thumb's, as the bench reports it: the interval
+    of the log ratio holds the ratio, narrows tenfold in decisions by about the root of ten,
+    and stays open where one side made no mistake (nothing to measure its spread by)."""
+    ratio, low, high = ratio_interval(80, 300, 80, 600)
+    assert ratio == pytest.approx(2.0) and low < 2.0 < high
+    _, low10, high10 = ratio_interval(800, 3000, 800, 6000)
+    assert math.log(high / low) / math.log(high10 / low10) == pytest.approx(10 ** 0.5, rel=0.01)
+    assert ratio_interval(0, 300, 80, 600)[1:] == (0.0, math.inf)
+    assert ratio_interval(80, 300, 0, 600) == (math.inf, 0.0, math.inf)
+    with pytest.raises(UsageError, match="samples on both sides"):
+        ratio_interval(1, 0, 1, 10)
 
 
 @pytest.mark.slow

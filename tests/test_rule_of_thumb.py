@@ -35,14 +35,14 @@ def as_fast(t: ref.Table) -> fast.Table:
         me=t.me, home=[[town[c] for c in COLOURS] for town in t.home], capital=[list(t.capital[c]) for c in COLOURS],
         limit=[t.limit[c] for c in COLOURS], gold=list(t.gold), gold_pile=t.gold_pile,
         hand=[KIND[card] for card in t.hand], deck=t.deck, modifier_deck=t.modifier_deck, later=t.later,
-        chances=[as_fast_chances(t.chances[c]) for c in COLOURS],
+        known=[t.known[c] for c in COLOURS], chances=[as_fast_chances(t.chances[c]) for c in COLOURS],
     )
 
 
-def as_fast_chances(totals: list[int]) -> list[tuple[int, int]]:
-    """The reference's capital totals, one per draw, as the fast table holds them: each total
-    once, lowest first, with its share of the draws in ``CHANCE_PARTS``ths."""
-    return [(total, totals.count(total) * ref.CHANCE_PARTS // len(totals)) for total in sorted(set(totals))]
+def as_fast_chances(sums: list[int]) -> list[tuple[int, int]]:
+    """The reference's sums of unseen modifiers, one per draw, as the fast table holds them: each
+    sum once, lowest first, with its share of the draws in ``CHANCE_PARTS``ths."""
+    return [(total, sums.count(total) * ref.CHANCE_PARTS // len(sums)) for total in sorted(set(sums))]
 
 
 def mixed_game_states(players: int, seed: int) -> list[GameState]:
@@ -93,6 +93,7 @@ def random_table(rng: random.Random, players: int) -> ref.Table:
         seen[rng.choice(COLOURS)].append(value if rng.random() < 0.5 else None)
     pending = pool[-1] if rng.random() < 0.3 else None
     limit = ref.estimate_limits(capital, seen, pending)
+    known, chances = ref.limit_chances(capital, seen, pending)
     if rng.random() < 0.3:  # limits no game gives, for the rounding of ceil(total - limit)
         limit = {c: value + rng.choice([0.0, 0.1, 1 / 3, -2 / 3, 0.5, 1e-9]) for c, value in limit.items()}
     if rng.random() < 0.2:
@@ -107,7 +108,7 @@ def random_table(rng: random.Random, players: int) -> ref.Table:
         gold=[rng.choice([0, 0, 1, 2, 3, 5, 9]) for _ in range(players)], gold_pile=rng.choice([0, 1, 4, 8]),
         hand=hand, deck=rng.choice([0, 10]), modifier_deck=rng.choice([0, 2]),
         later=rng.choice([0.0, 0.0, 0.25, 1.5, 3.75]),  # the rise a quarter point a card in hand brings
-        chances=ref.limit_chances(capital, seen, pending),
+        known=known, chances=chances,
     )
 
 
@@ -161,7 +162,7 @@ def test_one_table_judged_hand_after_hand_decides_as_each_hand_alone() -> None:
         table = as_fast(random_table(rng, rng.choice([2, 3, 4])))
         judged = fast.Judged(fast.Table(table.me, table.home, table.capital, table.limit, table.gold,
                                         table.gold_pile, [], table.deck, table.modifier_deck, table.later,
-                                        table.chances))
+                                        table.known, table.chances))
         cleric = [c for c in kernel.CLERIC_COLOURS if table.capital[c]]
         for _ in range(8):
             hand = sorted(rng.choices(range(len(ALL_CARDS)), k=rng.randrange(1, 4)))
@@ -223,12 +224,12 @@ def test_the_chances_are_every_draw_of_the_modifiers_the_seat_has_not_seen() -> 
     """Blue's capital of 12 hides one modifier. The seat sees the -1 (in green) and holds the 4
     (its Agent's draw), so the hidden one is the -3 or the 2: a total of 9 or 14, one time in two
     each. The estimate takes it as their mean less the caution."""
-    limits, chances = fast.estimate_limits([[6, 6], [], [], []], [[None], [-1], [], []], 4)
+    limits, known, chances = fast.estimate_limits([[6, 6], [], [], []], [[None], [-1], [], []], 4)
     half = fast.CHANCE_PARTS // 2
-    assert chances == [[(9, half), (14, half)], [], [], []]
+    assert known == [12, -1, 0, 0] and chances == [[(-3, half), (2, half)], [], [], []]
     assert limits == [12 + (-3 + 2) / 2 - fast.CAUTION, -1.0, 0.0, 0.0]
     # Two hidden, nothing seen: every ordered pair of the four, each sum with its share.
-    _, chances = fast.estimate_limits([[], [], [], []], [[None, None], [], [], []], None)
+    _, _, chances = fast.estimate_limits([[], [], [], []], [[None, None], [], [], []], None)
     pairs = [a + b for a in MODIFIERS for b in MODIFIERS if a != b]
     assert chances[0] == [(total, pairs.count(total) * fast.CHANCE_PARTS // len(pairs)) for total in sorted(set(pairs))]
 
@@ -240,10 +241,10 @@ def test_a_play_home_weighs_the_chance_that_a_hidden_modifier_pushes_its_colour_
     much less than at the estimate; the play into the capital, which keeps the 6 at every draw,
     no less."""
     def table(chances: bool) -> fast.Table:
-        limits, hidden = fast.estimate_limits([[6, 6], [], [], []], [[None], [], [], []], None)
+        limits, known, hidden = fast.estimate_limits([[6, 6], [], [], []], [[None], [], [], []], None)
         return fast.Table(me=0, home=[[6, 0, 0, 0], [0, 0, 0, 0]], capital=[[6, 6], [], [], []], limit=limits,
                           gold=[0, 0], gold_pile=8, hand=[KIND[Card("B", 5)]], deck=10, modifier_deck=2,
-                          chances=hidden if chances else None)
+                          known=known, chances=hidden if chances else None)
     assert table(True).limit[0] == 11.5
     five = KIND[Card("B", 5)]
     home = fast._Judge(table(True)).play(five, True)[0] - fast._Judge(table(False)).play(five, True)[0]

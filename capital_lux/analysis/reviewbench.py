@@ -31,7 +31,7 @@ from ..engine.state import GOLD, PHASES
 from ..engine.views import view
 from .forward import RANK_MIN_GAMES, rank_moves
 from .review import DEFAULT_HORIZON, REVIEW_BUDGET, Decision, Review, decisions_of, review_game
-from .stats import Estimate, wilson_interval
+from .stats import Estimate, ratio_interval, wilson_interval
 
 Figures = dict[str, float]
 #: Games the hint's seat ranks its moves on (the ranking then plays 100 per move: ``rank_moves``).
@@ -159,11 +159,13 @@ def tally(reviewed: list[tuple[list[str], Review, float]], players: int = 4,
                         f"review_cpu_s_median{end}": round(statistics.median(cpu), 2) if cpu else 0.0,
                         f"review_cpu_s_max{end}": round(max(cpu), 2) if cpu else 0.0}
     rates: dict[str, tuple[float, float]] = {}
+    mistakes: dict[str, tuple[int, int]] = {}  # by kind: mistakes or blunders, decisions
     for kind, (n, good, bad, lost) in sorted(counts.items()):
         count = max(1, int(n))
         low, high = wilson_interval(good, count)
         bad_low, bad_high = wilson_interval(bad, count)
         rates[kind] = (good / count, bad / count)
+        mistakes[kind] = (int(bad), count)
         figures.update({
             f"{kind}_decisions": n,
             f"{kind}_best_or_good{end}": good, f"{kind}_best_or_good_share{end}": round(good / count, 3),
@@ -175,8 +177,11 @@ def tally(reviewed: list[tuple[list[str], Review, float]], players: int = 4,
     for (kind, phase), (n, bad) in sorted(phases.items()):  # where each kind's mistakes are
         figures[f"{kind}_{phase}_decisions{end}"] = float(n)
         figures[f"{kind}_{phase}_mistakes_per_decision{end}"] = round(bad / max(1, n), 3)
-    if "random" in rates and "rule" in rates:
-        figures[f"random_over_rule_mistakes{end}"] = round(rates["random"][1] / max(rates["rule"][1], 1e-9), 2)
+    if "random" in rates and "rule" in rates:  # with its interval: at a dozen tables, "twice" is a wide figure
+        ratio, low, high = ratio_interval(*mistakes["random"], *mistakes["rule"])
+        figures.update({f"random_over_rule_mistakes{end}": round(ratio, 2),
+                        f"random_over_rule_mistakes_low{end}": round(low, 2),
+                        f"random_over_rule_mistakes_high{end}": round(high, 2)})
     if "hint" in rates:
         figures[f"hint_most_accurate{end}"] = float(all(rates["hint"][0] >= r[0] for r in rates.values()))
     return figures

@@ -172,7 +172,7 @@ class RuleOfThumbBot:
         if total > limit or any(k.colour == colour and k != card and k.value > limit - total for k in hand):
             return Hint(play, N_("Plays {card} into the {capital} to make room: {colour}'s limit rises to "
                                  "{limit}."), params)
-        if total + card.value <= limit and any(capital < total + card.value for capital, _ in t.chances[c]):
+        if total + card.value <= limit and any(t.known[c] + added < total + card.value for added, _ in t.chances[c]):
             params.update(total=total + card.value, limit=math.floor(limit))
             return Hint(play, N_("Plays {card} into the {capital}: in your {hometown}, {colour} would reach {total}, "
                                  "within the {capital}'s {limit} as estimated, but a face-down modifier may put "

@@ -52,10 +52,10 @@ def table_for(ks: KState, seat: int, deck: int = -1, modifier_deck: int = -1, in
         in_hands = 0
         for h in ks.hands:
             in_hands += len(h)
-    limits, chances = estimate_limits(capital, seen, pending)
-    return Table(  # me, home, capital, limit, gold, gold_pile, hand, deck, modifier_deck, later, chances
+    limits, known, chances = estimate_limits(capital, seen, pending)
+    return Table(  # me, home, capital, limit, gold, gold_pile, hand, deck, modifier_deck, later, known, chances
         seat, home, capital, limits, ks.gold, ks.gold_pile, held, len(ks.deck) if deck < 0 else deck,
-        len(ks.modifier_deck) if modifier_deck < 0 else modifier_deck, LATER_PER_CARD * in_hands, chances,
+        len(ks.modifier_deck) if modifier_deck < 0 else modifier_deck, LATER_PER_CARD * in_hands, known, chances,
     )
 
 

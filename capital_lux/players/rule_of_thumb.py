@@ -85,30 +85,35 @@ class Table:
     deck: int
     modifier_deck: int
     later: float  # the rise each limit is expected to take before the round ends (``LATER_PER_CARD``)
-    chances: list[list[tuple[int, int]]]  # by colour, the capital's totals and their chances (``estimate_limits``)
+    known: list[int]  # by colour, the capital's total the viewer sees: cards and modifiers face up to it
+    chances: list[list[tuple[int, int]]]  # by colour, what its unseen modifiers may add (``estimate_limits``)
 
     def __init__(self, me: int, home: list[list[int]], capital: list[list[int]], limit: list[float], gold: list[int],
                  gold_pile: int, hand: list[int], deck: int, modifier_deck: int, later: float = 0.0,
-                 chances: list[list[tuple[int, int]]] | None = None) -> None:
+                 known: list[int] | None = None, chances: list[list[tuple[int, int]]] | None = None) -> None:
         self.me, self.home, self.capital, self.limit, self.gold = me, home, capital, limit, gold
         self.gold_pile, self.hand, self.deck, self.modifier_deck = gold_pile, hand, deck, modifier_deck
         self.later = later
+        self.known = [0, 0, 0, 0] if known is None else known
         self.chances = [[], [], [], []] if chances is None else chances
 
 
 def estimate_limits(
     capital: list[list[int]], seen: list[list[int | None]], pending: int | None, caution: float = CAUTION,
-) -> tuple[list[float], list[list[tuple[int, int]]]]:
-    """Each capital colour's total as far as a seat can tell: cautiously, and by its chances.
+) -> tuple[list[float], list[int], list[list[tuple[int, int]]]]:
+    """Each capital colour's total as far as a seat can tell: cautiously, as it sees it, and by
+    its chances.
 
     ``seen`` holds the modifiers above each colour as the seat sees them (None when face
     down to it) and ``pending`` its own Agent draw not yet placed. In the first list, each
     unseen modifier counts as the average of those the seat has not seen, less ``caution``.
-    The second lists, by colour, each total the capital may have once its unseen modifiers
-    are turned, with its chance in ``CHANCE_PARTS``ths (the modifiers the seat has not seen,
-    drawn in order, each draw as likely); none for a colour with none unseen.
+    The second holds the cards and the modifiers seen. The third lists, by colour, each sum its
+    unseen modifiers may add once turned, the lowest first, with its chance in
+    ``CHANCE_PARTS``ths (the modifiers the seat has not seen, drawn in order, each draw as
+    likely); none for a colour with none unseen. Those lists are shared: never change them.
     """
     limits: list[float] = []
+    known: list[int] = []
     chances: list[list[tuple[int, int]]] = [[], [], [], []]
     pool: tuple[int, ...] | None = None
     mean = 0.0
@@ -121,6 +126,7 @@ def estimate_limits(
                 hidden += 1
             else:
                 total += modifier
+        known.append(total)
         if not hidden:  # hidden * (mean - caution) would be 0 * (0.0 - caution), a zero
             limits.append(float(total))
             continue
@@ -128,8 +134,8 @@ def estimate_limits(
             pool = _unseen(seen, pending)
             mean = _mean(pool)
         limits.append(total + hidden * (mean - caution))
-        chances[c] = [(total + offset, parts) for offset, parts in _draws(pool, hidden)]
-    return limits, chances
+        chances[c] = _draws(pool, hidden)
+    return limits, known, chances
 
 
 #: ``_draws`` by its arguments: there are few pools and counts, and a table is built at every decision
@@ -175,8 +181,8 @@ def table_of(v: PlayerView) -> Table:
     """The table as the viewer sees it (``policies.table_for`` builds the same from a kernel state)."""
     held = v.hand if v.phase != DRAFT else v.draft_picks
     capital = [list(v.capital[c]) for c in COLOURS]
-    limits, chances = estimate_limits(capital, [[m.value for m in v.modifiers_above[c]] for c in COLOURS],
-                                      v.pending_modifier)
+    limits, known, chances = estimate_limits(capital, [[m.value for m in v.modifiers_above[c]] for c in COLOURS],
+                                             v.pending_modifier)
     return Table(
         me=v.viewer,
         home=[[sum(town[c]) for c in COLOURS] for town in v.hometowns],
@@ -188,6 +194,7 @@ def table_of(v: PlayerView) -> Table:
         deck=v.deck_size,
         modifier_deck=v.modifier_deck_size,
         later=LATER_PER_CARD * sum(v.hand_sizes),
+        known=known,
         chances=chances,
     )
 
@@ -354,10 +361,10 @@ class _Judge:
         self.lead_points = lead_parts[0] + lead_parts[1] + lead_parts[2] + lead_parts[3] + lead_left
         chances = t.chances
         #: whether some colour's capital hides a modifier from the seat: otherwise no chances to weigh
-        self.hidden = hidden = bool(chances[0] or chances[1] or chances[2] or chances[3])
-        mine, my_gold = home[me], gold[me]
-        #: ``kept_parts`` of each colour as it stands
-        self.chance_now = [self.kept_parts(c, mine[c], limit[c], 0, my_gold) if hidden else 0 for c in range(4)]
+        self.hidden = bool(chances[0] or chances[1] or chances[2] or chances[3])
+        #: ``kept_parts`` of each colour as it stands, once asked (``chance_known``: a bit per colour)
+        self.chance_now = [0, 0, 0, 0]
+        self.chance_known = 0
 
     def hold(self, hand: list[int]) -> None:
         """Judge with ``hand`` in hand: its cards' values by colour and their plan (``plan_hand``)."""
@@ -508,15 +515,19 @@ class _Judge:
 
     def kept_parts(self, c: int, mine: int, limit: float, shift: int, gold: int) -> int:
         """What one's own hometown total ``mine`` of colour ``c`` keeps at the limit check,
-        weighed over the capital's totals its unseen modifiers may make (``Table.chances``,
-        each moved by ``shift``: a move's change to the capital), less what it keeps at the
-        estimate ``limit``; in ``CHANCE_PARTS``ths, so that sums of them are exact."""
-        chances = self.t.chances[c]
+        weighed over the capital's totals its unseen modifiers may make (``Table.known`` and
+        ``Table.chances``, moved by ``shift``: a move's change to the capital), less what it keeps
+        at the estimate ``limit``; in ``CHANCE_PARTS``ths, so that sums of them are exact."""
+        t = self.t
+        chances = t.chances[c]
         if not chances:
             return 0
+        over = mine - t.known[c] - shift  # what the unseen modifiers must add for ``mine`` to fit
+        if over <= chances[0][0] and mine <= limit:
+            return 0  # kept at the lowest total the capital may have, and at the estimate: no change
         kept = 0
-        for total, parts in chances:
-            cost = mine - total - shift  # totals are ints: the gold a total over its limit costs
+        for added, parts in chances:
+            cost = over - added  # totals are ints: the gold a total over its limit costs
             if cost <= 0:
                 kept += mine * parts
             elif cost <= gold and cost < mine:
@@ -527,14 +538,23 @@ class _Judge:
         """The change in ``kept_parts`` over every colour after a move that leaves colour ``c``
         at ``mine``, ``limit`` and ``shift`` and one's own gold at ``gold``."""
         t = self.t
-        now = self.chance_now
-        change = self.kept_parts(c, mine, limit, shift, gold) - now[c]
+        change = 0
+        if t.chances[c]:
+            change = self.kept_parts(c, mine, limit, shift, gold) - self.chance_as_it_stands(c)
         if gold != t.gold[t.me]:  # gold saves a colour over its limit: every colour's chance moves
             home = t.home[t.me]
             for d in range(4):
                 if d != c and t.chances[d]:
-                    change += self.kept_parts(d, home[d], t.limit[d], 0, gold) - now[d]
+                    change += self.kept_parts(d, home[d], t.limit[d], 0, gold) - self.chance_as_it_stands(d)
         return change
+
+    def chance_as_it_stands(self, c: int) -> int:
+        """``kept_parts`` of colour ``c`` before any move (reckoned once)."""
+        if not self.chance_known >> c & 1:
+            t = self.t
+            self.chance_now[c] = self.kept_parts(c, t.home[t.me][c], t.limit[c], 0, t.gold[t.me])
+            self.chance_known |= 1 << c
+        return self.chance_now[c]
 
     def take(self, colour: int, change: Change | None, gold: int, plan: float, move: int, chance: int = 0) -> float:
         """The worth of the table after a Cleric brings the lowest ``colour`` card home (after
@@ -558,7 +578,7 @@ class _Judge:
                 found = self.points_after_two(c, h, lim, b, colour, mine, limit, best, gold)
             if secured is not None:
                 secured[move] = found
-        if self.hidden:
+        if t.chances[colour]:  # the take changes no gold: only its colour's chances can move
             chance += self.chance_change(colour, mine, limit, -value, gold)
         return found[0] + plan * HAND_DISCOUNT + chance / CHANCE_PARTS
 
@@ -576,14 +596,15 @@ class _Judge:
             mine += value
             plan += _plan_colour(limit - mine + t.later, values, _WORTH[colour], value)
             points = self._after_one(kind << 3 | 1, colour, mine, limit, self.best[colour], gold)[0]
-            chance = self.chance_change(colour, mine, limit, 0, gold) if self.hidden else 0
+            chance = self.chance_change(colour, mine, limit, 0, gold) if t.chances[colour] else 0
             return points + plan * HAND_DISCOUNT + chance / CHANCE_PARTS, None
         limit += value
         plan += _plan_colour(limit - mine + t.later, values, _WORTH[colour], value)
         change = (colour, mine, limit, max(self.best[colour], value))
         if colour == Y and t.gold_pile:
             gold += 1
-        chance = self.chance_change(colour, mine, limit, value, gold) if self.hidden else 0
+        moved = bool(t.chances[colour]) or (gold != t.gold[t.me] and self.hidden)  # gold moves every colour's
+        chance = self.chance_change(colour, mine, limit, value, gold) if moved else 0
         if colour == P:
             top, take = 0.0, -1
             for c in CLERIC_COLOURS:
