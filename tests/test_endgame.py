@@ -23,6 +23,7 @@ from capital_lux.engine import kernel
 from capital_lux.engine.cards import MODIFIERS
 from capital_lux.engine.errors import Cancelled
 from capital_lux.engine.kernel_state import insort
+from capital_lux.engine.notation import Play
 from capital_lux.engine.state import AGENT
 from capital_lux.engine.views import PlayerView
 
@@ -125,8 +126,11 @@ def test_a_search_over_its_budget_goes_on_when_asked_again() -> None:
 def test_the_comparison_after_the_panel_values_nothing_the_panel_valued() -> None:
     """The panel (the whole move, every seat at random, the viewer too) values each of the
     viewer's moves on the way: the comparison on the same view asks for them and values no
-    position anew. Another view or model starts afresh."""
-    v = next(v for v in POSITIONS if v.players == 4 and len(v.legal_actions) > 2)
+    position anew. Another view or model starts afresh. (A viewer holding the round's last
+    cards alone plays them two at once in the panel, which passes over the position between
+    them: the comparison values that one, once per move. So the view here is one where
+    another seat still holds a card.)"""
+    v = next(v for v in POSITIONS if v.players == 4 and len(v.legal_actions) > 2 and sum(v.hand_sizes) > len(v.hand))
     prior = modifier_posterior(v, "random")
     forward._LAST_SEARCH.take(None)
     forward._exact_figures(v, "random", prior, [None], 60_000)
@@ -314,10 +318,11 @@ def test_a_last_play_after_which_the_rule_of_thumb_decides_again_splits_the_kept
     thumb reads the card it kept there, so the filter that card waits under in the pool is
     split by what each kind decides (``_rule_kept``; seed 29's bench once found 6 figures
     off, 5 of them after this first move). Every figure equals the engine walk's."""
-    v = last_turn_positions(70, seed=30)[101]  # 3 players; after the viewer, a seat with two cards
-    assert v.players == 3 and v.last_turns == (0,) and v.hand_sizes[0] == 2
+    v = next(v for v in last_turn_positions(70, seed=30)  # 3 players; after the viewer, a seat with two cards
+             if v.players == 3 and v.last_turns == (0,) and v.hand_sizes[0] == 2
+             and isinstance(v.legal_actions[0], Play) and v.legal_actions[0].card.colour == "Y")
     first = v.legal_actions[0]
-    assert (first.card.colour, first.to) == ("Y", "capital")
+    assert isinstance(first, Play) and (first.card.colour, first.to) == ("Y", "capital")
     search = _search(v, "rule")
     denominator, numerators = search.figures(kernel.from_action(first))
     walked = forward.exact_by_engine(v, "rule", modifier_posterior(v, "rule"), first, 400_000)
@@ -434,7 +439,7 @@ def test_a_modifier_placed_at_random_unseen_is_one_branch_with_the_engine_walks_
     assert all(endgame._unfloated(endgame._floated(value, colour)) == (colour, value)
                for value in MODIFIERS for colour in range(4))
     compared = 0
-    for v in [v for v in last_turn_positions(12, seed=26) if v.players == 4]:  # a set with three such
+    for v in [v for v in last_turn_positions(14, seed=26) if v.players == 4]:  # a set with three such
         prior = modifier_posterior(v, "random")
         search = _search(v, "random")
         search.resume(4_000, lambda: float(search.valued))  # bigger (or so at its pace): too big to walk in a second
@@ -645,18 +650,27 @@ def test_a_seats_choice_scored_against_the_others_choices_at_once_is_scored_as_t
 def test_a_search_far_too_big_for_its_budget_gives_up_early_and_one_that_fits_does_not() -> None:
     """At its pace so far (``Search._hopeless``), a search far too big for its budget gives up
     long before its deadline, so the learner waits for the simulation at once; a search that
-    fits its budget with a fifth to spare finishes. The clock counts positions valued."""
+    fits its budget with as much again to spare finishes, for every position of the set big
+    enough for the pace to be read. The clock counts positions valued. (With a fifth to spare,
+    the pace, which overstates what later branches cost, gives up on 6 of those 10.)"""
     big = _search(example_view(players=4, seed=34, cards_left=3), "random")  # mid-round
     big.resume(20_000, lambda: float(big.valued))
     with pytest.raises(endgame.TooBig):
         big.figures()
     assert big.valued < 20_000 / 2
+    checked = 0
+    for v in POSITIONS:
+        whole = _search(v, "random")
+        expected = whole.figures()
+        if whole.valued <= 4 * endgame.CHECK_EVERY:
+            continue
+        fits = _search(v, "random")
+        fits.resume(whole.valued * 2, lambda: float(fits.valued))
+        assert fits.figures() == expected
+        checked += 1
+    assert checked >= 5
     v = max(POSITIONS, key=lambda v: sum(v.hand_sizes))
-    whole = _search(v, "random")
-    expected = whole.figures()
-    fits = _search(v, "random")
-    fits.resume(whole.valued * 1.2, lambda: float(fits.valued))
-    assert whole.valued > 4 * endgame.CHECK_EVERY and fits.figures() == expected
+    expected = _search(v, "random").figures()
     still = _search(v, "random")
     still.resume(5.0, lambda: 5.0)  # no budget, on a clock that stands still: never past the deadline
     assert still.figures() == expected

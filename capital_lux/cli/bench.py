@@ -306,7 +306,7 @@ def endgame_walk(seed: int | None = None) -> Figures:
     return endgamebench.walk_everywhere(seed=endgamebench.SEED if seed is None else seed)
 
 
-def review(repeats: int = 3, games: int = 12) -> Figures:
+def review(repeats: int = 3, games: int = 24) -> Figures:
     """The post-game review: CPU and wall seconds for a 4-player game at the default settings
     (target under 30 s of CPU) and to its first judged decision; the calibration of its verdicts
     against hint-following, rule-of-thumb and random seats over seeded games, each share with its

@@ -108,8 +108,8 @@ def estimate_limits(
     down to it) and ``pending`` its own Agent draw not yet placed. In the first list, each
     unseen modifier counts as the average of those the seat has not seen, less ``caution``.
     The second holds the cards and the modifiers seen. The third lists, by colour, each sum its
-    unseen modifiers may add once turned, the lowest first, with its chance in
-    ``CHANCE_PARTS``ths (the modifiers the seat has not seen, drawn in order, each draw as
+    unseen modifiers may add once turned, the lowest first, with its chance in parts of
+    ``CHANCE_PARTS`` (the modifiers the seat has not seen, drawn in order, each draw as
     likely); none for a colour with none unseen. Those lists are shared: never change them.
     """
     limits: list[float] = []
@@ -144,7 +144,7 @@ _DRAWS: Final[dict[tuple[tuple[int, ...], int], list[tuple[int, int]]]] = {}
 
 def _draws(pool: tuple[int, ...], hidden: int) -> list[tuple[int, int]]:
     """The sums of ``hidden`` modifiers drawn in order from ``pool`` (all of it if fewer), each
-    sum once with its chance in ``CHANCE_PARTS``ths, the lowest sum first."""
+    sum once with its chance in parts of ``CHANCE_PARTS``, the lowest sum first."""
     found = _DRAWS.get((pool, hidden))
     if found is None:
         counts: dict[int, int] = {}
@@ -517,7 +517,7 @@ class _Judge:
         """What one's own hometown total ``mine`` of colour ``c`` keeps at the limit check,
         weighed over the capital's totals its unseen modifiers may make (``Table.known`` and
         ``Table.chances``, moved by ``shift``: a move's change to the capital), less what it keeps
-        at the estimate ``limit``; in ``CHANCE_PARTS``ths, so that sums of them are exact."""
+        at the estimate ``limit``; in parts of ``CHANCE_PARTS``, so that sums of them are exact."""
         t = self.t
         chances = t.chances[c]
         if not chances:
