@@ -4,6 +4,11 @@ A frozen copy of the straightforward judge (``Table`` of dicts keyed by colour l
 a copied table per candidate move). ``tests/test_rule_of_thumb.py`` checks that the
 fast ``capital_lux.players.rule_of_thumb`` makes exactly the choices this makes, over
 many positions of seeded games and many random tables. Do not optimise it.
+
+Its rules change with the rule of thumb's, written here the straightforward way: since the
+rule weighs the chances of the face-down modifiers, a table carries what each capital shows
+and what its unseen modifiers may add (``limit_chances``), a move shifts them with the
+capital, and ``with_chances`` adds a move's change in them to ``judge``.
 """
 
 from __future__ import annotations
