@@ -7,7 +7,7 @@ import base64
 import csv
 import io
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -34,11 +34,17 @@ def ana_answers(storage: Storage) -> None:
 
 def check_export(name: str, text: str, at: str, zone: str, heading: str) -> None:
     """The answers' export (file ``name``, CSV ``text``) of Ana's answer stored at ``at``: its
-    time column headed ``heading`` and its time in ``zone``, and its file named by the hour there."""
+    time column headed ``heading`` and its time in ``zone``, and its file named by the minute
+    there: within the five minutes before this check (read from the name, not compared as text,
+    so that a download at 18:59 checked at 19:00 is still the teacher's time)."""
     head, row = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))[:2]
     local = datetime.fromisoformat(at).astimezone(ZoneInfo(zone))
     assert heading in head and local.strftime("%Y-%m-%d %H:%M:%S") in row
-    assert name.startswith(f"class_answers_{datetime.now(ZoneInfo(zone)):%Y-%m-%dT%H}")
+    stamp = re.fullmatch(r"class_answers_(\d{4}-\d\d-\d\dT\d{4})\.csv", name)
+    assert stamp, name
+    named = datetime.strptime(stamp.group(1), "%Y-%m-%dT%H%M").replace(tzinfo=ZoneInfo(zone))
+    now = datetime.now(ZoneInfo(zone))
+    assert now - timedelta(minutes=5) < named <= now, (name, now)
 
 
 @pytest.fixture
