@@ -150,7 +150,8 @@ def _draws(pool: tuple[int, ...], hidden: int) -> list[tuple[int, int]]:
         counts: dict[int, int] = {}
         draws = 0
         for draw in itertools.permutations(pool, min(hidden, len(pool))):
-            counts[sum(draw)] = counts.get(sum(draw), 0) + 1
+            added = sum(draw)
+            counts[added] = counts.get(added, 0) + 1
             draws += 1
         assert CHANCE_PARTS % draws == 0, f"{draws} draws do not divide CHANCE_PARTS"
         found = _DRAWS[(pool, hidden)] = [(total, n * (CHANCE_PARTS // draws)) for total, n in sorted(counts.items())]
